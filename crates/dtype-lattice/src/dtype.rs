@@ -1,0 +1,433 @@
+//! The 32 dtypes of modern array programming, their names and their kinds.
+//!
+//! [`DType`] lists them in JAX's own order (booleans, unsigned integers,
+//! signed integers, real floats from narrowest format to widest, complex).
+//! That order is also each dtype's [`index`](DType::index), which the
+//! promotion tables use directly.
+//!
+//! Names are parsed the way NumPy (with `ml_dtypes` loaded) parses them:
+//! full names (`"int16"`, `"bfloat16"`), NumPy's aliases (`"short"`,
+//! `"double"`), array-protocol codes (`"i2"`, `"f4"`, `"c8"`), one-letter
+//! type characters (`"h"`, `"e"`, `"?"`), and byte-order prefixes for a
+//! native-order dtype (`"<i2"`, `"=f8"`, `"|b1"`).
+//!
+//! ```
+//! use dtype_lattice::DType;
+//!
+//! assert_eq!("i2".parse::<DType>().unwrap(), DType::Int16);
+//! assert_eq!("<f8".parse::<DType>().unwrap(), DType::Float64);
+//! assert_eq!(DType::BFloat16.to_string(), "bfloat16");
+//!
+//! let err = "flaot32".parse::<DType>().unwrap_err();
+//! assert_eq!(err.to_string(), "unknown dtype 'flaot32': did you mean 'float32'?");
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+
+macro_rules! dtypes {
+    ($($variant:ident = $name:literal, $kind:ident, $bits:literal;)*) => {
+        /// One of the 32 dtypes JAX knows, in JAX's order.
+        ///
+        /// The discriminant is the dtype's position in [`DType::ALL`].
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[repr(u8)]
+        pub enum DType {
+            $(
+                #[doc = concat!("`", $name, "`")]
+                $variant,
+            )*
+        }
+
+        impl DType {
+            /// Every dtype, in JAX's order.
+            pub const ALL: [DType; DType::COUNT] = [$(DType::$variant),*];
+
+            /// Canonical names, indexed by [`DType::index`].
+            const NAMES: [&'static str; DType::COUNT] = [$($name),*];
+            const KINDS: [Kind; DType::COUNT] = [$(Kind::$kind),*];
+            const BITS: [u32; DType::COUNT] = [$($bits),*];
+        }
+    };
+}
+
+// name, kind, and width in bits of the value representation (bool counts as
+// one bit here; its storage is a byte, see `itemsize_bits`).
+dtypes! {
+    Bool = "bool", Bool, 1;
+    UInt1 = "uint1", Unsigned, 1;
+    UInt2 = "uint2", Unsigned, 2;
+    UInt4 = "uint4", Unsigned, 4;
+    UInt8 = "uint8", Unsigned, 8;
+    UInt16 = "uint16", Unsigned, 16;
+    UInt32 = "uint32", Unsigned, 32;
+    UInt64 = "uint64", Unsigned, 64;
+    Int1 = "int1", Signed, 1;
+    Int2 = "int2", Signed, 2;
+    Int4 = "int4", Signed, 4;
+    Int8 = "int8", Signed, 8;
+    Int16 = "int16", Signed, 16;
+    Int32 = "int32", Signed, 32;
+    Int64 = "int64", Signed, 64;
+    Float4E2M1Fn = "float4_e2m1fn", Float, 4;
+    Float6E2M3Fn = "float6_e2m3fn", Float, 6;
+    Float6E3M2Fn = "float6_e3m2fn", Float, 6;
+    Float8E3M4 = "float8_e3m4", Float, 8;
+    Float8E4M3 = "float8_e4m3", Float, 8;
+    Float8E8M0Fnu = "float8_e8m0fnu", Float, 8;
+    Float8E4M3B11Fnuz = "float8_e4m3b11fnuz", Float, 8;
+    Float8E4M3Fn = "float8_e4m3fn", Float, 8;
+    Float8E4M3Fnuz = "float8_e4m3fnuz", Float, 8;
+    Float8E5M2 = "float8_e5m2", Float, 8;
+    Float8E5M2Fnuz = "float8_e5m2fnuz", Float, 8;
+    BFloat16 = "bfloat16", Float, 16;
+    Float16 = "float16", Float, 16;
+    Float32 = "float32", Float, 32;
+    Float64 = "float64", Float, 64;
+    Complex64 = "complex64", Complex, 64;
+    Complex128 = "complex128", Complex, 128;
+}
+
+/// The five kinds of dtype, as NumPy's `dtype.kind` tells them apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Kind {
+    /// `bool`.
+    Bool,
+    /// `uint1` .. `uint64`.
+    Unsigned,
+    /// `int1` .. `int64`.
+    Signed,
+    /// The 15 real floating-point types, `float4_e2m1fn` .. `float64`.
+    Float,
+    /// `complex64` and `complex128`.
+    Complex,
+}
+
+impl Kind {
+    /// NumPy's one-letter kind code: `b`, `u`, `i`, `f` or `c`.
+    ///
+    /// ```
+    /// use dtype_lattice::{DType, Kind};
+    /// assert_eq!(DType::BFloat16.kind().code(), 'f');
+    /// assert_eq!(Kind::Unsigned.code(), 'u');
+    /// ```
+    pub const fn code(self) -> char {
+        match self {
+            Kind::Bool => 'b',
+            Kind::Unsigned => 'u',
+            Kind::Signed => 'i',
+            Kind::Float => 'f',
+            Kind::Complex => 'c',
+        }
+    }
+}
+
+impl DType {
+    /// How many dtypes there are.
+    pub const COUNT: usize = 32;
+
+    /// The dtype's position in [`DType::ALL`] (JAX's order).
+    ///
+    /// ```
+    /// use dtype_lattice::DType;
+    /// assert_eq!(DType::ALL[DType::Int8.index()], DType::Int8);
+    /// ```
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The dtype at position `index` of [`DType::ALL`], if there is one.
+    pub fn from_index(index: usize) -> Option<DType> {
+        DType::ALL.get(index).copied()
+    }
+
+    /// The canonical name, as NumPy and `ml_dtypes` print it.
+    pub const fn name(self) -> &'static str {
+        DType::NAMES[self as usize]
+    }
+
+    /// The dtype's kind.
+    pub const fn kind(self) -> Kind {
+        DType::KINDS[self as usize]
+    }
+
+    /// Width in bits of the value representation: 1 for `bool`, 4 for
+    /// `int4`, 6 for the float6 types, 128 for `complex128`.
+    pub const fn bits(self) -> u32 {
+        DType::BITS[self as usize]
+    }
+
+    /// The width JAX reports from `dtypes.itemsize_bits`: the bit width for
+    /// the sub-byte integer and float types, the storage size otherwise
+    /// (so `bool` is 8).
+    ///
+    /// ```
+    /// use dtype_lattice::DType;
+    /// assert_eq!(DType::Int4.itemsize_bits(), 4);
+    /// assert_eq!(DType::Bool.itemsize_bits(), 8);
+    /// assert_eq!(DType::Complex64.itemsize_bits(), 64);
+    /// ```
+    pub const fn itemsize_bits(self) -> u32 {
+        match self {
+            DType::Bool => 8,
+            _ => self.bits(),
+        }
+    }
+
+    /// `true` for the sub-byte integers `int1`, `int2`, `int4`, `uint1`,
+    /// `uint2` and `uint4`, which JAX refuses to promote implicitly.
+    pub const fn is_sub_byte_integer(self) -> bool {
+        matches!(self.kind(), Kind::Signed | Kind::Unsigned) && self.bits() < 8
+    }
+
+    /// `true` for the 11 float4, float6 and float8 types.
+    pub const fn is_small_float(self) -> bool {
+        matches!(self.kind(), Kind::Float) && self.bits() <= 8
+    }
+
+    /// `true` for integer dtypes, signed or unsigned.
+    pub const fn is_integer(self) -> bool {
+        matches!(self.kind(), Kind::Signed | Kind::Unsigned)
+    }
+
+    /// `true` for real and complex floating-point dtypes.
+    pub const fn is_inexact(self) -> bool {
+        matches!(self.kind(), Kind::Float | Kind::Complex)
+    }
+
+    /// Parses a dtype name as NumPy does; see the [module docs](self).
+    ///
+    /// ```
+    /// use dtype_lattice::DType;
+    /// assert_eq!(DType::from_name("double"), Ok(DType::Float64));
+    /// assert_eq!(DType::from_name("?"), Ok(DType::Bool));
+    /// assert!(DType::from_name(">i2").is_err());
+    /// ```
+    pub fn from_name(name: &str) -> Result<DType, ParseDTypeError> {
+        if let Some(dtype) = lookup(name) {
+            return Ok(dtype);
+        }
+        // A byte-order mark may precede any name; '>' is never native on
+        // the little-endian machines JAX runs on, so it is refused with its
+        // own explanation.
+        let (order, rest) = name.split_at(name.chars().next().map_or(0, char::len_utf8));
+        match order {
+            "<" | "=" | "|" => {
+                if let Some(dtype) = lookup(rest) {
+                    return Ok(dtype);
+                }
+            }
+            ">" if lookup(rest).is_some() => {
+                return Err(ParseDTypeError {
+                    input: name.to_owned(),
+                    reason: Reason::BigEndian,
+                })
+            }
+            _ => {}
+        }
+        Err(ParseDTypeError {
+            input: name.to_owned(),
+            reason: Reason::Unknown {
+                suggestion: suggest(name),
+            },
+        })
+    }
+
+    /// Every name [`DType::from_name`] accepts without a byte-order prefix,
+    /// with the dtype it means; canonical names come first.
+    pub fn names() -> impl Iterator<Item = (&'static str, DType)> {
+        DType::ALL
+            .iter()
+            .map(|&d| (d.name(), d))
+            .chain(ALIASES.iter().copied())
+    }
+}
+
+/// Aliases NumPy 2 and `ml_dtypes` accept besides the canonical names
+/// (platform-dependent ones as on 64-bit Linux, where JAX's golden data was
+/// made).
+const ALIASES: &[(&str, DType)] = &[
+    ("?", DType::Bool),
+    ("b1", DType::Bool),
+    ("bool_", DType::Bool),
+    ("b", DType::Int8),
+    ("i1", DType::Int8),
+    ("byte", DType::Int8),
+    ("h", DType::Int16),
+    ("i2", DType::Int16),
+    ("short", DType::Int16),
+    ("i", DType::Int32),
+    ("i4", DType::Int32),
+    ("intc", DType::Int32),
+    ("l", DType::Int64),
+    ("q", DType::Int64),
+    ("p", DType::Int64),
+    ("n", DType::Int64),
+    ("i8", DType::Int64),
+    ("int", DType::Int64),
+    ("int_", DType::Int64),
+    ("intp", DType::Int64),
+    ("long", DType::Int64),
+    ("longlong", DType::Int64),
+    ("B", DType::UInt8),
+    ("u1", DType::UInt8),
+    ("ubyte", DType::UInt8),
+    ("H", DType::UInt16),
+    ("u2", DType::UInt16),
+    ("ushort", DType::UInt16),
+    ("I", DType::UInt32),
+    ("u4", DType::UInt32),
+    ("uintc", DType::UInt32),
+    ("L", DType::UInt64),
+    ("Q", DType::UInt64),
+    ("P", DType::UInt64),
+    ("N", DType::UInt64),
+    ("u8", DType::UInt64),
+    ("uint", DType::UInt64),
+    ("uintp", DType::UInt64),
+    ("ulong", DType::UInt64),
+    ("ulonglong", DType::UInt64),
+    ("e", DType::Float16),
+    ("f2", DType::Float16),
+    ("half", DType::Float16),
+    ("f", DType::Float32),
+    ("f4", DType::Float32),
+    ("single", DType::Float32),
+    ("d", DType::Float64),
+    ("f8", DType::Float64),
+    ("float", DType::Float64),
+    ("double", DType::Float64),
+    ("F", DType::Complex64),
+    ("c8", DType::Complex64),
+    ("csingle", DType::Complex64),
+    ("D", DType::Complex128),
+    ("c16", DType::Complex128),
+    ("complex", DType::Complex128),
+    ("cdouble", DType::Complex128),
+];
+
+fn lookup(name: &str) -> Option<DType> {
+    DType::names().find(|&(n, _)| n == name).map(|(_, d)| d)
+}
+
+/// The canonical name closest to `input` by edit distance (ignoring case),
+/// if one is close enough to be a plausible typo.
+fn suggest(input: &str) -> Option<&'static str> {
+    let lower = input.to_ascii_lowercase();
+    let (distance, name) = DType::names()
+        .map(|(alias, dtype)| (edit_distance(&lower, alias), dtype.name()))
+        .min_by_key(|&(distance, _)| distance)?;
+    let limit = (input.chars().count() / 3).max(1);
+    (distance <= limit).then_some(name)
+}
+
+/// Levenshtein distance over chars, in O(len(a) * len(b)) time and
+/// O(len(b)) space. Inputs are capped so hostile names stay cheap.
+fn edit_distance(a: &str, b: &str) -> usize {
+    const CAP: usize = 64;
+    let a: Vec<char> = a.chars().take(CAP).collect();
+    let b: Vec<char> = b.chars().take(CAP).collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = diagonal + usize::from(ca != cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
+        }
+    }
+    row[b.len()]
+}
+
+impl fmt::Display for DType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.name())
+    }
+}
+
+impl FromStr for DType {
+    type Err = ParseDTypeError;
+
+    fn from_str(s: &str) -> Result<DType, ParseDTypeError> {
+        DType::from_name(s)
+    }
+}
+
+/// A string that names no dtype.
+///
+/// Its message quotes the input and, where one is close, suggests the
+/// nearest valid name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseDTypeError {
+    input: String,
+    reason: Reason,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Reason {
+    Unknown { suggestion: Option<&'static str> },
+    BigEndian,
+}
+
+impl ParseDTypeError {
+    /// The text that failed to parse.
+    pub fn input(&self) -> &str {
+        &self.input
+    }
+
+    /// The canonical name of the dtype the input most resembles, if any.
+    pub fn suggestion(&self) -> Option<&'static str> {
+        match self.reason {
+            Reason::Unknown { suggestion } => suggestion,
+            Reason::BigEndian => None,
+        }
+    }
+}
+
+impl fmt::Display for ParseDTypeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown dtype '{}'", self.input.escape_debug())?;
+        match self.reason {
+            Reason::Unknown {
+                suggestion: Some(name),
+            } => write!(f, ": did you mean '{name}'?"),
+            Reason::Unknown { suggestion: None } => write!(
+                f,
+                ": expected a name such as 'int8', 'bfloat16' or 'float32', \
+                 or a NumPy code such as 'i1' or 'f4'"
+            ),
+            Reason::BigEndian => write!(
+                f,
+                ": big-endian dtypes are not supported; \
+                 use '<', '=' or no byte-order prefix"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ParseDTypeError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_round_trips() {
+        for (name, dtype) in DType::names() {
+            assert_eq!(DType::from_name(name), Ok(dtype), "{name}");
+        }
+        for dtype in DType::ALL {
+            assert_eq!(dtype.name().parse::<DType>(), Ok(dtype));
+        }
+    }
+
+    #[test]
+    fn unknown_names_suggest_the_nearest() {
+        let err = DType::from_name("bfloat61").unwrap_err();
+        assert_eq!(err.suggestion(), Some("bfloat16"));
+        let err = DType::from_name("xyzzy-plugh").unwrap_err();
+        assert_eq!(err.suggestion(), None);
+        assert_eq!(err.input(), "xyzzy-plugh");
+    }
+}

@@ -1,0 +1,160 @@
+//! Promotion errors, as typed values whose text is the reference library's.
+//!
+//! Every error knows the Python exception class the reference raises
+//! ([`PromotionError::python_type`]) and displays exactly its message, so
+//! programs can match on the variant and people see the familiar text.
+//!
+//! ```
+//! use dtype_lattice::{jax::Jax, DType, PromotionError};
+//!
+//! let err = Jax::default().promote_types(DType::Int4, DType::Int8).unwrap_err();
+//! assert_eq!(err.python_type(), "TypePromotionError");
+//! assert!(matches!(err, PromotionError::NoPromotionPath { .. }));
+//! assert!(err.to_string().starts_with("Input dtypes ('int4', 'int8') have no available implicit dtype promotion path."));
+//! ```
+
+use std::fmt;
+
+use crate::dtype::DType;
+use crate::operand::TypeSpec;
+
+/// Why promotion failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PromotionError {
+    /// The inputs have no common upper bound in the lattice
+    /// (`TypePromotionError`).
+    NoPromotionPath {
+        /// The distinct inputs, in the order the message names them.
+        inputs: Vec<TypeSpec>,
+        /// Which explanation the message gives.
+        reason: NoPathReason,
+    },
+    /// `result_type` was called with nothing (`ValueError`).
+    NoOperands,
+    /// A Python `int` does not fit the default integer dtype
+    /// (`OverflowError`).
+    IntOverflow {
+        /// The Python value.
+        value: i128,
+        /// The default integer dtype it had to fit.
+        dtype: DType,
+    },
+}
+
+/// The explanation a [`PromotionError::NoPromotionPath`] gives: the first
+/// that applies, in this order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NoPathReason {
+    /// Strict promotion is on.
+    Strict,
+    /// An input is an 8-bit float.
+    Float8,
+    /// An input is a 6-bit float.
+    Float6,
+    /// An input is a 4-bit float.
+    Float4,
+    /// An input is a 1-, 2- or 4-bit integer.
+    SubByteInteger,
+    /// Any other missing path.
+    General,
+}
+
+impl NoPathReason {
+    /// The explanation that applies to these inputs under the given mode.
+    pub fn for_inputs(strict: bool, inputs: &[TypeSpec]) -> NoPathReason {
+        let dtypes = || {
+            inputs.iter().filter_map(|input| match input {
+                TypeSpec::DType(dtype) => Some(*dtype),
+                TypeSpec::Python(_) => None,
+            })
+        };
+        let has_float = |bits| dtypes().any(|d| d.is_small_float() && d.bits() == bits);
+        if strict {
+            NoPathReason::Strict
+        } else if has_float(8) {
+            NoPathReason::Float8
+        } else if has_float(6) {
+            NoPathReason::Float6
+        } else if has_float(4) {
+            NoPathReason::Float4
+        } else if dtypes().any(DType::is_sub_byte_integer) {
+            NoPathReason::SubByteInteger
+        } else {
+            NoPathReason::General
+        }
+    }
+}
+
+impl PromotionError {
+    /// The name of the Python exception class the reference raises.
+    pub fn python_type(&self) -> &'static str {
+        match self {
+            PromotionError::NoPromotionPath { .. } => "TypePromotionError",
+            PromotionError::NoOperands => "ValueError",
+            PromotionError::IntOverflow { .. } => "OverflowError",
+        }
+    }
+}
+
+/// Writes `inputs` as Python prints a tuple of their `str()`: dtypes by
+/// name in single quotes, Python types as `"<class 'int'>"`.
+fn write_python_tuple(f: &mut fmt::Formatter<'_>, inputs: &[TypeSpec]) -> fmt::Result {
+    write!(f, "(")?;
+    for (i, input) in inputs.iter().enumerate() {
+        if i > 0 {
+            write!(f, ", ")?;
+        }
+        match input {
+            TypeSpec::DType(dtype) => write!(f, "'{dtype}'")?,
+            TypeSpec::Python(scalar) => write!(f, "\"<class '{scalar}'>\"")?,
+        }
+    }
+    if inputs.len() == 1 {
+        write!(f, ",")?;
+    }
+    write!(f, ")")
+}
+
+impl fmt::Display for PromotionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PromotionError::NoPromotionPath { inputs, reason } => {
+                write!(f, "Input dtypes ")?;
+                write_python_tuple(f, inputs)?;
+                write!(f, " have no available implicit dtype promotion path")?;
+                let narrow = |f: &mut fmt::Formatter<'_>, what: &str, cast_to: &str| {
+                    write!(
+                        f,
+                        ". To avoid unintended promotion, {what} do not support implicit \
+                         promotion. If you'd like your inputs to be promoted to another type, \
+                         you can do so explicitly using e.g. x.astype('{cast_to}')"
+                    )
+                };
+                match reason {
+                    NoPathReason::Strict => write!(
+                        f,
+                        " when jax_numpy_dtype_promotion=strict. Try explicitly casting inputs \
+                         to the desired output type, or set jax_numpy_dtype_promotion=standard."
+                    ),
+                    NoPathReason::Float8 => narrow(f, "8-bit floats", "float32"),
+                    NoPathReason::Float6 => narrow(f, "6-bit floats", "float32"),
+                    NoPathReason::Float4 => narrow(f, "4-bit floats", "float32"),
+                    NoPathReason::SubByteInteger => {
+                        narrow(f, "1-bit, 2-bit and 4-bit integers", "int32")
+                    }
+                    NoPathReason::General => write!(
+                        f,
+                        ". Try explicitly casting inputs to the desired output type."
+                    ),
+                }
+            }
+            PromotionError::NoOperands => write!(f, "at least one array or dtype is required"),
+            PromotionError::IntOverflow { value, dtype } => {
+                write!(f, "Python int {value} too large to convert to {dtype}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PromotionError {}

@@ -1,0 +1,705 @@
+//! The lattice engine: from "may promote to" edges to a verified join table.
+//!
+//! The engine knows nothing of dtypes. A graph is a list of node labels and
+//! directed edges `a -> b` meaning "a may promote to b". Building goes in two
+//! steps, each of which can refuse with a precise reason:
+//!
+//! 1. [`Poset::new`] checks the graph is a DAG (no edge to itself, no cycle;
+//!    a cycle is reported with the nodes on it) and computes, for every node,
+//!    its *upper-bound set*: the node and everything reachable from it.
+//! 2. [`Lattice::new`] computes the join (least upper bound) of every pair and
+//!    refuses if some pair has common upper bounds but no least one (the pair
+//!    is *ambiguous*; the error names its minimal common upper bounds). Pairs
+//!    with no common upper bound at all are allowed: JAX's lattice is such a
+//!    *partial* lattice, and [`Lattice::unbounded_pairs`] lists them.
+//!
+//! After that a join is a table load, and joining many nodes allocates
+//! nothing.
+//!
+//! ```
+//! use dtype_lattice::lattice::Lattice;
+//!
+//! // Python's numeric tower: bool -> int -> float -> complex.
+//! let lattice = Lattice::from_dict(&[
+//!     ("bool", &["int"]),
+//!     ("int", &["float"]),
+//!     ("float", &["complex"]),
+//! ])
+//! .unwrap();
+//! let int = lattice.node("int").unwrap();
+//! let float = lattice.node("float").unwrap();
+//! assert_eq!(lattice.join(int, float), Some(float));
+//! assert_eq!(lattice.label(float), "float");
+//! ```
+//!
+//! A graph that is not a lattice is refused with the reason:
+//!
+//! ```
+//! use dtype_lattice::lattice::{Lattice, LatticeError};
+//!
+//! // Integers that promote to floats of twice their width: {i8, u8} has two
+//! // minimal common upper bounds, i16 and f16.
+//! let err = Lattice::from_dict(&[
+//!     ("i8", &["i16", "f16"]),
+//!     ("u8", &["i16", "f16"]),
+//!     ("i16", &["f32"]),
+//!     ("f16", &["f32"]),
+//! ])
+//! .unwrap_err();
+//! assert_eq!(
+//!     err.to_string(),
+//!     "not a lattice: {i8, u8} has 2 minimal common upper bounds (i16, f16) and no least one"
+//! );
+//! ```
+//!
+//! # Algorithm and cost
+//!
+//! Nodes are ranked in a topological order (Kahn's algorithm, O(n + e)).
+//! Upper-bound sets are bit sets over ranks, filled in reverse topological
+//! order as the union of the successors' sets: O(e * n / 64) word
+//! operations. For a pair (a, b) the common upper bounds are the
+//! intersection of two rows; if a least element exists it precedes every
+//! other common bound in topological order, so it is the lowest set bit,
+//! and it is least exactly when every common bound lies in its own
+//! upper-bound set. That is O(n / 64) per pair, O(n^3 / 64) for the table.
+//! Memory: n * n bits of closure plus the n * n table of `u16`.
+
+use std::collections::HashMap;
+use std::fmt;
+
+/// Index of a node: its position in the label list the graph was built from.
+pub type Node = usize;
+
+/// The most nodes a graph may have: joins are stored as `u16`, with one
+/// value reserved for "no upper bound".
+pub const MAX_NODES: usize = u16::MAX as usize;
+
+const NO_JOIN: u16 = u16::MAX;
+
+/// A validated DAG with the upper-bound set of every node.
+///
+/// It answers order questions for any graph without cycles, lattice or not;
+/// [`Poset::least_upper_bound`] tells the three possible outcomes apart.
+#[derive(Clone, Debug)]
+pub struct Poset {
+    labels: Vec<String>,
+    successors: Vec<Vec<Node>>,
+    /// rank[node] = position of node in a topological order.
+    rank: Vec<u32>,
+    /// by_rank[r] = the node whose rank is r.
+    by_rank: Vec<Node>,
+    /// Upper-bound sets, one row of `words` u64 per node, bits by rank.
+    closure: Vec<u64>,
+    words: usize,
+}
+
+/// The outcome of asking for the least upper bound of two nodes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The least upper bound.
+    Least(Node),
+    /// The two nodes have no common upper bound.
+    None,
+    /// Common upper bounds exist but no least one: these are the minimal
+    /// ones (at least two).
+    Ambiguous(Vec<Node>),
+}
+
+impl Poset {
+    /// Validates a graph given as labels and edges `(from, to)` between
+    /// label indices. Repeated edges are harmless.
+    ///
+    /// Fails on duplicate labels, an edge to a missing node or to itself,
+    /// a cycle, or more than [`MAX_NODES`] nodes.
+    pub fn new<S: Into<String>>(
+        labels: impl IntoIterator<Item = S>,
+        edges: impl IntoIterator<Item = (Node, Node)>,
+    ) -> Result<Poset, GraphError> {
+        let labels: Vec<String> = labels.into_iter().map(Into::into).collect();
+        let n = labels.len();
+        if n > MAX_NODES {
+            return Err(GraphError::TooManyNodes { count: n });
+        }
+        let mut seen = HashMap::with_capacity(n);
+        for (i, label) in labels.iter().enumerate() {
+            if let Some(first) = seen.insert(label.as_str(), i) {
+                return Err(GraphError::DuplicateLabel {
+                    label: label.clone(),
+                    first,
+                    second: i,
+                });
+            }
+        }
+        let mut successors = vec![Vec::new(); n];
+        for (from, to) in edges {
+            if from >= n || to >= n {
+                return Err(GraphError::NoSuchNode {
+                    index: from.max(to),
+                    count: n,
+                });
+            }
+            if from == to {
+                return Err(GraphError::SelfEdge {
+                    node: labels[from].clone(),
+                });
+            }
+            successors[from].push(to);
+        }
+        for list in &mut successors {
+            list.sort_unstable();
+            list.dedup();
+        }
+        let by_rank = topological_order(&labels, &successors)?;
+        let mut rank = vec![0u32; n];
+        for (r, &node) in by_rank.iter().enumerate() {
+            rank[node] = r as u32;
+        }
+        let words = n.div_ceil(64);
+        let mut closure = vec![0u64; n * words];
+        // Successors have higher ranks, so walking ranks downwards finds
+        // every successor's row complete.
+        for &node in by_rank.iter().rev() {
+            let r = rank[node] as usize;
+            closure[node * words + r / 64] |= 1 << (r % 64);
+            for &next in &successors[node] {
+                let (lo, hi) = closure.split_at_mut(node.max(next) * words);
+                let (row, next_row) = if node < next {
+                    (&mut lo[node * words..][..words], &hi[..words])
+                } else {
+                    (&mut hi[..words], &lo[next * words..][..words])
+                };
+                for (word, bits) in row.iter_mut().zip(next_row) {
+                    *word |= bits;
+                }
+            }
+        }
+        Ok(Poset {
+            labels,
+            successors,
+            rank,
+            by_rank,
+            closure,
+            words,
+        })
+    }
+
+    /// Builds a graph from an adjacency list written like JAX's lattice
+    /// dict: each entry is a node and the nodes it may promote to. Nodes are
+    /// numbered in order of first appearance.
+    pub fn from_dict<K: AsRef<str>, V: AsRef<str>>(
+        dict: &[(K, &[V])],
+    ) -> Result<Poset, GraphError> {
+        let mut index: HashMap<&str, Node> = HashMap::new();
+        let mut labels: Vec<&str> = Vec::new();
+        let mut edges = Vec::new();
+        for (from, targets) in dict {
+            let from = from.as_ref();
+            let from_index = node_index(&mut index, &mut labels, from);
+            for to in targets.iter() {
+                let to_index = node_index(&mut index, &mut labels, to.as_ref());
+                edges.push((from_index, to_index));
+            }
+        }
+        Poset::new(labels.iter().copied(), edges)
+    }
+
+    /// How many nodes there are.
+    pub fn len(&self) -> usize {
+        self.labels.len()
+    }
+
+    /// `true` if the graph has no nodes.
+    pub fn is_empty(&self) -> bool {
+        self.labels.is_empty()
+    }
+
+    /// The label of a node.
+    ///
+    /// # Panics
+    ///
+    /// If `node` is not below [`len`](Self::len).
+    pub fn label(&self, node: Node) -> &str {
+        &self.labels[node]
+    }
+
+    /// All labels, indexed by node.
+    pub fn labels(&self) -> &[String] {
+        &self.labels
+    }
+
+    /// The node with this label.
+    pub fn node(&self, label: &str) -> Option<Node> {
+        self.labels.iter().position(|l| l == label)
+    }
+
+    /// The direct successors of a node (the edges out of it, deduplicated).
+    pub fn successors(&self, node: Node) -> &[Node] {
+        &self.successors[node]
+    }
+
+    /// All edges, deduplicated, in order of source node.
+    pub fn edges(&self) -> impl Iterator<Item = (Node, Node)> + '_ {
+        self.successors
+            .iter()
+            .enumerate()
+            .flat_map(|(from, list)| list.iter().map(move |&to| (from, to)))
+    }
+
+    /// `a <= b`: `b` is `a` or reachable from it.
+    pub fn leq(&self, a: Node, b: Node) -> bool {
+        self.has_bit(a, self.rank[b] as usize)
+    }
+
+    /// The upper-bound set of a node (itself and everything reachable from
+    /// it), in topological order.
+    pub fn upper_bounds(&self, node: Node) -> impl Iterator<Item = Node> + '_ {
+        self.ones(self.row(node)).map(|r| self.by_rank[r])
+    }
+
+    /// Nodes in a topological order: every edge goes from an earlier node to
+    /// a later one.
+    pub fn topological_order(&self) -> &[Node] {
+        &self.by_rank
+    }
+
+    /// The least upper bound of `a` and `b`, or why there is none.
+    pub fn least_upper_bound(&self, a: Node, b: Node) -> Bound {
+        let common = || {
+            self.row(a)
+                .iter()
+                .zip(self.row(b))
+                .map(|(x, y)| x & y)
+        };
+        let Some(first) = self.ones_iter(common()).next() else {
+            return Bound::None;
+        };
+        let least = self.by_rank[first];
+        if common().zip(self.row(least)).all(|(c, l)| c & !l == 0) {
+            return Bound::Least(least);
+        }
+        // Minimal common bounds: those not above another common bound.
+        let common: Vec<u64> = common().collect();
+        let mut above = vec![0u64; self.words];
+        for r in self.ones(&common) {
+            for (word, (bits, own)) in above
+                .iter_mut()
+                .zip(self.row(self.by_rank[r]).iter().zip(own_bit(r, self.words)))
+            {
+                *word |= bits & !own;
+            }
+        }
+        let minimal = common.iter().zip(&above).map(|(c, a)| c & !a).collect::<Vec<_>>();
+        Bound::Ambiguous(self.ones(&minimal).map(|r| self.by_rank[r]).collect())
+    }
+
+    fn row(&self, node: Node) -> &[u64] {
+        &self.closure[node * self.words..][..self.words]
+    }
+
+    fn has_bit(&self, node: Node, bit: usize) -> bool {
+        self.row(node)[bit / 64] >> (bit % 64) & 1 == 1
+    }
+
+    fn ones<'a>(&self, row: &'a [u64]) -> impl Iterator<Item = usize> + 'a {
+        self.ones_iter(row.iter().copied())
+    }
+
+    fn ones_iter(&self, words: impl Iterator<Item = u64>) -> impl Iterator<Item = usize> {
+        words.enumerate().flat_map(|(w, mut word)| {
+            std::iter::from_fn(move || {
+                (word != 0).then(|| {
+                    let bit = word.trailing_zeros() as usize;
+                    word &= word - 1;
+                    w * 64 + bit
+                })
+            })
+        })
+    }
+}
+
+fn node_index<'a>(
+    index: &mut HashMap<&'a str, Node>,
+    labels: &mut Vec<&'a str>,
+    label: &'a str,
+) -> Node {
+    *index.entry(label).or_insert_with(|| {
+        labels.push(label);
+        labels.len() - 1
+    })
+}
+
+/// A row with only bit `r` set.
+fn own_bit(r: usize, words: usize) -> impl Iterator<Item = u64> {
+    (0..words).map(move |w| if w == r / 64 { 1 << (r % 64) } else { 0 })
+}
+
+/// Kahn's algorithm; on a cycle, names the nodes on one.
+fn topological_order(labels: &[String], successors: &[Vec<Node>]) -> Result<Vec<Node>, GraphError> {
+    let n = labels.len();
+    let mut indegree = vec![0usize; n];
+    for list in successors {
+        for &to in list {
+            indegree[to] += 1;
+        }
+    }
+    let mut order: Vec<Node> = (0..n).filter(|&v| indegree[v] == 0).collect();
+    let mut next = 0;
+    while next < order.len() {
+        for &to in &successors[order[next]] {
+            indegree[to] -= 1;
+            if indegree[to] == 0 {
+                order.push(to);
+            }
+        }
+        next += 1;
+    }
+    if order.len() == n {
+        return Ok(order);
+    }
+    // Every node left over has a predecessor that is left over too, so
+    // walking predecessors from any of them must come round to a node seen
+    // before: the walk from there is a cycle (backwards).
+    let mut predecessor = vec![None; n];
+    for (from, list) in successors.iter().enumerate() {
+        if indegree[from] > 0 {
+            for &to in list {
+                predecessor[to] = Some(from);
+            }
+        }
+    }
+    let start = (0..n).find(|&v| indegree[v] > 0).unwrap_or(0);
+    let mut position = vec![usize::MAX; n];
+    let mut walk = Vec::new();
+    let mut v = start;
+    while position[v] == usize::MAX {
+        position[v] = walk.len();
+        walk.push(v);
+        match predecessor[v] {
+            Some(p) => v = p,
+            None => break,
+        }
+    }
+    let mut cycle: Vec<String> = walk[position[v]..].iter().rev().map(|&v| labels[v].clone()).collect();
+    // Start the cycle at its smallest label so the report is stable.
+    if let Some(min) = (0..cycle.len()).min_by(|&i, &j| cycle[i].cmp(&cycle[j])) {
+        cycle.rotate_left(min);
+    }
+    Err(GraphError::Cycle { nodes: cycle })
+}
+
+/// Why a graph is not a DAG the engine can work with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum GraphError {
+    /// Two nodes have the same label.
+    DuplicateLabel {
+        /// The repeated label.
+        label: String,
+        /// Index of its first node.
+        first: Node,
+        /// Index of its second node.
+        second: Node,
+    },
+    /// An edge names a node index that does not exist.
+    NoSuchNode {
+        /// The bad index.
+        index: Node,
+        /// How many nodes there are.
+        count: usize,
+    },
+    /// An edge from a node to itself.
+    SelfEdge {
+        /// The node's label.
+        node: String,
+    },
+    /// The edges form a cycle, so promotion would not be an order.
+    Cycle {
+        /// The nodes on the cycle, each with an edge to the next and the
+        /// last with an edge to the first.
+        nodes: Vec<String>,
+    },
+    /// More nodes than [`MAX_NODES`].
+    TooManyNodes {
+        /// How many were given.
+        count: usize,
+    },
+}
+
+impl fmt::Display for GraphError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GraphError::DuplicateLabel { label, first, second } => write!(
+                f,
+                "nodes {first} and {second} are both labelled {label:?}: give each node its own label"
+            ),
+            GraphError::NoSuchNode { index, count } => write!(
+                f,
+                "an edge names node {index}, but there are only {count} nodes (0..{count})"
+            ),
+            GraphError::SelfEdge { node } => write!(
+                f,
+                "node {node:?} has an edge to itself: every type already promotes to itself, remove the edge"
+            ),
+            GraphError::Cycle { nodes } => {
+                write!(f, "the edges form a cycle: ")?;
+                for node in nodes {
+                    write!(f, "{node} -> ")?;
+                }
+                write!(
+                    f,
+                    "{}; promotion must only go one way, remove one of these edges",
+                    nodes.first().map_or("", String::as_str)
+                )
+            }
+            GraphError::TooManyNodes { count } => write!(
+                f,
+                "{count} nodes is more than the {MAX_NODES} a lattice may have"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for GraphError {}
+
+/// A pair of nodes with several minimal common upper bounds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ambiguity {
+    /// The pair, smaller index first.
+    pub pair: (Node, Node),
+    /// The minimal common upper bounds, in topological order.
+    pub candidates: Vec<Node>,
+}
+
+/// Why a graph is not a (partial) lattice.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LatticeError {
+    /// The graph itself is malformed.
+    Graph(GraphError),
+    /// Some pairs have no least upper bound though they have upper bounds.
+    Ambiguous {
+        /// Labels of the nodes, for reporting.
+        labels: Vec<String>,
+        /// Every ambiguous pair.
+        pairs: Vec<Ambiguity>,
+    },
+}
+
+impl fmt::Display for LatticeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LatticeError::Graph(err) => err.fmt(f),
+            LatticeError::Ambiguous { labels, pairs } => {
+                write!(f, "not a lattice: ")?;
+                for (i, ambiguity) in pairs.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, "; ")?;
+                    }
+                    let (a, b) = ambiguity.pair;
+                    let names: Vec<&str> =
+                        ambiguity.candidates.iter().map(|&c| labels[c].as_str()).collect();
+                    write!(
+                        f,
+                        "{{{}, {}}} has {} minimal common upper bounds ({}) and no least one",
+                        labels[a],
+                        labels[b],
+                        names.len(),
+                        names.join(", ")
+                    )?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for LatticeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            LatticeError::Graph(err) => Some(err),
+            LatticeError::Ambiguous { .. } => None,
+        }
+    }
+}
+
+impl From<GraphError> for LatticeError {
+    fn from(err: GraphError) -> Self {
+        LatticeError::Graph(err)
+    }
+}
+
+/// A (partial) lattice: a poset in which every pair with a common upper
+/// bound has a least one, with all joins precomputed.
+#[derive(Clone, Debug)]
+pub struct Lattice {
+    poset: Poset,
+    /// joins[a * n + b], `NO_JOIN` where a and b have no upper bound.
+    joins: Box<[u16]>,
+}
+
+impl Lattice {
+    /// Computes every join of a validated poset, or every pair that has no
+    /// least upper bound.
+    pub fn new(poset: Poset) -> Result<Lattice, LatticeError> {
+        let n = poset.len();
+        let mut joins = vec![NO_JOIN; n * n].into_boxed_slice();
+        let mut ambiguous = Vec::new();
+        for a in 0..n {
+            for b in a..n {
+                let join = match poset.least_upper_bound(a, b) {
+                    Bound::Least(c) => c as u16,
+                    Bound::None => NO_JOIN,
+                    Bound::Ambiguous(candidates) => {
+                        ambiguous.push(Ambiguity {
+                            pair: (a, b),
+                            candidates,
+                        });
+                        NO_JOIN
+                    }
+                };
+                joins[a * n + b] = join;
+                joins[b * n + a] = join;
+            }
+        }
+        if !ambiguous.is_empty() {
+            return Err(LatticeError::Ambiguous {
+                labels: poset.labels,
+                pairs: ambiguous,
+            });
+        }
+        Ok(Lattice { poset, joins })
+    }
+
+    /// Validates and compiles labels and edges in one step.
+    pub fn from_edges<S: Into<String>>(
+        labels: impl IntoIterator<Item = S>,
+        edges: impl IntoIterator<Item = (Node, Node)>,
+    ) -> Result<Lattice, LatticeError> {
+        Lattice::new(Poset::new(labels, edges)?)
+    }
+
+    /// Validates and compiles an adjacency list written like JAX's dict;
+    /// see [`Poset::from_dict`].
+    pub fn from_dict<K: AsRef<str>, V: AsRef<str>>(
+        dict: &[(K, &[V])],
+    ) -> Result<Lattice, LatticeError> {
+        Lattice::new(Poset::from_dict(dict)?)
+    }
+
+    /// The underlying order, for questions beyond joins.
+    pub fn poset(&self) -> &Poset {
+        &self.poset
+    }
+
+    /// How many nodes there are.
+    pub fn len(&self) -> usize {
+        self.poset.len()
+    }
+
+    /// `true` if the lattice has no nodes.
+    pub fn is_empty(&self) -> bool {
+        self.poset.is_empty()
+    }
+
+    /// The label of a node.
+    ///
+    /// # Panics
+    ///
+    /// If `node` is not below [`len`](Self::len).
+    pub fn label(&self, node: Node) -> &str {
+        self.poset.label(node)
+    }
+
+    /// The node with this label.
+    pub fn node(&self, label: &str) -> Option<Node> {
+        self.poset.node(label)
+    }
+
+    /// The join (least upper bound) of two nodes; `None` if they have no
+    /// common upper bound or either is not a node.
+    #[inline]
+    pub fn join(&self, a: Node, b: Node) -> Option<Node> {
+        let n = self.len();
+        if a >= n || b >= n {
+            return None;
+        }
+        match self.joins[a * n + b] {
+            NO_JOIN => None,
+            c => Some(c as Node),
+        }
+    }
+
+    /// The join of any number of nodes; `None` for no nodes or when they
+    /// have no common upper bound. Allocates nothing.
+    ///
+    /// For a lattice the fold of binary joins is the least upper bound of the
+    /// whole set: the upper-bound set of `a ∨ b` is exactly the common upper
+    /// bounds of `a` and `b`.
+    #[inline]
+    pub fn join_all(&self, nodes: impl IntoIterator<Item = Node>) -> Option<Node> {
+        let mut nodes = nodes.into_iter();
+        let first = nodes.next()?;
+        if first >= self.len() {
+            return None;
+        }
+        nodes.try_fold(first, |acc, node| self.join(acc, node))
+    }
+
+    /// Every unordered pair of distinct nodes with no common upper bound.
+    pub fn unbounded_pairs(&self) -> impl Iterator<Item = (Node, Node)> + '_ {
+        let n = self.len();
+        (0..n)
+            .flat_map(move |a| (a + 1..n).map(move |b| (a, b)))
+            .filter(move |&(a, b)| self.joins[a * n + b] == NO_JOIN)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cycles_are_named() {
+        let err = Poset::from_dict(&[("a", &["b"]), ("b", &["c"]), ("c", &["a"]), ("z", &["a"])])
+            .unwrap_err();
+        assert_eq!(
+            err,
+            GraphError::Cycle {
+                nodes: vec!["a".into(), "b".into(), "c".into()]
+            }
+        );
+    }
+
+    #[test]
+    fn self_edges_and_bad_indices_are_refused() {
+        let err = Poset::new(["a"], [(0, 0)]).unwrap_err();
+        assert_eq!(err, GraphError::SelfEdge { node: "a".into() });
+        let err = Poset::new(["a"], [(0, 3)]).unwrap_err();
+        assert_eq!(err, GraphError::NoSuchNode { index: 3, count: 1 });
+        let err = Poset::new(["a", "a"], []).unwrap_err();
+        assert!(matches!(err, GraphError::DuplicateLabel { .. }));
+    }
+
+    #[test]
+    fn partial_lattices_report_unbounded_pairs() {
+        let lattice = Lattice::from_dict(&[("x", &["y"]), ("p", &["q"])]).unwrap();
+        let pairs: Vec<_> = lattice
+            .unbounded_pairs()
+            .map(|(a, b)| (lattice.label(a), lattice.label(b)))
+            .collect();
+        assert_eq!(pairs, [("x", "p"), ("x", "q"), ("y", "p"), ("y", "q")]);
+        assert_eq!(lattice.join_all([0, 1]), Some(1));
+        assert_eq!(lattice.join_all([0, 2]), None);
+        assert_eq!(lattice.join_all([]), None);
+    }
+
+    #[test]
+    fn closure_spans_many_words() {
+        // A chain of 200 nodes crosses u64 word boundaries.
+        let labels: Vec<String> = (0..200).map(|i| i.to_string()).collect();
+        let lattice = Lattice::from_edges(labels, (0..199).map(|i| (i, i + 1))).unwrap();
+        assert_eq!(lattice.join(3, 150), Some(150));
+        assert_eq!(lattice.join(199, 0), Some(199));
+        assert_eq!(lattice.poset().upper_bounds(190).count(), 10);
+    }
+}

@@ -1,0 +1,79 @@
+//! The one interface every framework's promotion rules implement.
+//!
+//! A [`Policy`] answers the two questions array code asks: what do two types
+//! promote to ([`Policy::promote_types`]), and what type does an operation on
+//! these operands produce ([`Policy::result_type`]). Policies whose rules are
+//! a lattice also expose it, so generic tools (tables, checks, drawings) work
+//! on any of them.
+//!
+//! ```
+//! use dtype_lattice::jax::{Config, Jax};
+//! use dtype_lattice::{DType, Operand, Policy, PyScalar};
+//!
+//! fn describe(policy: &dyn Policy, operands: &[Operand]) -> String {
+//!     match policy.result_type(operands) {
+//!         Ok(typed) => typed.to_string(),
+//!         Err(err) => format!("{}: {err}", err.python_type()),
+//!     }
+//! }
+//!
+//! let jax = Jax::new(Config::default());
+//! let x_int16_plus_2 = [Operand::Array { dtype: DType::Int16, weak: false }, Operand::PyInt(2)];
+//! assert_eq!(describe(&jax, &x_int16_plus_2), "int16");
+//! assert_eq!(describe(&jax, &[PyScalar::Float.into()]), "float32 (weak)");
+//! ```
+
+use std::fmt;
+
+use crate::dtype::DType;
+use crate::error::PromotionError;
+use crate::lattice::Lattice;
+use crate::operand::{Operand, TypeSpec};
+
+/// A result type: a dtype and JAX's weak flag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Typed {
+    /// The dtype.
+    pub dtype: DType,
+    /// Whether the value is weakly typed (promotes like a Python scalar).
+    pub weak: bool,
+}
+
+impl Typed {
+    /// A strongly-typed result.
+    pub const fn strong(dtype: DType) -> Typed {
+        Typed { dtype, weak: false }
+    }
+
+    /// A weakly-typed result.
+    pub const fn weak(dtype: DType) -> Typed {
+        Typed { dtype, weak: true }
+    }
+}
+
+impl fmt::Display for Typed {
+    /// The dtype name, followed by ` (weak)` for a weak result.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.dtype)?;
+        if self.weak {
+            write!(f, " (weak)")?;
+        }
+        Ok(())
+    }
+}
+
+/// A framework's type promotion rules.
+pub trait Policy {
+    /// A short name for the policy and its settings, e.g. `jax (x64, strict)`.
+    fn name(&self) -> String;
+
+    /// The type two types promote to.
+    fn promote_types(&self, a: TypeSpec, b: TypeSpec) -> Result<DType, PromotionError>;
+
+    /// The type an operation on these operands produces.
+    fn result_type(&self, operands: &[Operand]) -> Result<Typed, PromotionError>;
+
+    /// The lattice the rules join on, for policies defined by one. Its nodes
+    /// are labelled with dtype names and, for weak types, `i*`, `f*`, `c*`.
+    fn lattice(&self) -> Option<&Lattice>;
+}
