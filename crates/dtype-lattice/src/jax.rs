@@ -44,7 +44,9 @@ const STANDARD: &[(&str, &[&str])] = &[
     ("bool", &["i*"]),
     (
         "i*",
-        &["uint8", "uint2", "uint4", "int8", "int2", "int4", "int1", "uint1"],
+        &[
+            "uint8", "uint2", "uint4", "int8", "int2", "int4", "int1", "uint1",
+        ],
     ),
     ("uint8", &["int16", "uint16"]),
     ("uint16", &["int32", "uint32"]),
@@ -166,7 +168,11 @@ fn standard_edges(x64: bool) -> Vec<(Node, Node)> {
     STANDARD
         .iter()
         .chain([&uint32])
-        .flat_map(|&(from, targets)| targets.iter().map(move |&to| (label_node(from), label_node(to))))
+        .flat_map(|&(from, targets)| {
+            targets
+                .iter()
+                .map(move |&to| (label_node(from), label_node(to)))
+        })
         .collect()
 }
 
@@ -320,7 +326,11 @@ impl Jax {
         match self.lattice().join(a, b) {
             Some(c) => Ok(match node_type(c) {
                 TypeSpec::DType(dtype) => dtype,
-                TypeSpec::Python(scalar) => Jax::new(Config { x64: true, ..self.config }).default_dtype(scalar),
+                TypeSpec::Python(scalar) => Jax::new(Config {
+                    x64: true,
+                    ..self.config
+                })
+                .default_dtype(scalar),
             }),
             None => Err(PromotionError::NoPromotionPath {
                 inputs: vec![node_type(a), node_type(b)],
@@ -358,17 +368,27 @@ impl Jax {
             all_weak &= weak;
         }
         let result = if operands.len() == 1 {
-            Typed { dtype: first_dtype, weak: first_weak }
+            Typed {
+                dtype: first_dtype,
+                weak: first_weak,
+            }
         } else if all_equal && !all_weak {
             Typed::strong(first_dtype)
         } else if all_weak && self.config.promotion == Promotion::Standard {
             // Weak values among themselves promote as their dtypes do.
             let nodes = || pairs().map(|pair| pair.map_or(0, |(dtype, _)| dtype.index()));
-            let joined = self.lattice().join_all(nodes()).ok_or_else(|| self.no_path(nodes()))?;
+            let joined = self
+                .lattice()
+                .join_all(nodes())
+                .ok_or_else(|| self.no_path(nodes()))?;
             Typed::weak(self.node_dtype(joined))
         } else {
-            let nodes = || pairs().map(|pair| pair.map_or(0, |(dtype, weak)| weak_aware_node(dtype, weak)));
-            let joined = self.lattice().join_all(nodes()).ok_or_else(|| self.no_path(nodes()))?;
+            let nodes =
+                || pairs().map(|pair| pair.map_or(0, |(dtype, weak)| weak_aware_node(dtype, weak)));
+            let joined = self
+                .lattice()
+                .join_all(nodes())
+                .ok_or_else(|| self.no_path(nodes()))?;
             Typed {
                 dtype: self.node_dtype(joined),
                 weak: joined >= DType::COUNT,

@@ -264,12 +264,7 @@ impl Poset {
 
     /// The least upper bound of `a` and `b`, or why there is none.
     pub fn least_upper_bound(&self, a: Node, b: Node) -> Bound {
-        let common = || {
-            self.row(a)
-                .iter()
-                .zip(self.row(b))
-                .map(|(x, y)| x & y)
-        };
+        let common = || self.row(a).iter().zip(self.row(b)).map(|(x, y)| x & y);
         let Some(first) = self.ones_iter(common()).next() else {
             return Bound::None;
         };
@@ -288,7 +283,11 @@ impl Poset {
                 *word |= bits & !own;
             }
         }
-        let minimal = common.iter().zip(&above).map(|(c, a)| c & !a).collect::<Vec<_>>();
+        let minimal = common
+            .iter()
+            .zip(&above)
+            .map(|(c, a)| c & !a)
+            .collect::<Vec<_>>();
         Bound::Ambiguous(self.ones(&minimal).map(|r| self.by_rank[r]).collect())
     }
 
@@ -379,7 +378,11 @@ fn topological_order(labels: &[String], successors: &[Vec<Node>]) -> Result<Vec<
             None => break,
         }
     }
-    let mut cycle: Vec<String> = walk[position[v]..].iter().rev().map(|&v| labels[v].clone()).collect();
+    let mut cycle: Vec<String> = walk[position[v]..]
+        .iter()
+        .rev()
+        .map(|&v| labels[v].clone())
+        .collect();
     // Start the cycle at its smallest label so the report is stable.
     if let Some(min) = (0..cycle.len()).min_by(|&i, &j| cycle[i].cmp(&cycle[j])) {
         cycle.rotate_left(min);
@@ -496,8 +499,11 @@ impl fmt::Display for LatticeError {
                         write!(f, "; ")?;
                     }
                     let (a, b) = ambiguity.pair;
-                    let names: Vec<&str> =
-                        ambiguity.candidates.iter().map(|&c| labels[c].as_str()).collect();
+                    let names: Vec<&str> = ambiguity
+                        .candidates
+                        .iter()
+                        .map(|&c| labels[c].as_str())
+                        .collect();
                     write!(
                         f,
                         "{{{}, {}}} has {} minimal common upper bounds ({}) and no least one",

@@ -220,7 +220,9 @@ fn parse_number(s: &str) -> Result<Operand, ParseOperandError> {
     let bad = || ParseOperandError::Number {
         input: s.to_owned(),
     };
-    if s.bytes().all(|b| b.is_ascii_digit() || b == b'-' || b == b'+') {
+    if s.bytes()
+        .all(|b| b.is_ascii_digit() || b == b'-' || b == b'+')
+    {
         return s.parse::<i128>().map(Operand::PyInt).map_err(|_| bad());
     }
     match s.parse::<f64>() {

@@ -1,0 +1,313 @@
+//! JSON Lines batch mode: one request per line in, one answer per line out.
+//!
+//! A request is `{"fn": F, "args": [...], "x64": bool, "promotion":
+//! "standard"|"strict"}`; the answer is `{"ok": V}` or `{"error": {"type":
+//! T, "message": M}}` where T names the Python exception JAX raises. A line
+//! that is not a valid request gets an error answer too, and the stream goes
+//! on. The README lists the functions and argument forms.
+
+use std::io::{self, BufRead, Write};
+
+use dtype_lattice::hierarchy::{isdtype, issubdtype, Category, KindSpec, Scalar};
+use dtype_lattice::jax::{Config, Jax, Promotion};
+use dtype_lattice::{DType, Operand, ParseOperandError, PromotionError, TypeSpec, Typed};
+use serde_json::{json, Map, Number, Value};
+
+/// An error answer: the Python exception type and its message.
+#[derive(Debug)]
+struct Failure {
+    kind: &'static str,
+    message: String,
+}
+
+impl Failure {
+    fn value(message: impl Into<String>) -> Failure {
+        Failure {
+            kind: "ValueError",
+            message: message.into(),
+        }
+    }
+
+    fn type_error(message: impl Into<String>) -> Failure {
+        Failure {
+            kind: "TypeError",
+            message: message.into(),
+        }
+    }
+}
+
+impl From<PromotionError> for Failure {
+    fn from(err: PromotionError) -> Failure {
+        Failure {
+            kind: err.python_type(),
+            message: err.to_string(),
+        }
+    }
+}
+
+type Answer = Result<Value, Failure>;
+
+/// Reads requests from `input` and writes one answer line per line.
+pub fn run(input: impl BufRead, mut output: impl Write) -> io::Result<()> {
+    for line in input.lines() {
+        let answer = answer_line(&line?);
+        serde_json::to_writer(&mut output, &answer)?;
+        output.write_all(b"\n")?;
+    }
+    output.flush()
+}
+
+/// The answer to one request line.
+pub fn answer_line(line: &str) -> Value {
+    match serde_json::from_str::<Value>(line) {
+        Ok(request) => answer(&request),
+        Err(err) => encode(Err(Failure::value(format!(
+            "request is not valid JSON: {err}"
+        )))),
+    }
+}
+
+/// The answer to one parsed request.
+pub fn answer(request: &Value) -> Value {
+    encode(evaluate(request))
+}
+
+fn encode(answer: Answer) -> Value {
+    match answer {
+        Ok(value) => json!({ "ok": value }),
+        Err(failure) => json!({ "error": { "type": failure.kind, "message": failure.message } }),
+    }
+}
+
+fn evaluate(request: &Value) -> Answer {
+    let request = request.as_object().ok_or_else(|| {
+        Failure::type_error("a request must be a JSON object with \"fn\" and \"args\"")
+    })?;
+    let name = match request.get("fn") {
+        Some(Value::String(name)) => name.as_str(),
+        _ => {
+            return Err(Failure::type_error(
+                "\"fn\" must be a string naming the function",
+            ))
+        }
+    };
+    let args = match request.get("args") {
+        Some(Value::Array(args)) => args.as_slice(),
+        None => &[],
+        Some(_) => return Err(Failure::type_error("\"args\" must be a list")),
+    };
+    let jax = Jax::new(config(request)?);
+    match name {
+        "promote_types" => {
+            let [a, b] = exactly(args)?;
+            Ok(dtype_value(jax.promote_types(type_spec(a)?, type_spec(b)?)?))
+        }
+        "lattice_result_type" => typed(jax.lattice_result_type(&operands(args)?)?),
+        "result_type" => typed(jax.result_type(&operands(args)?)?),
+        "dtype" => {
+            let [d] = exactly(args)?;
+            Ok(dtype_value(dtype(d)?))
+        }
+        "canonicalize_dtype" => {
+            let [d] = exactly(args)?;
+            Ok(dtype_value(jax.canonicalize_dtype(dtype(d)?)))
+        }
+        "safe_to_cast" => {
+            let [input, output] = exactly(args)?;
+            Ok(Value::Bool(jax.safe_to_cast(operand(input)?, dtype(output)?)?))
+        }
+        "isdtype" => {
+            let [d, kinds] = exactly(args)?;
+            let kinds = match kinds {
+                Value::Array(list) => list.iter().map(kind_spec).collect::<Result<Vec<_>, _>>()?,
+                single => vec![kind_spec(single)?],
+            };
+            Ok(Value::Bool(isdtype(dtype(d)?, &kinds)))
+        }
+        "issubdtype" => {
+            let [a, b] = exactly(args)?;
+            Ok(Value::Bool(issubdtype(scalar(a)?, scalar(b)?)))
+        }
+        "finfo" => {
+            let [d] = exactly(args)?;
+            finfo(dtype(d)?)
+        }
+        "iinfo" => {
+            let [d] = exactly(args)?;
+            iinfo(dtype(d)?)
+        }
+        "itemsize_bits" => {
+            let [d] = exactly(args)?;
+            Ok(Value::from(dtype(d)?.itemsize_bits()))
+        }
+        other => Err(Failure::value(format!(
+            "unknown fn {other:?}: expected one of promote_types, lattice_result_type, result_type, \
+             canonicalize_dtype, safe_to_cast, isdtype, issubdtype, finfo, iinfo, itemsize_bits, dtype"
+        ))),
+    }
+}
+
+fn config(request: &Map<String, Value>) -> Result<Config, Failure> {
+    let x64 = match request.get("x64") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(x64)) => *x64,
+        Some(_) => return Err(Failure::type_error("\"x64\" must be true or false")),
+    };
+    let promotion = match request.get("promotion") {
+        None | Some(Value::Null) => Promotion::Standard,
+        Some(Value::String(s)) if s == "standard" => Promotion::Standard,
+        Some(Value::String(s)) if s == "strict" => Promotion::Strict,
+        Some(other) => {
+            return Err(Failure::value(format!(
+                "\"promotion\" must be \"standard\" or \"strict\", not {other}"
+            )))
+        }
+    };
+    Ok(Config { x64, promotion })
+}
+
+fn exactly<const N: usize>(args: &[Value]) -> Result<&[Value; N], Failure> {
+    args.try_into()
+        .map_err(|_| Failure::type_error(format!("expected {N} argument(s), got {}", args.len())))
+}
+
+fn string(value: &Value) -> Result<&str, Failure> {
+    value
+        .as_str()
+        .ok_or_else(|| Failure::type_error(format!("expected a name string, got {value}")))
+}
+
+fn dtype(value: &Value) -> Result<DType, Failure> {
+    let name = string(value)?;
+    DType::from_name(name).map_err(|err| Failure::type_error(err.to_string()))
+}
+
+fn type_spec(value: &Value) -> Result<TypeSpec, Failure> {
+    string(value)?
+        .parse()
+        .map_err(|err: ParseOperandError| Failure::type_error(err.to_string()))
+}
+
+fn operands(args: &[Value]) -> Result<Vec<Operand>, Failure> {
+    args.iter().map(operand).collect()
+}
+
+/// An operand: a string in the command line's notation, an array object,
+/// a JSON number or boolean (a Python scalar value), or `null` (`None`).
+fn operand(value: &Value) -> Result<Operand, Failure> {
+    match value {
+        Value::String(text) => text
+            .parse()
+            .map_err(|err: ParseOperandError| Failure::type_error(err.to_string())),
+        Value::Object(array) => {
+            let weak = match array.get("weak") {
+                None => false,
+                Some(Value::Bool(weak)) => *weak,
+                Some(_) => {
+                    return Err(Failure::type_error(
+                        "an array's \"weak\" must be true or false",
+                    ))
+                }
+            };
+            let dtype = dtype(array.get("dtype").ok_or_else(|| {
+                Failure::type_error(
+                    "an array operand needs \"dtype\": {\"dtype\": NAME, \"weak\": BOOL}",
+                )
+            })?)?;
+            Ok(Operand::Array { dtype, weak })
+        }
+        Value::Number(number) => python_number(number),
+        Value::Bool(value) => Ok(Operand::PyBool(*value)),
+        Value::Null => Ok(Operand::None),
+        Value::Array(_) => Err(Failure::type_error(format!(
+            "a list is not an operand: {value}"
+        ))),
+    }
+}
+
+fn python_number(number: &Number) -> Result<Operand, Failure> {
+    let text = number.to_string();
+    if text.bytes().all(|b| b.is_ascii_digit() || b == b'-') {
+        return text.parse().map(Operand::PyInt).map_err(|_| {
+            Failure::value(format!(
+                "Python int {text} is beyond the 128 bits this tool handles"
+            ))
+        });
+    }
+    number
+        .as_f64()
+        .filter(|v| v.is_finite())
+        .map(Operand::PyFloat)
+        .ok_or_else(|| Failure::value(format!("{text} is not a finite float")))
+}
+
+fn kind_spec(value: &Value) -> Result<KindSpec, Failure> {
+    let name = string(value)?;
+    if let Some(&(_, kind)) = KindSpec::NAMED.iter().find(|(n, _)| *n == name) {
+        return Ok(kind);
+    }
+    DType::from_name(name)
+        .map(KindSpec::DType)
+        .map_err(|_| Failure::value(format!("Unrecognized kind: '{name}'")))
+}
+
+fn scalar(value: &Value) -> Result<Scalar, Failure> {
+    let name = string(value)?;
+    if let Some(category) = Category::from_name(name) {
+        return Ok(Scalar::Category(category));
+    }
+    dtype(value).map(Scalar::DType)
+}
+
+fn dtype_value(dtype: DType) -> Value {
+    Value::from(dtype.name())
+}
+
+fn typed(result: Typed) -> Answer {
+    Ok(json!({ "dtype": result.dtype.name(), "weak": result.weak }))
+}
+
+/// A float as JSON: a number, or `"nan"` / `"inf"` / `"-inf"`.
+fn float(value: f64) -> Value {
+    if value.is_nan() {
+        Value::from("nan")
+    } else if value.is_infinite() {
+        Value::from(if value > 0.0 { "inf" } else { "-inf" })
+    } else {
+        Value::from(value)
+    }
+}
+
+fn finfo(dtype: DType) -> Answer {
+    let info = dtype
+        .finfo()
+        .ok_or_else(|| Failure::value(format!("data type {} not inexact", dtype.name())))?;
+    Ok(json!({
+        "bits": info.bits,
+        "eps": float(info.eps),
+        "epsneg": float(info.epsneg),
+        "max": float(info.max),
+        "min": float(info.min),
+        "tiny": float(info.tiny),
+        "smallest_subnormal": float(info.smallest_subnormal),
+        "resolution": float(info.resolution),
+        "nmant": info.nmant,
+        "nexp": info.nexp,
+        "maxexp": info.maxexp,
+        "minexp": info.minexp,
+        "precision": info.precision,
+        "dtype": info.dtype.name(),
+    }))
+}
+
+fn iinfo(dtype: DType) -> Answer {
+    let info = dtype.iinfo().ok_or_else(|| {
+        Failure::value(format!(
+            "Invalid integer data type '{}'.",
+            dtype.kind().code()
+        ))
+    })?;
+    let exact =
+        |v: i128| Value::Number(v.to_string().parse().expect("an integer is a JSON number"));
+    Ok(json!({ "bits": info.bits, "min": exact(info.min), "max": exact(info.max) }))
+}

@@ -1,0 +1,215 @@
+//! The `dtype-lattice` command-line tool: argument parsing and rendering
+//! over the `dtype-lattice` library, which holds every promotion rule.
+//!
+//! Exit codes: 0 success, 1 a promotion error (JAX's message on stderr),
+//! 2 bad usage or input.
+
+pub mod batch;
+pub mod table;
+
+use std::ffi::OsString;
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use dtype_lattice::jax::{Config, Jax, Promotion};
+use dtype_lattice::{DType, Operand, PromotionError, TypeSpec};
+
+use crate::table::{Format, Labels, Table, DOCS_TYPES};
+
+/// Lattice-based dtype promotion, as JAX does it.
+#[derive(Debug, Parser)]
+#[command(name = "dtype-lattice", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// JAX's settings, shared by every command.
+#[derive(Debug, Args, Clone, Copy)]
+struct JaxFlags {
+    /// Enable 64-bit types (`jax_enable_x64`); off by default, as in JAX.
+    #[arg(long)]
+    x64: bool,
+    /// Strict promotion (`jax_numpy_dtype_promotion=strict`).
+    #[arg(long)]
+    strict: bool,
+}
+
+impl JaxFlags {
+    fn jax(self) -> Jax {
+        Jax::new(Config {
+            x64: self.x64,
+            promotion: if self.strict {
+                Promotion::Strict
+            } else {
+                Promotion::Standard
+            },
+        })
+    }
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Print the binary promotion table JAX's documentation shows.
+    ///
+    /// Cells are `_lattice_result_type(a, b)`: a weak result is written as
+    /// its Python type (i*, f*, c*), a failed promotion as `-`.
+    Table {
+        #[command(flatten)]
+        jax: JaxFlags,
+        /// All 35 lattice nodes instead of the documentation's 18 types.
+        #[arg(long)]
+        all: bool,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Label style [default: short for the documentation's types, names with --all].
+        #[arg(long, value_enum)]
+        labels: Option<Labels>,
+    },
+    /// Promote two types: `jnp.promote_types(A, B)`.
+    ///
+    /// A and B are dtype names (int8, bfloat16, f4, ...) or Python's
+    /// int, float, complex (also written i*, f*, c*).
+    Promote {
+        #[command(flatten)]
+        jax: JaxFlags,
+        /// First type.
+        a: String,
+        /// Second type.
+        b: String,
+    },
+    /// The result type of an operation on these operands.
+    ///
+    /// Operands: a dtype name (a dtype specifier); int, float, complex,
+    /// bool (Python scalar types; i*, f*, c* too); weak:DTYPE (a weakly-typed
+    /// array); array:DTYPE (a strongly-typed array); a number literal, True,
+    /// False or None (Python values). Prints the dtype, with "(weak)" when
+    /// the result is weakly typed.
+    #[command(name = "result-type")]
+    ResultType {
+        #[command(flatten)]
+        jax: JaxFlags,
+        /// Print `_lattice_result_type` (weak results keep the lattice's dtype).
+        #[arg(long)]
+        lattice: bool,
+        /// The operands.
+        #[arg(required = true, allow_hyphen_values = true)]
+        operands: Vec<String>,
+    },
+    /// Answer JSON Lines requests from stdin, one answer line per request.
+    ///
+    /// Request: {"fn": F, "args": [...], "x64": false, "promotion": "standard"}.
+    /// F: promote_types, lattice_result_type, result_type, canonicalize_dtype,
+    /// safe_to_cast, isdtype, issubdtype, finfo, iinfo, itemsize_bits.
+    Batch,
+}
+
+/// How a command failed.
+enum Failure {
+    /// Bad usage or input: exit 2.
+    Usage(String),
+    /// Promotion refused: exit 1.
+    Promotion(PromotionError),
+    /// Writing the output failed.
+    Io(io::Error),
+}
+
+impl From<io::Error> for Failure {
+    fn from(err: io::Error) -> Self {
+        Failure::Io(err)
+    }
+}
+
+/// Runs the tool on these arguments (the first is the program name) and
+/// returns its exit code.
+pub fn main(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> ExitCode {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(err) => {
+            let _ = err.print();
+            return ExitCode::from(if err.use_stderr() { 2 } else { 0 });
+        }
+    };
+    let stdout = io::stdout();
+    match run(cli, &mut stdout.lock()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Usage(message)) => {
+            eprintln!("error: {message}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Promotion(err)) => {
+            eprintln!("{}: {err}", err.python_type());
+            ExitCode::from(1)
+        }
+        // A closed pipe (`| head -1`) is the reader's choice, not an error.
+        Err(Failure::Io(err)) if err.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(Failure::Io(err)) => {
+            eprintln!("error: {err}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
+    match cli.command {
+        Command::Table {
+            jax,
+            all,
+            format,
+            labels,
+        } => {
+            let jax = jax.jax();
+            let types: Vec<Operand> = if all {
+                DType::ALL
+                    .into_iter()
+                    .map(Operand::DType)
+                    .chain(DOCS_TYPES[15..].iter().copied())
+                    .collect()
+            } else {
+                DOCS_TYPES.to_vec()
+            };
+            let labels = labels.unwrap_or(if all { Labels::Names } else { Labels::Short });
+            out.write_all(
+                Table::compute(&jax, &types, labels)
+                    .render(format)
+                    .as_bytes(),
+            )?;
+        }
+        Command::Promote { jax, a, b } => {
+            let parse = |s: &str| {
+                s.parse::<TypeSpec>()
+                    .map_err(|err| Failure::Usage(err.to_string()))
+            };
+            let result = jax
+                .jax()
+                .promote_types(parse(&a)?, parse(&b)?)
+                .map_err(Failure::Promotion)?;
+            writeln!(out, "{result}")?;
+        }
+        Command::ResultType {
+            jax,
+            lattice,
+            operands,
+        } => {
+            let operands = operands
+                .iter()
+                .map(|s| {
+                    s.parse::<Operand>()
+                        .map_err(|err| Failure::Usage(err.to_string()))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let jax = jax.jax();
+            let result = if lattice {
+                jax.lattice_result_type(&operands)
+            } else {
+                jax.result_type(&operands)
+            };
+            writeln!(out, "{}", result.map_err(Failure::Promotion)?)?;
+        }
+        Command::Batch => batch::run(io::stdin().lock(), &mut *out)?,
+    }
+    out.flush()?;
+    Ok(())
+}

@@ -1,0 +1,248 @@
+//! The binary promotion table, and its renderings.
+//!
+//! A cell is what JAX's documentation shows: the result of
+//! `_lattice_result_type(a, b)` for two dtype specifiers or Python scalar
+//! types, written as a short label, with a weak result written as its Python
+//! type (`i*`, `f*`, `c*`) and a failed promotion as `-`.
+
+use std::fmt::Write as _;
+
+use dtype_lattice::jax::Jax;
+use dtype_lattice::{DType, Kind, Operand, PyScalar, Typed};
+
+/// The 18 types of JAX's documentation table, in its order.
+pub const DOCS_TYPES: [Operand; 18] = [
+    Operand::DType(DType::Bool),
+    Operand::DType(DType::UInt8),
+    Operand::DType(DType::UInt16),
+    Operand::DType(DType::UInt32),
+    Operand::DType(DType::UInt64),
+    Operand::DType(DType::Int8),
+    Operand::DType(DType::Int16),
+    Operand::DType(DType::Int32),
+    Operand::DType(DType::Int64),
+    Operand::DType(DType::BFloat16),
+    Operand::DType(DType::Float16),
+    Operand::DType(DType::Float32),
+    Operand::DType(DType::Float64),
+    Operand::DType(DType::Complex64),
+    Operand::DType(DType::Complex128),
+    Operand::PyType(PyScalar::Int),
+    Operand::PyType(PyScalar::Float),
+    Operand::PyType(PyScalar::Complex),
+];
+
+/// How types are written in the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Labels {
+    /// The documentation's byte-count labels: `b1`, `u1` (uint8), `i2`
+    /// (int16), `bf`, `f2`, `c8` (complex64), `c16`.
+    Short,
+    /// Full dtype names.
+    Names,
+}
+
+/// Output formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Aligned columns.
+    Text,
+    /// A Markdown table.
+    Markdown,
+    /// Comma-separated values.
+    Csv,
+    /// A JSON object with labels and rows (`null` for a failed promotion).
+    Json,
+    /// An HTML table like the one in JAX's documentation.
+    Html,
+}
+
+/// A computed table: header labels and cells (`None` where promotion fails).
+pub struct Table {
+    pub labels: Vec<String>,
+    pub cells: Vec<Vec<Option<String>>>,
+}
+
+/// The label of a type in the chosen style.
+fn type_label(operand: Operand, labels: Labels) -> String {
+    match operand {
+        Operand::DType(dtype) | Operand::Array { dtype, .. } => dtype_label(dtype, labels),
+        Operand::PyType(scalar) => scalar.label().to_owned(),
+        other => other.to_string(),
+    }
+}
+
+/// `b1`, `u2`, `bf`, `c16`...: the kind letter and the size in bytes, as
+/// the documentation's generator prints `np.dtype(d).kind + itemsize`;
+/// types narrower than a byte have no such label and keep their name.
+fn dtype_label(dtype: DType, labels: Labels) -> String {
+    match (labels, dtype) {
+        (Labels::Names, _) => dtype.name().to_owned(),
+        (Labels::Short, DType::BFloat16) => "bf".to_owned(),
+        (Labels::Short, d) if d.bits() >= 8 || d == DType::Bool => {
+            format!("{}{}", d.kind().code(), d.itemsize_bits() / 8)
+        }
+        (Labels::Short, d) => d.name().to_owned(),
+    }
+}
+
+fn cell_label(result: Typed, labels: Labels) -> String {
+    if !result.weak {
+        return dtype_label(result.dtype, labels);
+    }
+    let scalar = match result.dtype.kind() {
+        Kind::Complex => PyScalar::Complex,
+        Kind::Float => PyScalar::Float,
+        _ => PyScalar::Int,
+    };
+    scalar.label().to_owned()
+}
+
+impl Table {
+    /// The table of `lattice_result_type` over `types` under `jax`.
+    pub fn compute(jax: &Jax, types: &[Operand], labels: Labels) -> Table {
+        Table {
+            labels: types.iter().map(|&t| type_label(t, labels)).collect(),
+            cells: types
+                .iter()
+                .map(|&a| {
+                    types
+                        .iter()
+                        .map(|&b| {
+                            jax.lattice_result_type(&[a, b])
+                                .ok()
+                                .map(|typed| cell_label(typed, labels))
+                        })
+                        .collect()
+                })
+                .collect(),
+        }
+    }
+
+    fn cell(&self, row: usize, column: usize) -> &str {
+        self.cells[row][column].as_deref().unwrap_or("-")
+    }
+
+    /// Renders the table.
+    pub fn render(&self, format: Format) -> String {
+        match format {
+            Format::Text => self.text(),
+            Format::Markdown => self.markdown(),
+            Format::Csv => self.csv(),
+            Format::Json => self.json(),
+            Format::Html => self.html(),
+        }
+    }
+
+    fn rows(&self) -> impl Iterator<Item = (&str, impl Iterator<Item = &str>)> {
+        self.labels.iter().enumerate().map(move |(r, label)| {
+            (
+                label.as_str(),
+                (0..self.labels.len()).map(move |c| self.cell(r, c)),
+            )
+        })
+    }
+
+    fn text(&self) -> String {
+        let width = self
+            .labels
+            .iter()
+            .map(String::len)
+            .chain(self.cells.iter().flatten().flatten().map(String::len))
+            .max()
+            .unwrap_or(1);
+        let mut out = String::new();
+        let line = |out: &mut String, head: &str, cells: &mut dyn Iterator<Item = &str>| {
+            let _ = write!(out, "{head:<width$}");
+            for cell in cells {
+                let _ = write!(out, " {cell:>width$}");
+            }
+            out.push('\n');
+        };
+        line(&mut out, "", &mut self.labels.iter().map(String::as_str));
+        for (head, mut cells) in self.rows() {
+            line(&mut out, head, &mut cells);
+        }
+        out
+    }
+
+    fn markdown(&self) -> String {
+        let mut out = String::from("|    |");
+        for label in &self.labels {
+            let _ = write!(out, " {label} |");
+        }
+        out.push_str("\n|----|");
+        out.push_str(&"----|".repeat(self.labels.len()));
+        out.push('\n');
+        for (head, cells) in self.rows() {
+            let _ = write!(out, "| **{head}** |");
+            for cell in cells {
+                let _ = write!(out, " {cell} |");
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    fn csv(&self) -> String {
+        let mut out = String::new();
+        out.push_str(
+            &std::iter::once("")
+                .chain(self.labels.iter().map(String::as_str))
+                .collect::<Vec<_>>()
+                .join(","),
+        );
+        out.push('\n');
+        for (head, cells) in self.rows() {
+            out.push_str(
+                &std::iter::once(head)
+                    .chain(cells)
+                    .collect::<Vec<_>>()
+                    .join(","),
+            );
+            out.push('\n');
+        }
+        out
+    }
+
+    fn json(&self) -> String {
+        let rows: Vec<Vec<serde_json::Value>> = self
+            .cells
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .map(|cell| {
+                        cell.clone()
+                            .map_or(serde_json::Value::Null, serde_json::Value::String)
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut text = serde_json::json!({ "labels": self.labels, "rows": rows }).to_string();
+        text.push('\n');
+        text
+    }
+
+    fn html(&self) -> String {
+        let mut out = String::from("<table id=\"types\">\n<tr><th></th>");
+        for label in &self.labels {
+            let _ = write!(out, "<th>{}</th>", escape_html(label));
+        }
+        out.push_str("</tr>\n");
+        for (head, cells) in self.rows() {
+            let _ = write!(out, "<tr><td>{}</td>", escape_html(head));
+            for cell in cells {
+                let _ = write!(out, "<td>{}</td>", escape_html(cell));
+            }
+            out.push_str("</tr>\n");
+        }
+        out.push_str("</table>\n");
+        out
+    }
+}
+
+fn escape_html(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
