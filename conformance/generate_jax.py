@@ -135,7 +135,7 @@ SINGLE_VALUES = [
     0, 1, -1, 127, 255, 2**31 - 1, 2**31, -2**31, -2**31 - 1, 2**32, 2**40,
     2**63 - 1, 2**63, -2**63, -2**63 - 1, 2**64, 2**100, 1.5, 1e300, True, False,
 ]
-PAIRED_VALUES = [0, 2**31, -2**31 - 1, 2**63, 1.5, True]
+PAIRED_VALUES = [0, 2, 2**31, -2**31 - 1, 2**63, 1.5, True]
 
 ISDTYPE_KINDS = ["bool", "signed integer", "unsigned integer", "integral",
                  "real floating", "complex floating", "numeric"]

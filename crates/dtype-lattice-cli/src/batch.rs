@@ -10,7 +10,9 @@ use std::io::{self, BufRead, Write};
 
 use dtype_lattice::hierarchy::{isdtype, issubdtype, Category, KindSpec, Scalar};
 use dtype_lattice::jax::{Config, Jax, Promotion};
-use dtype_lattice::{DType, Operand, ParseOperandError, PromotionError, TypeSpec, Typed};
+use dtype_lattice::{
+    DType, InfoError, Operand, ParseOperandError, PromotionError, TypeSpec, Typed,
+};
 use serde_json::{json, Map, Number, Value};
 
 /// An error answer: the Python exception type and its message.
@@ -32,6 +34,15 @@ impl Failure {
         Failure {
             kind: "TypeError",
             message: message.into(),
+        }
+    }
+}
+
+impl From<InfoError> for Failure {
+    fn from(err: InfoError) -> Failure {
+        Failure {
+            kind: err.python_type(),
+            message: err.to_string(),
         }
     }
 }
@@ -103,6 +114,10 @@ fn evaluate(request: &Value) -> Answer {
             Ok(dtype_value(jax.promote_types(type_spec(a)?, type_spec(b)?)?))
         }
         "lattice_result_type" => typed(jax.lattice_result_type(&operands(args)?)?),
+        "asarray" => {
+            let [value] = exactly(args)?;
+            typed(jax.asarray(operand(value)?)?)
+        }
         "result_type" => typed(jax.result_type(&operands(args)?)?),
         "dtype" => {
             let [d] = exactly(args)?;
@@ -142,7 +157,7 @@ fn evaluate(request: &Value) -> Answer {
         }
         other => Err(Failure::value(format!(
             "unknown fn {other:?}: expected one of promote_types, lattice_result_type, result_type, \
-             canonicalize_dtype, safe_to_cast, isdtype, issubdtype, finfo, iinfo, itemsize_bits, dtype"
+             asarray, canonicalize_dtype, safe_to_cast, isdtype, issubdtype, finfo, iinfo, itemsize_bits, dtype"
         ))),
     }
 }
@@ -242,13 +257,7 @@ fn python_number(number: &Number) -> Result<Operand, Failure> {
 }
 
 fn kind_spec(value: &Value) -> Result<KindSpec, Failure> {
-    let name = string(value)?;
-    if let Some(&(_, kind)) = KindSpec::NAMED.iter().find(|(n, _)| *n == name) {
-        return Ok(kind);
-    }
-    DType::from_name(name)
-        .map(KindSpec::DType)
-        .map_err(|_| Failure::value(format!("Unrecognized kind: '{name}'")))
+    KindSpec::from_name(string(value)?).map_err(|err| Failure::value(err.to_string()))
 }
 
 fn scalar(value: &Value) -> Result<Scalar, Failure> {
@@ -279,9 +288,7 @@ fn float(value: f64) -> Value {
 }
 
 fn finfo(dtype: DType) -> Answer {
-    let info = dtype
-        .finfo()
-        .ok_or_else(|| Failure::value(format!("data type {} not inexact", dtype.name())))?;
+    let info = dtype.finfo()?;
     Ok(json!({
         "bits": info.bits,
         "eps": float(info.eps),
@@ -301,12 +308,7 @@ fn finfo(dtype: DType) -> Answer {
 }
 
 fn iinfo(dtype: DType) -> Answer {
-    let info = dtype.iinfo().ok_or_else(|| {
-        Failure::value(format!(
-            "Invalid integer data type '{}'.",
-            dtype.kind().code()
-        ))
-    })?;
+    let info = dtype.iinfo()?;
     let exact =
         |v: i128| Value::Number(v.to_string().parse().expect("an integer is a JSON number"));
     Ok(json!({ "bits": info.bits, "min": exact(info.min), "max": exact(info.max) }))

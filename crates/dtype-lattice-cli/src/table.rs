@@ -144,24 +144,27 @@ impl Table {
     }
 
     fn text(&self) -> String {
-        let width = self
-            .labels
-            .iter()
-            .map(String::len)
-            .chain(self.cells.iter().flatten().flatten().map(String::len))
-            .max()
-            .unwrap_or(1);
+        // Each column as wide as its widest entry, right-aligned.
+        let column_width = |c: usize| {
+            (0..self.labels.len())
+                .map(|r| self.cell(r, c).len())
+                .chain([self.labels[c].len()])
+                .max()
+                .unwrap_or(1)
+        };
+        let widths: Vec<usize> = (0..self.labels.len()).map(column_width).collect();
+        let head_width = self.labels.iter().map(String::len).max().unwrap_or(0);
         let mut out = String::new();
-        let line = |out: &mut String, head: &str, cells: &mut dyn Iterator<Item = &str>| {
-            let _ = write!(out, "{head:<width$}");
-            for cell in cells {
+        let mut line = |head: &str, cells: &mut dyn Iterator<Item = &str>| {
+            let _ = write!(out, "{head:<head_width$}");
+            for (cell, width) in cells.zip(&widths) {
                 let _ = write!(out, " {cell:>width$}");
             }
             out.push('\n');
         };
-        line(&mut out, "", &mut self.labels.iter().map(String::as_str));
+        line("", &mut self.labels.iter().map(String::as_str));
         for (head, mut cells) in self.rows() {
-            line(&mut out, head, &mut cells);
+            line(head, &mut cells);
         }
         out
     }

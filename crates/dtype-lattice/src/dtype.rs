@@ -195,29 +195,69 @@ impl DType {
         matches!(self.kind(), Kind::Float | Kind::Complex)
     }
 
+    /// `true` for the dtypes NumPy gets from the `ml_dtypes` package:
+    /// `bfloat16`, the small floats and the sub-byte integers.
+    pub const fn is_ml_dtypes(self) -> bool {
+        matches!(self, DType::BFloat16) || self.is_small_float() || self.is_sub_byte_integer()
+    }
+
+    /// The Python class of the dtype's scalars, as NumPy prints it in
+    /// messages: `numpy.int8`, `ml_dtypes.bfloat16`.
+    ///
+    /// ```
+    /// use dtype_lattice::DType;
+    /// assert_eq!(DType::Bool.python_class(), "numpy.bool");
+    /// assert_eq!(DType::Int4.python_class(), "ml_dtypes.int4");
+    /// ```
+    pub fn python_class(self) -> String {
+        let module = if self.is_ml_dtypes() {
+            "ml_dtypes"
+        } else {
+            "numpy"
+        };
+        format!("{module}.{}", self.name())
+    }
+
+    /// NumPy's `dtype.kind` for this dtype. `ml_dtypes` registers its types
+    /// as `V` (void), except `float8_e5m2`, which it registers as `f`.
+    ///
+    /// ```
+    /// use dtype_lattice::DType;
+    /// assert_eq!(DType::Int16.numpy_kind(), 'i');
+    /// assert_eq!(DType::BFloat16.numpy_kind(), 'V');
+    /// assert_eq!(DType::Float8E5M2.numpy_kind(), 'f');
+    /// ```
+    pub const fn numpy_kind(self) -> char {
+        match self {
+            DType::Float8E5M2 => 'f',
+            _ if self.is_ml_dtypes() => 'V',
+            _ => self.kind().code(),
+        }
+    }
+
     /// Parses a dtype name as NumPy does; see the [module docs](self).
     ///
     /// ```
     /// use dtype_lattice::DType;
     /// assert_eq!(DType::from_name("double"), Ok(DType::Float64));
     /// assert_eq!(DType::from_name("?"), Ok(DType::Bool));
-    /// assert!(DType::from_name(">i2").is_err());
+    /// assert_eq!(DType::from_name("|i2"), Ok(DType::Int16));
+    /// assert!(DType::from_name(">i2").is_err()); // a byte-swapped int16
+    /// assert!(DType::from_name("<int16").is_err()); // prefixes go with codes only
     /// ```
     pub fn from_name(name: &str) -> Result<DType, ParseDTypeError> {
         if let Some(dtype) = lookup(name) {
             return Ok(dtype);
         }
-        // A byte-order mark may precede any name; '>' is never native on
-        // the little-endian machines JAX runs on, so it is refused with its
-        // own explanation.
+        // A byte-order mark may precede a type code. '>' (big-endian) is
+        // never native on the little-endian machines JAX runs on, so NumPy
+        // gives a byte-swapped dtype for it, except where a single byte has
+        // no order.
         let (order, rest) = name.split_at(name.chars().next().map_or(0, char::len_utf8));
-        match order {
-            "<" | "=" | "|" => {
-                if let Some(dtype) = lookup(rest) {
-                    return Ok(dtype);
-                }
-            }
-            ">" if lookup(rest).is_some() => {
+        match (order, code(rest)) {
+            ("<" | "=" | "|", Some(dtype)) => return Ok(dtype),
+            (">", Some(dtype)) if dtype.itemsize_bits() <= 8 => return Ok(dtype),
+            (">", Some(_)) => {
                 return Err(ParseDTypeError {
                     input: name.to_owned(),
                     reason: Reason::BigEndian,
@@ -234,77 +274,87 @@ impl DType {
     }
 
     /// Every name [`DType::from_name`] accepts without a byte-order prefix,
-    /// with the dtype it means; canonical names come first.
+    /// with the dtype it means: canonical names first, then NumPy's aliases,
+    /// then its type codes.
     pub fn names() -> impl Iterator<Item = (&'static str, DType)> {
         DType::ALL
             .iter()
             .map(|&d| (d.name(), d))
             .chain(ALIASES.iter().copied())
+            .chain(CODES.iter().copied())
     }
 }
 
-/// Aliases NumPy 2 and `ml_dtypes` accept besides the canonical names
-/// (platform-dependent ones as on 64-bit Linux, where JAX's golden data was
-/// made).
-const ALIASES: &[(&str, DType)] = &[
+/// NumPy's type codes: one-letter type characters and array-protocol
+/// `kind + bytes` codes (as on 64-bit Linux, where the golden data was made).
+/// Only these may carry a byte-order prefix.
+const CODES: &[(&str, DType)] = &[
     ("?", DType::Bool),
     ("b1", DType::Bool),
-    ("bool_", DType::Bool),
     ("b", DType::Int8),
     ("i1", DType::Int8),
-    ("byte", DType::Int8),
     ("h", DType::Int16),
     ("i2", DType::Int16),
-    ("short", DType::Int16),
     ("i", DType::Int32),
     ("i4", DType::Int32),
-    ("intc", DType::Int32),
     ("l", DType::Int64),
     ("q", DType::Int64),
     ("p", DType::Int64),
     ("n", DType::Int64),
     ("i8", DType::Int64),
-    ("int", DType::Int64),
-    ("int_", DType::Int64),
-    ("intp", DType::Int64),
-    ("long", DType::Int64),
-    ("longlong", DType::Int64),
     ("B", DType::UInt8),
     ("u1", DType::UInt8),
-    ("ubyte", DType::UInt8),
     ("H", DType::UInt16),
     ("u2", DType::UInt16),
-    ("ushort", DType::UInt16),
     ("I", DType::UInt32),
     ("u4", DType::UInt32),
-    ("uintc", DType::UInt32),
     ("L", DType::UInt64),
     ("Q", DType::UInt64),
     ("P", DType::UInt64),
     ("N", DType::UInt64),
     ("u8", DType::UInt64),
+    ("e", DType::Float16),
+    ("f2", DType::Float16),
+    ("f", DType::Float32),
+    ("f4", DType::Float32),
+    ("d", DType::Float64),
+    ("f8", DType::Float64),
+    ("F", DType::Complex64),
+    ("c8", DType::Complex64),
+    ("D", DType::Complex128),
+    ("c16", DType::Complex128),
+];
+
+/// NumPy 2's other names for the standard dtypes.
+const ALIASES: &[(&str, DType)] = &[
+    ("bool_", DType::Bool),
+    ("byte", DType::Int8),
+    ("short", DType::Int16),
+    ("intc", DType::Int32),
+    ("int", DType::Int64),
+    ("int_", DType::Int64),
+    ("intp", DType::Int64),
+    ("long", DType::Int64),
+    ("longlong", DType::Int64),
+    ("ubyte", DType::UInt8),
+    ("ushort", DType::UInt16),
+    ("uintc", DType::UInt32),
     ("uint", DType::UInt64),
     ("uintp", DType::UInt64),
     ("ulong", DType::UInt64),
     ("ulonglong", DType::UInt64),
-    ("e", DType::Float16),
-    ("f2", DType::Float16),
     ("half", DType::Float16),
-    ("f", DType::Float32),
-    ("f4", DType::Float32),
     ("single", DType::Float32),
-    ("d", DType::Float64),
-    ("f8", DType::Float64),
     ("float", DType::Float64),
     ("double", DType::Float64),
-    ("F", DType::Complex64),
-    ("c8", DType::Complex64),
     ("csingle", DType::Complex64),
-    ("D", DType::Complex128),
-    ("c16", DType::Complex128),
     ("complex", DType::Complex128),
     ("cdouble", DType::Complex128),
 ];
+
+fn code(code: &str) -> Option<DType> {
+    CODES.iter().find(|&&(c, _)| c == code).map(|&(_, d)| d)
+}
 
 fn lookup(name: &str) -> Option<DType> {
     DType::names().find(|&(n, _)| n == name).map(|(_, d)| d)

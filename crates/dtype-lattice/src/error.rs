@@ -32,8 +32,14 @@ pub enum PromotionError {
     },
     /// `result_type` was called with nothing (`ValueError`).
     NoOperands,
-    /// A Python `int` does not fit the default integer dtype
-    /// (`OverflowError`).
+    /// `lattice_result_type` was called with nothing (`ValueError`; JAX's
+    /// message is the one Python gives for unpacking an empty result).
+    NothingToJoin,
+    /// `lattice_result_type` was given `None`, which only `result_type`
+    /// reads as the default float type (`ValueError`).
+    NoneOperand,
+    /// A Python `int` does not fit the default integer dtype when it is
+    /// made an array (`OverflowError`).
     IntOverflow {
         /// The Python value.
         value: i128,
@@ -91,7 +97,9 @@ impl PromotionError {
     pub fn python_type(&self) -> &'static str {
         match self {
             PromotionError::NoPromotionPath { .. } => "TypePromotionError",
-            PromotionError::NoOperands => "ValueError",
+            PromotionError::NoOperands
+            | PromotionError::NothingToJoin
+            | PromotionError::NoneOperand => "ValueError",
             PromotionError::IntOverflow { .. } => "OverflowError",
         }
     }
@@ -150,6 +158,10 @@ impl fmt::Display for PromotionError {
                 }
             }
             PromotionError::NoOperands => write!(f, "at least one array or dtype is required"),
+            PromotionError::NothingToJoin => {
+                write!(f, "not enough values to unpack (expected 2, got 0)")
+            }
+            PromotionError::NoneOperand => write!(f, "Invalid argument to dtype: None."),
             PromotionError::IntOverflow { value, dtype } => {
                 write!(f, "Python int {value} too large to convert to {dtype}")
             }

@@ -182,6 +182,29 @@ impl KindSpec {
         ("numeric", KindSpec::Numeric),
     ];
 
+    /// Parses a kind as `jnp.isdtype` does: one of the [named
+    /// kinds](Self::NAMED), else anything NumPy reads as a dtype (so
+    /// `"float"` is `float64`).
+    ///
+    /// ```
+    /// use dtype_lattice::hierarchy::KindSpec;
+    /// use dtype_lattice::DType;
+    /// assert_eq!(KindSpec::from_name("integral"), Ok(KindSpec::Integral));
+    /// assert_eq!(KindSpec::from_name("f4"), Ok(KindSpec::DType(DType::Float32)));
+    /// let err = KindSpec::from_name("integer").unwrap_err();
+    /// assert!(err.to_string().starts_with("Unrecognized kind='integer' expected one of ['bool', "));
+    /// ```
+    pub fn from_name(name: &str) -> Result<KindSpec, UnknownKind> {
+        if let Some(&(_, kind)) = KindSpec::NAMED.iter().find(|(n, _)| *n == name) {
+            return Ok(kind);
+        }
+        DType::from_name(name)
+            .map(KindSpec::DType)
+            .map_err(|_| UnknownKind {
+                kind: name.to_owned(),
+            })
+    }
+
     /// Whether `dtype` is of this kind.
     pub fn matches(self, dtype: DType) -> bool {
         let kind = dtype.kind();
@@ -201,4 +224,58 @@ impl KindSpec {
 /// `jnp.isdtype(dtype, kinds)`: whether `dtype` is of any of the kinds.
 pub fn isdtype(dtype: DType, kinds: &[KindSpec]) -> bool {
     kinds.iter().any(|kind| kind.matches(dtype))
+}
+
+/// A kind [`KindSpec::from_name`] does not know; displays JAX's message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownKind {
+    kind: String,
+}
+
+impl UnknownKind {
+    /// The kind as given.
+    pub fn kind(&self) -> &str {
+        &self.kind
+    }
+}
+
+impl fmt::Display for UnknownKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Unrecognized kind=")?;
+        write_python_repr(f, &self.kind)?;
+        write!(f, " expected one of [")?;
+        for (i, (name, _)) in KindSpec::NAMED.iter().enumerate() {
+            if i > 0 {
+                write!(f, ", ")?;
+            }
+            write!(f, "'{name}'")?;
+        }
+        write!(f, "], or a compatible input for jnp.dtype()")
+    }
+}
+
+impl std::error::Error for UnknownKind {}
+
+/// Writes a string as Python's `repr()` does: single quotes unless the
+/// text holds a single quote and no double quote, with backslash escapes
+/// for the quote, backslash and control characters.
+fn write_python_repr(f: &mut fmt::Formatter<'_>, text: &str) -> fmt::Result {
+    let quote = if text.contains('\'') && !text.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
+    write!(f, "{quote}")?;
+    for c in text.chars() {
+        match c {
+            '\\' => write!(f, "\\\\")?,
+            '\n' => write!(f, "\\n")?,
+            '\r' => write!(f, "\\r")?,
+            '\t' => write!(f, "\\t")?,
+            c if c == quote => write!(f, "\\{c}")?,
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => write!(f, "\\x{:02x}", c as u32)?,
+            c => write!(f, "{c}")?,
+        }
+    }
+    write!(f, "{quote}")
 }

@@ -274,24 +274,44 @@ impl Jax {
         self.canonicalize_dtype(DType::UInt64)
     }
 
-    /// The (dtype, weak) pair JAX derives from one operand.
-    fn dtype_and_weak(&self, operand: &Operand) -> Result<(DType, bool), PromotionError> {
-        Ok(match *operand {
+    /// The (dtype, weak) pair JAX derives from one operand, as
+    /// `result_type` reads it (`None` is the default float dtype). Python
+    /// ints are not range-checked here: JAX 0.10.2 checks them only when it
+    /// makes them arrays (see [`asarray`](Self::asarray)).
+    fn dtype_and_weak(&self, operand: &Operand) -> (DType, bool) {
+        match *operand {
             Operand::DType(dtype) => (self.canonicalize_dtype(dtype), false),
             Operand::Array { dtype, weak } => (dtype, weak),
             Operand::PyType(PyScalar::Bool) | Operand::PyBool(_) => (DType::Bool, false),
             Operand::PyType(scalar) => (self.default_dtype(scalar), true),
-            Operand::PyInt(value) => {
-                let dtype = self.default_dtype(PyScalar::Int);
-                let limit = 1i128 << (dtype.bits() - 1);
-                if !(-limit..limit).contains(&value) {
-                    return Err(PromotionError::IntOverflow { value, dtype });
-                }
-                (dtype, true)
-            }
+            Operand::PyInt(_) => (self.default_dtype(PyScalar::Int), true),
             Operand::PyFloat(_) => (self.default_dtype(PyScalar::Float), true),
             Operand::None => (self.default_dtype(PyScalar::Float), false),
-        })
+        }
+    }
+
+    /// The type of `jnp.asarray(value)`: for a Python scalar value, its
+    /// default dtype (weak for int and float), with JAX's `OverflowError`
+    /// when an int does not fit; any other operand's own (dtype, weak) pair.
+    ///
+    /// ```
+    /// use dtype_lattice::{jax::Jax, DType, Operand, Typed};
+    /// let jax = Jax::default();
+    /// assert_eq!(jax.asarray(Operand::PyInt(7)), Ok(Typed::weak(DType::Int32)));
+    /// let err = jax.asarray(Operand::PyInt(1 << 40)).unwrap_err();
+    /// assert_eq!(err.to_string(), "Python int 1099511627776 too large to convert to int32");
+    /// ```
+    pub fn asarray(&self, value: Operand) -> Result<Typed, PromotionError> {
+        let (dtype, weak) = self.dtype_and_weak(&value);
+        if let Operand::PyInt(value) = value {
+            let fits = dtype
+                .iinfo()
+                .is_ok_and(|info| (info.min..=info.max).contains(&value));
+            if !fits {
+                return Err(PromotionError::IntOverflow { value, dtype });
+            }
+        }
+        Ok(Typed { dtype, weak })
     }
 
     /// The dtype a lattice node stands for: a weak type's is its Python
@@ -355,18 +375,24 @@ impl Jax {
     /// );
     /// ```
     pub fn lattice_result_type(&self, operands: &[Operand]) -> Result<Typed, PromotionError> {
+        if operands.is_empty() {
+            return Err(PromotionError::NothingToJoin);
+        }
+        if operands.contains(&Operand::None) {
+            return Err(PromotionError::NoneOperand);
+        }
+        self.join_operands(operands)
+    }
+
+    /// The lattice result of a non-empty list of operands (`None` read as
+    /// the default float dtype).
+    fn join_operands(&self, operands: &[Operand]) -> Result<Typed, PromotionError> {
         let pairs = || operands.iter().map(|op| self.dtype_and_weak(op));
-        let mut all = pairs();
-        let Some(first) = all.next() else {
+        let Some((first_dtype, first_weak)) = pairs().next() else {
             return Err(PromotionError::NoOperands);
         };
-        let (first_dtype, first_weak) = first?;
-        let (mut all_equal, mut all_weak) = (true, first_weak);
-        for pair in all {
-            let (dtype, weak) = pair?;
-            all_equal &= dtype == first_dtype;
-            all_weak &= weak;
-        }
+        let all_equal = pairs().all(|(dtype, _)| dtype == first_dtype);
+        let all_weak = pairs().all(|(_, weak)| weak);
         let result = if operands.len() == 1 {
             Typed {
                 dtype: first_dtype,
@@ -376,15 +402,14 @@ impl Jax {
             Typed::strong(first_dtype)
         } else if all_weak && self.config.promotion == Promotion::Standard {
             // Weak values among themselves promote as their dtypes do.
-            let nodes = || pairs().map(|pair| pair.map_or(0, |(dtype, _)| dtype.index()));
+            let nodes = || pairs().map(|(dtype, _)| dtype.index());
             let joined = self
                 .lattice()
                 .join_all(nodes())
                 .ok_or_else(|| self.no_path(nodes()))?;
             Typed::weak(self.node_dtype(joined))
         } else {
-            let nodes =
-                || pairs().map(|pair| pair.map_or(0, |(dtype, weak)| weak_aware_node(dtype, weak)));
+            let nodes = || pairs().map(|(dtype, weak)| weak_aware_node(dtype, weak));
             let joined = self
                 .lattice()
                 .join_all(nodes())
@@ -413,7 +438,7 @@ impl Jax {
     /// assert_eq!(Jax::default().result_type(&[weak_int16]), Ok(Typed::weak(DType::Int32)));
     /// ```
     pub fn result_type(&self, operands: &[Operand]) -> Result<Typed, PromotionError> {
-        let result = self.lattice_result_type(operands)?;
+        let result = self.join_operands(operands)?;
         if !result.weak {
             return Ok(result);
         }
@@ -430,7 +455,7 @@ impl Jax {
     /// `output` without leaving the promotion lattice's order, i.e. whether
     /// promoting the two gives `output`.
     pub fn safe_to_cast(&self, input: Operand, output: DType) -> Result<bool, PromotionError> {
-        let (dtype, _) = self.dtype_and_weak(&input)?;
+        let (dtype, _) = self.dtype_and_weak(&input);
         let output = self.canonicalize_dtype(output);
         if dtype == output {
             return Ok(true);

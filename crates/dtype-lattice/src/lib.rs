@@ -50,7 +50,7 @@
 //! let f8: DType = "float8_e4m3fn".parse().unwrap();
 //! assert_eq!("<i2".parse::<DType>(), Ok(DType::Int16));
 //! assert_eq!(f8.itemsize_bits(), 8);
-//! assert_eq!(DType::Int4.iinfo().map(|i| (i.min, i.max)), Some((-8, 7)));
+//! assert_eq!(DType::Int4.iinfo().map(|i| (i.min, i.max)), Ok((-8, 7)));
 //! ```
 //!
 //! The engine works on any graph, and says why one is not a lattice:
@@ -99,6 +99,6 @@ mod policy;
 
 pub use dtype::{DType, Kind, ParseDTypeError};
 pub use error::{NoPathReason, PromotionError};
-pub use info::{FInfo, IInfo};
+pub use info::{FInfo, IInfo, InfoError};
 pub use operand::{Operand, ParseOperandError, PyScalar, TypeSpec};
 pub use policy::{Policy, Typed};
