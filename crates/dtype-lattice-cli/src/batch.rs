@@ -58,10 +58,11 @@ impl From<PromotionError> for Failure {
 
 type Answer = Result<Value, Failure>;
 
-/// Reads requests from `input` and writes one answer line per line.
-pub fn run(input: impl BufRead, mut output: impl Write) -> io::Result<()> {
+/// Reads requests from `input` and writes one answer line per line;
+/// `defaults` applies where a request gives no `x64` or `promotion`.
+pub fn run(input: impl BufRead, mut output: impl Write, defaults: Config) -> io::Result<()> {
     for line in input.lines() {
-        let answer = answer_line(&line?);
+        let answer = answer_line(&line?, defaults);
         serde_json::to_writer(&mut output, &answer)?;
         output.write_all(b"\n")?;
     }
@@ -69,9 +70,9 @@ pub fn run(input: impl BufRead, mut output: impl Write) -> io::Result<()> {
 }
 
 /// The answer to one request line.
-pub fn answer_line(line: &str) -> Value {
+pub fn answer_line(line: &str, defaults: Config) -> Value {
     match serde_json::from_str::<Value>(line) {
-        Ok(request) => answer(&request),
+        Ok(request) => answer(&request, defaults),
         Err(err) => encode(Err(Failure::value(format!(
             "request is not valid JSON: {err}"
         )))),
@@ -79,8 +80,8 @@ pub fn answer_line(line: &str) -> Value {
 }
 
 /// The answer to one parsed request.
-pub fn answer(request: &Value) -> Value {
-    encode(evaluate(request))
+pub fn answer(request: &Value, defaults: Config) -> Value {
+    encode(evaluate(request, defaults))
 }
 
 fn encode(answer: Answer) -> Value {
@@ -90,7 +91,7 @@ fn encode(answer: Answer) -> Value {
     }
 }
 
-fn evaluate(request: &Value) -> Answer {
+fn evaluate(request: &Value, defaults: Config) -> Answer {
     let request = request.as_object().ok_or_else(|| {
         Failure::type_error("a request must be a JSON object with \"fn\" and \"args\"")
     })?;
@@ -107,7 +108,7 @@ fn evaluate(request: &Value) -> Answer {
         None => &[],
         Some(_) => return Err(Failure::type_error("\"args\" must be a list")),
     };
-    let jax = Jax::new(config(request)?);
+    let jax = Jax::new(config(request, defaults)?);
     match name {
         "promote_types" => {
             let [a, b] = exactly(args)?;
@@ -162,14 +163,14 @@ fn evaluate(request: &Value) -> Answer {
     }
 }
 
-fn config(request: &Map<String, Value>) -> Result<Config, Failure> {
+fn config(request: &Map<String, Value>, defaults: Config) -> Result<Config, Failure> {
     let x64 = match request.get("x64") {
-        None | Some(Value::Null) => false,
+        None | Some(Value::Null) => defaults.x64,
         Some(Value::Bool(x64)) => *x64,
         Some(_) => return Err(Failure::type_error("\"x64\" must be true or false")),
     };
     let promotion = match request.get("promotion") {
-        None | Some(Value::Null) => Promotion::Standard,
+        None | Some(Value::Null) => defaults.promotion,
         Some(Value::String(s)) if s == "standard" => Promotion::Standard,
         Some(Value::String(s)) if s == "strict" => Promotion::Strict,
         Some(other) => {

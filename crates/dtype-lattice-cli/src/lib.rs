@@ -101,9 +101,14 @@ enum Command {
     /// Answer JSON Lines requests from stdin, one answer line per request.
     ///
     /// Request: {"fn": F, "args": [...], "x64": false, "promotion": "standard"}.
-    /// F: promote_types, lattice_result_type, result_type, canonicalize_dtype,
-    /// safe_to_cast, isdtype, issubdtype, finfo, iinfo, itemsize_bits.
-    Batch,
+    /// F: promote_types, lattice_result_type, result_type, asarray,
+    /// canonicalize_dtype, safe_to_cast, isdtype, issubdtype, finfo, iinfo,
+    /// itemsize_bits, dtype. --x64 and --strict set the defaults for requests
+    /// that do not say.
+    Batch {
+        #[command(flatten)]
+        jax: JaxFlags,
+    },
 }
 
 /// How a command failed.
@@ -208,7 +213,7 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
             };
             writeln!(out, "{}", result.map_err(Failure::Promotion)?)?;
         }
-        Command::Batch => batch::run(io::stdin().lock(), &mut *out)?,
+        Command::Batch { jax } => batch::run(io::stdin().lock(), &mut *out, jax.jax().config())?,
     }
     out.flush()?;
     Ok(())

@@ -189,6 +189,11 @@ fn batch_answers_each_line_in_order_and_survives_bad_lines() {
         r#"{"fn": "result_type", "args": [{"dtype": "int16", "weak": false}, 2], "x64": true}"#,
         r#"{"fn": "result_type", "args": []}"#,
     ];
+    let strict = run_with_input(&["batch", "--strict"], &(requests[0].to_owned() + "\n"));
+    assert_eq!(
+        serde_json::from_str::<Value>(&stdout(&strict)).unwrap()["error"]["type"],
+        "TypePromotionError"
+    );
     let output = run_with_input(&["batch"], &(requests.join("\n") + "\n"));
     assert!(output.status.success());
     let answers: Vec<Value> = stdout(&output)

@@ -16,6 +16,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use dtype_lattice::jax::Config;
 use dtype_lattice_cli::batch;
 use serde_json::Value;
 
@@ -126,7 +127,7 @@ fn check_file(name: &str) -> (usize, usize) {
     let mut failures = Vec::new();
     let mut deviations = 0;
     for case in &cases {
-        let ours = batch::answer(&case.request);
+        let ours = batch::answer(&case.request, Config::default());
         let function = case.request["fn"].as_str().unwrap_or_default();
         let ok = if same(&ours, &case.expected) {
             true
