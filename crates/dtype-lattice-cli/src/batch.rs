@@ -1,7 +1,7 @@
 //! JSON Lines batch mode: one request per line in, one answer per line out.
 //!
 //! A request is `{"fn": F, "args": [...], "x64": bool, "promotion":
-//! "standard"|"strict"}`; the answer is `{"ok": V}` or `{"error": {"type":
+//! "standard"|"strict", "policy": NAME}` (all but `fn` optional); the answer is `{"ok": V}` or `{"error": {"type":
 //! T, "message": M}}` where T names the Python exception JAX raises. A line
 //! that is not a valid request gets an error answer too, and the stream goes
 //! on. The README lists the functions and argument forms.
@@ -10,6 +10,7 @@ use std::io::{self, BufRead, Write};
 
 use dtype_lattice::hierarchy::{isdtype, issubdtype, Category, KindSpec, Scalar};
 use dtype_lattice::jax::{Config, Jax, Promotion};
+use dtype_lattice::policy::{self, Policy};
 use dtype_lattice::{
     DType, InfoError, Operand, ParseOperandError, PromotionError, TypeSpec, Typed,
 };
@@ -108,7 +109,22 @@ fn evaluate(request: &Value, defaults: Config) -> Answer {
         None => &[],
         Some(_) => return Err(Failure::type_error("\"args\" must be a list")),
     };
-    let jax = Jax::new(config(request, defaults)?);
+    let config = config(request, defaults)?;
+    let jax = Jax::new(config);
+    match request.get("policy") {
+        None | Some(Value::Null) => {}
+        Some(Value::String(policy)) if policy == "jax" => {}
+        Some(Value::String(policy)) => {
+            let policy =
+                policy::by_name(policy, config).map_err(|err| Failure::value(err.to_string()))?;
+            return evaluate_policy(policy.as_ref(), name, args);
+        }
+        Some(other) => {
+            return Err(Failure::type_error(format!(
+                "\"policy\" must be a policy name, not {other}"
+            )))
+        }
+    }
     match name {
         "promote_types" => {
             let [a, b] = exactly(args)?;
@@ -159,6 +175,23 @@ fn evaluate(request: &Value, defaults: Config) -> Answer {
         other => Err(Failure::value(format!(
             "unknown fn {other:?}: expected one of promote_types, lattice_result_type, result_type, \
              asarray, canonicalize_dtype, safe_to_cast, isdtype, issubdtype, finfo, iinfo, itemsize_bits, dtype"
+        ))),
+    }
+}
+
+/// The functions every policy answers; the others are JAX's own.
+fn evaluate_policy(policy: &dyn Policy, name: &str, args: &[Value]) -> Answer {
+    match name {
+        "promote_types" => {
+            let [a, b] = exactly(args)?;
+            Ok(dtype_value(
+                policy.promote_types(type_spec(a)?, type_spec(b)?)?,
+            ))
+        }
+        "result_type" => typed(policy.result_type(&operands(args)?)?),
+        other => Err(Failure::value(format!(
+            "fn {other:?} is JAX's; policy {:?} answers promote_types and result_type",
+            policy.name()
         ))),
     }
 }

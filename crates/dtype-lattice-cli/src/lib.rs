@@ -13,6 +13,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use dtype_lattice::jax::{Config, Jax, Promotion};
+use dtype_lattice::policy::{self, Policy};
 use dtype_lattice::{DType, Operand, PromotionError, TypeSpec};
 
 use crate::table::{Format, Labels, Table, DOCS_TYPES};
@@ -25,7 +26,25 @@ pub struct Cli {
     command: Command,
 }
 
-/// JAX's settings, shared by every command.
+/// Which promotion rules to use, shared by every command.
+#[derive(Debug, Args, Clone)]
+pub struct PolicyArgs {
+    /// The promotion rules.
+    #[arg(long, default_value = "jax", value_name = "NAME")]
+    policy: String,
+    #[command(flatten)]
+    jax: JaxFlags,
+}
+
+impl PolicyArgs {
+    /// The chosen policy, or a usage error naming the known ones.
+    fn policy(&self) -> Result<Box<dyn Policy>, Failure> {
+        policy::by_name(&self.policy, self.jax.jax().config())
+            .map_err(|err| Failure::Usage(err.to_string()))
+    }
+}
+
+/// JAX's settings.
 #[derive(Debug, Args, Clone, Copy)]
 struct JaxFlags {
     /// Enable 64-bit types (`jax_enable_x64`); off by default, as in JAX.
@@ -57,7 +76,7 @@ enum Command {
     /// its Python type (i*, f*, c*), a failed promotion as `-`.
     Table {
         #[command(flatten)]
-        jax: JaxFlags,
+        rules: PolicyArgs,
         /// All 35 lattice nodes instead of the documentation's 18 types.
         #[arg(long)]
         all: bool,
@@ -74,7 +93,7 @@ enum Command {
     /// int, float, complex (also written i*, f*, c*).
     Promote {
         #[command(flatten)]
-        jax: JaxFlags,
+        rules: PolicyArgs,
         /// First type.
         a: String,
         /// Second type.
@@ -83,15 +102,17 @@ enum Command {
     /// The result type of an operation on these operands.
     ///
     /// Operands: a dtype name (a dtype specifier); int, float, complex,
-    /// bool (Python scalar types; i*, f*, c* too); weak:DTYPE (a weakly-typed
-    /// array); array:DTYPE (a strongly-typed array); a number literal, True,
+    /// bool (Python scalar types; i*, f*, c*, py:int ... too); weak:DTYPE (a
+    /// weakly-typed array); array:DTYPE (a strongly-typed array); 0d:DTYPE (a
+    /// zero-dimensional array); a number literal, True,
     /// False or None (Python values). Prints the dtype, with "(weak)" when
     /// the result is weakly typed.
     #[command(name = "result-type")]
     ResultType {
         #[command(flatten)]
-        jax: JaxFlags,
-        /// Print `_lattice_result_type` (weak results keep the lattice's dtype).
+        rules: PolicyArgs,
+        /// Print JAX's `lattice_result_type` (weak results keep the lattice's
+        /// dtype); JAX only.
         #[arg(long)]
         lattice: bool,
         /// The operands.
@@ -112,7 +133,7 @@ enum Command {
 }
 
 /// How a command failed.
-enum Failure {
+pub enum Failure {
     /// Bad usage or input: exit 2.
     Usage(String),
     /// Promotion refused: exit 1.
@@ -160,12 +181,12 @@ pub fn main(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> Exit
 fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
     match cli.command {
         Command::Table {
-            jax,
+            rules,
             all,
             format,
             labels,
         } => {
-            let jax = jax.jax();
+            let policy = rules.policy()?;
             let types: Vec<Operand> = if all {
                 DType::ALL
                     .into_iter()
@@ -176,25 +197,22 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
                 DOCS_TYPES.to_vec()
             };
             let labels = labels.unwrap_or(if all { Labels::Names } else { Labels::Short });
-            out.write_all(
-                Table::compute(&jax, &types, labels)
-                    .render(format)
-                    .as_bytes(),
-            )?;
+            let table = Table::compute(policy.as_ref(), &types, labels);
+            out.write_all(table.render(format).as_bytes())?;
         }
-        Command::Promote { jax, a, b } => {
+        Command::Promote { rules, a, b } => {
             let parse = |s: &str| {
                 s.parse::<TypeSpec>()
                     .map_err(|err| Failure::Usage(err.to_string()))
             };
-            let result = jax
-                .jax()
+            let result = rules
+                .policy()?
                 .promote_types(parse(&a)?, parse(&b)?)
                 .map_err(Failure::Promotion)?;
             writeln!(out, "{result}")?;
         }
         Command::ResultType {
-            jax,
+            rules,
             lattice,
             operands,
         } => {
@@ -205,11 +223,16 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
                         .map_err(|err| Failure::Usage(err.to_string()))
                 })
                 .collect::<Result<Vec<_>, _>>()?;
-            let jax = jax.jax();
             let result = if lattice {
-                jax.lattice_result_type(&operands)
+                if rules.policy != "jax" {
+                    return Err(Failure::Usage(
+                        "--lattice shows JAX's lattice_result_type; use it with --policy jax"
+                            .into(),
+                    ));
+                }
+                rules.jax.jax().lattice_result_type(&operands)
             } else {
-                jax.result_type(&operands)
+                rules.policy()?.result_type(&operands)
             };
             writeln!(out, "{}", result.map_err(Failure::Promotion)?)?;
         }

@@ -1,14 +1,13 @@
 //! The binary promotion table, and its renderings.
 //!
-//! A cell is what JAX's documentation shows: the result of
-//! `_lattice_result_type(a, b)` for two dtype specifiers or Python scalar
-//! types, written as a short label, with a weak result written as its Python
-//! type (`i*`, `f*`, `c*`) and a failed promotion as `-`.
+//! A cell is what JAX's documentation shows: the result type of two dtype
+//! specifiers or Python scalar types, written as a short label, with a weak
+//! result written as its Python type (`i*`, `f*`, `c*`) and a failed
+//! promotion as `-`.
 
 use std::fmt::Write as _;
 
-use dtype_lattice::jax::Jax;
-use dtype_lattice::{DType, Kind, Operand, PyScalar, Typed};
+use dtype_lattice::{DType, Kind, Operand, Policy, PyScalar, Typed};
 
 /// The 18 types of JAX's documentation table, in its order.
 pub const DOCS_TYPES: [Operand; 18] = [
@@ -99,8 +98,10 @@ fn cell_label(result: Typed, labels: Labels) -> String {
 }
 
 impl Table {
-    /// The table of `lattice_result_type` over `types` under `jax`.
-    pub fn compute(jax: &Jax, types: &[Operand], labels: Labels) -> Table {
+    /// The table of `result_type` over pairs of `types` under `policy`. A
+    /// weak result is labelled by its kind, so for JAX this is the table of
+    /// `lattice_result_type` its documentation prints.
+    pub fn compute(policy: &dyn Policy, types: &[Operand], labels: Labels) -> Table {
         Table {
             labels: types.iter().map(|&t| type_label(t, labels)).collect(),
             cells: types
@@ -109,7 +110,8 @@ impl Table {
                     types
                         .iter()
                         .map(|&b| {
-                            jax.lattice_result_type(&[a, b])
+                            policy
+                                .result_type(&[a, b])
                                 .ok()
                                 .map(|typed| cell_label(typed, labels))
                         })

@@ -38,6 +38,14 @@ pub enum PromotionError {
     /// `lattice_result_type` was given `None`, which only `result_type`
     /// reads as the default float type (`ValueError`).
     NoneOperand,
+    /// An error of another framework's rules: the exception class that
+    /// framework raises and its message.
+    Foreign {
+        /// The Python exception class, e.g. `TypeError`.
+        python_type: &'static str,
+        /// The framework's message.
+        message: String,
+    },
     /// A Python `int` does not fit the default integer dtype when it is
     /// made an array (`OverflowError`).
     IntOverflow {
@@ -101,6 +109,7 @@ impl PromotionError {
             | PromotionError::NothingToJoin
             | PromotionError::NoneOperand => "ValueError",
             PromotionError::IntOverflow { .. } => "OverflowError",
+            PromotionError::Foreign { python_type, .. } => python_type,
         }
     }
 }
@@ -162,6 +171,7 @@ impl fmt::Display for PromotionError {
                 write!(f, "not enough values to unpack (expected 2, got 0)")
             }
             PromotionError::NoneOperand => write!(f, "Invalid argument to dtype: None."),
+            PromotionError::Foreign { message, .. } => write!(f, "{message}"),
             PromotionError::IntOverflow { value, dtype } => {
                 write!(f, "Python int {value} too large to convert to {dtype}")
             }

@@ -282,6 +282,7 @@ impl Jax {
         match *operand {
             Operand::DType(dtype) => (self.canonicalize_dtype(dtype), false),
             Operand::Array { dtype, weak } => (dtype, weak),
+            Operand::ZeroDim(dtype) => (dtype, false),
             Operand::PyType(PyScalar::Bool) | Operand::PyBool(_) => (DType::Bool, false),
             Operand::PyType(scalar) => (self.default_dtype(scalar), true),
             Operand::PyInt(_) => (self.default_dtype(PyScalar::Int), true),

@@ -95,7 +95,7 @@ pub mod info;
 pub mod jax;
 pub mod lattice;
 mod operand;
-mod policy;
+pub mod policy;
 
 pub use dtype::{DType, Kind, ParseDTypeError};
 pub use error::{NoPathReason, PromotionError};

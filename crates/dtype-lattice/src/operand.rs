@@ -16,6 +16,8 @@
 //! assert_eq!("float".parse(), Ok(Operand::PyType(PyScalar::Float)));
 //! assert_eq!("f*".parse(), Ok(Operand::PyType(PyScalar::Float)));
 //! assert_eq!("2".parse(), Ok(Operand::PyInt(2)));
+//! assert_eq!("0d:int8".parse(), Ok(Operand::ZeroDim(DType::Int8)));
+//! assert_eq!("py:int".parse(), Ok(Operand::PyType(PyScalar::Int)));
 //! assert_eq!("i*".parse(), Ok(TypeSpec::Python(PyScalar::Int)));
 //! ```
 
@@ -134,6 +136,10 @@ pub enum Operand {
     /// A dtype specifier such as `jnp.int8` or `'float32'` (canonicalized
     /// under JAX's x64 setting).
     DType(DType),
+    /// A zero-dimensional array of a dtype, for frameworks that promote
+    /// those differently from arrays with dimensions (PyTorch). JAX and
+    /// NumPy 2 treat it as a strongly-typed array.
+    ZeroDim(DType),
     /// An array of a dtype, weakly typed or not (never canonicalized).
     Array {
         /// The array's dtype.
@@ -181,7 +187,9 @@ impl FromStr for Operand {
 
     /// The command-line notation: a dtype name (a specifier), `int`
     /// `float` `complex` `bool` or `i*` `f*` `c*` (Python scalar types),
-    /// `weak:DTYPE` / `array:DTYPE` (arrays), an integer or float literal,
+    /// `weak:DTYPE` / `array:DTYPE` (arrays), `0d:DTYPE` (a
+    /// zero-dimensional array), `py:int` `py:float` `py:complex` `py:bool`
+    /// (Python scalar types again), an integer or float literal,
     /// `True` / `False` (Python values) or `None`.
     fn from_str(s: &str) -> Result<Operand, ParseOperandError> {
         let array = |name: &str, weak: bool| {
@@ -197,6 +205,22 @@ impl FromStr for Operand {
         }
         if let Some(name) = s.strip_prefix("array:") {
             return array(name, false);
+        }
+        if let Some(name) = s.strip_prefix("0d:") {
+            return DType::from_name(name)
+                .map(Operand::ZeroDim)
+                .map_err(|source| ParseOperandError::DType {
+                    input: s.to_owned(),
+                    source,
+                });
+        }
+        if let Some(name) = s.strip_prefix("py:") {
+            return PyScalar::from_name(name)
+                .filter(|_| !name.ends_with('*'))
+                .map(Operand::PyType)
+                .ok_or_else(|| ParseOperandError::PyType {
+                    input: s.to_owned(),
+                });
         }
         match s {
             "True" => return Ok(Operand::PyBool(true)),
@@ -238,6 +262,7 @@ impl fmt::Display for Operand {
             Operand::DType(dtype) => write!(f, "{dtype}"),
             Operand::Array { dtype, weak: true } => write!(f, "weak:{dtype}"),
             Operand::Array { dtype, weak: false } => write!(f, "array:{dtype}"),
+            Operand::ZeroDim(dtype) => write!(f, "0d:{dtype}"),
             Operand::PyType(scalar) => write!(f, "{scalar}"),
             Operand::PyInt(value) => write!(f, "{value}"),
             Operand::PyFloat(value) => write!(f, "{value:?}"),
@@ -259,6 +284,12 @@ pub enum ParseOperandError {
         /// What was wrong with the dtype name.
         source: ParseDTypeError,
     },
+    /// `py:` is followed by something other than `int`, `float`,
+    /// `complex` or `bool`.
+    PyType {
+        /// The whole operand text.
+        input: String,
+    },
     /// It looks like a number but is not a Python int or finite float.
     Number {
         /// The whole operand text.
@@ -272,6 +303,11 @@ impl fmt::Display for ParseOperandError {
             ParseOperandError::DType { input, source } => {
                 write!(f, "bad operand '{}': {source}", input.escape_debug())
             }
+            ParseOperandError::PyType { input } => write!(
+                f,
+                "bad operand '{}': after 'py:' write int, float, complex or bool",
+                input.escape_debug()
+            ),
             ParseOperandError::Number { input } => write!(
                 f,
                 "bad operand '{}': not an integer (up to 128 bits) or a finite float",
@@ -285,7 +321,7 @@ impl std::error::Error for ParseOperandError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             ParseOperandError::DType { source, .. } => Some(source),
-            ParseOperandError::Number { .. } => None,
+            ParseOperandError::Number { .. } | ParseOperandError::PyType { .. } => None,
         }
     }
 }

@@ -27,6 +27,7 @@ use std::fmt;
 
 use crate::dtype::DType;
 use crate::error::PromotionError;
+use crate::jax::{Config, Jax};
 use crate::lattice::Lattice;
 use crate::operand::{Operand, TypeSpec};
 
@@ -77,3 +78,48 @@ pub trait Policy {
     /// are labelled with dtype names and, for weak types, `i*`, `f*`, `c*`.
     fn lattice(&self) -> Option<&Lattice>;
 }
+
+/// The names [`by_name`] knows, in the order tools list them.
+pub const POLICY_NAMES: &[&str] = &["jax"];
+
+/// The policy with this name. `config` carries JAX's settings (x64 and
+/// strict promotion); policies without such settings ignore it.
+///
+/// ```
+/// use dtype_lattice::jax::Config;
+/// use dtype_lattice::policy::by_name;
+///
+/// let jax = by_name("jax", Config::default()).unwrap();
+/// assert_eq!(jax.name(), "jax (x64 off, standard)");
+/// let err = by_name("jaxx", Config::default()).err().unwrap();
+/// assert_eq!(err.to_string(), "unknown policy 'jaxx': did you mean 'jax'? (known: jax)");
+/// ```
+pub fn by_name(name: &str, config: Config) -> Result<Box<dyn Policy>, UnknownPolicy> {
+    match name {
+        "jax" => Ok(Box::new(Jax::new(config))),
+        _ => Err(UnknownPolicy {
+            name: name.to_owned(),
+        }),
+    }
+}
+
+/// A policy name [`by_name`] does not know.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownPolicy {
+    name: String,
+}
+
+impl fmt::Display for UnknownPolicy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown policy '{}'", self.name.escape_debug())?;
+        let nearest = POLICY_NAMES
+            .iter()
+            .find(|known| known.starts_with(&self.name) || self.name.starts_with(*known));
+        if let Some(known) = nearest {
+            write!(f, ": did you mean '{known}'?")?;
+        }
+        write!(f, " (known: {})", POLICY_NAMES.join(", "))
+    }
+}
+
+impl std::error::Error for UnknownPolicy {}
