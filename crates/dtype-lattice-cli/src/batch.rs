@@ -6,7 +6,7 @@
 //! that is not a valid request gets an error answer too, and the stream goes
 //! on. The README lists the functions and argument forms.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
 
 use dtype_lattice::hierarchy::{isdtype, issubdtype, Category, KindSpec, Scalar};
 use dtype_lattice::jax::{Config, Jax, Promotion};
@@ -59,15 +59,69 @@ impl From<PromotionError> for Failure {
 
 type Answer = Result<Value, Failure>;
 
+/// The longest request line answered; a longer one gets an error answer
+/// and is skipped without being held in memory.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
 /// Reads requests from `input` and writes one answer line per line;
 /// `defaults` applies where a request gives no `x64` or `promotion`.
-pub fn run(input: impl BufRead, mut output: impl Write, defaults: Config) -> io::Result<()> {
-    for line in input.lines() {
-        let answer = answer_line(&line?, defaults);
+///
+/// Memory stays bounded by [`MAX_LINE_BYTES`] whatever the input: lines are
+/// read one at a time, and an over-long line is consumed in chunks and
+/// answered with an error.
+pub fn run(mut input: impl BufRead, mut output: impl Write, defaults: Config) -> io::Result<()> {
+    let mut line = Vec::new();
+    while let Some(complete) = read_line(&mut input, &mut line)? {
+        let answer = if !complete {
+            encode(Err(Failure::value(format!(
+                "request line is longer than {MAX_LINE_BYTES} bytes; split the batch or shorten the request"
+            ))))
+        } else {
+            match std::str::from_utf8(&line) {
+                Ok(text) => answer_line(text.trim_end_matches(['\n', '\r']), defaults),
+                Err(err) => encode(Err(Failure::value(format!(
+                    "request line is not UTF-8 ({err}); send JSON text"
+                )))),
+            }
+        };
         serde_json::to_writer(&mut output, &answer)?;
         output.write_all(b"\n")?;
     }
     output.flush()
+}
+
+/// Reads one line into `line` (at most [`MAX_LINE_BYTES`] of it): `None` at
+/// the end of input, `Some(false)` if the line was too long (the rest of it
+/// is skipped).
+fn read_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<Option<bool>> {
+    line.clear();
+    let limit = MAX_LINE_BYTES as u64 + 1;
+    let read = Read::take(&mut *input, limit).read_until(b'\n', line)?;
+    if read == 0 {
+        return Ok(None);
+    }
+    if line.len() <= MAX_LINE_BYTES || line.ends_with(b"\n") {
+        return Ok(Some(true));
+    }
+    // Too long: skip to the end of the line without keeping it.
+    loop {
+        let buffer = input.fill_buf()?;
+        if buffer.is_empty() {
+            break;
+        }
+        match buffer.iter().position(|&b| b == b'\n') {
+            Some(end) => {
+                input.consume(end + 1);
+                break;
+            }
+            None => {
+                let all = buffer.len();
+                input.consume(all);
+            }
+        }
+    }
+    line.clear();
+    Ok(Some(false))
 }
 
 /// The answer to one request line.

@@ -101,8 +101,8 @@ enum Command {
     },
     /// The result type of an operation on these operands.
     ///
-    /// Operands: a dtype name (a dtype specifier); int, float, complex,
-    /// bool (Python scalar types; i*, f*, c*, py:int ... too); weak:DTYPE (a
+    /// Operands: a dtype name (a dtype specifier); int, float, complex
+    /// (Python scalar types; i*, f*, c*, py:int, py:bool ... too); weak:DTYPE (a
     /// weakly-typed array); array:DTYPE (a strongly-typed array); 0d:DTYPE (a
     /// zero-dimensional array); a number literal, True,
     /// False or None (Python values). Prints the dtype, with "(weak)" when
@@ -155,6 +155,9 @@ pub fn main(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> Exit
         Ok(cli) => cli,
         Err(err) => {
             let _ = err.print();
+            if let Some(tip) = flag_tip(&err) {
+                eprintln!("\n  tip: the nearest flag is '{tip}'");
+            }
             return ExitCode::from(if err.use_stderr() { 2 } else { 0 });
         }
     };
@@ -176,6 +179,31 @@ pub fn main(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> Exit
             ExitCode::from(2)
         }
     }
+}
+
+/// For an unknown flag clap found no tip for (it misses transpositions
+/// such as `--x46`), the closest long flag of any command, if one is close.
+fn flag_tip(err: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if err.kind() != ErrorKind::UnknownArgument || err.get(ContextKind::SuggestedArg).is_some() {
+        return None;
+    }
+    let Some(ContextValue::String(given)) = err.get(ContextKind::InvalidArg) else {
+        return None;
+    };
+    let given = given.trim_start_matches('-');
+    let command = <Cli as clap::CommandFactory>::command();
+    let flags: Vec<String> = std::iter::once(&command)
+        .chain(command.get_subcommands())
+        .flat_map(|c| c.get_arguments().filter_map(|a| a.get_long()))
+        .map(str::to_owned)
+        .collect();
+    flags
+        .into_iter()
+        .map(|flag| (strsim::damerau_levenshtein(given, &flag), flag))
+        .filter(|(distance, _)| *distance <= 2)
+        .min()
+        .map(|(_, flag)| format!("--{flag}"))
 }
 
 fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {

@@ -361,33 +361,50 @@ fn lookup(name: &str) -> Option<DType> {
 }
 
 /// The canonical name closest to `input` by edit distance (ignoring case),
-/// if one is close enough to be a plausible typo.
+/// if one is close enough to be a plausible typo: within a third of the
+/// input's length. Inputs far longer than any name suggest nothing.
 fn suggest(input: &str) -> Option<&'static str> {
+    const LONGEST_PLAUSIBLE: usize = 32;
+    let length = input.chars().count();
+    if length > LONGEST_PLAUSIBLE {
+        return None;
+    }
     let lower = input.to_ascii_lowercase();
     let (distance, name) = DType::names()
         .map(|(alias, dtype)| (edit_distance(&lower, alias), dtype.name()))
         .min_by_key(|&(distance, _)| distance)?;
-    let limit = (input.chars().count() / 3).max(1);
-    (distance <= limit).then_some(name)
+    (distance <= (length / 3).max(1)).then_some(name)
 }
 
-/// Levenshtein distance over chars, in O(len(a) * len(b)) time and
-/// O(len(b)) space. Inputs are capped so hostile names stay cheap.
+/// Edit distance over chars counting insertions, deletions, substitutions
+/// and swaps of neighbours (optimal string alignment), so `unit8` is one
+/// edit from `uint8`. O(len(a) * len(b)); callers keep both short.
 fn edit_distance(a: &str, b: &str) -> usize {
-    const CAP: usize = 64;
-    let a: Vec<char> = a.chars().take(CAP).collect();
-    let b: Vec<char> = b.chars().take(CAP).collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = diagonal + usize::from(ca != cb);
-            diagonal = row[j + 1];
-            row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let width = b.len() + 1;
+    // Rows i-2, i-1 and i of the distance matrix.
+    let mut rows = vec![0usize; 3 * width];
+    for (j, cell) in rows[width..2 * width].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        rows.copy_within(width.., 0);
+        let (done, current) = rows.split_at_mut(2 * width);
+        let (before, previous) = done.split_at(width);
+        current[0] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (previous[j - 1] + cost)
+                .min(previous[j] + 1)
+                .min(current[j - 1] + 1);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(before[j - 2] + 1);
+            }
+            current[j] = best;
         }
     }
-    row[b.len()]
+    rows[if a.is_empty() { width } else { 2 * width } + b.len()]
 }
 
 impl fmt::Display for DType {
@@ -470,6 +487,14 @@ mod tests {
         for dtype in DType::ALL {
             assert_eq!(dtype.name().parse::<DType>(), Ok(dtype));
         }
+    }
+
+    #[test]
+    fn edit_distance_counts_swaps_once() {
+        assert_eq!(edit_distance("unit8", "uint8"), 1);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("abc", ""), 3);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
     }
 
     #[test]

@@ -18,6 +18,8 @@
 //! assert_eq!("2".parse(), Ok(Operand::PyInt(2)));
 //! assert_eq!("0d:int8".parse(), Ok(Operand::ZeroDim(DType::Int8)));
 //! assert_eq!("py:int".parse(), Ok(Operand::PyType(PyScalar::Int)));
+//! assert_eq!("bool".parse(), Ok(Operand::DType(DType::Bool)));
+//! assert_eq!("py:bool".parse(), Ok(Operand::PyType(PyScalar::Bool)));
 //! assert_eq!("i*".parse(), Ok(TypeSpec::Python(PyScalar::Int)));
 //! ```
 
@@ -106,9 +108,11 @@ impl FromStr for TypeSpec {
 
     /// Python's `int`, `float`, `complex` (or `i*`, `f*`, `c*`) first, so
     /// `"int"` is the Python type, not NumPy's alias for `int64`; then any
-    /// dtype name.
+    /// dtype name. `"bool"` is the `bool` dtype (write `py:bool` for
+    /// Python's type, which JAX treats the same).
     fn from_str(s: &str) -> Result<TypeSpec, ParseOperandError> {
-        if let Some(scalar) = PyScalar::from_name(s) {
+        let python = PyScalar::from_name(s.strip_prefix("py:").unwrap_or(s));
+        if let Some(scalar) = python.filter(|&p| p != PyScalar::Bool || s.starts_with("py:")) {
             return Ok(TypeSpec::Python(scalar));
         }
         Ok(TypeSpec::DType(DType::from_name(s).map_err(|source| {
@@ -186,10 +190,11 @@ impl FromStr for Operand {
     type Err = ParseOperandError;
 
     /// The command-line notation: a dtype name (a specifier), `int`
-    /// `float` `complex` `bool` or `i*` `f*` `c*` (Python scalar types),
+    /// `float` `complex` or `i*` `f*` `c*` (Python scalar types),
     /// `weak:DTYPE` / `array:DTYPE` (arrays), `0d:DTYPE` (a
     /// zero-dimensional array), `py:int` `py:float` `py:complex` `py:bool`
-    /// (Python scalar types again), an integer or float literal,
+    /// (Python scalar types, the only way to write Python's `bool` type), an
+    /// integer or float literal,
     /// `True` / `False` (Python values) or `None`.
     fn from_str(s: &str) -> Result<Operand, ParseOperandError> {
         let array = |name: &str, weak: bool| {
@@ -263,6 +268,7 @@ impl fmt::Display for Operand {
             Operand::Array { dtype, weak: true } => write!(f, "weak:{dtype}"),
             Operand::Array { dtype, weak: false } => write!(f, "array:{dtype}"),
             Operand::ZeroDim(dtype) => write!(f, "0d:{dtype}"),
+            Operand::PyType(PyScalar::Bool) => write!(f, "py:bool"),
             Operand::PyType(scalar) => write!(f, "{scalar}"),
             Operand::PyInt(value) => write!(f, "{value}"),
             Operand::PyFloat(value) => write!(f, "{value:?}"),
