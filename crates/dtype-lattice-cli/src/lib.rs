@@ -5,6 +5,7 @@
 //! 2 bad usage or input.
 
 pub mod batch;
+pub mod diff;
 pub mod table;
 
 use std::ffi::OsString;
@@ -14,9 +15,9 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 use dtype_lattice::jax::{Config, Jax, Promotion};
 use dtype_lattice::policy::{self, Policy};
-use dtype_lattice::{DType, Operand, PromotionError, TypeSpec};
+use dtype_lattice::{Operand, PromotionError, TypeSpec};
 
-use crate::table::{Format, Labels, Table, DOCS_TYPES};
+use crate::table::{Format, Labels, Table};
 
 /// Lattice-based dtype promotion, as JAX does it.
 #[derive(Debug, Parser)]
@@ -83,6 +84,35 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+        /// Label style [default: short for the documentation's types, names with --all].
+        #[arg(long, value_enum)]
+        labels: Option<Labels>,
+        /// Mark the cells where this policy differs (by promote_types, as in
+        /// JAX's docs): html class="d", markdown bold, text [brackets], json
+        /// "differs".
+        #[arg(long, value_name = "POLICY")]
+        diff: Option<String>,
+    },
+    /// The cells where two policies differ, as a list and a count.
+    ///
+    /// A cell differs when the two promote_types answers differ (every
+    /// failure counts as one answer), or when one of its dtypes is native to
+    /// one policy but not the other (NumPy has bfloat16 only through
+    /// ml_dtypes): the comparison of JAX's documentation table with NumPy.
+    Diff {
+        /// The first policy.
+        left: String,
+        /// The second policy.
+        right: String,
+        #[command(flatten)]
+        jax: JaxFlags,
+        /// All 32 dtypes and Python's int, float, complex instead of the
+        /// documentation's 18 types.
+        #[arg(long)]
+        all: bool,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = diff::Format::Text)]
+        format: diff::Format,
         /// Label style [default: short for the documentation's types, names with --all].
         #[arg(long, value_enum)]
         labels: Option<Labels>,
@@ -213,20 +243,45 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
             all,
             format,
             labels,
+            diff,
         } => {
             let policy = rules.policy()?;
-            let types: Vec<Operand> = if all {
-                DType::ALL
-                    .into_iter()
-                    .map(Operand::DType)
-                    .chain(DOCS_TYPES[15..].iter().copied())
-                    .collect()
-            } else {
-                DOCS_TYPES.to_vec()
-            };
+            let types = table::types(all);
             let labels = labels.unwrap_or(if all { Labels::Names } else { Labels::Short });
-            let table = Table::compute(policy.as_ref(), &types, labels);
+            let mut table = Table::compute(policy.as_ref(), &types, labels);
+            if let Some(name) = diff {
+                if format == Format::Csv {
+                    return Err(Failure::Usage(
+                        "--diff marks cells in text, markdown, html and json; for csv use the diff command".into(),
+                    ));
+                }
+                let other = policy::by_name(&name, rules.jax.jax().config())
+                    .map_err(|err| Failure::Usage(err.to_string()))?;
+                table.mark_differences(policy.as_ref(), other.as_ref(), &name, &types);
+            }
             out.write_all(table.render(format).as_bytes())?;
+        }
+        Command::Diff {
+            left,
+            right,
+            jax,
+            all,
+            format,
+            labels,
+        } => {
+            let by_name = |name: &str| {
+                policy::by_name(name, jax.jax().config())
+                    .map_err(|err| Failure::Usage(err.to_string()))
+            };
+            let (first, second) = (by_name(&left)?, by_name(&right)?);
+            let labels = labels.unwrap_or(if all { Labels::Names } else { Labels::Short });
+            let report = diff::Report::new(
+                [&left, &right],
+                [first.as_ref(), second.as_ref()],
+                &table::types(all),
+                labels,
+            );
+            out.write_all(report.render(format).as_bytes())?;
         }
         Command::Promote { rules, a, b } => {
             let parse = |s: &str| {

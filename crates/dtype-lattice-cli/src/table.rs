@@ -4,10 +4,16 @@
 //! specifiers or Python scalar types, written as a short label, with a weak
 //! result written as its Python type (`i*`, `f*`, `c*`) and a failed
 //! promotion as `-`.
+//!
+//! A table can also mark the cells where another policy differs
+//! ([`Table::mark_differences`]), as JAX's documentation marks in green
+//! where JAX departs from NumPy.
 
 use std::fmt::Write as _;
 
 use dtype_lattice::{DType, Kind, Operand, Policy, PyScalar, Typed};
+
+use crate::diff::differences;
 
 /// The 18 types of JAX's documentation table, in its order.
 pub const DOCS_TYPES: [Operand; 18] = [
@@ -30,6 +36,20 @@ pub const DOCS_TYPES: [Operand; 18] = [
     Operand::PyType(PyScalar::Float),
     Operand::PyType(PyScalar::Complex),
 ];
+
+/// The types a table shows: the documentation's 18, or with `all` the 32
+/// dtypes and Python's int, float and complex.
+pub fn types(all: bool) -> Vec<Operand> {
+    if all {
+        DType::ALL
+            .into_iter()
+            .map(Operand::DType)
+            .chain(DOCS_TYPES[15..].iter().copied())
+            .collect()
+    } else {
+        DOCS_TYPES.to_vec()
+    }
+}
 
 /// How types are written in the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -60,10 +80,20 @@ pub enum Format {
 pub struct Table {
     pub labels: Vec<String>,
     pub cells: Vec<Vec<Option<String>>>,
+    /// The cells marked as differing from another policy, and its name.
+    pub marks: Option<Marks>,
+}
+
+/// Which cells differ from another policy.
+pub struct Marks {
+    /// The other policy's name, for the legend.
+    pub against: String,
+    /// `cells[row][column]`: whether that cell differs.
+    pub cells: Vec<Vec<bool>>,
 }
 
 /// The label of a type in the chosen style.
-fn type_label(operand: Operand, labels: Labels) -> String {
+pub(crate) fn type_label(operand: Operand, labels: Labels) -> String {
     match operand {
         Operand::DType(dtype) | Operand::Array { dtype, .. } => dtype_label(dtype, labels),
         Operand::PyType(scalar) => scalar.label().to_owned(),
@@ -74,7 +104,7 @@ fn type_label(operand: Operand, labels: Labels) -> String {
 /// `b1`, `u2`, `bf`, `c16`...: the kind letter and the size in bytes, as
 /// the documentation's generator prints `np.dtype(d).kind + itemsize`;
 /// types narrower than a byte have no such label and keep their name.
-fn dtype_label(dtype: DType, labels: Labels) -> String {
+pub(crate) fn dtype_label(dtype: DType, labels: Labels) -> String {
     match (labels, dtype) {
         (Labels::Names, _) => dtype.name().to_owned(),
         (Labels::Short, DType::BFloat16) => "bf".to_owned(),
@@ -118,11 +148,45 @@ impl Table {
                         .collect()
                 })
                 .collect(),
+            marks: None,
         }
+    }
+
+    /// Marks the cells where `other` (called `name`) differs from `policy`
+    /// on `types`, the types the table was computed over. The comparison is
+    /// the documentation's: `promote_types` answers, and types one of the
+    /// policies does not define itself (see [`crate::diff`]).
+    pub fn mark_differences(
+        &mut self,
+        policy: &dyn Policy,
+        other: &dyn Policy,
+        name: &str,
+        types: &[Operand],
+    ) {
+        let mut cells = vec![vec![false; types.len()]; types.len()];
+        for difference in differences(policy, other, types) {
+            cells[difference.row][difference.column] = true;
+        }
+        self.marks = Some(Marks {
+            against: name.to_owned(),
+            cells,
+        });
     }
 
     fn cell(&self, row: usize, column: usize) -> &str {
         self.cells[row][column].as_deref().unwrap_or("-")
+    }
+
+    fn marked(&self, row: usize, column: usize) -> bool {
+        self.marks
+            .as_ref()
+            .is_some_and(|marks| marks.cells[row][column])
+    }
+
+    fn legend(&self, out: &mut String, marked: &str) {
+        if let Some(marks) = &self.marks {
+            let _ = writeln!(out, "\n{marked} cells differ from {}.", marks.against);
+        }
     }
 
     /// Renders the table.
@@ -145,29 +209,45 @@ impl Table {
         })
     }
 
+    /// A cell as the text table shows it: in `[brackets]` when marked.
+    fn shown(&self, row: usize, column: usize) -> String {
+        if self.marked(row, column) {
+            format!("[{}]", self.cell(row, column))
+        } else {
+            self.cell(row, column).to_owned()
+        }
+    }
+
     fn text(&self) -> String {
+        let n = self.labels.len();
+        let shown: Vec<Vec<String>> = (0..n)
+            .map(|r| (0..n).map(|c| self.shown(r, c)).collect())
+            .collect();
         // Each column as wide as its widest entry, right-aligned.
-        let column_width = |c: usize| {
-            (0..self.labels.len())
-                .map(|r| self.cell(r, c).len())
-                .chain([self.labels[c].len()])
-                .max()
-                .unwrap_or(1)
-        };
-        let widths: Vec<usize> = (0..self.labels.len()).map(column_width).collect();
+        let widths: Vec<usize> = (0..n)
+            .map(|c| {
+                shown
+                    .iter()
+                    .map(|row| row[c].len())
+                    .chain([self.labels[c].len()])
+                    .max()
+                    .unwrap_or(1)
+            })
+            .collect();
         let head_width = self.labels.iter().map(String::len).max().unwrap_or(0);
         let mut out = String::new();
-        let mut line = |head: &str, cells: &mut dyn Iterator<Item = &str>| {
+        let mut line = |head: &str, cells: &[String]| {
             let _ = write!(out, "{head:<head_width$}");
-            for (cell, width) in cells.zip(&widths) {
+            for (cell, width) in cells.iter().zip(&widths) {
                 let _ = write!(out, " {cell:>width$}");
             }
             out.push('\n');
         };
-        line("", &mut self.labels.iter().map(String::as_str));
-        for (head, mut cells) in self.rows() {
-            line(head, &mut cells);
+        line("", &self.labels);
+        for (head, cells) in self.labels.iter().zip(&shown) {
+            line(head, cells);
         }
+        self.legend(&mut out, "Bracketed");
         out
     }
 
@@ -179,13 +259,20 @@ impl Table {
         out.push_str("\n|----|");
         out.push_str(&"----|".repeat(self.labels.len()));
         out.push('\n');
-        for (head, cells) in self.rows() {
-            let _ = write!(out, "| **{head}** |");
-            for cell in cells {
-                let _ = write!(out, " {cell} |");
+        for (r, head) in self.labels.iter().enumerate() {
+            let _ = write!(out, "| **{}** |", head.replace('*', "\\*"));
+            for c in 0..self.labels.len() {
+                let cell = self.cell(r, c);
+                if self.marked(r, c) {
+                    // Escaped so that `i*` stays literal inside the bold.
+                    let _ = write!(out, " **{}** |", cell.replace('*', "\\*"));
+                } else {
+                    let _ = write!(out, " {cell} |");
+                }
             }
             out.push('\n');
         }
+        self.legend(&mut out, "Bold");
         out
     }
 
@@ -210,6 +297,8 @@ impl Table {
         out
     }
 
+    /// `{"labels", "rows"}`, with `"differs"` (a matrix of booleans) and
+    /// `"differs_from"` when cells are marked.
     fn json(&self) -> String {
         let rows: Vec<Vec<serde_json::Value>> = self
             .cells
@@ -223,21 +312,32 @@ impl Table {
                     .collect()
             })
             .collect();
-        let mut text = serde_json::json!({ "labels": self.labels, "rows": rows }).to_string();
+        let mut value = serde_json::json!({ "labels": self.labels, "rows": rows });
+        if let Some(marks) = &self.marks {
+            value["differs_from"] = serde_json::Value::from(marks.against.as_str());
+            value["differs"] = serde_json::json!(marks.cells);
+        }
+        let mut text = value.to_string();
         text.push('\n');
         text
     }
 
+    /// The documentation's markup: `<td class="d">` for a marked cell.
     fn html(&self) -> String {
         let mut out = String::from("<table id=\"types\">\n<tr><th></th>");
         for label in &self.labels {
             let _ = write!(out, "<th>{}</th>", escape_html(label));
         }
         out.push_str("</tr>\n");
-        for (head, cells) in self.rows() {
+        for (r, head) in self.labels.iter().enumerate() {
             let _ = write!(out, "<tr><td>{}</td>", escape_html(head));
-            for cell in cells {
-                let _ = write!(out, "<td>{}</td>", escape_html(cell));
+            for c in 0..self.labels.len() {
+                let class = if self.marked(r, c) {
+                    " class=\"d\""
+                } else {
+                    ""
+                };
+                let _ = write!(out, "<td{class}>{}</td>", escape_html(self.cell(r, c)));
             }
             out.push_str("</tr>\n");
         }

@@ -88,12 +88,15 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod array_api;
+pub mod associativity;
 pub mod dtype;
 mod error;
 pub mod hierarchy;
 pub mod info;
 pub mod jax;
 pub mod lattice;
+pub mod numpy;
 mod operand;
 pub mod policy;
 

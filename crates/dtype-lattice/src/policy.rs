@@ -77,10 +77,19 @@ pub trait Policy {
     /// The lattice the rules join on, for policies defined by one. Its nodes
     /// are labelled with dtype names and, for weak types, `i*`, `f*`, `c*`.
     fn lattice(&self) -> Option<&Lattice>;
+
+    /// Whether the framework defines `dtype` itself. NumPy has bfloat16 and
+    /// the other small types only through the ml_dtypes package; comparing a
+    /// policy that has a dtype with one that does not counts every cell with
+    /// it as a difference, as JAX's documentation does for bfloat16 ("NumPy
+    /// has none").
+    fn is_native(&self, _dtype: DType) -> bool {
+        true
+    }
 }
 
 /// The names [`by_name`] knows, in the order tools list them.
-pub const POLICY_NAMES: &[&str] = &["jax"];
+pub const POLICY_NAMES: &[&str] = &["jax", "numpy", "numpy-legacy", "array-api"];
 
 /// The policy with this name. `config` carries JAX's settings (x64 and
 /// strict promotion); policies without such settings ignore it.
@@ -92,11 +101,14 @@ pub const POLICY_NAMES: &[&str] = &["jax"];
 /// let jax = by_name("jax", Config::default()).unwrap();
 /// assert_eq!(jax.name(), "jax (x64 off, standard)");
 /// let err = by_name("jaxx", Config::default()).err().unwrap();
-/// assert_eq!(err.to_string(), "unknown policy 'jaxx': did you mean 'jax'? (known: jax)");
+/// assert!(err.to_string().starts_with("unknown policy 'jaxx': did you mean 'jax'? (known: jax, "));
 /// ```
 pub fn by_name(name: &str, config: Config) -> Result<Box<dyn Policy>, UnknownPolicy> {
     match name {
         "jax" => Ok(Box::new(Jax::new(config))),
+        "numpy" => Ok(Box::new(crate::numpy::Numpy)),
+        "numpy-legacy" => Ok(Box::new(crate::numpy::NumpyLegacy)),
+        "array-api" => Ok(Box::new(crate::array_api::ArrayApi)),
         _ => Err(UnknownPolicy {
             name: name.to_owned(),
         }),
