@@ -90,6 +90,7 @@
 
 pub mod array_api;
 pub mod associativity;
+pub mod definition;
 pub mod dtype;
 mod error;
 pub mod hierarchy;
