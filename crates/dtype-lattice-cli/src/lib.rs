@@ -4,8 +4,11 @@
 //! Exit codes: 0 success, 1 a promotion error (JAX's message on stderr),
 //! 2 bad usage or input.
 
+pub mod audit;
 pub mod batch;
+pub mod check;
 pub mod diff;
+pub mod subject;
 pub mod table;
 
 use std::ffi::OsString;
@@ -160,6 +163,31 @@ enum Command {
         #[command(flatten)]
         jax: JaxFlags,
     },
+    /// Is it a lattice? Cycles, ambiguous pairs, pairs with no upper bound,
+    /// and the join's laws checked on every triple.
+    ///
+    /// The subject is a lattice file (TOML, see examples/lattices/) or a
+    /// built-in policy. Exit 0 for a (partial) lattice, 1 for anything else,
+    /// 2 for a bad file.
+    Check {
+        #[command(flatten)]
+        subject: subject::SubjectArgs,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = subject::Format::Text)]
+        format: subject::Format,
+    },
+    /// The design notebook's criteria on every pair of dtypes: dropped
+    /// components, overflow, precision loss, results wider than the inputs.
+    ///
+    /// Give several lattice files and --policy options to compare them side
+    /// by side (policies first).
+    Audit {
+        #[command(flatten)]
+        subjects: subject::SubjectsArgs,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = subject::Format::Text)]
+        format: subject::Format,
+    },
 }
 
 /// How a command failed.
@@ -168,6 +196,9 @@ pub enum Failure {
     Usage(String),
     /// Promotion refused: exit 1.
     Promotion(PromotionError),
+    /// The subject is not a (partial) lattice: exit 1, after the report
+    /// or with this message.
+    NotALattice(Option<String>),
     /// Writing the output failed.
     Io(io::Error),
 }
@@ -200,6 +231,12 @@ pub fn main(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> Exit
         }
         Err(Failure::Promotion(err)) => {
             eprintln!("{}: {err}", err.python_type());
+            ExitCode::from(1)
+        }
+        Err(Failure::NotALattice(message)) => {
+            if let Some(message) = message {
+                eprintln!("error: {message}");
+            }
             ExitCode::from(1)
         }
         // A closed pipe (`| head -1`) is the reader's choice, not an error.
@@ -320,6 +357,8 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
             writeln!(out, "{}", result.map_err(Failure::Promotion)?)?;
         }
         Command::Batch { jax } => batch::run(io::stdin().lock(), &mut *out, jax.jax().config())?,
+        Command::Check { subject, format } => check::run(&subject.load()?, format, out)?,
+        Command::Audit { subjects, format } => audit::run(&subjects.load()?, format, out)?,
     }
     out.flush()?;
     Ok(())

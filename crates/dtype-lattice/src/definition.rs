@@ -29,6 +29,8 @@
 
 use crate::dtype::DType;
 use crate::lattice::{GraphError, Lattice, LatticeError, Node, Poset};
+use crate::operand::PyScalar;
+use crate::policy::Policy;
 
 /// A promotion graph with node meanings, as written (not yet validated).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -100,6 +102,35 @@ impl Definition {
                 .collect(),
             edges: poset.edges().collect(),
         }
+    }
+
+    /// The definition of a policy's lattice, if it has one, named as the
+    /// policy names itself. Unlike [`from_lattice`](Self::from_lattice) it
+    /// also says what the weak types are stored as: the dtype the policy's
+    /// `result_type` gives a Python scalar type alone.
+    ///
+    /// ```
+    /// use dtype_lattice::definition::Definition;
+    /// use dtype_lattice::jax::{Config, Jax};
+    /// use dtype_lattice::numpy::Numpy;
+    /// use dtype_lattice::DType;
+    ///
+    /// let jax = Definition::from_policy(&Jax::new(Config { x64: true, ..Config::default() })).unwrap();
+    /// assert_eq!(jax.name, "jax (x64 on, standard)");
+    /// let weak_float = jax.node("f*").unwrap();
+    /// assert_eq!(jax.nodes[weak_float].dtype, Some(DType::Float64));
+    /// assert!(Definition::from_policy(&Numpy).is_none()); // not a lattice
+    /// ```
+    pub fn from_policy(policy: &dyn Policy) -> Option<Definition> {
+        let mut definition = Definition::from_lattice(policy.name(), policy.lattice()?);
+        for node in definition.nodes.iter_mut().filter(|node| node.weak) {
+            node.dtype = [PyScalar::Int, PyScalar::Float, PyScalar::Complex]
+                .into_iter()
+                .find(|scalar| scalar.label() == node.label)
+                .and_then(|scalar| policy.result_type(&[scalar.into()]).ok())
+                .map(|typed| typed.dtype);
+        }
+        Some(definition)
     }
 
     /// The node with this label.

@@ -80,6 +80,11 @@
 //! - [`lattice`]: the engine: edges in, a verified join table out.
 //! - [`Policy`]: the interface every framework's rules implement.
 //! - [`jax`]: JAX's lattices, configuration and rules.
+//! - [`definition`]: a graph with node meanings, for the design tools;
+//!   `lattice_file` (feature `toml`) reads one from a TOML file.
+//! - [`analysis`]: is a graph a (partial) lattice, and why not.
+//! - [`audit`]: the design notebook's criteria (dropped components,
+//!   overflow, precision loss, widening) on every pair.
 //!
 //! Data flows one way: the engine knows nothing of dtypes, JAX's module hands
 //! it edge lists and asks for joins, and the command-line tool (the
@@ -88,8 +93,10 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod analysis;
 pub mod array_api;
 pub mod associativity;
+pub mod audit;
 pub mod definition;
 pub mod dtype;
 mod error;
@@ -97,6 +104,8 @@ pub mod hierarchy;
 pub mod info;
 pub mod jax;
 pub mod lattice;
+#[cfg(feature = "toml")]
+pub mod lattice_file;
 pub mod numpy;
 mod operand;
 pub mod policy;
