@@ -124,13 +124,7 @@ fn load(name: &str) -> (Definition, Lattice) {
 /// with NumPy's answer beside the file's join (as a dtype).
 fn against_numpy(name: &str, pick: impl Fn(DType, DType) -> bool) -> Vec<(DType, DType)> {
     let (definition, lattice) = load(name);
-    let dtypes: Vec<(usize, DType)> = definition
-        .nodes
-        .iter()
-        .enumerate()
-        .filter(|(_, n)| !n.weak)
-        .filter_map(|(i, n)| Some((i, n.dtype?)))
-        .collect();
+    let dtypes: Vec<(usize, DType)> = definition.strong_dtypes().collect();
     let mut compared = Vec::new();
     for &(a, x) in &dtypes {
         for &(b, y) in &dtypes {
@@ -211,10 +205,9 @@ fn option_0_leaves_integer_float_mixing_undefined() {
     let (definition, lattice) = load("option-0");
     let strong = |kind: fn(DType) -> bool| -> Vec<String> {
         definition
-            .nodes
-            .iter()
-            .filter(|n| !n.weak && n.dtype.is_some_and(kind))
-            .map(|n| n.label.clone())
+            .strong_dtypes()
+            .filter(|&(_, dtype)| kind(dtype))
+            .map(|(node, _)| definition.nodes[node].label.clone())
             .collect()
     };
     let (integers, inexact) = (strong(is_integer), strong(is_inexact));

@@ -170,7 +170,8 @@ fn partial_joins(poset: &Poset) -> (Table, Vec<(Node, Node)>) {
 }
 
 /// A join table as the laws are checked on it: row `a` holds `a∨b` for
-/// every `b`, [`UNDEFINED`] where there is none.
+/// every `b`, [`UNDEFINED`] where there is none; one more row, all
+/// undefined, stands for joining with an undefined result.
 struct Table {
     n: usize,
     cells: Vec<u16>,
@@ -182,17 +183,23 @@ const UNDEFINED: u16 = u16::MAX;
 impl Table {
     /// Asks `join` for every ordered pair, row by row.
     fn new(n: usize, mut join: impl FnMut(Node, Node) -> Option<Node>) -> Table {
-        let mut cells = Vec::with_capacity(n * n);
+        let mut cells = Vec::with_capacity(n * (n + 1));
         for a in 0..n {
             for b in 0..n {
                 cells.push(join(a, b).map_or(UNDEFINED, |c| c as u16));
             }
         }
+        cells.resize(n * (n + 1), UNDEFINED);
         Table { n, cells }
     }
 
     fn row(&self, a: Node) -> &[u16] {
         &self.cells[a * self.n..][..self.n]
+    }
+
+    /// Row `a`, or the undefined row for [`UNDEFINED`].
+    fn row_or_undefined(&self, a: u16) -> &[u16] {
+        self.row(usize::from(a).min(self.n))
     }
 
     fn join(&self, a: Node, b: Node) -> Option<Node> {
@@ -268,21 +275,22 @@ fn unordered_triples(n: usize) -> u64 {
 /// and looks up two more that stay in cache.
 fn sweep(table: &Table, a: Node, b: Node, cs: std::ops::Range<Node>) -> Option<[Node; 3]> {
     let (row_a, row_b) = (table.row(a), table.row(b));
-    let row_ab = table.join(a, b).map(|ab| table.row(ab));
-    let then = |row: &[u16], x: u16| {
-        if x == UNDEFINED {
-            UNDEFINED
-        } else {
-            row[usize::from(x)]
-        }
-    };
+    let row_ab = table.row_or_undefined(row_a[b]);
+    // `get` folds the bounds check and the undefined case into one branch:
+    // UNDEFINED is never a row index.
+    let then = |row: &[u16], x: u16| row.get(usize::from(x)).copied().unwrap_or(UNDEFINED);
     let clash = |x: u16, y: u16| x != y && x != UNDEFINED && y != UNDEFINED;
-    cs.into_iter().find_map(|c| {
-        let left = row_ab.map_or(UNDEFINED, |row| row[c]);
-        let right = then(row_a, row_b[c]);
-        let swapped = then(row_b, row_a[c]);
-        (clash(left, right) || clash(left, swapped) || clash(right, swapped)).then_some([a, b, c])
-    })
+    let start = cs.start;
+    row_ab[cs.clone()]
+        .iter()
+        .zip(&row_b[cs.clone()])
+        .zip(&row_a[cs])
+        .position(|((&left, &bc), &ac)| {
+            let right = then(row_a, bc);
+            let swapped = then(row_b, ac);
+            clash(left, right) || clash(left, swapped) || clash(right, swapped)
+        })
+        .map(|i| [a, b, start + i])
 }
 
 /// A small deterministic generator, so a sampled check is reproducible.

@@ -228,13 +228,7 @@ impl Audit {
     /// graph is not a DAG.
     pub fn of_definition(definition: &Definition) -> Result<Audit, GraphError> {
         let poset = definition.poset()?;
-        let inputs: Vec<(usize, DType)> = definition
-            .nodes
-            .iter()
-            .enumerate()
-            .filter(|(_, node)| !node.weak)
-            .filter_map(|(i, node)| Some((i, node.dtype?)))
-            .collect();
+        let inputs: Vec<(usize, DType)> = definition.strong_dtypes().collect();
         let label = |node: usize| definition.nodes[node].label.clone();
         Ok(Audit::compute(
             &definition.name,

@@ -133,6 +133,24 @@ impl Definition {
         Some(definition)
     }
 
+    /// The strong (non-weak) nodes that stand for a dtype, with it, in
+    /// node order: the types whose promotions the numeric criteria judge.
+    ///
+    /// ```
+    /// use dtype_lattice::definition::Definition;
+    /// use dtype_lattice::jax::Jax;
+    ///
+    /// let jax = Definition::from_lattice("jax", Jax::default().lattice());
+    /// assert_eq!(jax.strong_dtypes().count(), 32); // not i*, f*, c*
+    /// ```
+    pub fn strong_dtypes(&self) -> impl Iterator<Item = (Node, DType)> + '_ {
+        self.nodes
+            .iter()
+            .enumerate()
+            .filter(|(_, node)| !node.weak)
+            .filter_map(|(i, node)| Some((i, node.dtype?)))
+    }
+
     /// The node with this label.
     pub fn node(&self, label: &str) -> Option<Node> {
         self.nodes.iter().position(|n| n.label == label)
