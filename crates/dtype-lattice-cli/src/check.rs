@@ -78,10 +78,15 @@ fn graph_report(definition: &Definition, check: &Check, format: Format) -> Strin
             );
             let braces = |p: &(usize, usize)| format!("{{{}, {}}}", label(p.0), label(p.1));
             if let Some(cycle) = &check.cycle {
+                // Written closed: back to the first node.
+                let closed: Vec<&str> = cycle
+                    .iter()
+                    .chain(cycle.first())
+                    .map(String::as_str)
+                    .collect();
                 text += &format!(
-                    "cycle: {} -> {}\nnot a lattice: promotion must go one way; remove an edge of the cycle\n",
-                    cycle.join(" -> "),
-                    cycle[0]
+                    "cycle: {}\nnot a lattice: promotion must go one way; remove an edge of the cycle\n",
+                    closed.join(" -> ")
                 );
                 return text;
             }
