@@ -6,6 +6,9 @@
 
 pub mod batch;
 pub mod diff;
+pub mod explain;
+pub mod graph;
+pub mod layout;
 pub mod table;
 
 use std::ffi::OsString;
@@ -13,7 +16,9 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
+use dtype_lattice::definition::Definition;
 use dtype_lattice::jax::{Config, Jax, Promotion};
+use dtype_lattice::lattice::{GraphError, Poset};
 use dtype_lattice::policy::{self, Policy};
 use dtype_lattice::{Operand, PromotionError, TypeSpec};
 
@@ -160,6 +165,37 @@ enum Command {
         #[command(flatten)]
         jax: JaxFlags,
     },
+    /// Why A and B promote as they do: their upper bounds, the common ones,
+    /// the least, and a shortest path from each to it.
+    ///
+    /// A and B are node labels, dtype names or aliases (mapped to their
+    /// node), or int, float, complex (the nodes i*, f*, c*). Exit 1 when the
+    /// pair has no join (the policy's error on stderr).
+    Explain {
+        #[command(flatten)]
+        rules: PolicyArgs,
+        /// First type.
+        a: String,
+        /// Second type.
+        b: String,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = explain::Format::Text)]
+        format: explain::Format,
+    },
+    /// Draw the Hasse diagram (the graph without implied edges).
+    ///
+    /// SVG is laid out by this tool (no Graphviz needed); DOT is for
+    /// Graphviz. Kinds are coloured, weak types dashed.
+    Graph {
+        #[command(flatten)]
+        rules: PolicyArgs,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = graph::Format::Svg)]
+        format: graph::Format,
+        /// Mark a pair, their join and the shortest paths to it: `A,B`.
+        #[arg(long, value_name = "A,B")]
+        highlight: Option<String>,
+    },
 }
 
 /// How a command failed.
@@ -168,6 +204,9 @@ pub enum Failure {
     Usage(String),
     /// Promotion refused: exit 1.
     Promotion(PromotionError),
+    /// The answer is no: a pair without a join, a graph that is not a
+    /// lattice. Exit 1.
+    Refused(String),
     /// Writing the output failed.
     Io(io::Error),
 }
@@ -200,6 +239,10 @@ pub fn main(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> Exit
         }
         Err(Failure::Promotion(err)) => {
             eprintln!("{}: {err}", err.python_type());
+            ExitCode::from(1)
+        }
+        Err(Failure::Refused(message)) => {
+            eprintln!("error: {message}");
             ExitCode::from(1)
         }
         // A closed pipe (`| head -1`) is the reader's choice, not an error.
@@ -320,7 +363,102 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
             writeln!(out, "{}", result.map_err(Failure::Promotion)?)?;
         }
         Command::Batch { jax } => batch::run(io::stdin().lock(), &mut *out, jax.jax().config())?,
+        Command::Explain {
+            rules,
+            a,
+            b,
+            format,
+        } => {
+            let subject = subject(&rules)?;
+            let poset = poset(&subject.definition)?;
+            let report = explain::Report::new(
+                &subject.definition,
+                &poset,
+                subject.policy.as_deref(),
+                [&a, &b],
+            )
+            .map_err(|err| Failure::Usage(err.to_string()))?;
+            out.write_all(report.render(format).as_bytes())?;
+            out.flush()?;
+            if let Some(failure) = report.failure() {
+                return Err(failure);
+            }
+        }
+        Command::Graph {
+            rules,
+            format,
+            highlight,
+        } => {
+            let pair = match &highlight {
+                Some(text) => Some(highlight_pair(text)?),
+                None => None,
+            };
+            let subject = subject(&rules)?;
+            let poset = poset(&subject.definition)?;
+            let drawing = graph::Drawing::new(&subject.definition, &poset, pair)
+                .map_err(|err| Failure::Usage(err.to_string()))?;
+            let text = match format {
+                graph::Format::Dot => drawing.dot(),
+                graph::Format::Svg => drawing.svg(),
+            };
+            out.write_all(text.as_bytes())?;
+        }
     }
     out.flush()?;
     Ok(())
+}
+
+/// What `explain` and `graph` work on: a promotion graph, and the policy it
+/// is the lattice of, whose errors `explain` quotes.
+struct Subject {
+    definition: Definition,
+    policy: Option<Box<dyn Policy>>,
+}
+
+/// The subject the arguments choose: a built-in policy's lattice.
+fn subject(rules: &PolicyArgs) -> Result<Subject, Failure> {
+    let policy = rules.policy()?;
+    let definition = match policy.lattice() {
+        Some(lattice) => Definition::from_lattice(policy.name(), lattice),
+        None => {
+            let config = rules.jax.jax().config();
+            let with_lattice: Vec<&str> = policy::POLICY_NAMES
+                .iter()
+                .copied()
+                .filter(|name| policy::by_name(name, config).is_ok_and(|p| p.lattice().is_some()))
+                .collect();
+            return Err(Failure::Usage(format!(
+                "policy '{}' is not defined by a lattice, so it has no graph to explain or draw; \
+                 use one that is: {}",
+                rules.policy,
+                with_lattice.join(", ")
+            )));
+        }
+    };
+    Ok(Subject {
+        definition,
+        policy: Some(policy),
+    })
+}
+
+/// The definition as a partial order; a cycle means it is not a lattice
+/// (exit 1), any other defect is bad input (exit 2).
+fn poset(definition: &Definition) -> Result<Poset, Failure> {
+    definition.poset().map_err(|err| match err {
+        GraphError::Cycle { .. } => {
+            Failure::Refused(format!("{} is not a lattice: {err}", definition.name))
+        }
+        other => Failure::Usage(other.to_string()),
+    })
+}
+
+/// `A,B` as two inputs.
+fn highlight_pair(text: &str) -> Result<[&str; 2], Failure> {
+    match text.split_once(',') {
+        Some((a, b)) if !a.is_empty() && !b.is_empty() && !b.contains(',') => Ok([a, b]),
+        _ => Err(Failure::Usage(format!(
+            "--highlight takes two types separated by a comma, such as 'int8,uint8'; got '{}'",
+            text.escape_debug()
+        ))),
+    }
 }

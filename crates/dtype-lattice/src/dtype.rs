@@ -379,7 +379,7 @@ fn suggest(input: &str) -> Option<&'static str> {
 /// Edit distance over chars counting insertions, deletions, substitutions
 /// and swaps of neighbours (optimal string alignment), so `unit8` is one
 /// edit from `uint8`. O(len(a) * len(b)); callers keep both short.
-fn edit_distance(a: &str, b: &str) -> usize {
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
     let width = b.len() + 1;
