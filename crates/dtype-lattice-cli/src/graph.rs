@@ -11,7 +11,7 @@ use dtype_lattice::hasse::transitive_reduction;
 use dtype_lattice::lattice::{Bound, Node, Poset};
 use dtype_lattice::Kind;
 
-use crate::layout::{layout, Point, Vertex};
+use crate::layout::{layout, Point, TooLarge, Vertex};
 
 /// Output format of `graph`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -125,6 +125,8 @@ struct Highlight {
     inputs: [Node; 2],
     /// The join, or the minimal common upper bounds of an ambiguous pair.
     targets: Vec<Node>,
+    /// The targets' class: `join`, or `candidate` for an ambiguous pair.
+    role: &'static str,
     /// Hasse edges on the shortest paths from the inputs to the targets.
     edges: HashSet<(Node, Node)>,
     caption: String,
@@ -166,14 +168,20 @@ impl Drawing {
     fn highlight(hasse: &Poset, inputs: [Node; 2]) -> Highlight {
         let why = Explanation::new(hasse, inputs[0], inputs[1]);
         let [a, b] = inputs.map(|n| hasse.label(n));
-        let (targets, caption) = match &why.bound {
-            Bound::Least(join) => (vec![*join], format!("{a} ∨ {b} = {}", hasse.label(*join))),
+        let (targets, role, caption) = match &why.bound {
+            Bound::Least(join) => (
+                vec![*join],
+                "join",
+                format!("{a} ∨ {b} = {}", hasse.label(*join)),
+            ),
             Bound::None => (
                 Vec::new(),
+                "join",
                 format!("{a} and {b} have no common upper bound"),
             ),
             Bound::Ambiguous(candidates) => (
                 candidates.clone(),
+                "candidate",
                 format!(
                     "{a} and {b} have {} minimal common upper bounds and no join",
                     candidates.len()
@@ -189,6 +197,7 @@ impl Drawing {
         Highlight {
             inputs,
             targets,
+            role,
             edges,
             caption,
         }
@@ -199,9 +208,14 @@ impl Drawing {
         self.hasse.edges().count()
     }
 
-    fn node_marks(&self, node: Node) -> (bool, bool) {
-        self.highlight.as_ref().map_or((false, false), |h| {
-            (h.inputs.contains(&node), h.targets.contains(&node))
+    /// Whether `node` is an input, and its class if it is a join or a
+    /// candidate.
+    fn node_marks(&self, node: Node) -> (bool, Option<&'static str>) {
+        self.highlight.as_ref().map_or((false, None), |h| {
+            (
+                h.inputs.contains(&node),
+                h.targets.contains(&node).then_some(h.role),
+            )
         })
     }
 
@@ -222,7 +236,7 @@ impl Drawing {
 
     /// The diagram in Graphviz's DOT language, left to right like JAX's
     /// figure. Node and edge `class` attributes name the kind and the
-    /// highlight roles (`input`, `join`, `path`).
+    /// highlight roles (`input`, `join` or `candidate`, `path`).
     pub fn dot(&self) -> String {
         let mut out = String::new();
         let label = match &self.highlight {
@@ -243,22 +257,21 @@ impl Drawing {
         for (node, def) in self.nodes.iter().enumerate() {
             let category = Category::of(def);
             let (fill, stroke) = category.colours();
-            let (input, join) = self.node_marks(node);
+            let (input, target) = self.node_marks(node);
             let mut classes = vec![category.name()];
-            let mut style = "rounded,filled";
-            if def.weak {
-                style = "rounded,filled,dashed";
-            }
+            let style = if def.weak {
+                "rounded,filled,dashed"
+            } else {
+                "rounded,filled"
+            };
             let mut extra = String::new();
             if input {
                 classes.push("input");
             }
-            if join {
-                classes.push("join");
-            }
-            if input || join {
+            classes.extend(target);
+            if input || target.is_some() {
                 let _ = write!(extra, ", penwidth=2.5, color=\"{MARK}\"");
-                if join {
+                if target.is_some() {
                     extra.push_str(", peripheries=2");
                 }
             } else {
@@ -289,8 +302,9 @@ impl Drawing {
     }
 
     /// A standalone SVG drawing: one `<g class="node ...">` per node, one
-    /// `<path class="edge ...">` per edge, a title and a legend.
-    pub fn svg(&self) -> String {
+    /// `<path class="edge ...">` per edge, a title and a legend. Refused for
+    /// graphs too large to lay out here (see [`crate::layout::MAX_VERTICES`]).
+    pub fn svg(&self) -> Result<String, TooLarge> {
         let vertices: Vec<Vertex> = self
             .nodes
             .iter()
@@ -300,13 +314,13 @@ impl Drawing {
                 band: Category::of(def).band(),
             })
             .collect();
-        let placed = layout(&self.hasse, &vertices);
+        let placed = layout(&self.hasse, &vertices)?;
         let header = if self.highlight.is_some() { 48.0 } else { 32.0 };
         let present: Vec<Category> = Category::ALL
             .into_iter()
             .filter(|c| self.nodes.iter().any(|n| Category::of(n) == *c))
             .collect();
-        let legend = Legend::new(&present, self.highlight.is_some(), placed.size.0 - 32.0);
+        let legend = Legend::new(&present, self.highlight.as_ref(), placed.size.0 - 32.0);
         let width = placed
             .size
             .0
@@ -348,7 +362,7 @@ impl Drawing {
         let _ = writeln!(out, "</g>");
         legend.render(&mut out, 16.0, header + placed.size.1);
         out.push_str("</svg>\n");
-        out
+        Ok(out)
     }
 
     fn svg_edges(&self, out: &mut String, routes: &[Vec<Point>]) {
@@ -384,7 +398,7 @@ impl Drawing {
         for (node, def) in self.nodes.iter().enumerate() {
             let category = Category::of(def);
             let (fill, stroke) = category.colours();
-            let (input, join) = self.node_marks(node);
+            let (input, target) = self.node_marks(node);
             let (x, y) = centers[node];
             let Vertex { width, height, .. } = vertices[node];
             let (left, top) = (x - width / 2.0, y - height / 2.0);
@@ -392,8 +406,9 @@ impl Drawing {
             if input {
                 classes.push_str(" input");
             }
-            if join {
-                classes.push_str(" join");
+            if let Some(role) = target {
+                classes.push(' ');
+                classes.push_str(role);
             }
             let label = xml(&def.label);
             let kind = match def.dtype {
@@ -402,7 +417,7 @@ impl Drawing {
             };
             let _ = writeln!(out, r#"<g class="{classes}" data-label="{label}">"#);
             let _ = writeln!(out, "<title>{kind}</title>");
-            if join {
+            if target.is_some() {
                 let _ = writeln!(
                     out,
                     r#"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" rx="9" fill="none" stroke="{MARK}" stroke-width="1.5"/>"#,
@@ -412,7 +427,7 @@ impl Drawing {
                     height + 8.0
                 );
             }
-            let (outline, stroke_width) = if input || join {
+            let (outline, stroke_width) = if input || target.is_some() {
                 (MARK, 2.5)
             } else {
                 (stroke, 1.2)
@@ -450,7 +465,7 @@ impl Legend {
     const ROW: f64 = 22.0;
 
     /// The legend in as many columns as fit `width` (at least two).
-    fn new(present: &[Category], highlighted: bool, width: f64) -> Legend {
+    fn new(present: &[Category], highlight: Option<&Highlight>, width: f64) -> Legend {
         let mut entries: Vec<(String, String)> = present
             .iter()
             .map(|&c| {
@@ -468,23 +483,32 @@ impl Legend {
                 )
             })
             .collect();
-        if highlighted {
+        if let Some(h) = highlight {
             entries.push((
                 format!(
                     r#"<rect width="22" height="14" rx="4" fill="white" stroke="{MARK}" stroke-width="2.5"/>"#
                 ),
                 "the pair".to_owned(),
             ));
-            entries.push((
-                format!(
-                    r#"<rect x="-3" y="-3" width="28" height="20" rx="6" fill="none" stroke="{MARK}" stroke-width="1.5"/><rect width="22" height="14" rx="4" fill="white" stroke="{MARK}" stroke-width="2.5"/>"#
-                ),
-                "their join (or candidates)".to_owned(),
-            ));
-            entries.push((
-                format!(r#"<path d="M0,7 L22,7" stroke="{MARK}" stroke-width="2.4"/>"#),
-                "shortest paths to it".to_owned(),
-            ));
+            if !h.targets.is_empty() {
+                let what = if h.role == "join" {
+                    "their join"
+                } else {
+                    "their minimal common upper bounds"
+                };
+                entries.push((
+                    format!(
+                        r#"<rect x="-3" y="-3" width="28" height="20" rx="6" fill="none" stroke="{MARK}" stroke-width="1.5"/><rect width="22" height="14" rx="4" fill="white" stroke="{MARK}" stroke-width="2.5"/>"#
+                    ),
+                    what.to_owned(),
+                ));
+            }
+            if !h.edges.is_empty() {
+                entries.push((
+                    format!(r#"<path d="M0,7 L22,7" stroke="{MARK}" stroke-width="2.4"/>"#),
+                    "shortest paths to it".to_owned(),
+                ));
+            }
         }
         let column = entries
             .iter()

@@ -41,6 +41,10 @@ const DUMMY_GAP: f64 = 6.0;
 const SWEEPS: usize = 25;
 /// Coordinate relaxation rounds.
 const RELAXATIONS: usize = 40;
+/// The most vertices (nodes plus one per column an edge crosses) a layout
+/// takes on: about a second of work here, and already far past what a
+/// reader can follow.
+pub const MAX_VERTICES: usize = 100_000;
 
 /// A node's box size and band (vertices of lower bands start higher up).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -78,13 +82,20 @@ struct Layered {
     right: Vec<usize>,
 }
 
+/// A graph whose layout would need more than [`MAX_VERTICES`] vertices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooLarge {
+    /// How many vertices it would need.
+    pub vertices: usize,
+}
+
 /// Lays out `poset` (a Hasse diagram: its edges are drawn as given) with
 /// one [`Vertex`] per node.
 ///
 /// # Panics
 ///
 /// If `vertices` does not have one entry per node.
-pub fn layout(poset: &Poset, vertices: &[Vertex]) -> Layout {
+pub fn layout(poset: &Poset, vertices: &[Vertex]) -> Result<Layout, TooLarge> {
     assert_eq!(vertices.len(), poset.len(), "one vertex per node");
     let n = poset.len();
     let mut layer_of = vec![0usize; n];
@@ -92,6 +103,15 @@ pub fn layout(poset: &Poset, vertices: &[Vertex]) -> Layout {
         for &v in poset.successors(u) {
             layer_of[v] = layer_of[v].max(layer_of[u] + 1);
         }
+    }
+    let dummies: usize = poset
+        .edges()
+        .map(|(u, v)| layer_of[v] - layer_of[u] - 1)
+        .sum();
+    if n + dummies > MAX_VERTICES {
+        return Err(TooLarge {
+            vertices: n + dummies,
+        });
     }
     let mut graph: Vec<Layered> = (0..n)
         .map(|v| Layered {
@@ -151,11 +171,11 @@ pub fn layout(poset: &Poset, vertices: &[Vertex]) -> Layout {
         .map(|(y, v)| y + v.height / 2.0)
         .fold(0.0, f64::max)
         + MARGIN;
-    Layout {
+    Ok(Layout {
         centers: (0..n).map(|v| (x[v], y[v])).collect(),
         routes,
         size: (width, height),
-    }
+    })
 }
 
 /// Crossing reduction: barycenter sweeps, keeping the best order seen.
@@ -410,29 +430,30 @@ fn spread_ports(
     poset: &Poset,
     vertices: &[Vertex],
 ) -> Vec<Vec<Point>> {
-    let edges: Vec<(usize, usize)> = poset.edges().collect();
-    for (node, vertex) in vertices.iter().enumerate() {
-        for outgoing in [true, false] {
-            let mut ends: Vec<usize> = (0..edges.len())
-                .filter(|&e| if outgoing { edges[e].0 } else { edges[e].1 } == node)
-                .collect();
+    // Edge indices at each node's right (outgoing) and left (incoming) side.
+    let mut sides: Vec<[Vec<usize>; 2]> = vec![[Vec::new(), Vec::new()]; vertices.len()];
+    for (e, (from, to)) in poset.edges().enumerate() {
+        sides[from][0].push(e);
+        sides[to][1].push(e);
+    }
+    for (vertex, sides) in vertices.iter().zip(&mut sides) {
+        for (side, ends) in sides.iter_mut().enumerate() {
             if ends.len() < 2 {
                 continue;
             }
+            let outgoing = side == 0;
             // The y of the neighbouring point decides the order.
             let toward = |e: usize| {
                 let route = &routes[e];
-                let i = if outgoing { 1 } else { route.len() - 2 };
-                route[i].1
+                route[if outgoing { 1 } else { route.len() - 2 }].1
             };
             ends.sort_by(|&a, &b| toward(a).total_cmp(&toward(b)));
             let step = ((vertex.height - 8.0) / (ends.len() - 1) as f64).min(5.0);
             let middle = (ends.len() - 1) as f64 / 2.0;
             for (k, &e) in ends.iter().enumerate() {
-                let offset = (k as f64 - middle) * step;
                 let route = &mut routes[e];
                 let i = if outgoing { 0 } else { route.len() - 1 };
-                route[i].1 += offset;
+                route[i].1 += (k as f64 - middle) * step;
             }
         }
     }

@@ -399,7 +399,14 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
                 .map_err(|err| Failure::Usage(err.to_string()))?;
             let text = match format {
                 graph::Format::Dot => drawing.dot(),
-                graph::Format::Svg => drawing.svg(),
+                graph::Format::Svg => drawing.svg().map_err(|too_large| {
+                    Failure::Usage(format!(
+                        "drawing this graph would take {} vertices (nodes plus edge bends), \
+                         more than the {} laid out here; use --format dot with Graphviz",
+                        too_large.vertices,
+                        layout::MAX_VERTICES
+                    ))
+                })?,
             };
             out.write_all(text.as_bytes())?;
         }
@@ -460,5 +467,37 @@ fn highlight_pair(text: &str) -> Result<[&str; 2], Failure> {
             "--highlight takes two types separated by a comma, such as 'int8,uint8'; got '{}'",
             text.escape_debug()
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dtype_lattice::definition::NodeDef;
+
+    fn definition(edges: Vec<(usize, usize)>) -> Definition {
+        Definition {
+            name: "sketch".into(),
+            description: None,
+            nodes: ["a", "b"].map(NodeDef::from_label).to_vec(),
+            edges,
+        }
+    }
+
+    #[test]
+    fn a_cycle_is_not_a_lattice_and_other_defects_are_bad_input() {
+        match poset(&definition(vec![(0, 1), (1, 0)])) {
+            Err(Failure::Refused(message)) => assert_eq!(
+                message,
+                "sketch is not a lattice: the edges form a cycle: a -> b -> a; \
+                 promotion must only go one way, remove one of these edges"
+            ),
+            _ => panic!("a cycle must be refused (exit 1)"),
+        }
+        assert!(matches!(
+            poset(&definition(vec![(1, 1)])),
+            Err(Failure::Usage(_))
+        ));
+        assert!(poset(&definition(vec![(0, 1)])).is_ok());
     }
 }
