@@ -1,8 +1,8 @@
 //! The `dtype-lattice` command-line tool: argument parsing and rendering
 //! over the `dtype-lattice` library, which holds every promotion rule.
 //!
-//! Exit codes: 0 success, 1 a promotion error (JAX's message on stderr),
-//! 2 bad usage or input.
+//! Exit codes: 0 success, 1 a promotion error (JAX's message on stderr) or
+//! a graph that is not a lattice, 2 bad usage or input.
 
 pub mod batch;
 pub mod diff;
