@@ -22,6 +22,8 @@ pub enum Format {
 /// the error the rules give.
 pub struct Report {
     name: String,
+    /// The inputs as given.
+    inputs: [String; 2],
     labels: Vec<String>,
     why: Explanation,
     error: Option<PromotionError>,
@@ -48,6 +50,7 @@ impl Report {
         };
         Ok(Report {
             name: definition.name.clone(),
+            inputs: inputs.map(str::to_owned),
             labels: poset.labels().to_vec(),
             why,
             error,
@@ -135,6 +138,7 @@ impl Report {
         let inputs: Vec<Value> = (0..2)
             .map(|i| {
                 json!({
+                    "input": self.inputs[i],
                     "node": self.label(self.why.inputs[i]),
                     "upper_bounds": names(&self.why.upper_bounds[i]),
                     "path": self.why.paths.as_ref().map(|paths| names(&paths[i])),

@@ -597,8 +597,13 @@ fn xml(text: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&apos;"),
-            // XML 1.0 forbids most control characters even escaped.
-            c if c.is_control() && !matches!(c, '\t' | '\n' | '\r') => out.push('\u{fffd}'),
+            // XML 1.0 forbids most control characters and these two
+            // non-characters, even escaped.
+            c if (c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
+                || matches!(c, '\u{fffe}' | '\u{ffff}') =>
+            {
+                out.push('\u{fffd}')
+            }
             c => out.push(c),
         }
     }

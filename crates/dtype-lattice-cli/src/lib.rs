@@ -461,7 +461,7 @@ fn poset(definition: &Definition) -> Result<Poset, Failure> {
 
 /// `A,B` as two inputs.
 fn highlight_pair(text: &str) -> Result<[&str; 2], Failure> {
-    match text.split_once(',') {
+    match text.split_once(',').map(|(a, b)| (a.trim(), b.trim())) {
         Some((a, b)) if !a.is_empty() && !b.is_empty() && !b.contains(',') => Ok([a, b]),
         _ => Err(Failure::Usage(format!(
             "--highlight takes two types separated by a comma, such as 'int8,uint8'; got '{}'",

@@ -109,6 +109,7 @@ fn inputs_are_labels_aliases_or_python_types() {
     let output = run(&["explain", "--x64", "i1", "float", "--format", "json"]);
     assert_eq!(output.status.code(), Some(0));
     let json: Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(json["inputs"][0]["input"], "i1");
     assert_eq!(json["inputs"][0]["node"], "int8");
     assert_eq!(json["inputs"][1]["node"], "f*");
     assert_eq!(json["outcome"], "join");

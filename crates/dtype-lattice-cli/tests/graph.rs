@@ -392,3 +392,27 @@ fn graphs_too_large_to_lay_out_are_refused_quickly() {
     // DOT has no layout to do.
     assert_eq!(parse_dot(&drawing.dot()).edges.len(), 299 + 400);
 }
+
+#[test]
+fn empty_and_edgeless_graphs_are_drawn() {
+    for dict in [&[][..], &[("alone", &[][..])]] {
+        let lonely = sketch("lonely", dict);
+        let poset = lonely.poset().unwrap();
+        let drawing = Drawing::new(&lonely, &poset, None).unwrap();
+        check_svg(&drawing.svg().unwrap(), &poset);
+        assert_eq!(parse_dot(&drawing.dot()).nodes.len(), poset.len());
+    }
+}
+
+#[test]
+fn characters_xml_cannot_hold_are_replaced() {
+    let odd = sketch("bell", &[("\u{7}\u{fffe}", &["ok"][..])]);
+    let poset = odd.poset().unwrap();
+    let text = Drawing::new(&odd, &poset, None).unwrap().svg().unwrap();
+    let svg = roxmltree::Document::parse(&text).expect("well-formed XML");
+    let labels: BTreeSet<&str> = elements_of_class(&svg, "node")
+        .iter()
+        .filter_map(|n| n.attribute("data-label"))
+        .collect();
+    assert_eq!(labels, ["\u{fffd}\u{fffd}", "ok"].into());
+}
