@@ -165,12 +165,23 @@ impl Subject {
     pub fn definition(&self) -> Result<&Definition, Failure> {
         match self {
             Subject::Graph { definition, .. } => Ok(definition),
-            Subject::Rules(policy) => Err(Failure::Usage(format!(
-                "{} is defined by rules, not a lattice, so it has no graph; \
-                 `dtype-lattice check --policy {}` shows why",
-                policy.name(),
-                policy.name()
-            ))),
+            Subject::Rules(policy) => {
+                let with_lattice: Vec<&str> = policy::POLICY_NAMES
+                    .iter()
+                    .copied()
+                    .filter(|name| {
+                        policy::by_name(name, Default::default())
+                            .is_ok_and(|p| p.lattice().is_some())
+                    })
+                    .collect();
+                Err(Failure::Usage(format!(
+                    "{} is not defined by a lattice but by rules, so it has no graph \
+                     (`dtype-lattice check --policy {}` shows why); policies with a lattice: {}",
+                    policy.name(),
+                    policy.name(),
+                    with_lattice.join(", ")
+                )))
+            }
         }
     }
 

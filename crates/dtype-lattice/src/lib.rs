@@ -78,6 +78,8 @@
 //! - [`hierarchy`]: NumPy's scalar hierarchy (`issubdtype`) and the Array
 //!   API's kinds (`isdtype`).
 //! - [`lattice`]: the engine: edges in, a verified join table out.
+//! - [`explain`]: why two types promote as they do (bounds, paths, joins);
+//!   [`hasse`]: the diagram of a graph, its implied edges dropped.
 //! - [`Policy`]: the interface every framework's rules implement.
 //! - [`jax`]: JAX's lattices, configuration and rules.
 //! - [`definition`]: a graph with node meanings, for the design tools;
@@ -100,6 +102,8 @@ pub mod audit;
 pub mod definition;
 pub mod dtype;
 mod error;
+pub mod explain;
+pub mod hasse;
 pub mod hierarchy;
 pub mod info;
 pub mod jax;
