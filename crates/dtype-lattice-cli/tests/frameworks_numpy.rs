@@ -3,9 +3,9 @@
 //!
 //! Expected values come from three places only:
 //! - golden data written by `conformance/generate_numpy.py` from NumPy 2.4.6,
-//!   ml_dtypes 0.6.0 and array-api-strict 2.6.1 (the `promote_types` and
-//!   `result_type` files are checked by `golden.rs`; the functions batch does
-//!   not route, `can_cast` and `add`, are checked here through the library);
+//!   ml_dtypes 0.6.0 and array-api-strict 2.6.1 (`golden.rs` checks every
+//!   file through batch; `can_cast` and `add` are checked here through the
+//!   library too);
 //! - fixtures extracted by `conformance/extract_seed_tables.py` from the seed
 //!   documents: the NumPy table of JAX's design notebook and the cells JAX's
 //!   documentation highlights as differing from NumPy;

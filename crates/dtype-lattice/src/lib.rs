@@ -80,6 +80,8 @@
 //! - [`lattice`]: the engine: edges in, a verified join table out.
 //! - [`Policy`]: the interface every framework's rules implement.
 //! - [`jax`]: JAX's lattices, configuration and rules.
+//! - Other frameworks' rules behind the same [`Policy`]: [`numpy`],
+//!   [`array_api`], [`torch`], [`tensorflow`], [`jax_lax`].
 //!
 //! Data flows one way: the engine knows nothing of dtypes, JAX's module hands
 //! it edge lists and asks for joins, and the command-line tool (the
@@ -95,10 +97,13 @@ mod error;
 pub mod hierarchy;
 pub mod info;
 pub mod jax;
+pub mod jax_lax;
 pub mod lattice;
 pub mod numpy;
 mod operand;
 pub mod policy;
+pub mod tensorflow;
+pub mod torch;
 
 pub use dtype::{DType, Kind, ParseDTypeError};
 pub use error::{NoPathReason, PromotionError};
