@@ -34,7 +34,6 @@ operand, every ordered pair) in both x64 settings: the result's dtype and
 from __future__ import annotations
 
 import os
-import platform
 from typing import Any
 
 os.environ["JAX_PLATFORMS"] = "cpu"  # must precede the jax import
@@ -45,6 +44,7 @@ import ml_dtypes  # noqa: E402
 import numpy as np  # noqa: E402
 from jax import lax  # noqa: E402
 
+import golden_io  # noqa: E402
 from golden_io import (DTYPE_NAMES, PY_SCALARS, Operand,  # noqa: E402
                        ours, parse_args, py_scalar, py_value, run, typed,
                        unary_and_binary, write_all)
@@ -93,14 +93,11 @@ def gen_add() -> list[dict]:
 
 
 def header() -> dict:
-    return {"header": {
-        "generator": GENERATOR,
-        "python": platform.python_version(),
-        "versions": {"jax": jax.__version__, "jaxlib": jaxlib.__version__,
-                     "numpy": np.__version__,
-                     "ml_dtypes": ml_dtypes.__version__},
-        "platform": jax.default_backend(),
-    }}
+    return golden_io.header(
+        GENERATOR,
+        {"jax": jax.__version__, "jaxlib": jaxlib.__version__,
+         "numpy": np.__version__, "ml_dtypes": ml_dtypes.__version__},
+        platform=jax.default_backend())
 
 
 def main(argv: list[str] | None = None) -> None:

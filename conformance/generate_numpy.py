@@ -60,7 +60,6 @@ The script checks that every dtype answered is one of the 32 dtypes.
 from __future__ import annotations
 
 import itertools
-import platform
 import sys
 from typing import Any
 
@@ -68,6 +67,7 @@ import array_api_strict as xp
 import ml_dtypes
 import numpy as np
 
+import golden_io
 from golden_io import (DTYPE_NAMES, PY_SCALARS, PYTHON_TYPES, Lazy, Operand,
                        ours, parse_args, py_scalar, py_value, resolve, run,
                        typed, unary_and_binary, write_all)
@@ -215,15 +215,12 @@ def check_environment() -> None:
 
 def header() -> dict:
     flags = xp.get_array_api_strict_flags()
-    return {"header": {
-        "generator": GENERATOR,
-        "python": platform.python_version(),
-        "versions": {"numpy": np.__version__,
-                     "ml_dtypes": ml_dtypes.__version__,
-                     "array_api_strict": xp.__version__},
-        "array_api_strict_flags": {"api_version": flags["api_version"]},
-        "byteorder": sys.byteorder,
-    }}
+    return golden_io.header(
+        GENERATOR,
+        {"numpy": np.__version__, "ml_dtypes": ml_dtypes.__version__,
+         "array_api_strict": xp.__version__},
+        array_api_strict_flags={"api_version": flags["api_version"]},
+        byteorder=sys.byteorder)
 
 
 def main(argv: list[str] | None = None) -> None:

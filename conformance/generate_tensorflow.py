@@ -51,7 +51,6 @@ from __future__ import annotations
 
 import json
 import os
-import platform
 import subprocess
 import sys
 from typing import Any
@@ -63,6 +62,7 @@ import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 from tensorflow.python.framework import flexible_dtypes, weak_tensor  # noqa: E402
 
+import golden_io  # noqa: E402
 from golden_io import (DTYPE_NAMES, PY_SCALARS, PYTHON_TYPES, Lazy,  # noqa: E402
                        Operand, ours, parse_args, py_scalar, py_value,
                        resolve, run, typed, unary_and_binary, write_all)
@@ -164,13 +164,11 @@ def mode_lines(policy: str) -> list[dict]:
 
 
 def header() -> dict:
-    return {"header": {
-        "generator": GENERATOR,
-        "python": platform.python_version(),
-        "versions": {"tensorflow": tf.__version__, "numpy": np.__version__,
-                     "ml_dtypes": ml_dtypes.__version__},
-        "device": "cpu",
-    }}
+    return golden_io.header(
+        GENERATOR,
+        {"tensorflow": tf.__version__, "numpy": np.__version__,
+         "ml_dtypes": ml_dtypes.__version__},
+        device="cpu")
 
 
 def generators() -> dict:

@@ -41,8 +41,6 @@ script checks that every dtype answered is one of the 32 dtypes.
 
 from __future__ import annotations
 
-import platform
-import sys
 import warnings
 from typing import Any
 
@@ -51,6 +49,7 @@ warnings.filterwarnings("ignore", message="Failed to initialize NumPy")
 
 import torch  # noqa: E402
 
+import golden_io  # noqa: E402
 from golden_io import (DTYPE_NAMES, PY_SCALARS, PYTHON_TYPES, Lazy,  # noqa: E402
                        Operand, ours, parse_args, py_scalar, py_value,
                        resolve, run, typed, unary_and_binary, write_all)
@@ -121,13 +120,9 @@ def check_environment() -> None:
 
 
 def header() -> dict:
-    return {"header": {
-        "generator": GENERATOR,
-        "python": platform.python_version(),
-        "versions": {"torch": torch.__version__},
-        "default_dtype": str(torch.get_default_dtype()),
-        "device": "cpu",
-    }}
+    return golden_io.header(GENERATOR, {"torch": torch.__version__},
+                            default_dtype=str(torch.get_default_dtype()),
+                            device="cpu")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import platform
 import sys
 import warnings
 from pathlib import Path
@@ -111,6 +112,14 @@ def unary_and_binary(operands: list[Operand]) -> list[list[Operand]]:
     """No operand, every single operand, every ordered pair."""
     return ([[]] + [[x] for x in operands]
             + [[x, y] for x in operands for y in operands])
+
+
+def header(generator: str, versions: dict, **extra: Any) -> dict:
+    """Line 1 of a golden file: who wrote it, with which library versions,
+    and what else the answers depend on."""
+    return {"header": {"generator": generator,
+                       "python": platform.python_version(),
+                       "versions": versions, **extra}}
 
 
 def write_jsonl(path: Path, head: dict, lines: list[dict]) -> None:

@@ -11,6 +11,8 @@
 //!   documentation highlights as differing from NumPy;
 //! - the design notebook's printed output for its non-associativity example.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -233,17 +235,7 @@ fn diff_lists_and_counts_the_docs_cells() {
     ]))
     .unwrap();
     let expected = csv("type_promotion_table_x64_differs.csv");
-    let listed: BTreeSet<(String, String)> = json["differences"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| {
-            (
-                d["row"].as_str().unwrap().to_owned(),
-                d["column"].as_str().unwrap().to_owned(),
-            )
-        })
-        .collect();
+    let listed = common::diff_cells(&json);
     let fixture: BTreeSet<(String, String)> = expected[1..]
         .iter()
         .flat_map(|row| {

@@ -7,6 +7,8 @@
 //! `conformance/generate_tensorflow.py` (TensorFlow 2.21.0) and
 //! `conformance/generate_jax_lax.py` (JAX 0.10.2).
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::process::Command;
@@ -277,17 +279,7 @@ fn diff_torch_numpy_lists_the_cells_the_golden_answers_differ_in() {
             }
         }
     }
-    let listed: BTreeSet<(String, String)> = report["differences"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| {
-            (
-                d["row"].as_str().unwrap().to_owned(),
-                d["column"].as_str().unwrap().to_owned(),
-            )
-        })
-        .collect();
+    let listed = common::diff_cells(&report);
     assert_eq!(listed, expected);
     assert_eq!(report["count"], expected.len());
 }
