@@ -87,6 +87,8 @@
 //! - [`analysis`]: is a graph a (partial) lattice, and why not.
 //! - [`audit`]: the design notebook's criteria (dropped components,
 //!   overflow, precision loss, widening) on every pair.
+//! - Other frameworks' rules behind the same [`Policy`]: [`numpy`],
+//!   [`array_api`], [`torch`], [`tensorflow`], [`jax_lax`].
 //!
 //! Data flows one way: the engine knows nothing of dtypes, JAX's module hands
 //! it edge lists and asks for joins, and the command-line tool (the
@@ -107,12 +109,15 @@ pub mod hasse;
 pub mod hierarchy;
 pub mod info;
 pub mod jax;
+pub mod jax_lax;
 pub mod lattice;
 #[cfg(feature = "toml")]
 pub mod lattice_file;
 pub mod numpy;
 mod operand;
 pub mod policy;
+pub mod tensorflow;
+pub mod torch;
 
 pub use dtype::{DType, Kind, ParseDTypeError};
 pub use error::{NoPathReason, PromotionError};
