@@ -220,6 +220,7 @@ golden! {
     numpy_result_type => "numpy_result_type.jsonl";
     array_api_promote_types => "array_api_promote_types.jsonl";
     array_api_result_type => "array_api_result_type.jsonl";
+    result_type_nary => "result_type_nary.jsonl";
 }
 
 /// The label JAX's documentation gives a result, by the rule of the code
