@@ -24,9 +24,17 @@ use dtype_lattice::jax::{self, Config, Jax, Promotion, NODE_COUNT};
 use dtype_lattice::lattice::Node;
 use dtype_lattice::{DType, Operand, PyScalar, TypeSpec};
 
-/// The floor's table: joins as bytes, `0` where there is none (the floor
-/// never reads those cells; it only must not index out of bounds).
-type Table = [[u8; NODE_COUNT]; NODE_COUNT];
+#[path = "../tests/support/floor.rs"]
+mod floor;
+#[path = "../tests/support/rng.rs"]
+mod rng;
+
+use rng::Rng;
+
+/// An item of `items`, at random.
+fn pick<T: Copy>(rng: &mut Rng, items: &[T]) -> T {
+    items[rng.below(items.len())]
+}
 
 /// Lists of operands per benchmark: enough that the inputs vary, few
 /// enough to stay in L1 cache like a real dispatcher's working set.
@@ -67,55 +75,6 @@ const COMMON: [DType; 15] = [
     DType::Complex128,
 ];
 
-/// A small deterministic generator (SplitMix64), so every run times the
-/// same inputs.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len())]
-    }
-}
-
-fn floor_table(jax: Jax) -> Table {
-    let lattice = jax.lattice();
-    let mut table = [[0u8; NODE_COUNT]; NODE_COUNT];
-    for (a, row) in table.iter_mut().enumerate() {
-        for (b, cell) in row.iter_mut().enumerate() {
-            *cell = lattice.join(a, b).map_or(0, |c| c as u8);
-        }
-    }
-    table
-}
-
-/// The lattice node the floor reads for an operand: its dtype, or its
-/// Python type's weak node.
-fn floor_node(operand: &Operand) -> u8 {
-    let spec = match *operand {
-        Operand::DType(dtype) | Operand::ZeroDim(dtype) | Operand::Array { dtype, .. } => {
-            TypeSpec::DType(dtype)
-        }
-        Operand::PyType(scalar) => TypeSpec::Python(scalar),
-        Operand::PyInt(_) => TypeSpec::Python(PyScalar::Int),
-        Operand::PyFloat(_) | Operand::None => TypeSpec::Python(PyScalar::Float),
-        Operand::PyBool(_) => TypeSpec::DType(DType::Bool),
-        _ => unreachable!("the benchmark makes no other operands"),
-    };
-    jax::node(spec) as u8
-}
-
 fn binary(c: &mut Criterion) {
     let nodes: Vec<Node> = (0..NODE_COUNT).collect();
     let all: Vec<(Node, Node)> = nodes
@@ -124,7 +83,7 @@ fn binary(c: &mut Criterion) {
         .collect();
     for (name, config) in &CONFIGS[..3] {
         let jax = black_box(Jax::new(*config));
-        let table = floor_table(jax);
+        let table = floor::table(jax);
         let defined: Vec<(Node, Node)> = all
             .iter()
             .copied()
@@ -199,12 +158,12 @@ fn draw_form(rng: &mut Rng, mix: Mix, position: usize) -> Form {
     match mix {
         Mix::Strong => Form::StrongArray,
         Mix::Mixed if position == 0 => Form::StrongArray,
-        Mix::Weak => rng.pick(&WEAK_FORMS),
+        Mix::Weak => pick(rng, &WEAK_FORMS),
         Mix::Mixed | Mix::Varied => {
             if rng.below(2) == 0 {
                 Form::StrongArray
             } else {
-                rng.pick(&WEAK_FORMS)
+                pick(rng, &WEAK_FORMS)
             }
         }
     }
@@ -215,14 +174,14 @@ fn draw_form(rng: &mut Rng, mix: Mix, position: usize) -> Form {
 fn operand(rng: &mut Rng, form: Form, strict: bool, shared: DType) -> Operand {
     match form {
         Form::StrongArray => Operand::Array {
-            dtype: if strict { shared } else { rng.pick(&COMMON) },
+            dtype: if strict { shared } else { pick(rng, &COMMON) },
             weak: false,
         },
         Form::PyInt => Operand::PyInt(2),
         Form::PyFloat => Operand::PyFloat(2.0),
         Form::PyComplex => Operand::PyType(PyScalar::Complex),
         Form::WeakArray => Operand::Array {
-            dtype: rng.pick(&COMMON[1..]),
+            dtype: pick(rng, &COMMON[1..]),
             weak: true,
         },
     }
@@ -236,7 +195,7 @@ fn operand_lists(jax: Jax, mix: Mix, k: usize, rng: &mut Rng) -> Vec<Vec<Operand
     let promotes =
         |list: &[Operand]| jax.result_type(list).is_ok() && jax.lattice_result_type(list).is_ok();
     let draw_list = |rng: &mut Rng, forms: &[Form]| {
-        let shared = rng.pick(&COMMON);
+        let shared = pick(rng, &COMMON);
         forms
             .iter()
             .map(|&form| operand(rng, form, strict, shared))
@@ -269,7 +228,7 @@ fn nary(c: &mut Criterion) {
     let mut rng = Rng(0x5EED);
     for (name, config) in CONFIGS {
         let jax = black_box(Jax::new(config));
-        let table = floor_table(jax);
+        let table = floor::table(jax);
         let mixes = [
             ("strong", Mix::Strong),
             ("weak", Mix::Weak),
@@ -288,17 +247,14 @@ fn nary(c: &mut Criterion) {
                 let lists = operand_lists(jax, mix, k, &mut rng);
                 let nodes: Vec<Vec<u8>> = lists
                     .iter()
-                    .map(|list| list.iter().map(floor_node).collect())
+                    .map(|list| list.iter().map(floor::node).collect())
                     .collect();
                 group.throughput(Throughput::Elements(LISTS as u64));
                 group.bench_function(BenchmarkId::new("floor", k), |bench| {
                     let table = black_box(&table);
                     bench.iter(|| {
                         for list in black_box(&nodes[..]) {
-                            let joined = list[1..]
-                                .iter()
-                                .fold(list[0], |acc, &x| table[acc as usize][x as usize]);
-                            black_box(joined);
+                            black_box(floor::fold(table, list));
                         }
                     })
                 });

@@ -8,8 +8,10 @@
 //! cargo run --release -p dtype-lattice --example scale -- --emit grid 1024
 //! ```
 //!
-//! `--emit FAMILY N` prints one graph instead, for `bench/compare.py`: the
-//! node count on the first line, then one edge `FROM TO` per line.
+//! For `bench/compare.py`, `--emit FAMILY N` prints one graph instead (the
+//! node count on the first line, then one edge `FROM TO` per line) and
+//! `--compile FAMILY N` prints the median milliseconds to validate and
+//! compile it.
 //!
 //! Families (each also in a variant that is not a lattice):
 //! - `grid`: the product of two chains of √N nodes, the lattice of pairs
@@ -30,6 +32,8 @@
 
 #[path = "../tests/support/counting_alloc.rs"]
 mod counting_alloc;
+#[path = "../tests/support/rng.rs"]
+mod rng;
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -70,29 +74,16 @@ fn grid(nodes: usize) -> Graph {
     Graph { nodes, edges }
 }
 
-/// A small deterministic generator (SplitMix64).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
-
 /// The `nodes` largest sets of a random union-closed family over 64
 /// elements, ordered by inclusion, with an edge from each set to its union
 /// with each generating set.
 fn layered(nodes: usize) -> Graph {
-    let mut rng = Rng(nodes as u64);
+    let mut rng = rng::Rng(nodes as u64);
     let mut generators: Vec<u64> = Vec::new();
     let mut family: std::collections::BTreeSet<u64> = Default::default();
     while family.len() < nodes {
         // Sets of two to four elements out of 24.
-        let generator = (0..2 + rng.next() % 3).fold(0, |set, _| set | 1 << (rng.next() % 24));
+        let generator = (0..2 + rng.below(3)).fold(0, |set, _| set | 1 << rng.below(24));
         if family.contains(&generator) {
             continue;
         }
@@ -245,22 +236,33 @@ fn main() {
     match args.as_slice() {
         [] => table(),
         [flag, name, nodes] if flag == "--emit" => {
-            let graph = nodes
-                .parse()
-                .ok()
-                .and_then(|nodes| family(name, nodes))
-                .unwrap_or_else(|| {
-                    eprintln!("usage: scale [--emit {} N]", FAMILIES.join("|"));
-                    std::process::exit(2);
-                });
+            let graph = graph_or_usage(name, nodes);
             println!("{}", graph.nodes);
             for (from, to) in &graph.edges {
                 println!("{from} {to}");
             }
         }
-        _ => {
-            eprintln!("usage: scale [--emit {} N]", FAMILIES.join("|"));
-            std::process::exit(2);
+        [flag, name, nodes] if flag == "--compile" => {
+            let graph = graph_or_usage(name, nodes);
+            let (median, _) = time(5, || {
+                let poset = Poset::new(graph.labels(), graph.edges.iter().copied());
+                black_box(poset.map(Lattice::new).map(|l| l.is_ok()).ok());
+            });
+            println!("{}", ms(median));
         }
+        _ => usage(),
     }
+}
+
+fn usage() -> ! {
+    eprintln!("usage: scale [--emit|--compile {} N]", FAMILIES.join("|"));
+    std::process::exit(2);
+}
+
+fn graph_or_usage(name: &str, nodes: &str) -> Graph {
+    nodes
+        .parse()
+        .ok()
+        .and_then(|nodes| family(name, nodes))
+        .unwrap_or_else(|| usage())
 }

@@ -10,11 +10,14 @@
 //! list of inputs its message names, a `Vec`. That is checked too, with
 //! the memory coming back when the error is dropped.
 
-mod support;
+#[path = "support/counting_alloc.rs"]
+mod counting_alloc;
+#[path = "support/rng.rs"]
+mod rng;
 
+use counting_alloc::{reset_peak, stats};
 use dtype_lattice::jax::{self, Config, Jax, Promotion, NODE_COUNT};
 use dtype_lattice::{DType, Operand, PromotionError, PyScalar};
-use support::counting_alloc::{reset_peak, stats};
 
 fn configs() -> Vec<Jax> {
     [false, true]
@@ -131,15 +134,8 @@ fn result_types_allocate_nothing_on_single_operands_and_pairs() {
 #[test]
 fn result_types_allocate_nothing_on_longer_lists() {
     let forms = operand_forms();
-    // A small deterministic generator (SplitMix64).
-    let mut state = 0x5EED_u64;
-    let mut below = |n: usize| {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) % n as u64) as usize
-    };
+    let mut rng = rng::Rng(0x5EED);
+    let mut below = |n| rng.below(n);
     // Mostly the common dtypes as arrays, so many lists promote.
     let common: Vec<Operand> = [
         DType::Bool,
