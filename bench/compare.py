@@ -306,7 +306,7 @@ def main() -> None:
           f"{platform.machine()}, {os.cpu_count()} CPUs\n")
     promotion_calls(per_length=10 if args.quick else 100)
     large_lattices([int(s) for s in args.sizes.split(",")],
-                   sample=2_000 if args.quick else 20_000)
+                   sample=2_000 if args.quick else 50_000)
 
 
 if __name__ == "__main__":

@@ -54,15 +54,29 @@
 //!
 //! # Algorithm and cost
 //!
-//! Nodes are ranked in a topological order (Kahn's algorithm, O(n + e)).
-//! Upper-bound sets are bit sets over ranks, filled in reverse topological
-//! order as the union of the successors' sets: O(e * n / 64) word
-//! operations. For a pair (a, b) the common upper bounds are the
-//! intersection of two rows; if a least element exists it precedes every
-//! other common bound in topological order, so it is the lowest set bit,
-//! and it is least exactly when every common bound lies in its own
-//! upper-bound set. That is O(n / 64) per pair, O(n^3 / 64) for the table.
-//! Memory: n * n bits of closure plus the n * n table of `u16`.
+//! For n nodes and e edges (n at most [`MAX_NODES`]):
+//!
+//! - Nodes are ranked in a topological order (Kahn's algorithm, O(n + e));
+//!   a cycle is found and named on the way.
+//! - Upper-bound sets are bit sets over ranks, filled in reverse
+//!   topological order as the union of the successors' sets: O(e · n / 64)
+//!   word operations.
+//! - Joins are filled row by row in reverse topological order (see
+//!   [`Lattice::new`]): the join of `a` and `b` is `a` if `b ≤ a`, else the
+//!   least of the joins of `a`'s successors with `b`, checked with one bit
+//!   test per successor, O(out-degree) per pair. Pairs where that cannot
+//!   decide, and rows of nodes with many successors, use the bit sets
+//!   instead: for a pair the common upper bounds are the intersection of
+//!   two rows; if a least element exists it precedes every other common
+//!   bound in topological order, so it is the lowest set bit, and it is
+//!   least exactly when every common bound lies in its own upper-bound set,
+//!   O(n / 64). In all, O(n² · min(d, n / 64)) for out-degree d.
+//! - [`Lattice::verify_laws`] re-checks the result exhaustively in
+//!   O(n² · n / 64).
+//!
+//! Memory: n · n bits of closure plus the n · n table of `u16`, besides the
+//! graph itself (labels and edge lists). BENCHMARKS.md has the measurements:
+//! 1,024 nodes compile in milliseconds and 4,096 in well under a second.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
