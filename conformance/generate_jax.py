@@ -85,7 +85,6 @@ import math
 import os
 import platform
 import sys
-import warnings
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, NamedTuple
 
@@ -110,18 +109,10 @@ import numpy as np  # noqa: E402
 from jax._src import dtypes as jax_dtypes  # noqa: E402
 from jax._src.lax import lax as lax_internal  # noqa: E402
 
+from golden_io import DTYPE_NAMES, answer, write_jsonl  # noqa: E402
+
 GENERATOR = "conformance/generate_jax.py"
 
-DTYPE_NAMES = [
-    "bool",
-    "uint1", "uint2", "uint4", "uint8", "uint16", "uint32", "uint64",
-    "int1", "int2", "int4", "int8", "int16", "int32", "int64",
-    "float4_e2m1fn", "float6_e2m3fn", "float6_e3m2fn",
-    "float8_e3m4", "float8_e4m3", "float8_e8m0fnu", "float8_e4m3b11fnuz",
-    "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz",
-    "bfloat16", "float16", "float32", "float64",
-    "complex64", "complex128",
-]
 WEAK_TYPE_NAMES = ["int", "float", "complex"]
 PYTHON_TYPES = {"int": int, "float": float, "complex": complex, "bool": bool}
 
@@ -340,17 +331,6 @@ def cross_check(traced: dict, concrete: dict) -> None:
 
 # --------------------------------------------------------------------------
 # Calling JAX and encoding answers.
-
-def answer(call: Callable[[], Any]) -> dict:
-    """{"ok": call()} or {"error": ...} for the exception it raised."""
-    try:
-        with warnings.catch_warnings():
-            # e.g. "Explicitly requested dtype int64 ... will be truncated".
-            warnings.simplefilter("ignore")
-            return {"ok": call()}
-    except Exception as e:  # noqa: BLE001 - every exception is data here
-        return {"error": {"type": type(e).__name__, "message": str(e)}}
-
 
 def dtype_name(dt: Any) -> str:
     return str(np.dtype(dt))
@@ -630,12 +610,6 @@ def header() -> dict:
                      "ml_dtypes": ml_dtypes.__version__},
         "platform": jax.default_backend(),
     }}
-
-
-def write_jsonl(path: Path, head: dict, lines: list[dict]) -> None:
-    with path.open("w", encoding="utf-8", newline="\n") as f:
-        for entry in [head, *lines]:
-            f.write(json.dumps(entry, separators=(",", ":")) + "\n")
 
 
 def check_dtypes_exist() -> None:

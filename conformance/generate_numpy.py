@@ -59,35 +59,23 @@ The script checks that every dtype answered is one of the 32 dtypes.
 
 from __future__ import annotations
 
-import argparse
 import itertools
-import json
-import platform
 import sys
-import warnings
-from pathlib import Path
-from typing import Any, Callable, Iterable, NamedTuple
+from typing import Any
 
 import array_api_strict as xp
 import ml_dtypes
 import numpy as np
 
+import golden_io
+from golden_io import (DTYPE_NAMES, PY_SCALARS, PYTHON_TYPES, Lazy, Operand,
+                       ours, parse_args, py_scalar, py_value, resolve, run,
+                       typed, unary_and_binary, write_all)
+
 GENERATOR = "conformance/generate_numpy.py"
 
-DTYPE_NAMES = [
-    "bool",
-    "uint1", "uint2", "uint4", "uint8", "uint16", "uint32", "uint64",
-    "int1", "int2", "int4", "int8", "int16", "int32", "int64",
-    "float4_e2m1fn", "float6_e2m3fn", "float6_e3m2fn",
-    "float8_e3m4", "float8_e4m3", "float8_e8m0fnu", "float8_e4m3b11fnuz",
-    "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz",
-    "bfloat16", "float16", "float32", "float64",
-    "complex64", "complex128",
-]
 # NumPy's own numeric dtypes (the others come from ml_dtypes).
 NUMPY_NAMES = [n for n in DTYPE_NAMES if not hasattr(ml_dtypes, n)]
-PYTHON_TYPES = {"int": int, "float": float, "complex": complex}
-PY_SCALARS = {"py:int": 2, "py:float": 2.0, "py:complex": 2j, "py:bool": True}
 # Python ints whose value matters: out of uint8's range, negative, and the
 # first value NumPy reads as uint64 rather than int64.
 PY_INT_VALUES = [300, -1, 2**63]
@@ -99,57 +87,12 @@ TRIPLE_OPERANDS = ["bool", "uint8", "int8", "uint64", "float16", "bfloat16",
                    "py:complex"]
 
 
-class Operand(NamedTuple):
-    value: Any
-    encoded: Any
-
-
 # --------------------------------------------------------------------------
-# Answers.
-
-def answer(call: Callable[[], Any]) -> dict:
-    """{"ok": call()} or {"error": ...} for the exception it raised."""
-    try:
-        with warnings.catch_warnings():
-            # e.g. "overflow encountered in cast" for a big int into float16.
-            warnings.simplefilter("ignore")
-            return {"ok": call()}
-    except Exception as e:  # noqa: BLE001 - every exception is data here
-        return {"error": {"type": type(e).__name__, "message": str(e)}}
-
-
-def ours(name: str) -> str:
-    """The name of a dtype, which must be one of the 32."""
-    if name not in DTYPE_NAMES:
-        raise RuntimeError(f"answer {name!r} is not one of the 32 dtypes")
-    return name
-
+# NumPy.
 
 def numpy_name(dt: Any) -> str:
     return ours(str(np.dtype(dt)))
 
-
-def typed(name: str) -> dict:
-    return {"dtype": name, "weak": False}
-
-
-def line(fn: str, policy: str, args: list, result: dict) -> dict:
-    return {"fn": fn, "args": args, "x64": False, "promotion": "standard",
-            "policy": policy, "answer": result}
-
-
-def run(fn: str, policy: str, call: Callable, operand_lists: Iterable[list]
-        ) -> list[dict]:
-    lines = []
-    for ops in operand_lists:
-        values = [op.value for op in ops]
-        lines.append(line(fn, policy, [op.encoded for op in ops],
-                          answer(lambda: call(*values))))
-    return lines
-
-
-# --------------------------------------------------------------------------
-# NumPy.
 
 def np_array(name: str) -> Operand:
     return Operand(np.zeros(2, np.dtype(name)), name)
@@ -157,14 +100,6 @@ def np_array(name: str) -> Operand:
 
 def np_zero_dim(name: str) -> Operand:
     return Operand(np.zeros((), np.dtype(name)), f"0d:{name}")
-
-
-def py_scalar(label: str) -> Operand:
-    return Operand(PY_SCALARS[label], label)
-
-
-def py_value(value: Any) -> Operand:
-    return Operand(value, value)
 
 
 def np_operands() -> list[Operand]:
@@ -196,7 +131,7 @@ def gen_numpy_promote_types() -> list[dict]:
 def gen_numpy_result_type() -> list[dict]:
     S = np_operands()
     T = [np_operand(label) for label in TRIPLE_OPERANDS]
-    calls = ([[]] + [[x] for x in S] + [[x, y] for x in S for y in S]
+    calls = (unary_and_binary(S)
              + [list(t) for t in itertools.product(T, repeat=3)])
     return run("result_type", "numpy",
                lambda *v: typed(numpy_name(np.result_type(*v))), calls)
@@ -225,13 +160,6 @@ def xp_dtype(name: str) -> Any:
     return getattr(xp, name)
 
 
-class Lazy(NamedTuple):
-    """An operand built only when the call runs, so that looking up a dtype
-    the library lacks raises inside the call, as `xp.result_type(xp.float16)`
-    does."""
-    make: Callable[[], Any]
-
-
 def xp_array(name: str) -> Operand:
     return Operand(Lazy(lambda: xp.zeros(2, dtype=xp_dtype(name))), name)
 
@@ -243,8 +171,7 @@ def xp_type(name: str) -> Operand:
 
 
 def xp_call(*values: Any) -> str:
-    args = [v.make() if isinstance(v, Lazy) else v for v in values]
-    result = xp.result_type(*args)
+    result = xp.result_type(*map(resolve, values))
     return ours(str(result).removeprefix("array_api_strict."))
 
 
@@ -259,9 +186,8 @@ def gen_array_api_result_type() -> list[dict]:
          + [py_scalar(s) for s in PY_SCALARS]
          + [py_value(v) for v in PY_INT_VALUES]
          + [Operand(None, None)])
-    calls = [[]] + [[x] for x in S] + [[x, y] for x in S for y in S]
     return run("result_type", "array-api",
-               lambda *v: typed(xp_call(*v)), calls)
+               lambda *v: typed(xp_call(*v)), unary_and_binary(S))
 
 
 GENERATORS = {
@@ -289,37 +215,18 @@ def check_environment() -> None:
 
 def header() -> dict:
     flags = xp.get_array_api_strict_flags()
-    return {"header": {
-        "generator": GENERATOR,
-        "python": platform.python_version(),
-        "versions": {"numpy": np.__version__,
-                     "ml_dtypes": ml_dtypes.__version__,
-                     "array_api_strict": xp.__version__},
-        "array_api_strict_flags": {"api_version": flags["api_version"]},
-        "byteorder": sys.byteorder,
-    }}
-
-
-def write_jsonl(path: Path, head: dict, lines: list[dict]) -> None:
-    with path.open("w", encoding="utf-8", newline="\n") as f:
-        for entry in [head, *lines]:
-            f.write(json.dumps(entry, separators=(",", ":")) + "\n")
+    return golden_io.header(
+        GENERATOR,
+        {"numpy": np.__version__, "ml_dtypes": ml_dtypes.__version__,
+         "array_api_strict": xp.__version__},
+        array_api_strict_flags={"api_version": flags["api_version"]},
+        byteorder=sys.byteorder)
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--out", type=Path,
-                        default=Path(__file__).resolve().parent / "golden",
-                        help="output directory (default: %(default)s)")
-    out_dir = parser.parse_args(argv).out
-    out_dir.mkdir(parents=True, exist_ok=True)
+    out_dir = parse_args(__doc__, argv).out
     check_environment()
-    head = header()
-    for file_stem, generate in GENERATORS.items():
-        lines = generate()
-        write_jsonl(out_dir / f"{file_stem}.jsonl", head, lines)
-        print(f"{file_stem}.jsonl: {len(lines)} calls", file=sys.stderr)
-
+    write_all(out_dir, header(), GENERATORS)
 
 if __name__ == "__main__":
     main()

@@ -165,9 +165,19 @@ fn evaluate(request: &Value, defaults: Config) -> Answer {
     };
     let config = config(request, defaults)?;
     let jax = Jax::new(config);
+    if matches!(name, "add" | "can_cast") {
+        // Asked of JAX, these get the answer every policy gives.
+        if matches!(request.get("policy"), None | Some(Value::Null)) {
+            return evaluate_policy(&jax, name, args);
+        }
+    }
     match request.get("policy") {
         None | Some(Value::Null) => {}
-        Some(Value::String(policy)) if policy == "jax" => {}
+        Some(Value::String(policy)) if policy == "jax" => {
+            if matches!(name, "add" | "can_cast") {
+                return evaluate_policy(&jax, name, args);
+            }
+        }
         Some(Value::String(policy)) => {
             let policy =
                 policy::by_name(policy, config).map_err(|err| Failure::value(err.to_string()))?;
@@ -182,7 +192,9 @@ fn evaluate(request: &Value, defaults: Config) -> Answer {
     match name {
         "promote_types" => {
             let [a, b] = exactly(args)?;
-            Ok(dtype_value(jax.promote_types(type_spec(a)?, type_spec(b)?)?))
+            Ok(dtype_value(
+                jax.promote_types(type_spec(a)?, type_spec(b)?)?,
+            ))
         }
         "lattice_result_type" => typed(jax.lattice_result_type(&operands(args)?)?),
         "asarray" => {
@@ -200,7 +212,9 @@ fn evaluate(request: &Value, defaults: Config) -> Answer {
         }
         "safe_to_cast" => {
             let [input, output] = exactly(args)?;
-            Ok(Value::Bool(jax.safe_to_cast(operand(input)?, dtype(output)?)?))
+            Ok(Value::Bool(
+                jax.safe_to_cast(operand(input)?, dtype(output)?)?,
+            ))
         }
         "isdtype" => {
             let [d, kinds] = exactly(args)?;
@@ -226,15 +240,44 @@ fn evaluate(request: &Value, defaults: Config) -> Answer {
             let [d] = exactly(args)?;
             Ok(Value::from(dtype(d)?.itemsize_bits()))
         }
-        other => Err(Failure::value(format!(
-            "unknown fn {other:?}: expected one of promote_types, lattice_result_type, result_type, \
-             asarray, canonicalize_dtype, safe_to_cast, isdtype, issubdtype, finfo, iinfo, itemsize_bits, dtype"
-        ))),
+        other => Err(unknown_fn(other)),
     }
 }
 
-/// The functions every policy answers; the others are JAX's own.
+/// The functions answered without a policy: JAX's and the dtype facts.
+const JAX_FNS: &[&str] = &[
+    "promote_types",
+    "lattice_result_type",
+    "result_type",
+    "asarray",
+    "canonicalize_dtype",
+    "safe_to_cast",
+    "isdtype",
+    "issubdtype",
+    "finfo",
+    "iinfo",
+    "itemsize_bits",
+    "dtype",
+];
+
+fn unknown_fn(name: &str) -> Failure {
+    Failure::value(format!(
+        "unknown fn {name:?}: expected one of {}, and with a \"policy\" add and can_cast",
+        JAX_FNS.join(", ")
+    ))
+}
+
+/// The functions a policy other than JAX answers: every policy
+/// `promote_types` and `result_type`, those that model them `add` and
+/// `can_cast`; the rest are JAX's own.
 fn evaluate_policy(policy: &dyn Policy, name: &str, args: &[Value]) -> Answer {
+    let not_modelled = || {
+        Failure::value(format!(
+            "policy {} does not model fn {name:?}; every policy answers promote_types and \
+             result_type, and add and can_cast where it models them",
+            policy.name()
+        ))
+    };
     match name {
         "promote_types" => {
             let [a, b] = exactly(args)?;
@@ -243,10 +286,21 @@ fn evaluate_policy(policy: &dyn Policy, name: &str, args: &[Value]) -> Answer {
             ))
         }
         "result_type" => typed(policy.result_type(&operands(args)?)?),
-        other => Err(Failure::value(format!(
-            "fn {other:?} is JAX's; policy {:?} answers promote_types and result_type",
+        "add" => typed(policy.add(&operands(args)?).ok_or_else(not_modelled)??),
+        "can_cast" => {
+            let [from, to] = exactly(args)?;
+            let answer = policy
+                .can_cast(dtype(from)?, dtype(to)?)
+                .ok_or_else(not_modelled)?;
+            Ok(Value::Bool(answer))
+        }
+        other if JAX_FNS.contains(&other) => Err(Failure::value(format!(
+            "fn {other:?} is JAX's (or a dtype fact, the same for every policy): send it \
+             without \"policy\"; policy {} answers promote_types and result_type, and add and \
+             can_cast where it models them",
             policy.name()
         ))),
+        other => Err(unknown_fn(other)),
     }
 }
 

@@ -1,11 +1,17 @@
 //! The `dtype-lattice` command-line tool: argument parsing and rendering
 //! over the `dtype-lattice` library, which holds every promotion rule.
 //!
-//! Exit codes: 0 success, 1 a promotion error (JAX's message on stderr),
-//! 2 bad usage or input.
+//! Exit codes: 0 success, 1 a promotion error (JAX's message on stderr) or
+//! a graph that is not a lattice, 2 bad usage or input.
 
+pub mod audit;
 pub mod batch;
+pub mod check;
 pub mod diff;
+pub mod explain;
+pub mod graph;
+pub mod layout;
+pub mod subject;
 pub mod table;
 
 use std::ffi::OsString;
@@ -13,7 +19,9 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
+use dtype_lattice::definition::Definition;
 use dtype_lattice::jax::{Config, Jax, Promotion};
+use dtype_lattice::lattice::{GraphError, Poset};
 use dtype_lattice::policy::{self, Policy};
 use dtype_lattice::{Operand, PromotionError, TypeSpec};
 
@@ -160,6 +168,62 @@ enum Command {
         #[command(flatten)]
         jax: JaxFlags,
     },
+    /// Is it a lattice? Cycles, ambiguous pairs, pairs with no upper bound,
+    /// and the join's laws checked on every triple.
+    ///
+    /// The subject is a lattice file (TOML, see examples/lattices/) or a
+    /// built-in policy. Exit 0 for a (partial) lattice, 1 for anything else,
+    /// 2 for a bad file.
+    Check {
+        #[command(flatten)]
+        subject: subject::SubjectArgs,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = subject::Format::Text)]
+        format: subject::Format,
+    },
+    /// The design notebook's criteria on every pair of dtypes: dropped
+    /// components, overflow, precision loss, results wider than the inputs.
+    ///
+    /// Give several lattice files and --policy options to compare them side
+    /// by side (policies first).
+    Audit {
+        #[command(flatten)]
+        subjects: subject::SubjectsArgs,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = subject::Format::Text)]
+        format: subject::Format,
+    },
+    /// Why A and B promote as they do: their upper bounds, the common ones,
+    /// the least, and a shortest path from each to it.
+    ///
+    /// A and B are node labels, dtype names or aliases (mapped to their
+    /// node), or int, float, complex (the nodes i*, f*, c*). Exit 1 when the
+    /// pair has no join (the policy's error on stderr).
+    Explain {
+        /// First type.
+        a: String,
+        /// Second type.
+        b: String,
+        #[command(flatten)]
+        subject: subject::SubjectArgs,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = explain::Format::Text)]
+        format: explain::Format,
+    },
+    /// Draw the Hasse diagram (the graph without implied edges).
+    ///
+    /// SVG is laid out by this tool (no Graphviz needed); DOT is for
+    /// Graphviz. Kinds are coloured, weak types dashed.
+    Graph {
+        #[command(flatten)]
+        subject: subject::SubjectArgs,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = graph::Format::Svg)]
+        format: graph::Format,
+        /// Mark a pair, their join and the shortest paths to it: `A,B`.
+        #[arg(long, value_name = "A,B")]
+        highlight: Option<String>,
+    },
 }
 
 /// How a command failed.
@@ -168,6 +232,9 @@ pub enum Failure {
     Usage(String),
     /// Promotion refused: exit 1.
     Promotion(PromotionError),
+    /// The subject is not a (partial) lattice: exit 1, after the report
+    /// or with this message.
+    NotALattice(Option<String>),
     /// Writing the output failed.
     Io(io::Error),
 }
@@ -200,6 +267,12 @@ pub fn main(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> Exit
         }
         Err(Failure::Promotion(err)) => {
             eprintln!("{}: {err}", err.python_type());
+            ExitCode::from(1)
+        }
+        Err(Failure::NotALattice(message)) => {
+            if let Some(message) = message {
+                eprintln!("error: {message}");
+            }
             ExitCode::from(1)
         }
         // A closed pipe (`| head -1`) is the reader's choice, not an error.
@@ -320,7 +393,107 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
             writeln!(out, "{}", result.map_err(Failure::Promotion)?)?;
         }
         Command::Batch { jax } => batch::run(io::stdin().lock(), &mut *out, jax.jax().config())?,
+        Command::Check { subject, format } => check::run(&subject.load()?, format, out)?,
+        Command::Audit { subjects, format } => audit::run(&subjects.load()?, format, out)?,
+        Command::Explain {
+            subject,
+            a,
+            b,
+            format,
+        } => {
+            let subject = subject.load()?;
+            let definition = subject.definition()?;
+            let poset = poset(definition)?;
+            let report = explain::Report::new(definition, &poset, subject.policy(), [&a, &b])
+                .map_err(|err| Failure::Usage(err.to_string()))?;
+            out.write_all(report.render(format).as_bytes())?;
+            out.flush()?;
+            if let Some(failure) = report.failure() {
+                return Err(failure);
+            }
+        }
+        Command::Graph {
+            subject,
+            format,
+            highlight,
+        } => {
+            let pair = match &highlight {
+                Some(text) => Some(highlight_pair(text)?),
+                None => None,
+            };
+            let subject = subject.load()?;
+            let definition = subject.definition()?;
+            let poset = poset(definition)?;
+            let drawing = graph::Drawing::new(definition, &poset, pair)
+                .map_err(|err| Failure::Usage(err.to_string()))?;
+            let text = match format {
+                graph::Format::Dot => drawing.dot(),
+                graph::Format::Svg => drawing.svg().map_err(|too_large| {
+                    Failure::Usage(format!(
+                        "drawing this graph would take {} vertices (nodes plus edge bends), \
+                         more than the {} laid out here; use --format dot with Graphviz",
+                        too_large.vertices,
+                        layout::MAX_VERTICES
+                    ))
+                })?,
+            };
+            out.write_all(text.as_bytes())?;
+        }
     }
     out.flush()?;
     Ok(())
+}
+
+/// The definition as a partial order; a cycle means it is not a lattice
+/// (exit 1), any other defect is bad input (exit 2).
+fn poset(definition: &Definition) -> Result<Poset, Failure> {
+    definition.poset().map_err(|err| match err {
+        GraphError::Cycle { .. } => {
+            Failure::NotALattice(Some(format!("{} is not a lattice: {err}", definition.name)))
+        }
+        other => Failure::Usage(other.to_string()),
+    })
+}
+
+/// `A,B` as two inputs.
+fn highlight_pair(text: &str) -> Result<[&str; 2], Failure> {
+    match text.split_once(',').map(|(a, b)| (a.trim(), b.trim())) {
+        Some((a, b)) if !a.is_empty() && !b.is_empty() && !b.contains(',') => Ok([a, b]),
+        _ => Err(Failure::Usage(format!(
+            "--highlight takes two types separated by a comma, such as 'int8,uint8'; got '{}'",
+            text.escape_debug()
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dtype_lattice::definition::NodeDef;
+
+    fn definition(edges: Vec<(usize, usize)>) -> Definition {
+        Definition {
+            name: "sketch".into(),
+            description: None,
+            nodes: ["a", "b"].map(NodeDef::from_label).to_vec(),
+            edges,
+        }
+    }
+
+    #[test]
+    fn a_cycle_is_not_a_lattice_and_other_defects_are_bad_input() {
+        match poset(&definition(vec![(0, 1), (1, 0)])) {
+            Err(Failure::NotALattice(Some(message))) => assert_eq!(
+                message,
+                "sketch is not a lattice: the edges form a cycle: a -> b -> a; \
+                 promotion must only go one way, remove one of these edges"
+            ),
+            _ => panic!("a cycle must be refused (exit 1)"),
+        }
+        assert!(matches!(
+            poset(&definition(vec![(1, 1)])),
+            Err(Failure::Usage(_))
+        ));
+        assert!(poset(&definition(vec![(0, 1)])).is_ok());
+    }
 }

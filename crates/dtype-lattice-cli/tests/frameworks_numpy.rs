@@ -3,13 +3,15 @@
 //!
 //! Expected values come from three places only:
 //! - golden data written by `conformance/generate_numpy.py` from NumPy 2.4.6,
-//!   ml_dtypes 0.6.0 and array-api-strict 2.6.1 (the `promote_types` and
-//!   `result_type` files are checked by `golden.rs`; the functions batch does
-//!   not route, `can_cast` and `add`, are checked here through the library);
+//!   ml_dtypes 0.6.0 and array-api-strict 2.6.1 (`golden.rs` checks every
+//!   file through batch; `can_cast` and `add` are checked here through the
+//!   library too);
 //! - fixtures extracted by `conformance/extract_seed_tables.py` from the seed
 //!   documents: the NumPy table of JAX's design notebook and the cells JAX's
 //!   documentation highlights as differing from NumPy;
 //! - the design notebook's printed output for its non-associativity example.
+
+mod common;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -233,17 +235,7 @@ fn diff_lists_and_counts_the_docs_cells() {
     ]))
     .unwrap();
     let expected = csv("type_promotion_table_x64_differs.csv");
-    let listed: BTreeSet<(String, String)> = json["differences"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| {
-            (
-                d["row"].as_str().unwrap().to_owned(),
-                d["column"].as_str().unwrap().to_owned(),
-            )
-        })
-        .collect();
+    let listed = common::diff_cells(&json);
     let fixture: BTreeSet<(String, String)> = expected[1..]
         .iter()
         .flat_map(|row| {

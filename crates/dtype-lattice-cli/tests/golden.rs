@@ -7,7 +7,10 @@
 //! - for n-ary calls JAX names the inputs of a `TypePromotionError` in
 //!   Python set order, which is unspecified, so the tuple compares as a set;
 //! - for `dtype` (name parsing) an input NumPy rejects, or accepts as a
-//!   dtype outside our 32, must be rejected, whatever the message.
+//!   dtype outside our 32, must be rejected, whatever the message;
+//! - where a library answered a dtype outside our 32 (recorded as error
+//!   type `NotOurs` with the library's name for it, e.g. PyTorch's
+//!   `complex32`), ours must be an error that names that dtype.
 //!
 //! One documented deviation is checked for what it is rather than skipped:
 //! where JAX's `result_type` raises `KeyError` for a weak sub-byte integer
@@ -38,6 +41,8 @@ const PINNED: &[(&str, &str)] = &[
     ("numpy", "2.4.6"),
     ("ml_dtypes", "0.6.0"),
     ("array_api_strict", "2.6.1"),
+    ("torch", "2.15.0+cu132"),
+    ("tensorflow", "2.21.0"),
 ];
 
 /// Reads a golden file; checks its header records the pinned versions.
@@ -146,6 +151,11 @@ fn check_file(name: &str) -> (usize, usize) {
             true
         } else if function == "dtype" {
             case.expected.get("error").is_some() && ours.get("error").is_some()
+        } else if case.expected["error"]["type"] == "NotOurs" {
+            let name = case.expected["error"]["message"].as_str().unwrap_or("?");
+            ours["error"]["message"]
+                .as_str()
+                .is_some_and(|message| message.contains(&format!(" {name} ")))
         } else if is_type_promotion_error(&case.expected) && is_type_promotion_error(&ours) {
             let message =
                 |v: &Value| with_sorted_inputs(v["error"]["message"].as_str().unwrap_or(""));
@@ -220,6 +230,16 @@ golden! {
     numpy_result_type => "numpy_result_type.jsonl";
     array_api_promote_types => "array_api_promote_types.jsonl";
     array_api_result_type => "array_api_result_type.jsonl";
+    numpy_add => "numpy_add.jsonl";
+    numpy_can_cast => "numpy_can_cast.jsonl";
+    torch_promote_types => "torch_promote_types.jsonl";
+    torch_result_type => "torch_result_type.jsonl";
+    tensorflow_add => "tensorflow_add.jsonl";
+    tensorflow_safe_result_type => "tensorflow_safe_result_type.jsonl";
+    tensorflow_all_result_type => "tensorflow_all_result_type.jsonl";
+    tensorflow_safe_promote_types => "tensorflow_safe_promote_types.jsonl";
+    tensorflow_all_promote_types => "tensorflow_all_promote_types.jsonl";
+    jax_lax_add => "jax_lax_add.jsonl";
     result_type_nary => "result_type_nary.jsonl";
 }
 

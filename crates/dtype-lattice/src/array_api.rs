@@ -166,10 +166,10 @@ fn known(dtype: DType) -> Result<DType, PromotionError> {
     if DTYPES.contains(&dtype) {
         return Ok(dtype);
     }
-    Err(PromotionError::Foreign {
-        python_type: "AttributeError",
-        message: format!("module 'array_api_strict' has no attribute '{dtype}'"),
-    })
+    Err(PromotionError::no_attribute(
+        "array_api_strict",
+        dtype.name(),
+    ))
 }
 
 fn not_an_input() -> PromotionError {

@@ -361,17 +361,27 @@ fn lookup(name: &str) -> Option<DType> {
 }
 
 /// The canonical name closest to `input` by edit distance (ignoring case),
-/// if one is close enough to be a plausible typo: within a third of the
-/// input's length. Inputs far longer than any name suggest nothing.
+/// if one is close enough to be a plausible typo.
 fn suggest(input: &str) -> Option<&'static str> {
+    let alias = nearest(input, DType::names().map(|(alias, _)| alias))?;
+    lookup(alias).map(DType::name)
+}
+
+/// The candidate closest to `input` by edit distance (ignoring case), if
+/// one is close enough to be a plausible typo: within a third of the
+/// input's length. Inputs far longer than any name suggest nothing.
+pub(crate) fn nearest<'a>(
+    input: &str,
+    candidates: impl Iterator<Item = &'a str>,
+) -> Option<&'a str> {
     const LONGEST_PLAUSIBLE: usize = 32;
     let length = input.chars().count();
     if length > LONGEST_PLAUSIBLE {
         return None;
     }
     let lower = input.to_ascii_lowercase();
-    let (distance, name) = DType::names()
-        .map(|(alias, dtype)| (edit_distance(&lower, alias), dtype.name()))
+    let (distance, name) = candidates
+        .map(|candidate| (edit_distance(&lower, candidate), candidate))
         .min_by_key(|&(distance, _)| distance)?;
     (distance <= (length / 3).max(1)).then_some(name)
 }
@@ -379,7 +389,7 @@ fn suggest(input: &str) -> Option<&'static str> {
 /// Edit distance over chars counting insertions, deletions, substitutions
 /// and swaps of neighbours (optimal string alignment), so `unit8` is one
 /// edit from `uint8`. O(len(a) * len(b)); callers keep both short.
-fn edit_distance(a: &str, b: &str) -> usize {
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
     let width = b.len() + 1;

@@ -101,6 +101,15 @@ impl NoPathReason {
 }
 
 impl PromotionError {
+    /// The `AttributeError` a framework's module gives for a dtype it does
+    /// not have (`getattr(torch, "float8_e3m4")`).
+    pub(crate) fn no_attribute(module: &str, dtype: &str) -> PromotionError {
+        PromotionError::Foreign {
+            python_type: "AttributeError",
+            message: format!("module '{module}' has no attribute '{dtype}'"),
+        }
+    }
+
     /// The name of the Python exception class the reference raises.
     pub fn python_type(&self) -> &'static str {
         match self {

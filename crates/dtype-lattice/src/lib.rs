@@ -78,8 +78,17 @@
 //! - [`hierarchy`]: NumPy's scalar hierarchy (`issubdtype`) and the Array
 //!   API's kinds (`isdtype`).
 //! - [`lattice`]: the engine: edges in, a verified join table out.
+//! - [`explain`]: why two types promote as they do (bounds, paths, joins);
+//!   [`hasse`]: the diagram of a graph, its implied edges dropped.
 //! - [`Policy`]: the interface every framework's rules implement.
 //! - [`jax`]: JAX's lattices, configuration and rules.
+//! - [`definition`]: a graph with node meanings, for the design tools;
+//!   `lattice_file` (feature `toml`) reads one from a TOML file.
+//! - [`analysis`]: is a graph a (partial) lattice, and why not.
+//! - [`audit`]: the design notebook's criteria (dropped components,
+//!   overflow, precision loss, widening) on every pair.
+//! - Other frameworks' rules behind the same [`Policy`]: [`numpy`],
+//!   [`array_api`], [`torch`], [`tensorflow`], [`jax_lax`].
 //!
 //! Data flows one way: the engine knows nothing of dtypes, JAX's module hands
 //! it edge lists and asks for joins, and the command-line tool (the
@@ -88,17 +97,27 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod analysis;
 pub mod array_api;
 pub mod associativity;
+pub mod audit;
+pub mod definition;
 pub mod dtype;
 mod error;
+pub mod explain;
+pub mod hasse;
 pub mod hierarchy;
 pub mod info;
 pub mod jax;
+pub mod jax_lax;
 pub mod lattice;
+#[cfg(feature = "toml")]
+pub mod lattice_file;
 pub mod numpy;
 mod operand;
 pub mod policy;
+pub mod tensorflow;
+pub mod torch;
 
 pub use dtype::{DType, Kind, ParseDTypeError};
 pub use error::{NoPathReason, PromotionError};

@@ -287,4 +287,18 @@ impl Policy for Numpy {
     fn is_native(&self, dtype: DType) -> bool {
         !dtype.is_ml_dtypes()
     }
+
+    fn add(&self, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
+        Some(match *operands {
+            [a, b] => Numpy::add(self, a, b).map(Typed::strong),
+            _ => Err(PromotionError::Foreign {
+                python_type: "TypeError",
+                message: format!("np.add takes two operands, not {}", operands.len()),
+            }),
+        })
+    }
+
+    fn can_cast(&self, from: DType, to: DType) -> Option<bool> {
+        Some(Numpy::can_cast(self, from, to))
+    }
 }

@@ -30,6 +30,7 @@ use crate::error::PromotionError;
 use crate::jax::{Config, Jax};
 use crate::lattice::Lattice;
 use crate::operand::{Operand, TypeSpec};
+use crate::tensorflow::{Mode, TensorFlow};
 
 /// A result type: a dtype and JAX's weak flag.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -86,13 +87,39 @@ pub trait Policy {
     fn is_native(&self, _dtype: DType) -> bool {
         true
     }
+
+    /// The type the framework's addition of `operands` produces, where the
+    /// policy models that operation (NumPy's `np.add`, `tf.add`,
+    /// `jax.lax.add`): it can differ from [`result_type`](Policy::result_type)
+    /// by the operation's own checks (a value out of range, a dtype with no
+    /// kernel). `None` where the policy does not model it.
+    fn add(&self, _operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
+        None
+    }
+
+    /// Whether the framework casts `from` to `to` safely (NumPy's
+    /// `np.can_cast(from, to, casting="safe")`). `None` where the policy
+    /// does not model casting.
+    fn can_cast(&self, _from: DType, _to: DType) -> Option<bool> {
+        None
+    }
 }
 
 /// The names [`by_name`] knows, in the order tools list them.
-pub const POLICY_NAMES: &[&str] = &["jax", "numpy", "numpy-legacy", "array-api"];
+pub const POLICY_NAMES: &[&str] = &[
+    "jax",
+    "numpy",
+    "numpy-legacy",
+    "array-api",
+    "torch",
+    "tensorflow",
+    "tensorflow-safe",
+    "tensorflow-all",
+    "jax-lax",
+];
 
 /// The policy with this name. `config` carries JAX's settings (x64 and
-/// strict promotion); policies without such settings ignore it.
+/// strict promotion); `jax-lax` reads x64, the other policies ignore it.
 ///
 /// ```
 /// use dtype_lattice::jax::Config;
@@ -102,6 +129,8 @@ pub const POLICY_NAMES: &[&str] = &["jax", "numpy", "numpy-legacy", "array-api"]
 /// assert_eq!(jax.name(), "jax (x64 off, standard)");
 /// let err = by_name("jaxx", Config::default()).err().unwrap();
 /// assert!(err.to_string().starts_with("unknown policy 'jaxx': did you mean 'jax'? (known: jax, "));
+/// let err = by_name("tensorflwo-all", Config::default()).err().unwrap();
+/// assert!(err.to_string().starts_with("unknown policy 'tensorflwo-all': did you mean 'tensorflow-all'?"));
 /// ```
 pub fn by_name(name: &str, config: Config) -> Result<Box<dyn Policy>, UnknownPolicy> {
     match name {
@@ -109,6 +138,11 @@ pub fn by_name(name: &str, config: Config) -> Result<Box<dyn Policy>, UnknownPol
         "numpy" => Ok(Box::new(crate::numpy::Numpy)),
         "numpy-legacy" => Ok(Box::new(crate::numpy::NumpyLegacy)),
         "array-api" => Ok(Box::new(crate::array_api::ArrayApi)),
+        "torch" => Ok(Box::new(crate::torch::Torch)),
+        "tensorflow" => Ok(Box::new(TensorFlow::new(Mode::Off))),
+        "tensorflow-safe" => Ok(Box::new(TensorFlow::new(Mode::Safe))),
+        "tensorflow-all" => Ok(Box::new(TensorFlow::new(Mode::All))),
+        "jax-lax" => Ok(Box::new(crate::jax_lax::JaxLax::new(config))),
         _ => Err(UnknownPolicy {
             name: name.to_owned(),
         }),
@@ -124,10 +158,7 @@ pub struct UnknownPolicy {
 impl fmt::Display for UnknownPolicy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "unknown policy '{}'", self.name.escape_debug())?;
-        let nearest = POLICY_NAMES
-            .iter()
-            .find(|known| known.starts_with(&self.name) || self.name.starts_with(*known));
-        if let Some(known) = nearest {
+        if let Some(known) = crate::dtype::nearest(&self.name, POLICY_NAMES.iter().copied()) {
             write!(f, ": did you mean '{known}'?")?;
         }
         write!(f, " (known: {})", POLICY_NAMES.join(", "))

@@ -1,0 +1,152 @@
+"""What the policy generators share: operands, answers, and the file format.
+
+``generate_numpy.py``, ``generate_torch.py``, ``generate_tensorflow.py`` and
+``generate_jax_lax.py`` each run in their own virtual environment, so this
+module uses the standard library only. The file format is the one
+``generate_jax.py`` documents, with a ``"policy"`` key on every call line::
+
+    {"fn": F, "args": [...], "x64": BOOL, "promotion": "standard",
+     "policy": NAME, "answer": A}
+
+``A`` is ``{"ok": V}`` or ``{"error": {"type": T, "message": M}}``, T being
+``type(e).__name__`` and M ``str(e)`` of whatever the call raised. Where a
+library answers a dtype that is not one of the 32 (PyTorch's ``complex32``),
+the answer is ``{"error": {"type": "NotOurs", "message": NAME}}``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import warnings
+from pathlib import Path
+from typing import Any, Callable, Iterable, NamedTuple
+
+# The 32 dtypes of dtype-lattice, in JAX's order.
+DTYPE_NAMES = [
+    "bool",
+    "uint1", "uint2", "uint4", "uint8", "uint16", "uint32", "uint64",
+    "int1", "int2", "int4", "int8", "int16", "int32", "int64",
+    "float4_e2m1fn", "float6_e2m3fn", "float6_e3m2fn",
+    "float8_e3m4", "float8_e4m3", "float8_e8m0fnu", "float8_e4m3b11fnuz",
+    "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz",
+    "bfloat16", "float16", "float32", "float64",
+    "complex64", "complex128",
+]
+PYTHON_TYPES = {"int": int, "float": float, "complex": complex}
+# A Python scalar of each type, as the batch notation `py:TYPE` stands for.
+PY_SCALARS = {"py:int": 2, "py:float": 2.0, "py:complex": 2j, "py:bool": True}
+
+
+class Operand(NamedTuple):
+    """A Python object for the library, and its JSON encoding in ``args``."""
+    value: Any
+    encoded: Any
+
+
+class Lazy(NamedTuple):
+    """An operand built only when the call runs, so that looking up a dtype
+    the library lacks raises inside the call, where it becomes the answer."""
+    make: Callable[[], Any]
+
+
+def resolve(value: Any) -> Any:
+    return value.make() if isinstance(value, Lazy) else value
+
+
+def py_scalar(label: str) -> Operand:
+    return Operand(PY_SCALARS[label], label)
+
+
+def py_value(value: Any) -> Operand:
+    return Operand(value, value)
+
+
+def answer(call: Callable[[], Any]) -> dict:
+    """{"ok": call()} or {"error": ...} for the exception it raised."""
+    try:
+        with warnings.catch_warnings():
+            # e.g. "overflow encountered in cast" for a big int into float16.
+            warnings.simplefilter("ignore")
+            return {"ok": call()}
+    except Exception as e:  # noqa: BLE001 - every exception is data here
+        return {"error": {"type": type(e).__name__, "message": str(e)}}
+
+
+class NotOurs(Exception):
+    """A library answered a dtype that is not one of the 32; the answer is
+    recorded as an error of this type whose message is the dtype's name."""
+
+
+def ours(name: str) -> str:
+    """The name of a dtype, which must be one of the 32."""
+    if name not in DTYPE_NAMES:
+        raise NotOurs(name)
+    return name
+
+
+def typed(name: str, weak: bool = False) -> dict:
+    return {"dtype": ours(name), "weak": weak}
+
+
+def line(fn: str, policy: str, args: list, result: dict,
+         x64: bool = False) -> dict:
+    return {"fn": fn, "args": args, "x64": x64, "promotion": "standard",
+            "policy": policy, "answer": result}
+
+
+def run(fn: str, policy: str, call: Callable, operand_lists: Iterable[list],
+        x64: bool = False) -> list[dict]:
+    """``call(*values)`` for each list of operands, as call lines."""
+    lines = []
+    for ops in operand_lists:
+        values = [op.value for op in ops]
+        lines.append(line(fn, policy, [op.encoded for op in ops],
+                          answer(lambda: call(*values)), x64))
+    return lines
+
+
+def unary_and_binary(operands: list[Operand]) -> list[list[Operand]]:
+    """No operand, every single operand, every ordered pair."""
+    return ([[]] + [[x] for x in operands]
+            + [[x, y] for x in operands for y in operands])
+
+
+def header(generator: str, versions: dict, **extra: Any) -> dict:
+    """Line 1 of a golden file: who wrote it, with which library versions,
+    and what else the answers depend on."""
+    return {"header": {"generator": generator,
+                       "python": platform.python_version(),
+                       "versions": versions, **extra}}
+
+
+def write_jsonl(path: Path, head: dict, lines: list[dict]) -> None:
+    with path.open("w", encoding="utf-8", newline="\n") as f:
+        for entry in [head, *lines]:
+            f.write(json.dumps(entry, separators=(",", ":")) + "\n")
+
+
+def write_all(out_dir: Path, head: dict,
+              generators: dict[str, Callable[[], list[dict]]]) -> None:
+    """Writes ``out_dir/STEM.jsonl`` for each generator, header first."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for file_stem, generate in generators.items():
+        lines = generate()
+        write_jsonl(out_dir / f"{file_stem}.jsonl", head, lines)
+        print(f"{file_stem}.jsonl: {len(lines)} calls", file=sys.stderr)
+
+
+def parse_args(doc: str, argv: list[str] | None,
+               extra: Callable[[argparse.ArgumentParser], None] | None = None
+               ) -> argparse.Namespace:
+    """``--out DIR`` (default: ``golden/`` next to the generators), and
+    whatever ``extra`` adds."""
+    parser = argparse.ArgumentParser(description=doc.split("\n")[0])
+    parser.add_argument("--out", type=Path,
+                        default=Path(__file__).resolve().parent / "golden",
+                        help="output directory (default: %(default)s)")
+    if extra:
+        extra(parser)
+    return parser.parse_args(argv)

@@ -1,0 +1,226 @@
+//! `check`: is the subject a (partial) lattice, and if not, why not.
+//!
+//! For a graph: nodes and edges, a cycle if there is one, every pair with
+//! several minimal common upper bounds, the pairs with no upper bound (a
+//! partial lattice allows them), and the laws of the join verified on its
+//! table ([`dtype_lattice::analysis`]). For a policy defined by rules:
+//! that it is not a lattice, with the triples where grouping matters.
+
+use std::io::Write;
+
+use dtype_lattice::analysis::{self, Check};
+use dtype_lattice::associativity::non_associative;
+use dtype_lattice::definition::Definition;
+use dtype_lattice::{DType, Operand, Policy, TypeSpec};
+use serde_json::{json, Value};
+
+use crate::subject::{wrap, Format, Subject};
+use crate::table::DOCS_TYPES;
+use crate::Failure;
+
+/// Prints the check; a subject that is not a lattice is `Failure::NotALattice`
+/// (exit 1) after the report.
+pub fn run(subject: &Subject, format: Format, out: &mut dyn Write) -> Result<(), Failure> {
+    let (report, lattice) = match subject {
+        Subject::Graph { definition, .. } => {
+            let check =
+                analysis::check(definition).map_err(|err| Failure::Usage(err.to_string()))?;
+            (graph_report(definition, &check, format), check.is_lattice())
+        }
+        Subject::Rules(policy) => (rules_report(policy.as_ref(), format), false),
+    };
+    out.write_all(report.as_bytes())?;
+    out.flush()?;
+    if lattice {
+        Ok(())
+    } else {
+        Err(Failure::NotALattice(None))
+    }
+}
+
+fn graph_report(definition: &Definition, check: &Check, format: Format) -> String {
+    let label = |node: usize| definition.nodes[node].label.as_str();
+    let pair = |&(a, b): &(usize, usize)| [label(a), label(b)];
+    match format {
+        Format::Json => {
+            let laws = check.laws.as_ref().map(|laws| {
+                json!({
+                    "commutative": laws.not_commutative.is_none(),
+                    "associative": laws.not_associative.is_none(),
+                    "pairs": laws.pairs,
+                    "triples": laws.triples,
+                    "exhaustive": laws.exhaustive,
+                    "not_commutative": laws.not_commutative.as_ref().map(pair),
+                    "not_associative": laws.not_associative.map(|t| t.map(label)),
+                })
+            });
+            let report = json!({
+                "name": definition.name,
+                "nodes": definition.nodes.iter().map(|n| n.label.as_str()).collect::<Vec<_>>(),
+                "edges": check.edges.iter().map(pair).collect::<Vec<_>>(),
+                "lattice": check.is_lattice(),
+                "cycle": check.cycle,
+                "ambiguous": check.ambiguous.iter().map(|a| json!({
+                    "pair": pair(&a.pair),
+                    "candidates": a.candidates.iter().map(|&c| label(c)).collect::<Vec<_>>(),
+                })).collect::<Vec<_>>(),
+                "no_upper_bound": check.no_upper_bound.iter().map(pair).collect::<Vec<_>>(),
+                "laws": laws,
+            });
+            format!("{report}\n")
+        }
+        Format::Text => {
+            let mut text = format!(
+                "{}: {} nodes, {} edges\n",
+                definition.name,
+                check.nodes,
+                check.edges.len()
+            );
+            let braces = |p: &(usize, usize)| format!("{{{}, {}}}", label(p.0), label(p.1));
+            if let Some(cycle) = &check.cycle {
+                // Written closed: back to the first node.
+                let closed: Vec<&str> = cycle
+                    .iter()
+                    .chain(cycle.first())
+                    .map(String::as_str)
+                    .collect();
+                text += &format!(
+                    "cycle: {}\nnot a lattice: promotion must go one way; remove an edge of the cycle\n",
+                    closed.join(" -> ")
+                );
+                return text;
+            }
+            text += "cycle: none\n";
+            text += &format!("ambiguous pairs: {}\n", check.ambiguous.len());
+            for ambiguity in &check.ambiguous {
+                let candidates: Vec<&str> =
+                    ambiguity.candidates.iter().map(|&c| label(c)).collect();
+                text += &format!(
+                    "  {}: minimal common upper bounds {}, none least\n",
+                    braces(&ambiguity.pair),
+                    candidates.join(", ")
+                );
+            }
+            text += &format!(
+                "pairs with no upper bound: {}\n",
+                check.no_upper_bound.len()
+            );
+            let pairs: Vec<String> = check.no_upper_bound.iter().map(braces).collect();
+            text += &wrap(&pairs, 2, 100);
+            if let Some(laws) = &check.laws {
+                text += &format!(
+                    "laws: checked on {} ordered pairs and {} unordered triples{}: ",
+                    laws.pairs,
+                    laws.triples,
+                    if laws.exhaustive {
+                        " (all)"
+                    } else {
+                        " (a sample: the graph is large)"
+                    }
+                );
+                text += &match (laws.not_commutative, laws.not_associative) {
+                    (None, None) => {
+                        "join is commutative and associative where defined\n".to_owned()
+                    }
+                    (Some((a, b)), _) => format!(
+                        "join is not commutative: {} ∨ {} ≠ {} ∨ {}\n",
+                        label(a),
+                        label(b),
+                        label(b),
+                        label(a)
+                    ),
+                    (None, Some([a, b, c])) => format!(
+                        "join is not associative: ({0} ∨ {1}) ∨ {2} ≠ {0} ∨ ({1} ∨ {2})\n",
+                        label(a),
+                        label(b),
+                        label(c)
+                    ),
+                };
+            }
+            text += match (check.is_lattice(), check.no_upper_bound.is_empty()) {
+                (true, true) => "a lattice\n",
+                (true, false) => {
+                    "a partial lattice: every pair with an upper bound has a least one\n"
+                }
+                (false, _) => "not a lattice\n",
+            };
+            text
+        }
+    }
+}
+
+/// The types a rules policy is checked on: the documentation's 18 first
+/// (so the first counterexample is in familiar types), then the other
+/// dtypes.
+fn rule_types() -> Vec<TypeSpec> {
+    let docs = DOCS_TYPES.iter().filter_map(|operand| match *operand {
+        Operand::DType(dtype) => Some(TypeSpec::DType(dtype)),
+        Operand::PyType(scalar) => Some(TypeSpec::Python(scalar)),
+        _ => None,
+    });
+    let mut types: Vec<TypeSpec> = docs.collect();
+    for dtype in DType::ALL {
+        if !types.contains(&TypeSpec::DType(dtype)) {
+            types.push(TypeSpec::DType(dtype));
+        }
+    }
+    types
+}
+
+fn rules_report(policy: &dyn Policy, format: Format) -> String {
+    let name = policy.name();
+    let types = rule_types();
+    let found: Vec<_> = non_associative(policy, &types).collect();
+    let count = found.len();
+    // Two different dtypes show the broken law more plainly than a
+    // promotion that fails on one side only.
+    let example = found
+        .iter()
+        .find(|e| e.left.is_ok() && e.right.is_ok())
+        .or(found.first());
+    let triples = types.len().pow(3);
+    let labels: Vec<String> = types.iter().map(ToString::to_string).collect();
+    let no_upper_bound: Vec<[&str; 2]> = (0..types.len())
+        .flat_map(|a| (a + 1..types.len()).map(move |b| (a, b)))
+        .filter(|&(a, b)| policy.promote_types(types[a], types[b]).is_err())
+        .map(|(a, b)| [labels[a].as_str(), labels[b].as_str()])
+        .collect();
+    match format {
+        Format::Json => {
+            let example = example.as_ref().map(|e| {
+                json!({
+                    "types": e.types.map(|t| t.to_string()),
+                    "text": e.to_string(),
+                })
+            });
+            let report = json!({
+                "name": name,
+                "nodes": labels,
+                "edges": Value::Null,
+                "lattice": false,
+                "cycle": Value::Null,
+                "ambiguous": [],
+                "no_upper_bound": no_upper_bound,
+                "non_associative": {"count": count, "triples": triples, "example": example},
+            });
+            format!("{report}\n")
+        }
+        Format::Text => {
+            let mut text = format!(
+                "{name}: defined by rules, not by a lattice ({} types: the dtypes and Python's int, float, complex)\n",
+                types.len()
+            );
+            text += &format!("pairs with no promotion: {}\n", no_upper_bound.len());
+            match example {
+                Some(example) => {
+                    text += &format!(
+                        "not associative on {count} of {triples} ordered triples, e.g. {example}\n"
+                    );
+                }
+                None => text += &format!("associative on all {triples} ordered triples\n"),
+            }
+            text += "not a lattice\n";
+            text
+        }
+    }
+}

@@ -1,0 +1,195 @@
+//! What the design commands (`check`, `audit`, `explain`, `graph`) look at:
+//! a lattice file, or a built-in policy.
+//!
+//! A lattice file is a positional FILE argument; a policy is `--policy NAME`
+//! with JAX's `--x64` and `--strict`. With neither, the subject is JAX's
+//! default lattice. A policy defined by a lattice is that lattice's graph
+//! (with its weak types stored as the policy stores them); one defined by
+//! rules (NumPy's) has no graph, only its `promote_types`.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use dtype_lattice::definition::Definition;
+use dtype_lattice::lattice_file;
+use dtype_lattice::policy::{self, Policy};
+
+use crate::{Failure, JaxFlags};
+
+/// One subject: a lattice file or a built-in policy.
+#[derive(Debug, Args, Clone)]
+pub struct SubjectArgs {
+    /// A lattice file (TOML; see examples/lattices/) [default: --policy jax].
+    #[arg(value_name = "FILE", conflicts_with = "policy")]
+    file: Option<PathBuf>,
+    /// A built-in policy instead of a file.
+    #[arg(long, value_name = "NAME")]
+    policy: Option<String>,
+    #[command(flatten)]
+    jax: JaxFlags,
+}
+
+impl SubjectArgs {
+    /// Loads the subject; a bad file or unknown policy is a usage error.
+    pub fn load(&self) -> Result<Subject, Failure> {
+        match (&self.file, &self.policy) {
+            (Some(path), _) => {
+                reject_settings(self.jax)?;
+                Subject::from_file(path)
+            }
+            (None, policy) => Subject::from_policy(policy.as_deref().unwrap_or("jax"), self.jax),
+        }
+    }
+}
+
+/// Several subjects, for side-by-side reports: the `--policy` ones first,
+/// then the files, each in the order given.
+#[derive(Debug, Args, Clone)]
+pub struct SubjectsArgs {
+    /// Lattice files (TOML; see examples/lattices/) [default: --policy jax].
+    #[arg(value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// A built-in policy; repeat for several.
+    #[arg(long = "policy", value_name = "NAME")]
+    policies: Vec<String>,
+    #[command(flatten)]
+    jax: JaxFlags,
+}
+
+impl SubjectsArgs {
+    /// Loads every subject, stopping at the first bad one.
+    pub fn load(&self) -> Result<Vec<Subject>, Failure> {
+        if self.policies.is_empty() && !self.files.is_empty() {
+            reject_settings(self.jax)?;
+        }
+        let policies: Vec<&str> = if self.policies.is_empty() && self.files.is_empty() {
+            vec!["jax"]
+        } else {
+            self.policies.iter().map(String::as_str).collect()
+        };
+        policies
+            .into_iter()
+            .map(|name| Subject::from_policy(name, self.jax))
+            .chain(self.files.iter().map(Subject::from_file))
+            .collect()
+    }
+}
+
+/// `--x64` and `--strict` choose a built-in policy's settings; a file has
+/// none, so asking for them with only files is a mistake worth reporting.
+fn reject_settings(jax: JaxFlags) -> Result<(), Failure> {
+    if jax.x64 || jax.strict {
+        return Err(Failure::Usage(
+            "--x64 and --strict set a built-in policy's options; a lattice file's edges are \
+             its own (add --policy jax to compare with JAX)"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Output formats of the design commands' reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// For reading.
+    Text,
+    /// One JSON object per subject, one per line.
+    Json,
+}
+
+/// Items joined by ", " in lines of at most `width` characters (longer items
+/// get a line of their own), each line indented.
+pub fn wrap(items: &[String], indent: usize, width: usize) -> String {
+    let mut text = String::new();
+    let mut line = String::new();
+    for item in items {
+        if !line.is_empty() && indent + line.len() + item.len() + 2 > width {
+            text += &format!("{:indent$}{line},\n", "");
+            line.clear();
+        }
+        if !line.is_empty() {
+            line += ", ";
+        }
+        line += item;
+    }
+    if !line.is_empty() {
+        text += &format!("{:indent$}{line}\n", "");
+    }
+    text
+}
+
+/// A loaded subject.
+pub enum Subject {
+    /// A graph: a lattice file's, or the lattice of the policy given.
+    Graph {
+        /// The graph.
+        definition: Definition,
+        /// The policy, when the graph is a built-in policy's.
+        policy: Option<Box<dyn Policy>>,
+    },
+    /// A policy defined by rules, not a lattice.
+    Rules(Box<dyn Policy>),
+}
+
+impl Subject {
+    fn from_file(path: &PathBuf) -> Result<Subject, Failure> {
+        let definition = lattice_file::read(path).map_err(|err| Failure::Usage(err.to_string()))?;
+        Ok(Subject::Graph {
+            definition,
+            policy: None,
+        })
+    }
+
+    fn from_policy(name: &str, jax: JaxFlags) -> Result<Subject, Failure> {
+        let policy = policy::by_name(name, jax.jax().config())
+            .map_err(|err| Failure::Usage(err.to_string()))?;
+        Ok(match Definition::from_policy(policy.as_ref()) {
+            Some(definition) => Subject::Graph {
+                definition,
+                policy: Some(policy),
+            },
+            None => Subject::Rules(policy),
+        })
+    }
+
+    /// Its name in reports: the file's `name`, or the policy's name with
+    /// its settings.
+    pub fn name(&self) -> String {
+        match self {
+            Subject::Graph { definition, .. } => definition.name.clone(),
+            Subject::Rules(policy) => policy.name(),
+        }
+    }
+
+    /// The graph, or a usage error saying the policy has none.
+    pub fn definition(&self) -> Result<&Definition, Failure> {
+        match self {
+            Subject::Graph { definition, .. } => Ok(definition),
+            Subject::Rules(policy) => {
+                let with_lattice: Vec<&str> = policy::POLICY_NAMES
+                    .iter()
+                    .copied()
+                    .filter(|name| {
+                        policy::by_name(name, Default::default())
+                            .is_ok_and(|p| p.lattice().is_some())
+                    })
+                    .collect();
+                Err(Failure::Usage(format!(
+                    "{} is not defined by a lattice but by rules, so it has no graph \
+                     (`dtype-lattice check --policy {}` shows why); policies with a lattice: {}",
+                    policy.name(),
+                    policy.name(),
+                    with_lattice.join(", ")
+                )))
+            }
+        }
+    }
+
+    /// The built-in policy, when the subject is one.
+    pub fn policy(&self) -> Option<&dyn Policy> {
+        match self {
+            Subject::Graph { policy, .. } => policy.as_deref(),
+            Subject::Rules(policy) => Some(policy.as_ref()),
+        }
+    }
+}

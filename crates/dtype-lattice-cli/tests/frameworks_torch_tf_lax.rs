@@ -1,0 +1,411 @@
+//! The `torch`, `tensorflow`, `tensorflow-safe`, `tensorflow-all` and
+//! `jax-lax` policies beyond the case-by-case check of `golden.rs`: their
+//! lattices, the CLI commands over them, and batch routing.
+//!
+//! Expected values come only from the golden data written by
+//! `conformance/generate_torch.py` (PyTorch 2.15.0),
+//! `conformance/generate_tensorflow.py` (TensorFlow 2.21.0) and
+//! `conformance/generate_jax_lax.py` (JAX 0.10.2).
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::process::Command;
+
+use dtype_lattice::jax::Config;
+use dtype_lattice::policy::by_name;
+use dtype_lattice::{DType, Kind};
+use dtype_lattice_cli::batch;
+use serde_json::{json, Value};
+
+/// `(fn, policy, args, x64)` of a golden call line, and its answer.
+type Answers = BTreeMap<(String, String, String, bool), Value>;
+
+fn golden(files: &[&str]) -> Answers {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../conformance/golden");
+    let mut answers = Answers::new();
+    for file in files {
+        let text = std::fs::read_to_string(dir.join(file)).unwrap();
+        for line in text.lines().skip(1) {
+            let call: Value = serde_json::from_str(line).unwrap();
+            let key = (
+                call["fn"].as_str().unwrap().to_owned(),
+                call["policy"].as_str().unwrap().to_owned(),
+                call["args"].to_string(),
+                call["x64"] == true,
+            );
+            answers.insert(key, call["answer"].clone());
+        }
+    }
+    assert!(!answers.is_empty());
+    answers
+}
+
+fn answer<'a>(answers: &'a Answers, f: &str, policy: &str, args: &Value) -> &'a Value {
+    let key = (f.to_owned(), policy.to_owned(), args.to_string(), false);
+    answers
+        .get(&key)
+        .unwrap_or_else(|| panic!("no golden {f} {policy} {args}"))
+}
+
+fn stdout(args: &[&str]) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_dtype-lattice"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// The table heading of a type as the golden data writes the operand: a
+/// dtype name, or `py:int` for Python's int.
+fn golden_operand(heading: &str) -> String {
+    match heading {
+        "i*" => "py:int".to_owned(),
+        "f*" => "py:float".to_owned(),
+        "c*" => "py:complex".to_owned(),
+        name => name.to_owned(),
+    }
+}
+
+/// A golden answer as the table writes it: the dtype name, its Python
+/// type for a weak result, `-` for an error.
+fn cell(answer: &Value) -> String {
+    let Some(ok) = answer.get("ok") else {
+        return "-".to_owned();
+    };
+    let name = ok["dtype"].as_str().unwrap();
+    if ok["weak"] != true {
+        return name.to_owned();
+    }
+    match name.parse::<DType>().unwrap().kind() {
+        Kind::Complex => "c*",
+        Kind::Float => "f*",
+        _ => "i*",
+    }
+    .to_owned()
+}
+
+#[test]
+fn table_shows_each_policys_measured_answers() {
+    let answers = golden(&[
+        "torch_result_type.jsonl",
+        "tensorflow_add.jsonl",
+        "tensorflow_safe_result_type.jsonl",
+        "tensorflow_all_result_type.jsonl",
+        "jax_lax_add.jsonl",
+    ]);
+    for (policy, f) in [
+        ("torch", "result_type"),
+        ("tensorflow", "add"),
+        ("tensorflow-safe", "result_type"),
+        ("tensorflow-all", "result_type"),
+        ("jax-lax", "add"),
+    ] {
+        let csv = stdout(&[
+            "table", "--policy", policy, "--format", "csv", "--labels", "names",
+        ]);
+        let rows: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();
+        let headings = &rows[0][1..];
+        assert_eq!(headings.len(), 18);
+        for row in &rows[1..] {
+            for (column, ours) in headings.iter().zip(&row[1..]) {
+                let args = json!([golden_operand(row[0]), golden_operand(column)]);
+                let expected = cell(answer(&answers, f, policy, &args));
+                assert_eq!(*ours, expected, "{policy} {args}");
+            }
+        }
+    }
+}
+
+#[test]
+fn tensorflow_without_numpy_behaviour_promotes_as_tf_add() {
+    let answers = golden(&["tensorflow_add.jsonl"]);
+    let mut checked = 0;
+    for ((_, policy, args, _), expected) in &answers {
+        if policy != "tensorflow" {
+            continue;
+        }
+        let request = json!({"fn": "result_type", "policy": policy, "args": serde_json::from_str::<Value>(args).unwrap()});
+        assert_eq!(
+            &batch::answer(&request, Config::default()),
+            expected,
+            "{request}"
+        );
+        checked += 1;
+    }
+    assert_eq!(
+        checked,
+        1 + 41 + 41 * 41,
+        "no operand, 41 single operands, their pairs"
+    );
+}
+
+#[test]
+fn tensorflow_safe_refuses_a_subset_of_what_all_allows() {
+    let answers = golden(&[
+        "tensorflow_safe_result_type.jsonl",
+        "tensorflow_all_result_type.jsonl",
+    ]);
+    let mut refused = 0;
+    for ((f, policy, args, x64), safe) in &answers {
+        if policy != "tensorflow-safe" {
+            continue;
+        }
+        let all = &answers[&(f.clone(), "tensorflow-all".to_owned(), args.clone(), *x64)];
+        let message = safe["error"]["message"].as_str().unwrap_or("");
+        if message.starts_with("In promotion mode PromoMode.SAFE") {
+            refused += 1;
+            assert!(all.get("ok").is_some(), "{args}: all mode {all}");
+        } else {
+            assert_eq!(safe, all, "{args}");
+        }
+    }
+    assert_eq!(refused, 128, "pairs mode safe refuses");
+}
+
+/// The lattice label of a golden operand of the NumPy modes.
+fn tf_label(operand: &Value) -> Option<String> {
+    match operand {
+        Value::String(name) if !name.starts_with("py:") => Some(name.clone()),
+        Value::Object(array) => Some(format!("weak:{}", array["dtype"].as_str()?)),
+        _ => None,
+    }
+}
+
+#[test]
+fn tensorflow_all_is_its_lattice_for_every_pair_of_nodes() {
+    let answers = golden(&["tensorflow_all_result_type.jsonl"]);
+    let policy = by_name("tensorflow-all", Config::default()).unwrap();
+    let lattice = policy.lattice().expect("mode all is a lattice");
+    let mut pairs = 0;
+    for ((_, _, args, _), expected) in &answers {
+        let args: Value = serde_json::from_str(args).unwrap();
+        let [a, b] = args.as_array().unwrap().as_slice() else {
+            continue;
+        };
+        let (Some(a), Some(b)) = (tf_label(a), tf_label(b)) else {
+            continue;
+        };
+        let (Some(a), Some(b)) = (lattice.node(&a), lattice.node(&b)) else {
+            continue;
+        };
+        let joined = lattice.label(lattice.join(a, b).unwrap());
+        let ok = &expected["ok"];
+        let measured = if ok["weak"] == true {
+            format!("weak:{}", ok["dtype"].as_str().unwrap())
+        } else {
+            ok["dtype"].as_str().unwrap().to_owned()
+        };
+        assert_eq!(joined, measured, "{args}");
+        pairs += 1;
+    }
+    assert_eq!(pairs, 20 * 20, "every pair of the 20 nodes is measured");
+}
+
+#[test]
+fn torchs_lattice_is_its_promote_types_table() {
+    let answers = golden(&["torch_promote_types.jsonl"]);
+    let policy = by_name("torch", Config::default()).unwrap();
+    let lattice = policy.lattice().unwrap();
+    let nodes: Vec<&str> = lattice
+        .poset()
+        .labels()
+        .iter()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(nodes.len(), 12);
+    for a in &nodes {
+        for b in &nodes {
+            let joined = lattice.join(lattice.node(a).unwrap(), lattice.node(b).unwrap());
+            let expected = &answer(&answers, "promote_types", "torch", &json!([a, b]))["ok"];
+            assert_eq!(json!(lattice.label(joined.unwrap())), *expected, "{a} {b}");
+        }
+    }
+}
+
+#[test]
+fn only_lattice_policies_expose_a_lattice() {
+    for (name, lattice) in [
+        ("torch", true),
+        ("tensorflow", false),
+        ("tensorflow-safe", false),
+        ("tensorflow-all", true),
+        ("jax-lax", false),
+    ] {
+        let policy = by_name(name, Config::default()).unwrap();
+        assert_eq!(policy.lattice().is_some(), lattice, "{name}");
+    }
+}
+
+#[test]
+fn diff_torch_numpy_lists_the_cells_the_golden_answers_differ_in() {
+    let answers = golden(&["torch_promote_types.jsonl", "numpy_promote_types.jsonl"]);
+    let report: Value = serde_json::from_str(&stdout(&[
+        "diff", "torch", "numpy", "--format", "json", "--labels", "names",
+    ]))
+    .unwrap();
+    let headings = [
+        "bool",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "bfloat16",
+        "float16",
+        "float32",
+        "float64",
+        "complex64",
+        "complex128",
+    ];
+    let python = ["int", "float", "complex"];
+    let mut expected = BTreeSet::new();
+    for a in headings.iter().chain(&python) {
+        for b in headings.iter().chain(&python) {
+            let args = json!([a, b]);
+            let ok = |policy| answer(&answers, "promote_types", policy, &args).get("ok");
+            // NumPy has bfloat16 only through ml_dtypes; PyTorch has it.
+            if ok("torch") != ok("numpy") || *a == "bfloat16" || *b == "bfloat16" {
+                expected.insert((golden_label(a), golden_label(b)));
+            }
+        }
+    }
+    let listed = common::diff_cells(&report);
+    assert_eq!(listed, expected);
+    assert_eq!(report["count"], expected.len());
+}
+
+/// The diff's heading of a golden `promote_types` argument.
+fn golden_label(name: &str) -> String {
+    match name {
+        "int" => "i*".to_owned(),
+        "float" => "f*".to_owned(),
+        "complex" => "c*".to_owned(),
+        dtype => dtype.to_owned(),
+    }
+}
+
+#[test]
+fn promote_and_result_type_commands_take_the_new_policies() {
+    let answers = golden(&[
+        "tensorflow_all_promote_types.jsonl",
+        "torch_result_type.jsonl",
+    ]);
+    let expected = answer(
+        &answers,
+        "promote_types",
+        "tensorflow-all",
+        &json!(["int8", "uint8"]),
+    );
+    assert_eq!(
+        stdout(&["promote", "--policy", "tensorflow-all", "int8", "uint8"]).trim(),
+        expected["ok"]
+    );
+    let expected = answer(
+        &answers,
+        "result_type",
+        "torch",
+        &json!(["int8", "0d:int64"]),
+    );
+    assert_eq!(
+        stdout(&["result-type", "--policy", "torch", "int8", "0d:int64"]).trim(),
+        expected["ok"]["dtype"]
+    );
+    let output = Command::new(env!("CARGO_BIN_EXE_dtype-lattice"))
+        .args(["promote", "--policy", "torch", "float8_e5m2", "float32"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let expected = answer(
+        &golden(&["torch_promote_types.jsonl"]),
+        "promote_types",
+        "torch",
+        &json!(["float8_e5m2", "float32"]),
+    )["error"]
+        .clone();
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr).trim(),
+        format!(
+            "{}: {}",
+            expected["type"].as_str().unwrap(),
+            expected["message"].as_str().unwrap()
+        )
+    );
+}
+
+#[test]
+fn batch_answers_add_and_can_cast_alike_for_every_policy() {
+    let ask = |request: Value| batch::answer(&request, Config::default());
+    for policy in ["jax", "numpy-legacy", "array-api", "torch"] {
+        let reply = ask(json!({"fn": "add", "policy": policy, "args": ["int8", "int8"]}));
+        let message = reply["error"]["message"].as_str().unwrap();
+        assert!(
+            message.contains("does not model fn \"add\""),
+            "{policy}: {message}"
+        );
+        assert!(!message.contains("is JAX's"), "{policy}: {message}");
+    }
+    for policy in ["jax", "torch", "tensorflow-all", "jax-lax"] {
+        let reply = ask(json!({"fn": "can_cast", "policy": policy, "args": ["int8", "int16"]}));
+        let message = reply["error"]["message"].as_str().unwrap();
+        assert!(
+            message.contains("does not model fn \"can_cast\""),
+            "{policy}"
+        );
+    }
+    let reply = ask(json!({"fn": "finfo", "policy": "torch", "args": ["float32"]}));
+    let message = reply["error"]["message"].as_str().unwrap();
+    assert!(message.contains("send it without \"policy\""), "{message}");
+    let reply = ask(json!({"fn": "frobnicate", "policy": "torch", "args": []}));
+    assert!(reply["error"]["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("unknown fn \"frobnicate\""));
+}
+
+#[test]
+fn a_misspelt_policy_gets_the_nearest_name() {
+    for (typo, meant) in [
+        ("tensorflow_all", "tensorflow-all"),
+        ("torhc", "torch"),
+        ("jax_lax", "jax-lax"),
+        ("tensorflow-saef", "tensorflow-safe"),
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_dtype-lattice"))
+            .args(["table", "--policy", typo])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2));
+        let message = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            message.contains(&format!("unknown policy '{typo}': did you mean '{meant}'?")),
+            "{message}"
+        );
+    }
+}
+
+#[test]
+fn dtypes_a_framework_lacks_are_refused_by_name() {
+    for (policy, dtype) in [
+        ("torch", "float8_e3m4"),
+        ("tensorflow", "float8_e8m0fnu"),
+        ("tensorflow-all", "uint1"),
+    ] {
+        let policy = by_name(policy, Config::default()).unwrap();
+        let dtype: DType = dtype.parse().unwrap();
+        assert!(!policy.is_native(dtype));
+        let err = policy
+            .promote_types(dtype.into(), DType::Int8.into())
+            .unwrap_err();
+        assert!(err.to_string().contains(&format!("'{dtype}'")), "{err}");
+    }
+}
