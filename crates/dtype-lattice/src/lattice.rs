@@ -62,7 +62,7 @@
 //!   topological order as the union of the successors' sets: O(e · n / 64)
 //!   word operations.
 //! - Joins are filled row by row in reverse topological order (see
-//!   [`Lattice::new`]): the join of `a` and `b` is `a` if `b ≤ a`, else the
+//!   [`Joins::new`]): the join of `a` and `b` is `a` if `b ≤ a`, else the
 //!   least of the joins of `a`'s successors with `b`, checked with one bit
 //!   test per successor, O(out-degree) per pair. Pairs where that cannot
 //!   decide, and rows of nodes with many successors, use the bit sets
@@ -303,6 +303,89 @@ impl Poset {
             .map(|(c, a)| c & !a)
             .collect::<Vec<_>>();
         Bound::Ambiguous(self.ones(&minimal).map(|r| self.by_rank[r]).collect())
+    }
+
+    /// Verifies that a join table, such as one with gaps for a graph that
+    /// is not a lattice, obeys the laws where it is defined: commutative,
+    /// idempotent, and associative wherever both groupings are defined.
+    /// `join(a, b)` is the table's entry for a pair, `None` for a gap.
+    /// Returns the first pair where it does not.
+    ///
+    /// It checks, pair by pair, that every entry is the least upper bound
+    /// of its pair (its upper-bound set is exactly the intersection of the
+    /// pair's), which implies the laws on every triple; see
+    /// [`Lattice::verify_laws`] for the argument. O(n² · n / 64).
+    ///
+    /// ```
+    /// use dtype_lattice::lattice::{Bound, Poset};
+    ///
+    /// // c is the least upper bound of a and b; d is an upper bound too.
+    /// let poset = Poset::from_dict(&[("a", &["c"]), ("b", &["c"]), ("c", &["d"])]).unwrap();
+    /// let good = |x, y| match poset.least_upper_bound(x, y) {
+    ///     Bound::Least(c) => Some(c),
+    ///     _ => None,
+    /// };
+    /// assert_eq!(poset.verify_joins(good), Ok(()));
+    /// let claims_d = |x, y| if (x, y) == (0, 1) || (x, y) == (1, 0) { Some(3) } else { good(x, y) };
+    /// assert!(poset.verify_joins(claims_d).is_err());
+    /// ```
+    pub fn verify_joins(
+        &self,
+        join: impl Fn(Node, Node) -> Option<Node>,
+    ) -> Result<(), LawViolation> {
+        self.check_joins(join, false)
+    }
+
+    /// [`verify_joins`](Self::verify_joins); with `complete`, also that the
+    /// table has no gap where the pair has an upper bound.
+    fn check_joins(
+        &self,
+        join: impl Fn(Node, Node) -> Option<Node>,
+        complete: bool,
+    ) -> Result<(), LawViolation> {
+        let n = self.len();
+        let violation = |a: Node, b: Node, reason| LawViolation {
+            pair: (self.labels[a].clone(), self.labels[b].clone()),
+            reason,
+        };
+        let mut expected = vec![0u64; self.words];
+        for node in 0..n {
+            expected.fill(0);
+            let r = self.rank[node] as usize;
+            expected[r / 64] |= 1 << (r % 64);
+            for &next in &self.successors[node] {
+                for (word, bits) in expected.iter_mut().zip(self.row(next)) {
+                    *word |= bits;
+                }
+            }
+            if expected != self.row(node) {
+                return Err(violation(
+                    node,
+                    node,
+                    "its upper bounds are not its successors' and itself",
+                ));
+            }
+        }
+        for a in 0..n {
+            for b in a..n {
+                let c = join(a, b);
+                if c != join(b, a) {
+                    return Err(violation(a, b, "the join depends on the order of the two"));
+                }
+                if a == b && c != Some(a) {
+                    return Err(violation(a, b, "a node joined with itself is another node"));
+                }
+                let mut common = self.row(a).iter().zip(self.row(b)).map(|(x, y)| x & y);
+                let least = match c {
+                    None => !complete || common.all(|word| word == 0),
+                    Some(c) => c < n && common.eq(self.row(c).iter().copied()),
+                };
+                if !least {
+                    return Err(violation(a, b, "the join is not the least upper bound"));
+                }
+            }
+        }
+        Ok(())
     }
 
     fn row(&self, node: Node) -> &[u64] {
@@ -581,9 +664,8 @@ pub struct Lattice {
     joins: Box<[u16]>,
 }
 
-impl Lattice {
-    /// Computes every join of a validated poset, or every pair that has no
-    /// least upper bound.
+impl Joins {
+    /// Computes the least upper bound of every pair of a validated poset.
     ///
     /// Rows are filled in reverse topological order, so when row `a` is
     /// computed the rows of its successors are complete. If `b ≤ a` the
@@ -597,7 +679,7 @@ impl Lattice {
     /// cannot decide (a pair `(s, b)` is itself ambiguous) or the row is
     /// dense (more than four successors per word of a row), the pair is
     /// settled with [`Poset::least_upper_bound`] instead.
-    pub fn new(poset: Poset) -> Result<Lattice, LatticeError> {
+    pub fn new(poset: Poset) -> Joins {
         let n = poset.len();
         let mut joins = vec![NO_JOIN; n * n].into_boxed_slice();
         let mut ambiguous = Vec::new();
@@ -634,14 +716,101 @@ impl Lattice {
                 };
             }
         }
-        if !ambiguous.is_empty() {
-            ambiguous.sort_by_key(|ambiguity| ambiguity.pair);
+        ambiguous.sort_by_key(|ambiguity| ambiguity.pair);
+        Joins {
+            poset,
+            table: joins,
+            ambiguous,
+        }
+    }
+
+    /// The underlying order.
+    pub fn poset(&self) -> &Poset {
+        &self.poset
+    }
+
+    /// The least upper bound of two nodes; `None` if they have no common
+    /// upper bound, no least one (see [`ambiguous`](Self::ambiguous)), or
+    /// either is not a node.
+    pub fn join(&self, a: Node, b: Node) -> Option<Node> {
+        let n = self.poset.len();
+        if a >= n || b >= n {
+            return None;
+        }
+        match self.table[a * n + b] {
+            NO_JOIN => None,
+            c => Some(usize::from(c)),
+        }
+    }
+
+    /// Every pair with common upper bounds but no least one, ordered by
+    /// pair; empty exactly when the poset is a (partial) lattice.
+    pub fn ambiguous(&self) -> &[Ambiguity] {
+        &self.ambiguous
+    }
+
+    /// Every unordered pair of distinct nodes with no common upper bound
+    /// (the ambiguous pairs have some).
+    pub fn unbounded_pairs(&self) -> impl Iterator<Item = (Node, Node)> + '_ {
+        let n = self.poset.len();
+        (0..n)
+            .flat_map(move |a| (a + 1..n).map(move |b| (a, b)))
+            .filter(move |&(a, b)| {
+                self.table[a * n + b] == NO_JOIN
+                    && self
+                        .ambiguous
+                        .binary_search_by_key(&(a, b), |ambiguity| ambiguity.pair)
+                        .is_err()
+            })
+    }
+
+    /// The lattice, or every ambiguous pair if the poset is not one.
+    pub fn into_lattice(self) -> Result<Lattice, LatticeError> {
+        if !self.ambiguous.is_empty() {
             return Err(LatticeError::Ambiguous {
-                labels: poset.labels,
-                pairs: ambiguous,
+                labels: self.poset.labels,
+                pairs: self.ambiguous,
             });
         }
-        Ok(Lattice { poset, joins })
+        Ok(Lattice {
+            poset: self.poset,
+            joins: self.table,
+        })
+    }
+}
+
+/// The least upper bound of every pair of a DAG that need not be a
+/// lattice, as [`Lattice::new`] computes them: where a pair has no least
+/// upper bound the table has a gap, and the pair is listed if it has
+/// common upper bounds at all. Tools that report on graphs that are not
+/// lattices use it; everything else wants a [`Lattice`].
+///
+/// ```
+/// use dtype_lattice::lattice::{Joins, Poset};
+///
+/// let poset = Poset::from_dict(&[("a", &["c", "d"]), ("b", &["c", "d"])]).unwrap();
+/// let [a, b, c, d] = ["a", "b", "c", "d"].map(|label| poset.node(label).unwrap());
+/// let joins = Joins::new(poset);
+/// assert_eq!(joins.join(a, c), Some(c));
+/// assert_eq!(joins.join(a, b), None); // c and d, no least
+/// assert_eq!(joins.ambiguous()[0].candidates, [c, d]);
+/// assert_eq!(joins.unbounded_pairs().collect::<Vec<_>>(), [(c, d)]);
+/// assert!(joins.into_lattice().is_err());
+/// ```
+#[derive(Clone, Debug)]
+pub struct Joins {
+    poset: Poset,
+    /// table[a * n + b], `NO_JOIN` where the pair has no least upper bound.
+    table: Box<[u16]>,
+    /// Every ambiguous pair, ordered by pair.
+    ambiguous: Vec<Ambiguity>,
+}
+
+impl Lattice {
+    /// Computes every join of a validated poset (see [`Joins::new`] for the
+    /// algorithm), or every pair that has no least upper bound.
+    pub fn new(poset: Poset) -> Result<Lattice, LatticeError> {
+        Joins::new(poset).into_lattice()
     }
 
     /// Validates and compiles labels and edges in one step.
@@ -749,50 +918,14 @@ impl Lattice {
     /// assert_eq!(lattice.verify_laws(), Ok(()));
     /// ```
     pub fn verify_laws(&self) -> Result<(), LawViolation> {
-        let poset = &self.poset;
         let n = self.len();
-        let violation = |a: Node, b: Node, reason| LawViolation {
-            pair: (poset.labels[a].clone(), poset.labels[b].clone()),
-            reason,
-        };
-        let mut expected = vec![0u64; poset.words];
-        for node in 0..n {
-            expected.fill(0);
-            let r = poset.rank[node] as usize;
-            expected[r / 64] |= 1 << (r % 64);
-            for &next in &poset.successors[node] {
-                for (word, bits) in expected.iter_mut().zip(poset.row(next)) {
-                    *word |= bits;
-                }
-            }
-            if expected != poset.row(node) {
-                return Err(violation(
-                    node,
-                    node,
-                    "its upper bounds are not its successors' and itself",
-                ));
-            }
-        }
-        for a in 0..n {
-            for b in a..n {
-                let join = self.joins[a * n + b];
-                if join != self.joins[b * n + a] {
-                    return Err(violation(a, b, "the join depends on the order of the two"));
-                }
-                if a == b && usize::from(join) != a {
-                    return Err(violation(a, b, "a node joined with itself is another node"));
-                }
-                let mut common = poset.row(a).iter().zip(poset.row(b)).map(|(x, y)| x & y);
-                let least = match join {
-                    NO_JOIN => common.all(|word| word == 0),
-                    c => common.eq(poset.row(usize::from(c)).iter().copied()),
-                };
-                if !least {
-                    return Err(violation(a, b, "the join is not the least upper bound"));
-                }
-            }
-        }
-        Ok(())
+        self.poset.check_joins(
+            |a, b| match self.joins[a * n + b] {
+                NO_JOIN => None,
+                c => Some(usize::from(c)),
+            },
+            true,
+        )
     }
 
     /// Every unordered pair of distinct nodes with no common upper bound.
@@ -805,7 +938,7 @@ impl Lattice {
 }
 
 /// The join of `a` and `b` from the joins of `a`'s successors with `b`
-/// (see [`Lattice::new`]), or `None` when one of those pairs is ambiguous
+/// (see [`Joins::new`]), or `None` when one of those pairs is ambiguous
 /// or `a`'s successors disagree (then the pair itself is ambiguous, and
 /// the caller finds its candidates). Needs the rows of `a`'s successors.
 fn join_from_successors(
