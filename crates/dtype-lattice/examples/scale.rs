@@ -11,7 +11,8 @@
 //! For `bench/compare.py`, `--emit FAMILY N` prints one graph instead (the
 //! node count on the first line, then one edge `FROM TO` per line) and
 //! `--compile FAMILY N` prints the median milliseconds to validate and
-//! compile it.
+//! compile it. `--emit-toml FAMILY N` prints the graph as a lattice file,
+//! for timing `dtype-lattice check` on it.
 //!
 //! Families (each also in a variant that is not a lattice):
 //! - `grid`: the product of two chains of √N nodes, the lattice of pairs
@@ -264,6 +265,17 @@ fn main() {
             println!("{}", graph.nodes);
             for (from, to) in &graph.edges {
                 println!("{from} {to}");
+            }
+        }
+        [flag, name, nodes] if flag == "--emit-toml" => {
+            let graph = graph_or_usage(name, nodes);
+            let mut successors = vec![Vec::new(); graph.nodes];
+            for &(from, to) in &graph.edges {
+                successors[from].push(format!("\"n{to}\""));
+            }
+            println!("name = \"{name}-{nodes}\"\n[edges]");
+            for (from, targets) in successors.iter().enumerate() {
+                println!("n{from} = [{}]", targets.join(", "));
             }
         }
         [flag, name, nodes] if flag == "--compile" => {
