@@ -326,8 +326,10 @@ impl Poset {
     ///     _ => None,
     /// };
     /// assert_eq!(poset.verify_joins(good), Ok(()));
-    /// let claims_d = |x, y| if (x, y) == (0, 1) || (x, y) == (1, 0) { Some(3) } else { good(x, y) };
-    /// assert!(poset.verify_joins(claims_d).is_err());
+    /// let [a, b, d] = ["a", "b", "d"].map(|label| poset.node(label).unwrap());
+    /// let claims_d = |x, y| if [x, y] == [a, b] || [x, y] == [b, a] { Some(d) } else { good(x, y) };
+    /// let err = poset.verify_joins(claims_d).unwrap_err();
+    /// assert_eq!(err.to_string(), "the join table is wrong at {a, b}: the join is not the least upper bound");
     /// ```
     pub fn verify_joins(
         &self,
