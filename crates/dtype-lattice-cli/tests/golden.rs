@@ -240,6 +240,7 @@ golden! {
     tensorflow_safe_promote_types => "tensorflow_safe_promote_types.jsonl";
     tensorflow_all_promote_types => "tensorflow_all_promote_types.jsonl";
     jax_lax_add => "jax_lax_add.jsonl";
+    result_type_nary => "result_type_nary.jsonl";
 }
 
 /// The label JAX's documentation gives a result, by the rule of the code

@@ -28,6 +28,16 @@
 //! assert!(strict.promote_types(DType::Float32, DType::Int32).is_err());
 //! assert_eq!(strict.promote_types(DType::Float32, PyScalar::Float), Ok(DType::Float32));
 //! ```
+//!
+//! # Cost
+//!
+//! The three lattices are built once, together, by the first call that
+//! needs one, and shared. After that `promote_types`, `result_type` and
+//! `lattice_result_type` allocate nothing, except when they fail with a
+//! `TypePromotionError`, whose value holds the list of inputs its message
+//! names (`tests/no_alloc.rs` checks both). A join is a load from a byte
+//! table; `result_type` reads its operands once. BENCHMARKS.md has the
+//! numbers, against a bare table load.
 
 use std::sync::OnceLock;
 
@@ -158,9 +168,200 @@ fn label_node(label: &str) -> Node {
         .unwrap_or_else(|| panic!("JAX lattice table names unknown node {label:?}"))
 }
 
-fn compile(edges: Vec<(Node, Node)>) -> Lattice {
-    let labels = (0..NODE_COUNT).map(node_label);
-    Lattice::from_edges(labels, edges).expect("JAX's lattices are lattices (tested)")
+/// The byte that stands for "no common upper bound" in a [`JoinTable`]. Its
+/// row and column are all `NO_JOIN`, so folding many operands needs no
+/// branch: once a join fails, every later join fails too.
+const NO_JOIN: u8 = NODE_COUNT as u8;
+
+/// The side of a [`JoinTable`], and the length of the other tables the hot
+/// path indexes with a node: a power of two above every node and `NO_JOIN`,
+/// so that masking an index with `STRIDE - 1` proves it in bounds and the
+/// compiler drops the bounds check (one `and` instead of a compare and a
+/// branch).
+const STRIDE: usize = 64;
+
+/// A lattice's joins as bytes, for the hot path.
+///
+/// The engine's table is generic (`u16` cells, any size, `Option` results);
+/// JAX's 35 nodes fit in bytes, and a fixed table with an absorbing "no join"
+/// row makes a join one load at a constant stride, which keeps
+/// `promote_types` and `result_type` near the cost of a bare table load
+/// (BENCHMARKS.md). It takes 4 KiB, of which the hot path touches 36 cache
+/// lines.
+struct JoinTable([[u8; STRIDE]; STRIDE]);
+
+impl JoinTable {
+    fn new(lattice: &Lattice) -> JoinTable {
+        let mut table = [[NO_JOIN; STRIDE]; STRIDE];
+        for (a, row) in table.iter_mut().enumerate().take(NODE_COUNT) {
+            for (b, cell) in row.iter_mut().enumerate().take(NODE_COUNT) {
+                // Nodes are below 35, so they fit a byte.
+                *cell = lattice.join(a, b).map_or(NO_JOIN, |c| c as u8);
+            }
+        }
+        JoinTable(table)
+    }
+
+    /// The join of two nodes (or `NO_JOIN`). Every byte this module passes
+    /// is a node or `NO_JOIN`, so the mask never changes an index.
+    #[inline]
+    fn join(&self, a: u8, b: u8) -> u8 {
+        self.0[usize::from(a) & (STRIDE - 1)][usize::from(b) & (STRIDE - 1)]
+    }
+}
+
+/// JAX's three lattices (standard without and with x64, strict) and their
+/// byte tables, indexed by [`Jax::slot`]. The tables sit together so that
+/// finding one is a shift, not a multiplication.
+struct Compiled {
+    lattices: [Lattice; 3],
+    joins: [JoinTable; 3],
+}
+
+/// The compiled lattices: built together by the first call that needs one
+/// (a few microseconds), then shared by every `Jax` value and thread; one
+/// `OnceLock` keeps the per-call cost to one load and one predictable
+/// branch.
+#[inline]
+fn compiled() -> &'static Compiled {
+    static COMPILED: OnceLock<Compiled> = OnceLock::new();
+    COMPILED.get_or_init(|| {
+        let labels = || (0..NODE_COUNT).map(node_label);
+        let lattices = [standard_edges(false), standard_edges(true), strict_edges()].map(|edges| {
+            Lattice::from_edges(labels(), edges).expect("JAX's lattices are lattices (tested)")
+        });
+        let joins = [0, 1, 2].map(|slot| JoinTable::new(&lattices[slot]));
+        Compiled { lattices, joins }
+    })
+}
+
+/// What `promote_types` reports for a join at each node: the dtype itself,
+/// or for a weak type its Python type's 64-bit dtype, whatever x64 says.
+const PROMOTED: [DType; STRIDE] = {
+    let mut out = [DType::Bool; STRIDE];
+    let mut i = 0;
+    while i < DType::COUNT {
+        out[i] = DType::ALL[i];
+        i += 1;
+    }
+    out[DType::COUNT] = DType::Int64;
+    out[DType::COUNT + 1] = DType::Float64;
+    out[DType::COUNT + 2] = DType::Complex128;
+    out
+};
+
+/// The node a (dtype, weak) pair joins at, indexed by `weak` then dtype: a
+/// strong value's own dtype, a weak value's Python type by kind (`bfloat16`
+/// and the small floats count as float). `bool` has no weak form and stays
+/// itself. A table rather than a branch on `weak`, which varies between
+/// operands.
+const AWARE_NODE: [[u8; DType::COUNT]; 2] = {
+    let mut out = [[0u8; DType::COUNT]; 2];
+    let mut i = 0;
+    while i < DType::COUNT {
+        out[0][i] = i as u8;
+        out[1][i] = match DType::ALL[i].kind() {
+            Kind::Bool => i as u8,
+            Kind::Signed | Kind::Unsigned => DType::COUNT as u8,
+            Kind::Float => DType::COUNT as u8 + 1,
+            Kind::Complex => DType::COUNT as u8 + 2,
+        };
+        i += 1;
+    }
+    out
+};
+
+/// The node a (dtype, weak) pair joins at; see [`AWARE_NODE`].
+#[inline]
+const fn weak_aware_node(dtype: DType, weak: bool) -> u8 {
+    AWARE_NODE[weak as usize][dtype.index()]
+}
+
+/// `canonicalize_dtype` without x64: the 64-bit types become their 32-bit
+/// counterparts.
+const CANONICAL_X32: [DType; DType::COUNT] = {
+    let mut out = DType::ALL;
+    let mut i = 0;
+    while i < DType::COUNT {
+        out[i] = match DType::ALL[i] {
+            DType::Int64 => DType::Int32,
+            DType::UInt64 => DType::UInt32,
+            DType::Float64 => DType::Float32,
+            DType::Complex128 => DType::Complex64,
+            other => other,
+        };
+        i += 1;
+    }
+    out
+};
+
+// The hot path reads the tables below, indexed by `x64`, instead of matching
+// on a dtype: with varied inputs such a match is a mispredicted jump that
+// costs more than the join itself.
+
+/// The dtype each lattice node stands for, canonicalized: a weak type's is
+/// its Python type's default dtype. The entries past the nodes (`NO_JOIN`
+/// among them) are never reported.
+const NODE_DTYPE: [[DType; STRIDE]; 2] = [node_dtypes(false), node_dtypes(true)];
+
+const fn node_dtypes(x64: bool) -> [DType; STRIDE] {
+    let jax = Jax::new(Config {
+        x64,
+        promotion: Promotion::Standard,
+    });
+    let mut out = [DType::Bool; STRIDE];
+    let mut i = 0;
+    while i < DType::COUNT {
+        out[i] = jax.canonicalize_dtype(DType::ALL[i]);
+        i += 1;
+    }
+    out[DType::COUNT] = jax.default_dtype(PyScalar::Int);
+    out[DType::COUNT + 1] = jax.default_dtype(PyScalar::Float);
+    out[DType::COUNT + 2] = jax.default_dtype(PyScalar::Complex);
+    out
+}
+
+/// The concrete dtype `result_type` gives a weak result of each dtype: the
+/// default dtype of its kind.
+const WEAK_RESULT: [[DType; DType::COUNT]; 2] = [weak_results(false), weak_results(true)];
+
+const fn weak_results(x64: bool) -> [DType; DType::COUNT] {
+    let jax = Jax::new(Config {
+        x64,
+        promotion: Promotion::Standard,
+    });
+    let mut out = DType::ALL;
+    let mut i = 0;
+    while i < DType::COUNT {
+        out[i] = match DType::ALL[i].kind() {
+            Kind::Bool => DType::Bool,
+            Kind::Signed => jax.default_dtype(PyScalar::Int),
+            Kind::Unsigned => jax.default_uint_dtype(),
+            Kind::Float => jax.default_dtype(PyScalar::Float),
+            Kind::Complex => jax.default_dtype(PyScalar::Complex),
+        };
+        i += 1;
+    }
+    out
+}
+
+/// What one pass over `result_type`'s operands learns: enough to apply
+/// every rule of JAX's `_lattice_result_type` without a second pass.
+struct Scan {
+    /// The first operand's (dtype, weak) pair.
+    first: (DType, bool),
+    /// Every operand has the first one's dtype.
+    all_equal: bool,
+    /// Every operand is weakly typed.
+    all_weak: bool,
+    /// Some operand is `None` (only looked for when asked).
+    has_none: bool,
+    /// The join of the operands' dtypes, weak or not, or `NO_JOIN`; only
+    /// computed when the first operand is weak, since the rules need it
+    /// only when every operand is.
+    by_dtype: u8,
+    /// The join of the operands' weak-aware nodes, or `NO_JOIN`.
+    by_kind: u8,
 }
 
 fn standard_edges(x64: bool) -> Vec<(Node, Node)> {
@@ -227,14 +428,22 @@ impl Jax {
     /// The lattice in force: standard with or without x64, or strict. Built
     /// on first use, then shared.
     pub fn lattice(&self) -> &'static Lattice {
-        static X64: OnceLock<Lattice> = OnceLock::new();
-        static X32: OnceLock<Lattice> = OnceLock::new();
-        static STRICT: OnceLock<Lattice> = OnceLock::new();
-        match (self.config.promotion, self.config.x64) {
-            (Promotion::Strict, _) => STRICT.get_or_init(|| compile(strict_edges())),
-            (Promotion::Standard, true) => X64.get_or_init(|| compile(standard_edges(true))),
-            (Promotion::Standard, false) => X32.get_or_init(|| compile(standard_edges(false))),
+        &compiled().lattices[self.slot()]
+    }
+
+    /// This configuration's place in [`Compiled`]'s arrays.
+    #[inline]
+    fn slot(&self) -> usize {
+        match self.config.promotion {
+            Promotion::Standard => usize::from(self.config.x64),
+            Promotion::Strict => 2,
         }
+    }
+
+    /// This configuration's byte table.
+    #[inline]
+    fn joins(&self) -> &'static JoinTable {
+        &compiled().joins[self.slot()]
     }
 
     /// `canonicalize_dtype`: without x64, 64-bit types become their 32-bit
@@ -244,16 +453,12 @@ impl Jax {
     /// use dtype_lattice::{jax::Jax, DType};
     /// assert_eq!(Jax::default().canonicalize_dtype(DType::Complex128), DType::Complex64);
     /// ```
+    #[inline]
     pub const fn canonicalize_dtype(&self, dtype: DType) -> DType {
         if self.config.x64 {
-            return dtype;
-        }
-        match dtype {
-            DType::Int64 => DType::Int32,
-            DType::UInt64 => DType::UInt32,
-            DType::Float64 => DType::Float32,
-            DType::Complex128 => DType::Complex64,
-            other => other,
+            dtype
+        } else {
+            CANONICAL_X32[dtype.index()]
         }
     }
 
@@ -278,6 +483,7 @@ impl Jax {
     /// `result_type` reads it (`None` is the default float dtype). Python
     /// ints are not range-checked here: JAX 0.10.2 checks them only when it
     /// makes them arrays (see [`asarray`](Self::asarray)).
+    #[inline]
     fn dtype_and_weak(&self, operand: &Operand) -> (DType, bool) {
         match *operand {
             Operand::DType(dtype) => (self.canonicalize_dtype(dtype), false),
@@ -315,15 +521,18 @@ impl Jax {
         Ok(Typed { dtype, weak })
     }
 
-    /// The dtype a lattice node stands for: a weak type's is its Python
-    /// type's 64-bit dtype, canonicalized.
-    fn node_dtype(&self, node: Node) -> DType {
-        match node_type(node) {
-            TypeSpec::DType(dtype) => self.canonicalize_dtype(dtype),
-            TypeSpec::Python(scalar) => self.default_dtype(scalar),
-        }
+    /// The dtype a lattice node (or `NO_JOIN`) stands for under this
+    /// configuration; see [`NODE_DTYPE`].
+    #[inline]
+    fn node_dtype(&self, node: u8) -> DType {
+        NODE_DTYPE[usize::from(self.config.x64)][usize::from(node) & (STRIDE - 1)]
     }
 
+    /// The error for inputs with no common upper bound. Out of line: the
+    /// hot path only tests for `NO_JOIN`, and this builds the message's
+    /// input list (the one allocation of a failed promotion).
+    #[cold]
+    #[inline(never)]
     fn no_path(&self, nodes: impl Iterator<Item = Node>) -> PromotionError {
         let mut inputs: Vec<TypeSpec> = Vec::new();
         for spec in nodes.map(node_type) {
@@ -338,28 +547,17 @@ impl Jax {
     /// `jnp.promote_types(a, b)`: the join of two types. A weak result is
     /// reported as its Python type's 64-bit dtype whatever x64 says, and
     /// nothing is canonicalized.
+    #[inline]
     pub fn promote_types(
         &self,
         a: impl Into<TypeSpec>,
         b: impl Into<TypeSpec>,
     ) -> Result<DType, PromotionError> {
         let (a, b) = (node(a.into()), node(b.into()));
-        match self.lattice().join(a, b) {
-            Some(c) => Ok(match node_type(c) {
-                TypeSpec::DType(dtype) => dtype,
-                TypeSpec::Python(scalar) => Jax::new(Config {
-                    x64: true,
-                    ..self.config
-                })
-                .default_dtype(scalar),
-            }),
-            None => Err(PromotionError::NoPromotionPath {
-                inputs: vec![node_type(a), node_type(b)],
-                reason: NoPathReason::for_inputs(
-                    self.config.promotion == Promotion::Strict,
-                    &[node_type(a), node_type(b)],
-                ),
-            }),
+        // Nodes are below 35, so they fit a byte.
+        match self.joins().join(a as u8, b as u8) {
+            NO_JOIN => Err(self.no_path([a, b].into_iter())),
+            c => Ok(PROMOTED[usize::from(c) & (STRIDE - 1)]),
         }
     }
 
@@ -375,55 +573,171 @@ impl Jax {
     ///     Ok(Typed::weak(DType::Int16))
     /// );
     /// ```
+    #[inline]
     pub fn lattice_result_type(&self, operands: &[Operand]) -> Result<Typed, PromotionError> {
-        if operands.is_empty() {
+        let Some(scan) = self.scan(operands, true) else {
             return Err(PromotionError::NothingToJoin);
-        }
-        if operands.contains(&Operand::None) {
+        };
+        if scan.has_none {
             return Err(PromotionError::NoneOperand);
         }
-        self.join_operands(operands)
+        self.apply_rules(&scan, operands)
     }
 
-    /// The lattice result of a non-empty list of operands (`None` read as
-    /// the default float dtype).
-    fn join_operands(&self, operands: &[Operand]) -> Result<Typed, PromotionError> {
-        let pairs = || operands.iter().map(|op| self.dtype_and_weak(op));
-        let Some((first_dtype, first_weak)) = pairs().next() else {
-            return Err(PromotionError::NoOperands);
-        };
-        let all_equal = pairs().all(|(dtype, _)| dtype == first_dtype);
-        let all_weak = pairs().all(|(_, weak)| weak);
-        let result = if operands.len() == 1 {
-            Typed {
-                dtype: first_dtype,
-                weak: first_weak,
-            }
-        } else if all_equal && !all_weak {
-            Typed::strong(first_dtype)
-        } else if all_weak && self.config.promotion == Promotion::Standard {
-            // Weak values among themselves promote as their dtypes do.
-            let nodes = || pairs().map(|(dtype, _)| dtype.index());
-            let joined = self
-                .lattice()
-                .join_all(nodes())
-                .ok_or_else(|| self.no_path(nodes()))?;
-            Typed::weak(self.node_dtype(joined))
+    /// Reads every operand once, folding the joins the rules may need;
+    /// `None` for no operands. `track_none` asks whether any operand is
+    /// `None` (only `lattice_result_type` cares).
+    #[inline]
+    fn scan(&self, operands: &[Operand], track_none: bool) -> Option<Scan> {
+        let (first, rest) = operands.split_first()?;
+        let decoded = self.dtype_and_weak(first);
+        let first_none = track_none && matches!(first, Operand::None);
+        if rest.is_empty() {
+            // Nothing to join: the rules take a single operand as it is.
+            return Some(Scan {
+                first: decoded,
+                all_equal: true,
+                all_weak: decoded.1,
+                has_none: first_none,
+                by_dtype: NO_JOIN,
+                by_kind: NO_JOIN,
+            });
+        }
+        // Two copies of the loop, chosen once per call: a list that starts
+        // with a strong operand (the usual `array op ...`) never needs the
+        // join of the dtypes, so its loop folds one chain of table loads
+        // instead of two.
+        let first = (decoded, first_none);
+        Some(if decoded.1 {
+            self.fold(first, rest, true, track_none)
         } else {
-            let nodes = || pairs().map(|(dtype, weak)| weak_aware_node(dtype, weak));
-            let joined = self
-                .lattice()
-                .join_all(nodes())
-                .ok_or_else(|| self.no_path(nodes()))?;
-            Typed {
-                dtype: self.node_dtype(joined),
-                weak: joined >= DType::COUNT,
+            self.fold(first, rest, false, track_none)
+        })
+    }
+
+    /// The loop of [`scan`](Self::scan) after the first operand (given
+    /// decoded, with whether it is `None`), inlined into both of its copies
+    /// so the flags are constants there.
+    ///
+    /// Each join is folded in two lanes, even and odd operands, both started
+    /// at the first operand (a join is idempotent, so counting it twice is
+    /// harmless) and joined at the end (joins are associative and
+    /// commutative, in a partial lattice too, so the grouping does not
+    /// matter). Two lanes halve the chain of dependent table loads, which is
+    /// what bounds the cost per operand.
+    #[inline(always)]
+    fn fold(
+        &self,
+        ((first_dtype, first_weak), first_none): ((DType, bool), bool),
+        rest: &[Operand],
+        join_dtypes: bool,
+        track_none: bool,
+    ) -> Scan {
+        let joins = self.joins();
+        let mut all_equal = true;
+        let mut all_weak = first_weak;
+        let mut has_none = first_none;
+        // Notes an operand in the flags and gives its two nodes: its
+        // dtype's, and the one it joins at when weak values join as Python
+        // types.
+        let mut visit = |operand: &Operand| {
+            let (dtype, weak) = self.dtype_and_weak(operand);
+            all_equal &= dtype == first_dtype;
+            all_weak &= weak;
+            if track_none {
+                has_none |= matches!(operand, Operand::None);
             }
+            (dtype.index() as u8, weak_aware_node(dtype, weak))
+        };
+        let join = |lane: (u8, u8), nodes: (u8, u8)| {
+            let by_dtype = if join_dtypes {
+                joins.join(lane.0, nodes.0)
+            } else {
+                NO_JOIN
+            };
+            (by_dtype, joins.join(lane.1, nodes.1))
+        };
+        let start = (
+            first_dtype.index() as u8,
+            weak_aware_node(first_dtype, first_weak),
+        );
+        let (by_dtype, by_kind) = if let [second] = rest {
+            // Two operands, the shape of every binary operation: one join.
+            join(start, visit(second))
+        } else {
+            let (mut even, mut odd) = (start, start);
+            let mut pairs = rest.chunks_exact(2);
+            for pair in &mut pairs {
+                let (a, b) = (visit(&pair[0]), visit(&pair[1]));
+                even = join(even, a);
+                odd = join(odd, b);
+            }
+            if let [last] = pairs.remainder() {
+                odd = join(odd, visit(last));
+            }
+            join(even, odd)
+        };
+        Scan {
+            first: (first_dtype, first_weak),
+            all_equal,
+            all_weak,
+            has_none,
+            by_dtype,
+            by_kind,
+        }
+    }
+
+    /// JAX's rules on a scan of a non-empty list of operands (`None` read as
+    /// the default float dtype), in JAX's order: one operand is itself;
+    /// operands of one dtype, not all weak, give that dtype strongly; weak
+    /// operands among themselves (standard promotion) join as their dtypes;
+    /// otherwise weak operands join as their Python types. Written as
+    /// selects rather than branches, since which rule applies varies from
+    /// call to call.
+    #[inline]
+    fn apply_rules(&self, scan: &Scan, operands: &[Operand]) -> Result<Typed, PromotionError> {
+        let (first_dtype, first_weak) = scan.first;
+        // A branch, not a select: the number of operands is what a call
+        // site fixes, so it predicts well.
+        if operands.len() == 1 {
+            return Ok(Typed {
+                dtype: first_dtype,
+                weak: first_weak && first_dtype != DType::Bool,
+            });
+        }
+        let same = scan.all_equal && !scan.all_weak;
+        let weak_by_dtype = scan.all_weak && self.config.promotion == Promotion::Standard;
+        let joined = if weak_by_dtype {
+            scan.by_dtype
+        } else {
+            scan.by_kind
+        };
+        if joined == NO_JOIN && !same {
+            return Err(self.no_path_in(operands, weak_by_dtype));
+        }
+        let (dtype, weak) = if same {
+            (first_dtype, false)
+        } else {
+            (
+                self.node_dtype(joined),
+                weak_by_dtype || usize::from(joined) >= DType::COUNT,
+            )
         };
         Ok(Typed {
-            weak: result.weak && result.dtype != DType::Bool,
-            ..result
+            dtype,
+            weak: weak && dtype != DType::Bool,
         })
+    }
+
+    /// The error for operands whose nodes have no join: their dtypes' nodes
+    /// if weak values join as dtypes, else their weak-aware nodes.
+    #[cold]
+    #[inline(never)]
+    fn no_path_in(&self, operands: &[Operand], by_dtype: bool) -> PromotionError {
+        self.no_path(operands.iter().map(|operand| {
+            let (dtype, weak) = self.dtype_and_weak(operand);
+            usize::from(weak_aware_node(dtype, weak && !by_dtype))
+        }))
     }
 
     /// `jax.dtypes.result_type(*operands, return_weak_type_flag=True)`: like
@@ -438,18 +752,17 @@ impl Jax {
     /// let weak_int16 = Operand::Array { dtype: DType::Int16, weak: true };
     /// assert_eq!(Jax::default().result_type(&[weak_int16]), Ok(Typed::weak(DType::Int32)));
     /// ```
+    #[inline]
     pub fn result_type(&self, operands: &[Operand]) -> Result<Typed, PromotionError> {
-        let result = self.join_operands(operands)?;
-        if !result.weak {
-            return Ok(result);
-        }
-        Ok(Typed::weak(match result.dtype.kind() {
-            Kind::Bool => DType::Bool,
-            Kind::Signed => self.default_dtype(PyScalar::Int),
-            Kind::Unsigned => self.default_uint_dtype(),
-            Kind::Float => self.default_dtype(PyScalar::Float),
-            Kind::Complex => self.default_dtype(PyScalar::Complex),
-        }))
+        let Some(scan) = self.scan(operands, false) else {
+            return Err(PromotionError::NoOperands);
+        };
+        let result = self.apply_rules(&scan, operands)?;
+        let concrete = WEAK_RESULT[usize::from(self.config.x64)][result.dtype.index()];
+        Ok(Typed {
+            dtype: if result.weak { concrete } else { result.dtype },
+            weak: result.weak,
+        })
     }
 
     /// `jax._src.dtypes.safe_to_cast`: whether `input` can be cast to
@@ -463,21 +776,6 @@ impl Jax {
         }
         Ok(self.result_type(&[input, Operand::DType(output)])?.dtype == output)
     }
-}
-
-/// The node a (dtype, weak) pair joins at: a weak value's Python type (by
-/// kind; `bfloat16` and the small floats count as float), a strong value's
-/// own dtype. `bool` has no weak form.
-fn weak_aware_node(dtype: DType, weak: bool) -> Node {
-    if !weak {
-        return dtype.index();
-    }
-    weak_node(match dtype.kind() {
-        Kind::Bool => PyScalar::Bool,
-        Kind::Signed | Kind::Unsigned => PyScalar::Int,
-        Kind::Float => PyScalar::Float,
-        Kind::Complex => PyScalar::Complex,
-    })
 }
 
 impl Policy for Jax {

@@ -127,7 +127,8 @@ proptest! {
             successors[a].push(b);
         }
         let up: Vec<Vec<bool>> = (0..n).map(|v| reachable(&successors, v)).collect();
-        let mut ambiguous = false;
+        let mut ambiguous = Vec::new();
+        let mut joins = Vec::new();
         for a in 0..n {
             for b in 0..n {
                 let common: Vec<usize> = (0..n).filter(|&c| up[a][c] && up[b][c]).collect();
@@ -138,8 +139,14 @@ proptest! {
                 let expected = match (common.is_empty(), least.first()) {
                     (true, _) => Bound::None,
                     (false, Some(&c)) => Bound::Least(c),
-                    (false, None) => { ambiguous = true; Bound::Ambiguous(minimal) }
+                    (false, None) => {
+                        if a < b {
+                            ambiguous.push(((a, b), minimal.clone()));
+                        }
+                        Bound::Ambiguous(minimal)
+                    }
                 };
+                joins.push(least.first().copied());
                 let mut actual = poset.least_upper_bound(a, b);
                 if let Bound::Ambiguous(candidates) = &mut actual {
                     candidates.sort_unstable();
@@ -147,7 +154,26 @@ proptest! {
                 prop_assert_eq!(actual, expected);
             }
         }
-        prop_assert_eq!(Lattice::new(poset).is_err(), ambiguous);
+        match Lattice::new(poset) {
+            Ok(lattice) => {
+                prop_assert!(ambiguous.is_empty());
+                let table: Vec<Option<usize>> = (0..n)
+                    .flat_map(|a| (0..n).map(move |b| (a, b)))
+                    .map(|(a, b)| lattice.join(a, b))
+                    .collect();
+                prop_assert_eq!(table, joins);
+                prop_assert_eq!(lattice.verify_laws(), Ok(()));
+            }
+            Err(dtype_lattice::lattice::LatticeError::Ambiguous { pairs, .. }) => {
+                let mut found: Vec<((usize, usize), Vec<usize>)> = pairs
+                    .into_iter()
+                    .map(|mut p| { p.candidates.sort_unstable(); (p.pair, p.candidates) })
+                    .collect();
+                found.sort();
+                prop_assert_eq!(found, ambiguous);
+            }
+            Err(err) => prop_assert!(false, "{}", err),
+        }
     }
 
     #[test]

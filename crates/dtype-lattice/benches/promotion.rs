@@ -1,0 +1,282 @@
+//! The hot path against the floor, measured in the same run.
+//!
+//! Every group times one of the library's promotion functions over a fixed
+//! batch of inputs beside a `floor`: the same number of plain indexed loads
+//! from a precomputed `[[u8; N]; N]` table, the least work any promotion
+//! could do. Each call's result goes through `black_box`, as does the table,
+//! so neither side can be folded away or hoisted out of the loop; the
+//! inputs are read from memory on both sides. `bench/criterion_report.py`
+//! turns criterion's estimates into nanoseconds per call and ratios to the
+//! floor (see BENCHMARKS.md).
+//!
+//! Groups:
+//! - `binary/{x32,x64,strict}`: `promote_types` and `Lattice::join` over the
+//!   pairs with a join (`defined`) and over all 35 x 35 pairs of lattice
+//!   nodes (`all`, where failures build an error value).
+//! - `nary/{config}/{strong,weak,mixed}`: `result_type` and
+//!   `lattice_result_type` for 1 to 8 operands, over inputs that succeed;
+//!   `nary/x32/varied` draws each operand's form at random (see [`Mix`]).
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use dtype_lattice::jax::{self, Config, Jax, Promotion, NODE_COUNT};
+use dtype_lattice::lattice::Node;
+use dtype_lattice::{DType, Operand, PyScalar, TypeSpec};
+
+#[path = "../tests/support/floor.rs"]
+mod floor;
+#[path = "../tests/support/rng.rs"]
+mod rng;
+
+use rng::Rng;
+
+/// An item of `items`, at random.
+fn pick<T: Copy>(rng: &mut Rng, items: &[T]) -> T {
+    items[rng.below(items.len())]
+}
+
+/// Lists of operands per benchmark: enough that the inputs vary, few
+/// enough to stay in L1 cache like a real dispatcher's working set.
+const LISTS: usize = 256;
+
+/// The most operands a list has.
+const MAX_OPERANDS: usize = 8;
+
+/// The configurations the issue names: x64 off and on, standard and strict.
+const CONFIGS: [(&str, Config); 4] = [
+    ("x32", config(false, Promotion::Standard)),
+    ("x64", config(true, Promotion::Standard)),
+    ("strict-x32", config(false, Promotion::Strict)),
+    ("strict-x64", config(true, Promotion::Strict)),
+];
+
+const fn config(x64: bool, promotion: Promotion) -> Config {
+    Config { x64, promotion }
+}
+
+/// The dtypes every framework has, which join with each other in the
+/// standard lattice.
+const COMMON: [DType; 15] = [
+    DType::Bool,
+    DType::UInt8,
+    DType::UInt16,
+    DType::UInt32,
+    DType::UInt64,
+    DType::Int8,
+    DType::Int16,
+    DType::Int32,
+    DType::Int64,
+    DType::BFloat16,
+    DType::Float16,
+    DType::Float32,
+    DType::Float64,
+    DType::Complex64,
+    DType::Complex128,
+];
+
+fn binary(c: &mut Criterion) {
+    let nodes: Vec<Node> = (0..NODE_COUNT).collect();
+    let all: Vec<(Node, Node)> = nodes
+        .iter()
+        .flat_map(|&a| nodes.iter().map(move |&b| (a, b)))
+        .collect();
+    for (name, config) in &CONFIGS[..3] {
+        let jax = black_box(Jax::new(*config));
+        let table = floor::table(jax);
+        let defined: Vec<(Node, Node)> = all
+            .iter()
+            .copied()
+            .filter(|&(a, b)| jax.lattice().join(a, b).is_some())
+            .collect();
+        let mut group = c.benchmark_group(format!("binary/{name}"));
+        for (set, pairs) in [("defined", &defined), ("all", &all)] {
+            let bytes: Vec<(u8, u8)> = pairs.iter().map(|&(a, b)| (a as u8, b as u8)).collect();
+            let specs: Vec<(TypeSpec, TypeSpec)> = pairs
+                .iter()
+                .map(|&(a, b)| (jax::node_type(a), jax::node_type(b)))
+                .collect();
+            group.throughput(Throughput::Elements(pairs.len() as u64));
+            group.bench_function(BenchmarkId::new("floor", set), |bench| {
+                let table = black_box(&table);
+                bench.iter(|| {
+                    for &(a, b) in black_box(&bytes[..]) {
+                        black_box(table[a as usize][b as usize]);
+                    }
+                })
+            });
+            group.bench_function(BenchmarkId::new("lattice_join", set), |bench| {
+                let lattice = jax.lattice();
+                bench.iter(|| {
+                    for &(a, b) in black_box(&pairs[..]) {
+                        black_box(lattice.join(a, b));
+                    }
+                })
+            });
+            group.bench_function(BenchmarkId::new("promote_types", set), |bench| {
+                bench.iter(|| {
+                    for &(a, b) in black_box(&specs[..]) {
+                        let _ = black_box(jax.promote_types(a, b));
+                    }
+                })
+            });
+        }
+        group.finish();
+    }
+}
+
+/// How the operands of a list are chosen. A call site of an array library
+/// passes the same forms every time (`x + 2` is an array and a Python int)
+/// with varying dtypes, so the first three mixes fix one sequence of
+/// operand forms per benchmark and vary only the dtypes; `Varied` draws
+/// every operand's form afresh, the worst case for the branch predictor.
+#[derive(Clone, Copy, PartialEq)]
+enum Mix {
+    /// Strongly-typed arrays: what an array library dispatches most.
+    Strong,
+    /// Python scalars (`2`, `2.0`, `complex`) and weakly-typed arrays.
+    Weak,
+    /// A strongly-typed array first, then strong or weak operands.
+    Mixed,
+    /// Strong or weak, and which weak form, drawn for every operand.
+    Varied,
+}
+
+/// The form of one operand.
+#[derive(Clone, Copy)]
+enum Form {
+    StrongArray,
+    PyInt,
+    PyFloat,
+    PyComplex,
+    WeakArray,
+}
+
+const WEAK_FORMS: [Form; 4] = [Form::PyInt, Form::PyFloat, Form::PyComplex, Form::WeakArray];
+
+fn draw_form(rng: &mut Rng, mix: Mix, position: usize) -> Form {
+    match mix {
+        Mix::Strong => Form::StrongArray,
+        Mix::Mixed if position == 0 => Form::StrongArray,
+        Mix::Weak => pick(rng, &WEAK_FORMS),
+        Mix::Mixed | Mix::Varied => {
+            if rng.below(2) == 0 {
+                Form::StrongArray
+            } else {
+                pick(rng, &WEAK_FORMS)
+            }
+        }
+    }
+}
+
+/// An operand of a form. Under strict promotion distinct strong dtypes
+/// never join, so there the strong operands of a list share `shared`.
+fn operand(rng: &mut Rng, form: Form, strict: bool, shared: DType) -> Operand {
+    match form {
+        Form::StrongArray => Operand::Array {
+            dtype: if strict { shared } else { pick(rng, &COMMON) },
+            weak: false,
+        },
+        Form::PyInt => Operand::PyInt(2),
+        Form::PyFloat => Operand::PyFloat(2.0),
+        Form::PyComplex => Operand::PyType(PyScalar::Complex),
+        Form::WeakArray => Operand::Array {
+            dtype: pick(rng, &COMMON[1..]),
+            weak: true,
+        },
+    }
+}
+
+/// `LISTS` lists of `k` operands on which both functions succeed: dtypes
+/// are drawn until the list promotes, and for all but `Varied` so is the
+/// sequence of forms, once for all lists.
+fn operand_lists(jax: Jax, mix: Mix, k: usize, rng: &mut Rng) -> Vec<Vec<Operand>> {
+    let strict = jax.config().promotion == Promotion::Strict;
+    let promotes =
+        |list: &[Operand]| jax.result_type(list).is_ok() && jax.lattice_result_type(list).is_ok();
+    let draw_list = |rng: &mut Rng, forms: &[Form]| {
+        let shared = pick(rng, &COMMON);
+        forms
+            .iter()
+            .map(|&form| operand(rng, form, strict, shared))
+            .collect::<Vec<Operand>>()
+    };
+    let forms = loop {
+        let forms: Vec<Form> = (0..k).map(|i| draw_form(rng, mix, i)).collect();
+        // A sequence of forms some dtypes make promote (under strict
+        // promotion an int and a float weak operand never do).
+        if (0..64).any(|_| promotes(&draw_list(rng, &forms))) {
+            break forms;
+        }
+    };
+    let mut lists = Vec::with_capacity(LISTS);
+    while lists.len() < LISTS {
+        let forms: Vec<Form> = if mix == Mix::Varied {
+            (0..k).map(|i| draw_form(rng, mix, i)).collect()
+        } else {
+            forms.clone()
+        };
+        let list = draw_list(rng, &forms);
+        if promotes(&list) {
+            lists.push(list);
+        }
+    }
+    lists
+}
+
+fn nary(c: &mut Criterion) {
+    let mut rng = Rng(0x5EED);
+    for (name, config) in CONFIGS {
+        let jax = black_box(Jax::new(config));
+        let table = floor::table(jax);
+        let mixes = [
+            ("strong", Mix::Strong),
+            ("weak", Mix::Weak),
+            ("mixed", Mix::Mixed),
+            ("varied", Mix::Varied),
+        ];
+        // The worst case once, under JAX's default configuration.
+        let mixes = if name == "x32" {
+            &mixes[..]
+        } else {
+            &mixes[..3]
+        };
+        for &(mix_name, mix) in mixes {
+            let mut group = c.benchmark_group(format!("nary/{name}/{mix_name}"));
+            for k in 1..=MAX_OPERANDS {
+                let lists = operand_lists(jax, mix, k, &mut rng);
+                let nodes: Vec<Vec<u8>> = lists
+                    .iter()
+                    .map(|list| list.iter().map(floor::node).collect())
+                    .collect();
+                group.throughput(Throughput::Elements(LISTS as u64));
+                group.bench_function(BenchmarkId::new("floor", k), |bench| {
+                    let table = black_box(&table);
+                    bench.iter(|| {
+                        for list in black_box(&nodes[..]) {
+                            black_box(floor::fold(table, list));
+                        }
+                    })
+                });
+                group.bench_function(BenchmarkId::new("result_type", k), |bench| {
+                    bench.iter(|| {
+                        for list in black_box(&lists[..]) {
+                            let _ = black_box(jax.result_type(list));
+                        }
+                    })
+                });
+                group.bench_function(BenchmarkId::new("lattice_result_type", k), |bench| {
+                    bench.iter(|| {
+                        for list in black_box(&lists[..]) {
+                            let _ = black_box(jax.lattice_result_type(list));
+                        }
+                    })
+                });
+            }
+            group.finish();
+        }
+    }
+}
+
+criterion_group!(benches, binary, nary);
+criterion_main!(benches);

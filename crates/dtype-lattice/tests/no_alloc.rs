@@ -1,0 +1,196 @@
+//! Promotion allocates nothing once JAX's lattices are built.
+//!
+//! A counting global allocator (per thread, so the test harness's other
+//! threads do not count) is read around every call: `promote_types` on every
+//! pair of lattice nodes, `result_type` and `lattice_result_type` on every
+//! single operand, every pair and seeded lists of 3 to 8 operands, in all
+//! four configurations. Every success allocates nothing, and so do the
+//! `ValueError`s (no operands, `None` given to `lattice_result_type`). The
+//! one error that allocates is `TypePromotionError`: its value holds the
+//! list of inputs its message names, a `Vec`. That is checked too, with
+//! the memory coming back when the error is dropped.
+
+#[path = "support/counting_alloc.rs"]
+mod counting_alloc;
+#[path = "support/rng.rs"]
+mod rng;
+
+use counting_alloc::{reset_peak, stats};
+use dtype_lattice::jax::{self, Config, Jax, Promotion, NODE_COUNT};
+use dtype_lattice::{DType, Operand, PromotionError, PyScalar};
+
+fn configs() -> Vec<Jax> {
+    [false, true]
+        .into_iter()
+        .flat_map(|x64| {
+            [Promotion::Standard, Promotion::Strict]
+                .map(|promotion| Jax::new(Config { x64, promotion }))
+        })
+        .collect()
+}
+
+/// Builds every lattice, so what follows runs "after warm-up".
+fn warm_up() -> Vec<Jax> {
+    let configs = configs();
+    for jax in &configs {
+        assert_eq!(jax.promote_types(DType::Int8, DType::Int8), Ok(DType::Int8));
+    }
+    configs
+}
+
+/// Every operand form: each dtype as a specifier, a zero-dimensional array
+/// and a strong and a weak array; the Python types; Python values; `None`.
+fn operand_forms() -> Vec<Operand> {
+    let mut forms: Vec<Operand> = DType::ALL
+        .into_iter()
+        .flat_map(|dtype| {
+            [
+                Operand::DType(dtype),
+                Operand::ZeroDim(dtype),
+                Operand::Array { dtype, weak: false },
+                Operand::Array { dtype, weak: true },
+            ]
+        })
+        .collect();
+    forms.extend(
+        [
+            PyScalar::Bool,
+            PyScalar::Int,
+            PyScalar::Float,
+            PyScalar::Complex,
+        ]
+        .map(Operand::PyType),
+    );
+    forms.extend([
+        Operand::PyInt(2),
+        Operand::PyInt(1 << 100),
+        Operand::PyFloat(1.5),
+        Operand::PyBool(true),
+        Operand::None,
+    ]);
+    forms
+}
+
+/// How a call's result may allocate.
+fn expected_allocation(result: &Result<impl Sized, PromotionError>) -> bool {
+    matches!(result, Err(PromotionError::NoPromotionPath { .. }))
+}
+
+/// Runs `call`, checks it allocates exactly when its result is a
+/// `TypePromotionError`, and that dropping the result frees all it took.
+/// Returns whether it allocated.
+fn check<T>(what: &dyn Fn() -> String, call: impl FnOnce() -> Result<T, PromotionError>) -> bool {
+    reset_peak();
+    let before = stats();
+    let result = call();
+    let during = stats();
+    let allocated = during.allocations != before.allocations;
+    let should = expected_allocation(&result);
+    drop(result);
+    let after = stats();
+    assert_eq!(allocated, should, "{}: allocated {allocated}", what());
+    if !should {
+        assert_eq!(during.peak, before.live, "{}: used heap memory", what());
+    }
+    assert_eq!(after.live, before.live, "{}: memory not returned", what());
+    allocated
+}
+
+/// Checks both result-type functions on `list`; whether `result_type`
+/// succeeded without allocating.
+fn check_result_types(jax: Jax, list: &[Operand]) -> bool {
+    let what = || format!("{jax:?}: {list:?}");
+    let allocated = check(&what, || jax.result_type(list));
+    check(&what, || jax.lattice_result_type(list));
+    !allocated
+}
+
+#[test]
+fn promote_types_allocates_nothing_on_any_pair_with_a_join() {
+    for jax in warm_up() {
+        for a in 0..NODE_COUNT {
+            for b in 0..NODE_COUNT {
+                let (x, y) = (jax::node_type(a), jax::node_type(b));
+                let what = || format!("{jax:?}: promote_types({x}, {y})");
+                let allocated = check(&what, || jax.promote_types(x, y));
+                // Allocation-free exactly on the pairs that have a join.
+                assert_eq!(allocated, jax.lattice().join(a, b).is_none(), "{}", what());
+            }
+        }
+    }
+}
+
+#[test]
+fn result_types_allocate_nothing_on_single_operands_and_pairs() {
+    let forms = operand_forms();
+    let mut successes = 0;
+    for jax in warm_up() {
+        let lists = forms.iter().map(|&x| vec![x]).chain(
+            forms
+                .iter()
+                .flat_map(|&x| forms.iter().map(move |&y| vec![x, y])),
+        );
+        successes += lists.filter(|list| check_result_types(jax, list)).count();
+    }
+    assert!(successes > 30_000, "{successes}");
+}
+
+#[test]
+fn result_types_allocate_nothing_on_longer_lists() {
+    let forms = operand_forms();
+    let mut rng = rng::Rng(0x5EED);
+    let mut below = |n| rng.below(n);
+    // Mostly the common dtypes as arrays, so many lists promote.
+    let common: Vec<Operand> = [
+        DType::Bool,
+        DType::UInt8,
+        DType::Int16,
+        DType::Int32,
+        DType::BFloat16,
+        DType::Float16,
+        DType::Float32,
+        DType::Complex64,
+    ]
+    .into_iter()
+    .flat_map(|dtype| [false, true].map(|weak| Operand::Array { dtype, weak }))
+    .chain([Operand::PyInt(2), Operand::PyFloat(2.0)])
+    .collect();
+    let mut successes = 0;
+    for jax in warm_up() {
+        for _ in 0..2000 {
+            let len = 3 + below(6);
+            let list: Vec<Operand> = (0..len)
+                .map(|_| match below(4) {
+                    0 => forms[below(forms.len())],
+                    _ => common[below(common.len())],
+                })
+                .collect();
+            successes += usize::from(check_result_types(jax, &list));
+        }
+    }
+    assert!(successes > 2000, "{successes}");
+}
+
+#[test]
+fn value_errors_allocate_nothing() {
+    for jax in warm_up() {
+        let what = || format!("{jax:?}");
+        check(&what, || jax.result_type(&[]));
+        check(&what, || jax.lattice_result_type(&[]));
+        check(&what, || jax.lattice_result_type(&[Operand::None]));
+        check(&what, || {
+            jax.lattice_result_type(&[Operand::PyInt(1), Operand::None])
+        });
+    }
+}
+
+#[test]
+fn the_lattice_is_built_once() {
+    for jax in warm_up() {
+        let before = stats();
+        let first: *const _ = jax.lattice();
+        let second: *const _ = Jax::new(jax.config()).lattice();
+        assert_eq!(first, second);
+        assert_eq!(stats().allocations, before.allocations);
+    }
+}
