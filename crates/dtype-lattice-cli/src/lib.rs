@@ -154,7 +154,7 @@ enum Command {
         #[arg(long)]
         lattice: bool,
         /// The operands.
-        #[arg(required = true, allow_hyphen_values = true)]
+        #[arg(required = true, allow_negative_numbers = true)]
         operands: Vec<String>,
     },
     /// Answer JSON Lines requests from stdin, one answer line per request.

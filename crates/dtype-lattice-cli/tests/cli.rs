@@ -213,3 +213,15 @@ fn batch_answers_each_line_in_order_and_survives_bad_lines() {
     assert_eq!(answers[3], golden("result_type.jsonl", requests[3]));
     assert_eq!(answers[4], golden("result_type.jsonl", requests[4]));
 }
+
+#[test]
+fn result_type_flags_may_follow_the_operands() {
+    // Flags after the operands are flags, not operands; negative numbers
+    // stay operands.
+    let before = run(&["result-type", "--policy", "numpy", "int8", "-300"]);
+    let after = run(&["result-type", "int8", "-300", "--policy", "numpy"]);
+    assert_eq!(after.status.code(), before.status.code());
+    assert_eq!(stdout(&after), stdout(&before));
+    assert_eq!(stderr(&after), stderr(&before));
+    assert_eq!(after.status.code(), Some(0));
+}
