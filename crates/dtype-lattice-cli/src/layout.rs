@@ -364,7 +364,7 @@ fn fit(desired: &[f64], weights: &[f64], gaps: &[f64]) -> Vec<f64> {
     }
     blocks
         .iter()
-        .flat_map(|&(sum, weight, length)| std::iter::repeat(sum / weight).take(length))
+        .flat_map(|&(sum, weight, length)| std::iter::repeat_n(sum / weight, length))
         .zip(&offsets)
         .map(|(z, offset)| z + offset)
         .collect()

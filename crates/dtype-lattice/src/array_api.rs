@@ -201,7 +201,7 @@ fn promote_scalar(
         )),
         PyScalar::Int => {
             let fits = |v: i128| dtype.iinfo().map_or(true, |i| (i.min..=i.max).contains(&v));
-            if value.map_or(true, fits) {
+            if value.is_none_or(fits) {
                 Ok(dtype)
             } else {
                 Err(PromotionError::Foreign {
