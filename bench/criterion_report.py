@@ -5,7 +5,7 @@ Each benchmark times a batch of calls (its throughput says how many); this
 divides criterion's median by the batch size to get nanoseconds per call and
 sets every function beside the floor measured in the same group and run:
 
-    cargo bench -p dtype-lattice --bench promotion -- --warm-up-time 1 --measurement-time 2
+    cargo bench -p dtype-lattice --bench promotion -- --warm-up-time 0.5 --measurement-time 1
     python3 bench/criterion_report.py [target/criterion]
 
 Standard library only, so it runs without a venv.
@@ -51,8 +51,9 @@ def binary_table(results):
 
 def nary_table(results):
     lines = [
-        "| configuration | operands | k | floor ns | `result_type` ns (x floor) | ns per operand | `lattice_result_type` ns (x floor) |",
-        "| --- | --- | ---: | ---: | ---: | ---: | ---: |",
+        "| configuration | operands | k | floor ns | `result_type` ns (x floor) | per operand"
+        " | `typed_result_type` ns (x floor) | per operand | `lattice_result_type` ns (x floor) |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     rows = [
         (group.split("/")[1:], int(value), row)
@@ -62,9 +63,11 @@ def nary_table(results):
     for (config, mix), k, row in sorted(rows):
         floor = row["floor"]
         result_type = row["result_type"]
+        typed = row["typed_result_type"]
         lines.append(
             f"| {config} | {mix} | {k} | {floor:.2f} | {ratio(result_type, floor)} | "
-            f"{result_type / k:.2f} | {ratio(row['lattice_result_type'], floor)} |"
+            f"{result_type / k:.2f} | {ratio(typed, floor)} | {typed / k:.2f} | "
+            f"{ratio(row['lattice_result_type'], floor)} |"
         )
     return "\n".join(lines)
 

@@ -3,26 +3,34 @@
 //! Every group times one of the library's promotion functions over a fixed
 //! batch of inputs beside a `floor`: the same number of plain indexed loads
 //! from a precomputed `[[u8; N]; N]` table, the least work any promotion
-//! could do. Each call's result goes through `black_box`, as does the table,
-//! so neither side can be folded away or hoisted out of the loop; the
-//! inputs are read from memory on both sides. `bench/criterion_report.py`
-//! turns criterion's estimates into nanoseconds per call and ratios to the
-//! floor (see BENCHMARKS.md).
+//! could do. The table and the inputs go through `black_box` and are read
+//! from memory on both sides, so nothing is folded away or hoisted out of
+//! the loop. Each answer is used as a caller uses it (see [`consume`]): the
+//! floor's byte, or the library's value or error, goes through `black_box`.
+//! `bench/criterion_report.py` turns criterion's estimates into nanoseconds
+//! per call and ratios to the floor (see BENCHMARKS.md).
 //!
 //! Groups:
-//! - `binary/{x32,x64,strict}`: `promote_types` and `Lattice::join` over the
-//!   pairs with a join (`defined`) and over all 35 x 35 pairs of lattice
-//!   nodes (`all`, where failures build an error value).
-//! - `nary/{config}/{strong,weak,mixed}`: `result_type` and
-//!   `lattice_result_type` for 1 to 8 operands, over inputs that succeed;
-//!   `nary/x32/varied` draws each operand's form at random (see [`Mix`]).
+//! - `binary/{x32,x64,strict}`: `promote_types` and `Lattice::join` over
+//!   the pairs of dtypes with a join (`dtypes`, with `promote_types` given
+//!   two `DType`s, as a dispatcher does), over every pair of lattice nodes
+//!   with a join (`defined`, Python's types among them, as `TypeSpec`s)
+//!   and over all 35 x 35 pairs (`all`, where failures build an error).
+//! - `nary/{config}/{strong,weak,mixed}`: `result_type`,
+//!   `typed_result_type` (the same lists read as (dtype, weak) pairs first)
+//!   and `lattice_result_type` for 1 to 8 operands, over inputs that
+//!   succeed; `nary/x32/varied` draws each operand's form at random (see
+//!   [`Mix`]).
 
 use std::hint::black_box;
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::measurement::WallTime;
+use criterion::{
+    criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput,
+};
 use dtype_lattice::jax::{self, Config, Jax, Promotion, NODE_COUNT};
 use dtype_lattice::lattice::Node;
-use dtype_lattice::{DType, Operand, PyScalar, TypeSpec};
+use dtype_lattice::{DType, Operand, PyScalar, TypeSpec, Typed};
 
 #[path = "../tests/support/floor.rs"]
 mod floor;
@@ -30,6 +38,22 @@ mod floor;
 mod rng;
 
 use rng::Rng;
+
+/// Uses an answer the way a caller does: the value it needs on success, the
+/// error on failure. `black_box` on the whole `Result` would instead time
+/// copying it through the stack and the drop check that follows, which no
+/// caller pays once the call is inlined.
+#[inline(always)]
+fn consume<T, E>(answer: Result<T, E>) {
+    match answer {
+        Ok(value) => {
+            black_box(value);
+        }
+        Err(error) => {
+            black_box(std::mem::discriminant(&error));
+        }
+    }
+}
 
 /// An item of `items`, at random.
 fn pick<T: Copy>(rng: &mut Rng, items: &[T]) -> T {
@@ -89,8 +113,15 @@ fn binary(c: &mut Criterion) {
             .copied()
             .filter(|&(a, b)| jax.lattice().join(a, b).is_some())
             .collect();
+        // The pairs of dtypes (what a dispatcher joins for two arrays)
+        // among the defined pairs.
+        let dtypes: Vec<(Node, Node)> = defined
+            .iter()
+            .copied()
+            .filter(|&(a, b)| a < DType::COUNT && b < DType::COUNT)
+            .collect();
         let mut group = c.benchmark_group(format!("binary/{name}"));
-        for (set, pairs) in [("defined", &defined), ("all", &all)] {
+        for (set, pairs) in [("dtypes", &dtypes), ("defined", &defined), ("all", &all)] {
             let bytes: Vec<(u8, u8)> = pairs.iter().map(|&(a, b)| (a as u8, b as u8)).collect();
             let specs: Vec<(TypeSpec, TypeSpec)> = pairs
                 .iter()
@@ -109,20 +140,40 @@ fn binary(c: &mut Criterion) {
                 let lattice = jax.lattice();
                 bench.iter(|| {
                     for &(a, b) in black_box(&pairs[..]) {
-                        black_box(lattice.join(a, b));
+                        consume(lattice.join(a, b).ok_or(()));
                     }
                 })
             });
-            group.bench_function(BenchmarkId::new("promote_types", set), |bench| {
-                bench.iter(|| {
-                    for &(a, b) in black_box(&specs[..]) {
-                        let _ = black_box(jax.promote_types(a, b));
-                    }
-                })
-            });
+            // `promote_types` as a dispatcher calls it on two arrays' dtypes,
+            // and on any two types (Python's among them).
+            if set == "dtypes" {
+                let dtypes: Vec<(DType, DType)> = pairs
+                    .iter()
+                    .filter_map(|&(a, b)| Some((DType::from_index(a)?, DType::from_index(b)?)))
+                    .collect();
+                bench_promote_types(&mut group, set, jax, &dtypes);
+            } else {
+                bench_promote_types(&mut group, set, jax, &specs);
+            }
         }
         group.finish();
     }
+}
+
+/// Times `promote_types` over `pairs` of any types it takes.
+fn bench_promote_types<T: Into<TypeSpec> + Copy>(
+    group: &mut BenchmarkGroup<WallTime>,
+    set: &str,
+    jax: Jax,
+    pairs: &[(T, T)],
+) {
+    group.bench_function(BenchmarkId::new("promote_types", set), |bench| {
+        bench.iter(|| {
+            for &(a, b) in black_box(pairs) {
+                consume(jax.promote_types(a, b));
+            }
+        })
+    });
 }
 
 /// How the operands of a list are chosen. A call site of an array library
@@ -261,14 +312,25 @@ fn nary(c: &mut Criterion) {
                 group.bench_function(BenchmarkId::new("result_type", k), |bench| {
                     bench.iter(|| {
                         for list in black_box(&lists[..]) {
-                            let _ = black_box(jax.result_type(list));
+                            consume(jax.result_type(list));
+                        }
+                    })
+                });
+                let typed: Vec<Vec<Typed>> = lists
+                    .iter()
+                    .map(|list| list.iter().map(|&op| jax.dtype_and_weak_type(op)).collect())
+                    .collect();
+                group.bench_function(BenchmarkId::new("typed_result_type", k), |bench| {
+                    bench.iter(|| {
+                        for list in black_box(&typed[..]) {
+                            consume(jax.typed_result_type(list));
                         }
                     })
                 });
                 group.bench_function(BenchmarkId::new("lattice_result_type", k), |bench| {
                     bench.iter(|| {
                         for list in black_box(&lists[..]) {
-                            let _ = black_box(jax.lattice_result_type(list));
+                            consume(jax.lattice_result_type(list));
                         }
                     })
                 });

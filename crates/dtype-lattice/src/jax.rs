@@ -32,12 +32,15 @@
 //! # Cost
 //!
 //! The three lattices are built once, together, by the first call that
-//! needs one, and shared. After that `promote_types`, `result_type` and
-//! `lattice_result_type` allocate nothing, except when they fail with a
-//! `TypePromotionError`, whose value holds the list of inputs its message
-//! names (`tests/no_alloc.rs` checks both). A join is a load from a byte
-//! table; `result_type` reads its operands once. BENCHMARKS.md has the
-//! numbers, against a bare table load.
+//! needs one, and shared. After that `promote_types`, `result_type`,
+//! `typed_result_type` and `lattice_result_type` allocate nothing, except
+//! when they fail with a `TypePromotionError`, whose value holds the list
+//! of inputs its message names (`tests/no_alloc.rs` checks both).
+//! `promote_types` is a load from a table of answers, `result_type` of two
+//! operands too; longer lists are read once, a join per operand. On a
+//! dispatch path, keep operands as [`Typed`] values and call
+//! [`Jax::typed_result_type`], which skips decoding [`Operand`]'s forms.
+//! BENCHMARKS.md has the numbers, against a bare table load.
 
 use std::sync::OnceLock;
 
@@ -168,7 +171,7 @@ fn label_node(label: &str) -> Node {
         .unwrap_or_else(|| panic!("JAX lattice table names unknown node {label:?}"))
 }
 
-/// The byte that stands for "no common upper bound" in a [`JoinTable`]. Its
+/// The node that stands for "no common upper bound" in a [`JoinTable`]. Its
 /// row and column are all `NO_JOIN`, so folding many operands needs no
 /// branch: once a join fails, every later join fails too.
 const NO_JOIN: u8 = NODE_COUNT as u8;
@@ -180,34 +183,128 @@ const NO_JOIN: u8 = NODE_COUNT as u8;
 /// branch).
 const STRIDE: usize = 64;
 
-/// A lattice's joins as bytes, for the hot path.
+/// A lattice's joins for the hot path, as a flat `STRIDE` x `STRIDE` table
+/// whose cells hold where the join's own row starts (`join * STRIDE`)
+/// rather than the join itself.
 ///
-/// The engine's table is generic (`u16` cells, any size, `Option` results);
-/// JAX's 35 nodes fit in bytes, and a fixed table with an absorbing "no join"
-/// row makes a join one load at a constant stride, which keeps
-/// `promote_types` and `result_type` near the cost of a bare table load
-/// (BENCHMARKS.md). It takes 4 KiB, of which the hot path touches 36 cache
-/// lines.
-struct JoinTable([[u8; STRIDE]; STRIDE]);
+/// The engine's table is generic (`u16` nodes, any size, `Option` results).
+/// Here a fold over many operands keeps its running join as a row start,
+/// so each further join is an add, a mask and one load, instead of also
+/// scaling a node into a row; an absorbing `NO_JOIN` row spares the fold a
+/// branch. This keeps `result_type` near the cost of a bare table load
+/// (BENCHMARKS.md). 8 KiB, of which the hot path touches 36 rows.
+struct JoinTable([u16; STRIDE * STRIDE]);
 
 impl JoinTable {
     fn new(lattice: &Lattice) -> JoinTable {
-        let mut table = [[NO_JOIN; STRIDE]; STRIDE];
-        for (a, row) in table.iter_mut().enumerate().take(NODE_COUNT) {
-            for (b, cell) in row.iter_mut().enumerate().take(NODE_COUNT) {
+        let mut table = [JoinTable::row(NO_JOIN); STRIDE * STRIDE];
+        for a in 0..NODE_COUNT {
+            for b in 0..NODE_COUNT {
                 // Nodes are below 35, so they fit a byte.
-                *cell = lattice.join(a, b).map_or(NO_JOIN, |c| c as u8);
+                let join = lattice.join(a, b).map_or(NO_JOIN, |c| c as u8);
+                table[a * STRIDE + b] = JoinTable::row(join);
             }
         }
         JoinTable(table)
     }
 
-    /// The join of two nodes (or `NO_JOIN`). Every byte this module passes
-    /// is a node or `NO_JOIN`, so the mask never changes an index.
+    /// Where a node's row starts.
     #[inline]
-    fn join(&self, a: u8, b: u8) -> u8 {
-        self.0[usize::from(a) & (STRIDE - 1)][usize::from(b) & (STRIDE - 1)]
+    const fn row(node: u8) -> u16 {
+        node as u16 * STRIDE as u16
     }
+
+    /// The node whose row starts at `row`.
+    #[inline]
+    const fn node(row: u16) -> u8 {
+        (row / STRIDE as u16) as u8
+    }
+
+    /// The join of the node whose row starts at `row` with node `b`, as the
+    /// start of the join's row. Every value this module passes is a row
+    /// start and a node (or `NO_JOIN`'s), so the mask never changes an
+    /// index; it only proves it in bounds.
+    #[inline]
+    fn join(&self, row: u16, b: u8) -> u16 {
+        self.0[(usize::from(row) + usize::from(b)) & (STRIDE * STRIDE - 1)]
+    }
+}
+
+/// What `promote_types` answers for each pair of nodes: the joins of a
+/// [`JoinTable`] already mapped through [`PROMOTED`], so that the answer
+/// is one load (`Option<DType>` is a byte).
+struct PromoteTable([[Option<DType>; STRIDE]; STRIDE]);
+
+impl PromoteTable {
+    fn new(joins: &JoinTable) -> PromoteTable {
+        let mut table = [[None; STRIDE]; STRIDE];
+        for (a, row) in table.iter_mut().enumerate() {
+            for (b, cell) in row.iter_mut().enumerate() {
+                // Both below `STRIDE`, so they fit a byte.
+                *cell = match JoinTable::node(joins.join(JoinTable::row(a as u8), b as u8)) {
+                    NO_JOIN => None,
+                    c => Some(PROMOTED[usize::from(c)]),
+                };
+            }
+        }
+        PromoteTable(table)
+    }
+
+    /// The answer for two nodes. The mask is free for dtypes, whose
+    /// index the compiler knows is below 32, and keeps any other index in
+    /// bounds without a branch.
+    #[inline]
+    fn get(&self, a: Node, b: Node) -> Option<DType> {
+        self.0[a & (STRIDE - 1)][b & (STRIDE - 1)]
+    }
+}
+
+/// `result_type` of every pair of (dtype, weak) values under one
+/// configuration, indexed by [`typed_index`], `None` where it fails. Built
+/// by the general path (scan and rules) over all 64 x 64 pairs, so it holds
+/// nothing the rules do not say; it makes a binary operation's result type
+/// one load. 8 KiB per configuration.
+struct PairTable([[Option<Typed>; 2 * DType::COUNT]; 2 * DType::COUNT]);
+
+impl PairTable {
+    fn new(jax: Jax) -> PairTable {
+        let typed = |i: usize| Typed {
+            dtype: DType::ALL[i % DType::COUNT],
+            weak: i >= DType::COUNT,
+        };
+        let mut table = [[None; 2 * DType::COUNT]; 2 * DType::COUNT];
+        for (a, row) in table.iter_mut().enumerate() {
+            for (b, cell) in row.iter_mut().enumerate() {
+                *cell = jax.general_result_type(&[typed(a), typed(b)]).ok();
+            }
+        }
+        PairTable(table)
+    }
+
+    #[inline]
+    fn get(&self, a: (DType, bool), b: (DType, bool)) -> Option<Typed> {
+        self.0[typed_index(a.0, a.1)][typed_index(b.0, b.1)]
+    }
+}
+
+/// The [`PairTable`]s of the four configurations, indexed by
+/// [`Jax::config_index`]. Apart from [`compiled`], because building them
+/// runs the general path, which reads the compiled join tables.
+#[inline]
+fn pair_tables() -> &'static [PairTable; 4] {
+    static PAIRS: OnceLock<[PairTable; 4]> = OnceLock::new();
+    PAIRS.get_or_init(|| {
+        [0, 1, 2, 3].map(|i| {
+            PairTable::new(Jax::new(Config {
+                x64: i & 1 == 1,
+                promotion: if i & 2 == 0 {
+                    Promotion::Standard
+                } else {
+                    Promotion::Strict
+                },
+            }))
+        })
+    })
 }
 
 /// JAX's three lattices (standard without and with x64, strict) and their
@@ -216,6 +313,7 @@ impl JoinTable {
 struct Compiled {
     lattices: [Lattice; 3],
     joins: [JoinTable; 3],
+    promotions: [PromoteTable; 3],
 }
 
 /// The compiled lattices: built together by the first call that needs one
@@ -231,7 +329,12 @@ fn compiled() -> &'static Compiled {
             Lattice::from_edges(labels(), edges).expect("JAX's lattices are lattices (tested)")
         });
         let joins = [0, 1, 2].map(|slot| JoinTable::new(&lattices[slot]));
-        Compiled { lattices, joins }
+        let promotions = [0, 1, 2].map(|slot| PromoteTable::new(&joins[slot]));
+        Compiled {
+            lattices,
+            joins,
+            promotions,
+        }
     })
 }
 
@@ -250,17 +353,17 @@ const PROMOTED: [DType; STRIDE] = {
     out
 };
 
-/// The node a (dtype, weak) pair joins at, indexed by `weak` then dtype: a
-/// strong value's own dtype, a weak value's Python type by kind (`bfloat16`
-/// and the small floats count as float). `bool` has no weak form and stays
-/// itself. A table rather than a branch on `weak`, which varies between
-/// operands.
-const AWARE_NODE: [[u8; DType::COUNT]; 2] = {
-    let mut out = [[0u8; DType::COUNT]; 2];
+/// The node a (dtype, weak) pair joins at, indexed by [`typed_index`]: a
+/// strong value's own dtype, a weak value's Python type by kind
+/// (`bfloat16` and the small floats count as float). `bool` has no weak
+/// form and stays itself. A table rather than a branch on `weak`, which
+/// varies between operands.
+const AWARE_NODE: [u8; 2 * DType::COUNT] = {
+    let mut out = [0u8; 2 * DType::COUNT];
     let mut i = 0;
     while i < DType::COUNT {
-        out[0][i] = i as u8;
-        out[1][i] = match DType::ALL[i].kind() {
+        out[i] = i as u8;
+        out[DType::COUNT + i] = match DType::ALL[i].kind() {
             Kind::Bool => i as u8,
             Kind::Signed | Kind::Unsigned => DType::COUNT as u8,
             Kind::Float => DType::COUNT as u8 + 1,
@@ -271,10 +374,18 @@ const AWARE_NODE: [[u8; DType::COUNT]; 2] = {
     out
 };
 
+/// A (dtype, weak) pair as one index below 64: the dtype, plus 32 when
+/// weak. Arithmetic the compiler knows stays below 64, so indexing a
+/// table of 64 needs no bounds check.
+#[inline]
+const fn typed_index(dtype: DType, weak: bool) -> usize {
+    (weak as usize) << 5 | dtype.index()
+}
+
 /// The node a (dtype, weak) pair joins at; see [`AWARE_NODE`].
 #[inline]
 const fn weak_aware_node(dtype: DType, weak: bool) -> u8 {
-    AWARE_NODE[weak as usize][dtype.index()]
+    AWARE_NODE[typed_index(dtype, weak)]
 }
 
 /// `canonicalize_dtype` without x64: the 64-bit types become their 32-bit
@@ -364,6 +475,40 @@ struct Scan {
     by_kind: u8,
 }
 
+/// What the n-ary functions read from each of their inputs: JAX's
+/// (dtype, weak) pair. One generic scan serves [`Operand`]s and
+/// [`Typed`] values alike.
+trait Input {
+    /// The (dtype, weak) pair under `jax`'s configuration.
+    fn dtype_and_weak(&self, jax: &Jax) -> (DType, bool);
+    /// Whether this is Python's `None`.
+    fn is_none(&self) -> bool;
+}
+
+impl Input for Operand {
+    #[inline(always)]
+    fn dtype_and_weak(&self, jax: &Jax) -> (DType, bool) {
+        jax.dtype_and_weak(self)
+    }
+
+    #[inline(always)]
+    fn is_none(&self) -> bool {
+        matches!(self, Operand::None)
+    }
+}
+
+impl Input for Typed {
+    #[inline(always)]
+    fn dtype_and_weak(&self, _: &Jax) -> (DType, bool) {
+        (self.dtype, self.weak)
+    }
+
+    #[inline(always)]
+    fn is_none(&self) -> bool {
+        false
+    }
+}
+
 fn standard_edges(x64: bool) -> Vec<(Node, Node)> {
     let uint32 = if x64 { UINT32_X64 } else { UINT32_X32 };
     STANDARD
@@ -446,6 +591,19 @@ impl Jax {
         &compiled().joins[self.slot()]
     }
 
+    /// This configuration's [`PairTable`].
+    #[inline]
+    fn pairs(&self) -> &'static PairTable {
+        let strict = self.config.promotion == Promotion::Strict;
+        &pair_tables()[usize::from(self.config.x64) | usize::from(strict) << 1]
+    }
+
+    /// This configuration's `promote_types` answers.
+    #[inline]
+    fn promotions(&self) -> &'static PromoteTable {
+        &compiled().promotions[self.slot()]
+    }
+
     /// `canonicalize_dtype`: without x64, 64-bit types become their 32-bit
     /// counterparts; with it, every dtype is its own.
     ///
@@ -483,8 +641,22 @@ impl Jax {
     /// `result_type` reads it (`None` is the default float dtype). Python
     /// ints are not range-checked here: JAX 0.10.2 checks them only when it
     /// makes them arrays (see [`asarray`](Self::asarray)).
-    #[inline]
+    ///
+    /// Arrays, what a dispatcher sees most, take one predictable branch;
+    /// the other forms go out of line. Inlining the whole match would put a
+    /// jump table in every copy of `result_type`'s loop, and the code and
+    /// registers it takes cost arrays more than the call costs the rest.
+    #[inline(always)]
     fn dtype_and_weak(&self, operand: &Operand) -> (DType, bool) {
+        match *operand {
+            Operand::Array { dtype, weak } => (dtype, weak),
+            _ => self.other_dtype_and_weak(operand),
+        }
+    }
+
+    /// [`dtype_and_weak`](Self::dtype_and_weak) of any form.
+    #[inline(never)]
+    fn other_dtype_and_weak(&self, operand: &Operand) -> (DType, bool) {
         match *operand {
             Operand::DType(dtype) => (self.canonicalize_dtype(dtype), false),
             Operand::Array { dtype, weak } => (dtype, weak),
@@ -495,6 +667,25 @@ impl Jax {
             Operand::PyFloat(_) => (self.default_dtype(PyScalar::Float), true),
             Operand::None => (self.default_dtype(PyScalar::Float), false),
         }
+    }
+
+    /// The (dtype, weak) pair [`result_type`](Self::result_type) reads from
+    /// an operand (JAX's `_dtype_and_weaktype`, with a dtype specifier
+    /// canonicalized and a Python type or value given its default dtype);
+    /// what [`typed_result_type`](Self::typed_result_type) takes. Unlike
+    /// [`asarray`](Self::asarray) it never fails: `result_type` does not
+    /// check a Python int's range.
+    ///
+    /// ```
+    /// use dtype_lattice::{jax::Jax, DType, Operand, PyScalar, Typed};
+    /// let jax = Jax::default();
+    /// assert_eq!(jax.dtype_and_weak_type(Operand::PyInt(1 << 40)), Typed::weak(DType::Int32));
+    /// assert_eq!(jax.dtype_and_weak_type(Operand::DType(DType::Float64)), Typed::strong(DType::Float32));
+    /// assert_eq!(jax.dtype_and_weak_type(PyScalar::Complex.into()), Typed::weak(DType::Complex64));
+    /// ```
+    pub fn dtype_and_weak_type(&self, operand: Operand) -> Typed {
+        let (dtype, weak) = self.dtype_and_weak(&operand);
+        Typed { dtype, weak }
     }
 
     /// The type of `jnp.asarray(value)`: for a Python scalar value, its
@@ -554,10 +745,9 @@ impl Jax {
         b: impl Into<TypeSpec>,
     ) -> Result<DType, PromotionError> {
         let (a, b) = (node(a.into()), node(b.into()));
-        // Nodes are below 35, so they fit a byte.
-        match self.joins().join(a as u8, b as u8) {
-            NO_JOIN => Err(self.no_path([a, b].into_iter())),
-            c => Ok(PROMOTED[usize::from(c) & (STRIDE - 1)]),
+        match self.promotions().get(a, b) {
+            Some(dtype) => Ok(dtype),
+            None => Err(self.no_path([a, b].into_iter())),
         }
     }
 
@@ -575,33 +765,43 @@ impl Jax {
     /// ```
     #[inline]
     pub fn lattice_result_type(&self, operands: &[Operand]) -> Result<Typed, PromotionError> {
-        let Some(scan) = self.scan(operands, true) else {
-            return Err(PromotionError::NothingToJoin);
-        };
-        if scan.has_none {
-            return Err(PromotionError::NoneOperand);
-        }
-        self.apply_rules(&scan, operands)
+        let answer = self.scan(operands, true, |scan| {
+            if scan.has_none {
+                return Err(PromotionError::NoneOperand);
+            }
+            self.apply_rules(&scan, operands)
+        });
+        answer.unwrap_or(Err(PromotionError::NothingToJoin))
     }
 
-    /// Reads every operand once, folding the joins the rules may need;
-    /// `None` for no operands. `track_none` asks whether any operand is
-    /// `None` (only `lattice_result_type` cares).
-    #[inline]
-    fn scan(&self, operands: &[Operand], track_none: bool) -> Option<Scan> {
+    /// Reads every operand once, folding the joins the rules may need, and
+    /// gives what it learnt to `finish`; `None` for no operands.
+    /// `track_none` asks whether any operand is `None` (only
+    /// `lattice_result_type` cares).
+    ///
+    /// `finish` is inlined into each copy of the loop below, where the
+    /// first operand's weakness is a constant: for the usual list that
+    /// starts with a strong operand, the rules then shrink to a select.
+    #[inline(always)]
+    fn scan<T: Input, R>(
+        &self,
+        operands: &[T],
+        track_none: bool,
+        finish: impl Fn(Scan) -> R,
+    ) -> Option<R> {
         let (first, rest) = operands.split_first()?;
-        let decoded = self.dtype_and_weak(first);
-        let first_none = track_none && matches!(first, Operand::None);
+        let decoded = first.dtype_and_weak(self);
+        let first_none = track_none && first.is_none();
         if rest.is_empty() {
             // Nothing to join: the rules take a single operand as it is.
-            return Some(Scan {
+            return Some(finish(Scan {
                 first: decoded,
                 all_equal: true,
                 all_weak: decoded.1,
                 has_none: first_none,
                 by_dtype: NO_JOIN,
                 by_kind: NO_JOIN,
-            });
+            }));
         }
         // Two copies of the loop, chosen once per call: a list that starts
         // with a strong operand (the usual `array op ...`) never needs the
@@ -609,9 +809,9 @@ impl Jax {
         // instead of two.
         let first = (decoded, first_none);
         Some(if decoded.1 {
-            self.fold(first, rest, true, track_none)
+            finish(self.fold(first, rest, true, track_none))
         } else {
-            self.fold(first, rest, false, track_none)
+            finish(self.fold(first, rest, false, track_none))
         })
     }
 
@@ -626,40 +826,42 @@ impl Jax {
     /// matter). Two lanes halve the chain of dependent table loads, which is
     /// what bounds the cost per operand.
     #[inline(always)]
-    fn fold(
+    fn fold<T: Input>(
         &self,
         ((first_dtype, first_weak), first_none): ((DType, bool), bool),
-        rest: &[Operand],
+        rest: &[T],
         join_dtypes: bool,
         track_none: bool,
     ) -> Scan {
         let joins = self.joins();
-        let mut all_equal = true;
+        // Any bit set: some dtype differs from the first.
+        let mut differs = 0u8;
         let mut all_weak = first_weak;
         let mut has_none = first_none;
         // Notes an operand in the flags and gives its two nodes: its
         // dtype's, and the one it joins at when weak values join as Python
         // types.
-        let mut visit = |operand: &Operand| {
-            let (dtype, weak) = self.dtype_and_weak(operand);
-            all_equal &= dtype == first_dtype;
+        let mut visit = |operand: &T| {
+            let (dtype, weak) = operand.dtype_and_weak(self);
+            differs |= dtype.index() as u8 ^ first_dtype.index() as u8;
             all_weak &= weak;
             if track_none {
-                has_none |= matches!(operand, Operand::None);
+                has_none |= operand.is_none();
             }
             (dtype.index() as u8, weak_aware_node(dtype, weak))
         };
-        let join = |lane: (u8, u8), nodes: (u8, u8)| {
+        // Lanes hold row starts (see `JoinTable`).
+        let join = |lane: (u16, u16), nodes: (u8, u8)| {
             let by_dtype = if join_dtypes {
                 joins.join(lane.0, nodes.0)
             } else {
-                NO_JOIN
+                JoinTable::row(NO_JOIN)
             };
             (by_dtype, joins.join(lane.1, nodes.1))
         };
         let start = (
-            first_dtype.index() as u8,
-            weak_aware_node(first_dtype, first_weak),
+            JoinTable::row(first_dtype.index() as u8),
+            JoinTable::row(weak_aware_node(first_dtype, first_weak)),
         );
         let (by_dtype, by_kind) = if let [second] = rest {
             // Two operands, the shape of every binary operation: one join.
@@ -675,15 +877,15 @@ impl Jax {
             if let [last] = pairs.remainder() {
                 odd = join(odd, visit(last));
             }
-            join(even, odd)
+            join(even, (JoinTable::node(odd.0), JoinTable::node(odd.1)))
         };
         Scan {
             first: (first_dtype, first_weak),
-            all_equal,
+            all_equal: differs == 0,
             all_weak,
             has_none,
-            by_dtype,
-            by_kind,
+            by_dtype: JoinTable::node(by_dtype),
+            by_kind: JoinTable::node(by_kind),
         }
     }
 
@@ -694,8 +896,8 @@ impl Jax {
     /// otherwise weak operands join as their Python types. Written as
     /// selects rather than branches, since which rule applies varies from
     /// call to call.
-    #[inline]
-    fn apply_rules(&self, scan: &Scan, operands: &[Operand]) -> Result<Typed, PromotionError> {
+    #[inline(always)]
+    fn apply_rules<T: Input>(&self, scan: &Scan, operands: &[T]) -> Result<Typed, PromotionError> {
         let (first_dtype, first_weak) = scan.first;
         // A branch, not a select: the number of operands is what a call
         // site fixes, so it predicts well.
@@ -733,9 +935,9 @@ impl Jax {
     /// if weak values join as dtypes, else their weak-aware nodes.
     #[cold]
     #[inline(never)]
-    fn no_path_in(&self, operands: &[Operand], by_dtype: bool) -> PromotionError {
+    fn no_path_in<T: Input>(&self, operands: &[T], by_dtype: bool) -> PromotionError {
         self.no_path(operands.iter().map(|operand| {
-            let (dtype, weak) = self.dtype_and_weak(operand);
+            let (dtype, weak) = operand.dtype_and_weak(self);
             usize::from(weak_aware_node(dtype, weak && !by_dtype))
         }))
     }
@@ -754,15 +956,66 @@ impl Jax {
     /// ```
     #[inline]
     pub fn result_type(&self, operands: &[Operand]) -> Result<Typed, PromotionError> {
-        let Some(scan) = self.scan(operands, false) else {
-            return Err(PromotionError::NoOperands);
-        };
-        let result = self.apply_rules(&scan, operands)?;
-        let concrete = WEAK_RESULT[usize::from(self.config.x64)][result.dtype.index()];
-        Ok(Typed {
-            dtype: if result.weak { concrete } else { result.dtype },
-            weak: result.weak,
-        })
+        self.result_type_of(operands)
+    }
+
+    /// [`result_type`](Self::result_type) of values already read as JAX
+    /// reads every operand: a dtype and a weak flag, as an array library
+    /// keeps them for its arrays. The rules and answers are the same; only
+    /// the decoding of [`Operand`]'s forms is skipped, which makes this the
+    /// faster of the two on a dispatch path.
+    ///
+    /// [`Jax::dtype_and_weak_type`] gives the pair for any operand, Python
+    /// scalars included (a Python `2` is a weak value of the default int
+    /// dtype).
+    ///
+    /// ```
+    /// use dtype_lattice::{jax::Jax, DType, Operand, Typed};
+    /// let jax = Jax::default();
+    /// let two = jax.dtype_and_weak_type(Operand::PyInt(2));
+    /// assert_eq!(two, Typed::weak(DType::Int32));
+    /// let x = Typed::strong(DType::Int8);
+    /// assert_eq!(jax.typed_result_type(&[x, two]), Ok(Typed::strong(DType::Int8)));
+    /// assert_eq!(
+    ///     jax.typed_result_type(&[x, two]),
+    ///     jax.result_type(&[Operand::Array { dtype: DType::Int8, weak: false }, Operand::PyInt(2)])
+    /// );
+    /// ```
+    #[inline]
+    pub fn typed_result_type(&self, values: &[Typed]) -> Result<Typed, PromotionError> {
+        self.result_type_of(values)
+    }
+
+    /// Two operands, the shape of every binary operation, read their answer
+    /// from [`PairTable`]; other lists, and pairs without an answer (for
+    /// the error), take the general path.
+    //
+    // Always inlined, with the scan and the rules: the answer then never
+    // goes through memory, and a caller's branch on it folds into the rules.
+    #[inline(always)]
+    fn result_type_of<T: Input>(&self, operands: &[T]) -> Result<Typed, PromotionError> {
+        if let [a, b] = operands {
+            let (a, b) = (a.dtype_and_weak(self), b.dtype_and_weak(self));
+            if let Some(typed) = self.pairs().get(a, b) {
+                return Ok(typed);
+            }
+        }
+        self.general_result_type(operands)
+    }
+
+    /// [`result_type`](Self::result_type) by scanning the operands and
+    /// applying the rules: the definition [`PairTable`] is built from.
+    #[inline(always)]
+    fn general_result_type<T: Input>(&self, operands: &[T]) -> Result<Typed, PromotionError> {
+        let answer = self.scan(operands, false, |scan| {
+            let result = self.apply_rules(&scan, operands)?;
+            let concrete = WEAK_RESULT[usize::from(self.config.x64)][result.dtype.index()];
+            Ok(Typed {
+                dtype: if result.weak { concrete } else { result.dtype },
+                weak: result.weak,
+            })
+        });
+        answer.unwrap_or(Err(PromotionError::NoOperands))
     }
 
     /// `jax._src.dtypes.safe_to_cast`: whether `input` can be cast to
@@ -817,6 +1070,63 @@ mod tests {
         for (from, targets) in STANDARD.iter().chain([&UINT32_X32, &UINT32_X64]) {
             for label in std::iter::once(from).chain(targets.iter()) {
                 assert!((0..NODE_COUNT).any(|n| node_label(n) == *label), "{label}");
+            }
+        }
+    }
+
+    /// Every operand form: each dtype as a specifier, a 0-d array and a
+    /// strong and a weak array; Python's types and values; `None`.
+    fn operand_forms() -> Vec<Operand> {
+        let mut forms: Vec<Operand> = DType::ALL
+            .into_iter()
+            .flat_map(|dtype| {
+                [
+                    Operand::DType(dtype),
+                    Operand::ZeroDim(dtype),
+                    Operand::Array { dtype, weak: false },
+                    Operand::Array { dtype, weak: true },
+                ]
+            })
+            .collect();
+        forms.extend(PyScalar::ALL.map(Operand::PyType));
+        forms.extend([
+            Operand::PyInt(2),
+            Operand::PyFloat(2.0),
+            Operand::PyBool(true),
+            Operand::None,
+        ]);
+        forms
+    }
+
+    /// The table of pairs, the general path and the typed entry point
+    /// agree on every pair of operand forms and on seeded longer lists.
+    #[test]
+    fn result_type_paths_agree() {
+        let forms = operand_forms();
+        let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut next = |below: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % below as u64) as usize
+        };
+        for jax in all_configs() {
+            let typed = |list: &[Operand]| -> Vec<Typed> {
+                list.iter().map(|&op| jax.dtype_and_weak_type(op)).collect()
+            };
+            let pairs = forms
+                .iter()
+                .flat_map(|&a| forms.iter().map(move |&b| vec![a, b]));
+            let lists = (0..3000).map(|_| {
+                let len = 1 + next(8);
+                (0..len)
+                    .map(|_| forms[next(forms.len())])
+                    .collect::<Vec<_>>()
+            });
+            for list in pairs.chain(lists.collect::<Vec<_>>()) {
+                let answer = jax.result_type(&list);
+                assert_eq!(answer, jax.general_result_type(&list), "{list:?}");
+                assert_eq!(answer, jax.typed_result_type(&typed(&list)), "{list:?}");
             }
         }
     }

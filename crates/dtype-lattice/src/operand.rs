@@ -42,6 +42,14 @@ pub enum PyScalar {
 }
 
 impl PyScalar {
+    /// The four types, in declaration order.
+    pub const ALL: [PyScalar; 4] = [
+        PyScalar::Bool,
+        PyScalar::Int,
+        PyScalar::Float,
+        PyScalar::Complex,
+    ];
+
     /// The Python name: `bool`, `int`, `float` or `complex`.
     pub const fn name(self) -> &'static str {
         match self {

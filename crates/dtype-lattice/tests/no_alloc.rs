@@ -17,7 +17,7 @@ mod rng;
 
 use counting_alloc::{reset_peak, stats};
 use dtype_lattice::jax::{self, Config, Jax, Promotion, NODE_COUNT};
-use dtype_lattice::{DType, Operand, PromotionError, PyScalar};
+use dtype_lattice::{DType, Operand, PromotionError, PyScalar, Typed};
 
 fn configs() -> Vec<Jax> {
     [false, true]
@@ -29,11 +29,18 @@ fn configs() -> Vec<Jax> {
         .collect()
 }
 
-/// Builds every lattice, so what follows runs "after warm-up".
+/// Builds every lattice and table (`result_type`'s table of pairs is built
+/// on the first call with two operands), so what follows runs "after
+/// warm-up".
 fn warm_up() -> Vec<Jax> {
     let configs = configs();
+    let int8 = Operand::DType(DType::Int8);
     for jax in &configs {
         assert_eq!(jax.promote_types(DType::Int8, DType::Int8), Ok(DType::Int8));
+        assert_eq!(
+            jax.result_type(&[int8, int8]),
+            Ok(Typed::strong(DType::Int8))
+        );
     }
     configs
 }
@@ -96,12 +103,14 @@ fn check<T>(what: &dyn Fn() -> String, call: impl FnOnce() -> Result<T, Promotio
     allocated
 }
 
-/// Checks both result-type functions on `list`; whether `result_type`
+/// Checks the result-type functions on `list`; whether `result_type`
 /// succeeded without allocating.
 fn check_result_types(jax: Jax, list: &[Operand]) -> bool {
     let what = || format!("{jax:?}: {list:?}");
     let allocated = check(&what, || jax.result_type(list));
     check(&what, || jax.lattice_result_type(list));
+    let typed: Vec<Typed> = list.iter().map(|&op| jax.dtype_and_weak_type(op)).collect();
+    check(&what, || jax.typed_result_type(&typed));
     !allocated
 }
 
