@@ -1074,63 +1074,6 @@ mod tests {
         }
     }
 
-    /// Every operand form: each dtype as a specifier, a 0-d array and a
-    /// strong and a weak array; Python's types and values; `None`.
-    fn operand_forms() -> Vec<Operand> {
-        let mut forms: Vec<Operand> = DType::ALL
-            .into_iter()
-            .flat_map(|dtype| {
-                [
-                    Operand::DType(dtype),
-                    Operand::ZeroDim(dtype),
-                    Operand::Array { dtype, weak: false },
-                    Operand::Array { dtype, weak: true },
-                ]
-            })
-            .collect();
-        forms.extend(PyScalar::ALL.map(Operand::PyType));
-        forms.extend([
-            Operand::PyInt(2),
-            Operand::PyFloat(2.0),
-            Operand::PyBool(true),
-            Operand::None,
-        ]);
-        forms
-    }
-
-    /// The table of pairs, the general path and the typed entry point
-    /// agree on every pair of operand forms and on seeded longer lists.
-    #[test]
-    fn result_type_paths_agree() {
-        let forms = operand_forms();
-        let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
-        let mut next = |below: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % below as u64) as usize
-        };
-        for jax in all_configs() {
-            let typed = |list: &[Operand]| -> Vec<Typed> {
-                list.iter().map(|&op| jax.dtype_and_weak_type(op)).collect()
-            };
-            let pairs = forms
-                .iter()
-                .flat_map(|&a| forms.iter().map(move |&b| vec![a, b]));
-            let lists = (0..3000).map(|_| {
-                let len = 1 + next(8);
-                (0..len)
-                    .map(|_| forms[next(forms.len())])
-                    .collect::<Vec<_>>()
-            });
-            for list in pairs.chain(lists.collect::<Vec<_>>()) {
-                let answer = jax.result_type(&list);
-                assert_eq!(answer, jax.general_result_type(&list), "{list:?}");
-                assert_eq!(answer, jax.typed_result_type(&typed(&list)), "{list:?}");
-            }
-        }
-    }
-
     #[test]
     fn all_three_lattices_compile() {
         for jax in all_configs() {

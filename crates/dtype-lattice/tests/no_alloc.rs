@@ -12,8 +12,12 @@
 
 #[path = "support/counting_alloc.rs"]
 mod counting_alloc;
+#[path = "support/operand_forms.rs"]
+mod operand_forms;
 #[path = "support/rng.rs"]
 mod rng;
+
+use operand_forms::operand_forms;
 
 use counting_alloc::{reset_peak, stats};
 use dtype_lattice::jax::{self, Config, Jax, Promotion, NODE_COUNT};
@@ -43,39 +47,6 @@ fn warm_up() -> Vec<Jax> {
         );
     }
     configs
-}
-
-/// Every operand form: each dtype as a specifier, a zero-dimensional array
-/// and a strong and a weak array; the Python types; Python values; `None`.
-fn operand_forms() -> Vec<Operand> {
-    let mut forms: Vec<Operand> = DType::ALL
-        .into_iter()
-        .flat_map(|dtype| {
-            [
-                Operand::DType(dtype),
-                Operand::ZeroDim(dtype),
-                Operand::Array { dtype, weak: false },
-                Operand::Array { dtype, weak: true },
-            ]
-        })
-        .collect();
-    forms.extend(
-        [
-            PyScalar::Bool,
-            PyScalar::Int,
-            PyScalar::Float,
-            PyScalar::Complex,
-        ]
-        .map(Operand::PyType),
-    );
-    forms.extend([
-        Operand::PyInt(2),
-        Operand::PyInt(1 << 100),
-        Operand::PyFloat(1.5),
-        Operand::PyBool(true),
-        Operand::None,
-    ]);
-    forms
 }
 
 /// How a call's result may allocate.

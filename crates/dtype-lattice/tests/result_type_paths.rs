@@ -1,0 +1,65 @@
+//! `result_type` answers two operands from a table of pairs and longer
+//! lists by scanning them; `typed_result_type` takes the same operands read
+//! as (dtype, weak) pairs. All three must agree. (The golden tests check
+//! `result_type` itself against real JAX.)
+
+#[path = "support/operand_forms.rs"]
+mod operand_forms;
+#[path = "support/rng.rs"]
+mod rng;
+
+use dtype_lattice::jax::{Config, Jax, Promotion};
+use dtype_lattice::{Operand, Typed};
+use operand_forms::operand_forms;
+use rng::Rng;
+
+fn configs() -> impl Iterator<Item = Jax> {
+    [false, true].into_iter().flat_map(|x64| {
+        [Promotion::Standard, Promotion::Strict]
+            .into_iter()
+            .map(move |promotion| Jax::new(Config { x64, promotion }))
+    })
+}
+
+fn typed(jax: Jax, list: &[Operand]) -> Vec<Typed> {
+    list.iter().map(|&op| jax.dtype_and_weak_type(op)).collect()
+}
+
+/// A pair `[a, b]` comes from the table; `[a, b, a]` has the same
+/// operands (joins are idempotent, and neither "all of one dtype" nor "all
+/// weak" changes) but takes the scanning path.
+#[test]
+fn the_table_of_pairs_agrees_with_the_scan() {
+    let forms = operand_forms();
+    for jax in configs() {
+        for &a in &forms {
+            for &b in &forms {
+                let pair = jax.result_type(&[a, b]);
+                assert_eq!(pair, jax.result_type(&[a, b, a]), "{jax:?}: {a:?}, {b:?}");
+                assert_eq!(
+                    pair,
+                    jax.typed_result_type(&typed(jax, &[a, b])),
+                    "{a:?}, {b:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn typed_result_type_agrees_with_result_type_on_longer_lists() {
+    let forms = operand_forms();
+    let mut rng = Rng(0x7E57);
+    for jax in configs() {
+        for _ in 0..3000 {
+            let list: Vec<Operand> = (0..=rng.below(8))
+                .map(|_| forms[rng.below(forms.len())])
+                .collect();
+            assert_eq!(
+                jax.result_type(&list),
+                jax.typed_result_type(&typed(jax, &list)),
+                "{jax:?}: {list:?}"
+            );
+        }
+    }
+}
