@@ -21,7 +21,7 @@ use operand_forms::operand_forms;
 
 use counting_alloc::{reset_peak, stats};
 use dtype_lattice::jax::{self, Config, Jax, Promotion, NODE_COUNT};
-use dtype_lattice::{DType, Operand, PromotionError, PyScalar, Typed};
+use dtype_lattice::{DType, Operand, PromotionError, Typed};
 
 fn configs() -> Vec<Jax> {
     [false, true]
