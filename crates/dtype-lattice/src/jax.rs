@@ -37,7 +37,7 @@
 //! when they fail with a `TypePromotionError`, whose value holds the list
 //! of inputs its message names (`tests/no_alloc.rs` checks both).
 //! `promote_types` is a load from a table of answers, `result_type` of two
-//! operands too; longer lists are read once, a join per operand. On a
+//! operands too; longer lists are read once, a table load per operand. On a
 //! dispatch path, keep operands as [`Typed`] values and call
 //! [`Jax::typed_result_type`], which skips decoding [`Operand`]'s forms.
 //! BENCHMARKS.md has the numbers, against a bare table load.
@@ -171,80 +171,38 @@ fn label_node(label: &str) -> Node {
         .unwrap_or_else(|| panic!("JAX lattice table names unknown node {label:?}"))
 }
 
-/// The node that stands for "no common upper bound" in a [`JoinTable`]. Its
-/// row and column are all `NO_JOIN`, so folding many operands needs no
-/// branch: once a join fails, every later join fails too.
+/// The node that stands for "no common upper bound" in the tables below.
+/// Nothing joins with it, so a fold needs no branch: once a join fails,
+/// every later join fails too.
 const NO_JOIN: u8 = NODE_COUNT as u8;
 
-/// The side of a [`JoinTable`], and the length of the other tables the hot
-/// path indexes with a node: a power of two above every node and `NO_JOIN`,
-/// so that masking an index with `STRIDE - 1` proves it in bounds and the
-/// compiler drops the bounds check (one `and` instead of a compare and a
-/// branch).
+/// The side of the tables the hot path indexes with a node: a power of two
+/// above every node and `NO_JOIN`, so that masking an index with
+/// `STRIDE - 1` proves it in bounds and the compiler drops the bounds
+/// check (one `and` instead of a compare and a branch).
 const STRIDE: usize = 64;
 
-/// A lattice's joins for the hot path, as a flat `STRIDE` x `STRIDE` table
-/// whose cells hold where the join's own row starts (`join * STRIDE`)
-/// rather than the join itself.
-///
-/// The engine's table is generic (`u16` nodes, any size, `Option` results).
-/// Here a fold over many operands keeps its running join as a row start,
-/// so each further join is an add, a mask and one load, instead of also
-/// scaling a node into a row; an absorbing `NO_JOIN` row spares the fold a
-/// branch. This keeps `result_type` near the cost of a bare table load
-/// (BENCHMARKS.md). 8 KiB, of which the hot path touches 36 rows.
-struct JoinTable([u16; STRIDE * STRIDE]);
-
-impl JoinTable {
-    fn new(lattice: &Lattice) -> JoinTable {
-        let mut table = [JoinTable::row(NO_JOIN); STRIDE * STRIDE];
-        for a in 0..NODE_COUNT {
-            for b in 0..NODE_COUNT {
-                // Nodes are below 35, so they fit a byte.
-                let join = lattice.join(a, b).map_or(NO_JOIN, |c| c as u8);
-                table[a * STRIDE + b] = JoinTable::row(join);
-            }
-        }
-        JoinTable(table)
-    }
-
-    /// Where a node's row starts.
-    #[inline]
-    const fn row(node: u8) -> u16 {
-        node as u16 * STRIDE as u16
-    }
-
-    /// The node whose row starts at `row`.
-    #[inline]
-    const fn node(row: u16) -> u8 {
-        (row / STRIDE as u16) as u8
-    }
-
-    /// The join of the node whose row starts at `row` with node `b`, as the
-    /// start of the join's row. Every value this module passes is a row
-    /// start and a node (or `NO_JOIN`'s), so the mask never changes an
-    /// index; it only proves it in bounds.
-    #[inline]
-    fn join(&self, row: u16, b: u8) -> u16 {
-        self.0[(usize::from(row) + usize::from(b)) & (STRIDE * STRIDE - 1)]
-    }
+/// The join of two nodes of `lattice`, or `NO_JOIN` (also when either is
+/// `NO_JOIN`).
+fn join(lattice: &Lattice, a: u8, b: u8) -> u8 {
+    // Nodes are below 35, so a join fits a byte.
+    lattice
+        .join(usize::from(a), usize::from(b))
+        .map_or(NO_JOIN, |c| c as u8)
 }
 
-/// What `promote_types` answers for each pair of nodes: the joins of a
-/// [`JoinTable`] already mapped through [`PROMOTED`], so that the answer
-/// is one load (`Option<DType>` is a byte).
+/// What `promote_types` answers for each pair of nodes: the lattice's joins
+/// already mapped through [`PROMOTED`], so that the answer is one load
+/// (`Option<DType>` is a byte).
 struct PromoteTable([[Option<DType>; STRIDE]; STRIDE]);
 
 impl PromoteTable {
-    fn new(joins: &JoinTable) -> PromoteTable {
+    fn new(lattice: &Lattice) -> PromoteTable {
         let mut table = [[None; STRIDE]; STRIDE];
         for (a, row) in table.iter_mut().enumerate() {
             for (b, cell) in row.iter_mut().enumerate() {
-                // Both below `STRIDE`, so they fit a byte.
-                *cell = match JoinTable::node(joins.join(JoinTable::row(a as u8), b as u8)) {
-                    NO_JOIN => None,
-                    c => Some(PROMOTED[usize::from(c)]),
-                };
+                // The lattice has no join for indices past its nodes.
+                *cell = lattice.join(a, b).map(|c| PROMOTED[c]);
             }
         }
         PromoteTable(table)
@@ -259,23 +217,147 @@ impl PromoteTable {
     }
 }
 
+/// What JAX's rules need to know of the (dtype, weak) values of a list read
+/// so far, besides whether they all have one dtype (which depends on the
+/// first value, and is kept apart: see [`Jax::read`]).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct State {
+    /// Every value is weak.
+    all_weak: bool,
+    /// The join of the values' dtypes; kept only while every value is weak
+    /// under standard promotion, the one case whose rule reads it, and
+    /// `NO_JOIN` otherwise, so that states differing only in it merge.
+    by_dtype: u8,
+    /// The join of the values' weak-aware nodes ([`AWARE_NODE`]).
+    by_kind: u8,
+}
+
+/// The most states an [`Automaton`] may have: a state is a byte. JAX's
+/// configurations need 72 at most (a unit test keeps the count below 128).
+const MAX_STATES: usize = 256;
+
+/// JAX's rules for lists of values as a deterministic automaton over
+/// (dtype, weak) values ([`typed_index`]).
+///
+/// Folding a list through the joins themselves takes two joins per value
+/// (of dtypes, and of weak-aware nodes) and a flag, then a dozen steps of
+/// rules. But what the rules need of a list's prefix is one of a few
+/// [`State`]s, so here each value costs one table load, and the rules one
+/// more load at the end (plus the "one dtype" check).
+///
+/// Built by exploring every state reachable from one value with the
+/// lattice's joins (each state's successors under all 64 values), so the
+/// tables hold exactly what the joins and rules say; O(states x 64) joins.
+struct Automaton {
+    /// The state after one value, by [`typed_index`].
+    start: [u8; 2 * DType::COUNT],
+    /// The state after one more value, at `state << 6 | typed_index`.
+    next: [u8; MAX_STATES * 2 * DType::COUNT],
+    /// What each state answers.
+    ends: [End; MAX_STATES],
+}
+
+/// The answer for a list of two or more values that ends in a state,
+/// unless its values have one dtype and are not all weak (then JAX's rules
+/// answer that dtype, strongly typed).
+#[derive(Clone, Copy)]
+struct End {
+    /// `lattice_result_type`'s answer; `None` when the values have no
+    /// common upper bound.
+    lattice: Option<Typed>,
+    /// `result_type`'s: the same, with a weak result given its kind's
+    /// default dtype.
+    result: Option<Typed>,
+    /// Every value is weak.
+    all_weak: bool,
+}
+
+impl Automaton {
+    fn new(jax: Jax, lattice: &Lattice) -> Box<Automaton> {
+        let standard = jax.config.promotion == Promotion::Standard;
+        let by_dtype = |all_weak: bool, join: &dyn Fn() -> u8| {
+            if all_weak && standard {
+                join()
+            } else {
+                NO_JOIN
+            }
+        };
+        let first = |(dtype, weak): (DType, bool)| State {
+            all_weak: weak,
+            by_dtype: by_dtype(weak, &|| dtype.index() as u8),
+            by_kind: weak_aware_node(dtype, weak),
+        };
+        let step = |state: State, (dtype, weak): (DType, bool)| {
+            let all_weak = state.all_weak && weak;
+            State {
+                all_weak,
+                by_dtype: by_dtype(all_weak, &|| {
+                    join(lattice, state.by_dtype, dtype.index() as u8)
+                }),
+                by_kind: join(lattice, state.by_kind, weak_aware_node(dtype, weak)),
+            }
+        };
+        let mut states = Vec::new();
+        let mut ids = std::collections::HashMap::new();
+        let mut id = |state: State, states: &mut Vec<State>| {
+            *ids.entry(state).or_insert_with(|| {
+                states.push(state);
+                u8::try_from(states.len() - 1).expect("JAX's rules fit MAX_STATES states (tested)")
+            })
+        };
+        let mut automaton = Box::new(Automaton {
+            start: [0; 2 * DType::COUNT],
+            next: [0; MAX_STATES * 2 * DType::COUNT],
+            ends: [End {
+                lattice: None,
+                result: None,
+                all_weak: false,
+            }; MAX_STATES],
+        });
+        for (index, start) in automaton.start.iter_mut().enumerate() {
+            *start = id(first(typed_value(index)), &mut states);
+        }
+        let mut from = 0;
+        while from < states.len() {
+            for index in 0..2 * DType::COUNT {
+                let to = id(step(states[from], typed_value(index)), &mut states);
+                automaton.next[from << 6 | index] = to;
+            }
+            from += 1;
+        }
+        for (end, state) in automaton.ends.iter_mut().zip(&states) {
+            *end = jax.end(state);
+        }
+        automaton
+    }
+
+    /// The state after one more value.
+    #[inline(always)]
+    fn step(&self, state: u8, (dtype, weak): (DType, bool)) -> u8 {
+        self.next[usize::from(state) << 6 | typed_index(dtype, weak)]
+    }
+}
+
 /// `result_type` of every pair of (dtype, weak) values under one
 /// configuration, indexed by [`typed_index`], `None` where it fails. Built
-/// by the general path (scan and rules) over all 64 x 64 pairs, so it holds
-/// nothing the rules do not say; it makes a binary operation's result type
-/// one load. 8 KiB per configuration.
+/// by the general path (the automaton and the rules) over all 64 x 64
+/// pairs, so it holds nothing the rules do not say; it makes a binary
+/// operation's result type one load instead of four. 8 KiB per
+/// configuration.
 struct PairTable([[Option<Typed>; 2 * DType::COUNT]; 2 * DType::COUNT]);
 
 impl PairTable {
-    fn new(jax: Jax) -> PairTable {
-        let typed = |i: usize| Typed {
-            dtype: DType::ALL[i % DType::COUNT],
-            weak: i >= DType::COUNT,
+    fn new(jax: Jax, automaton: &Automaton) -> PairTable {
+        let typed = |index: usize| {
+            let (dtype, weak) = typed_value(index);
+            Typed { dtype, weak }
         };
         let mut table = [[None; 2 * DType::COUNT]; 2 * DType::COUNT];
         for (a, row) in table.iter_mut().enumerate() {
             for (b, cell) in row.iter_mut().enumerate() {
-                *cell = jax.general_result_type(&[typed(a), typed(b)]).ok();
+                *cell = jax
+                    .general_result_type(automaton, &[typed(a), typed(b)])
+                    .ok();
             }
         }
         PairTable(table)
@@ -287,39 +369,25 @@ impl PairTable {
     }
 }
 
-/// The [`PairTable`]s of the four configurations, indexed by
-/// [`Jax::config_index`]. Apart from [`compiled`], because building them
-/// runs the general path, which reads the compiled join tables.
-#[inline]
-fn pair_tables() -> &'static [PairTable; 4] {
-    static PAIRS: OnceLock<[PairTable; 4]> = OnceLock::new();
-    PAIRS.get_or_init(|| {
-        [0, 1, 2, 3].map(|i| {
-            PairTable::new(Jax::new(Config {
-                x64: i & 1 == 1,
-                promotion: if i & 2 == 0 {
-                    Promotion::Standard
-                } else {
-                    Promotion::Strict
-                },
-            }))
-        })
-    })
+/// The n-ary rules of one configuration.
+struct Rules {
+    automaton: Box<Automaton>,
+    pairs: PairTable,
 }
 
 /// JAX's three lattices (standard without and with x64, strict) and their
-/// byte tables, indexed by [`Jax::slot`]. The tables sit together so that
-/// finding one is a shift, not a multiplication.
+/// `promote_types` tables, indexed by [`Jax::slot`], and the rules of the
+/// four configurations, indexed by [`Jax::config_index`].
 struct Compiled {
     lattices: [Lattice; 3],
-    joins: [JoinTable; 3],
     promotions: [PromoteTable; 3],
+    rules: [Rules; 4],
 }
 
-/// The compiled lattices: built together by the first call that needs one
-/// (a few microseconds), then shared by every `Jax` value and thread; one
-/// `OnceLock` keeps the per-call cost to one load and one predictable
-/// branch.
+/// The compiled lattices and rules: built together by the first call that
+/// needs them (tens of microseconds), then shared by every `Jax` value and
+/// thread; one `OnceLock` keeps the per-call cost to one load and one
+/// predictable branch.
 #[inline]
 fn compiled() -> &'static Compiled {
     static COMPILED: OnceLock<Compiled> = OnceLock::new();
@@ -328,12 +396,24 @@ fn compiled() -> &'static Compiled {
         let lattices = [standard_edges(false), standard_edges(true), strict_edges()].map(|edges| {
             Lattice::from_edges(labels(), edges).expect("JAX's lattices are lattices (tested)")
         });
-        let joins = [0, 1, 2].map(|slot| JoinTable::new(&lattices[slot]));
-        let promotions = [0, 1, 2].map(|slot| PromoteTable::new(&joins[slot]));
+        let promotions = [0, 1, 2].map(|slot| PromoteTable::new(&lattices[slot]));
+        let rules = [0, 1, 2, 3].map(|index| {
+            let jax = Jax::new(Config {
+                x64: index & 1 == 1,
+                promotion: if index & 2 == 0 {
+                    Promotion::Standard
+                } else {
+                    Promotion::Strict
+                },
+            });
+            let automaton = Automaton::new(jax, &lattices[jax.slot()]);
+            let pairs = PairTable::new(jax, &automaton);
+            Rules { automaton, pairs }
+        });
         Compiled {
             lattices,
-            joins,
             promotions,
+            rules,
         }
     })
 }
@@ -380,6 +460,11 @@ const AWARE_NODE: [u8; 2 * DType::COUNT] = {
 #[inline]
 const fn typed_index(dtype: DType, weak: bool) -> usize {
     (weak as usize) << 5 | dtype.index()
+}
+
+/// The (dtype, weak) pair at a [`typed_index`] below 64.
+fn typed_value(index: usize) -> (DType, bool) {
+    (DType::ALL[index % DType::COUNT], index >= DType::COUNT)
 }
 
 /// The node a (dtype, weak) pair joins at; see [`AWARE_NODE`].
@@ -456,27 +541,22 @@ const fn weak_results(x64: bool) -> [DType; DType::COUNT] {
     out
 }
 
-/// What one pass over `result_type`'s operands learns: enough to apply
-/// every rule of JAX's `_lattice_result_type` without a second pass.
-struct Scan {
+/// What one pass over a non-empty list learns: with the [`Automaton`]'s
+/// answer for its end state, enough to apply every rule of JAX's
+/// `_lattice_result_type`.
+struct Reading {
     /// The first operand's (dtype, weak) pair.
     first: (DType, bool),
     /// Every operand has the first one's dtype.
     all_equal: bool,
-    /// Every operand is weakly typed.
-    all_weak: bool,
     /// Some operand is `None` (only looked for when asked).
     has_none: bool,
-    /// The join of the operands' dtypes, weak or not, or `NO_JOIN`; only
-    /// computed when the first operand is weak, since the rules need it
-    /// only when every operand is.
-    by_dtype: u8,
-    /// The join of the operands' weak-aware nodes, or `NO_JOIN`.
-    by_kind: u8,
+    /// The automaton's state after the last operand.
+    state: u8,
 }
 
 /// What the n-ary functions read from each of their inputs: JAX's
-/// (dtype, weak) pair. One generic scan serves [`Operand`]s and
+/// (dtype, weak) pair. One generic reading serves [`Operand`]s and
 /// [`Typed`] values alike.
 trait Input {
     /// The (dtype, weak) pair under `jax`'s configuration.
@@ -585,17 +665,17 @@ impl Jax {
         }
     }
 
-    /// This configuration's byte table.
+    /// This configuration's place in [`Compiled`]'s `rules`.
     #[inline]
-    fn joins(&self) -> &'static JoinTable {
-        &compiled().joins[self.slot()]
+    const fn config_index(&self) -> usize {
+        let strict = matches!(self.config.promotion, Promotion::Strict);
+        self.config.x64 as usize | (strict as usize) << 1
     }
 
-    /// This configuration's [`PairTable`].
+    /// This configuration's n-ary rules.
     #[inline]
-    fn pairs(&self) -> &'static PairTable {
-        let strict = self.config.promotion == Promotion::Strict;
-        &pair_tables()[usize::from(self.config.x64) | usize::from(strict) << 1]
+    fn rules(&self) -> &'static Rules {
+        &compiled().rules[self.config_index()]
     }
 
     /// This configuration's `promote_types` answers.
@@ -642,21 +722,12 @@ impl Jax {
     /// ints are not range-checked here: JAX 0.10.2 checks them only when it
     /// makes them arrays (see [`asarray`](Self::asarray)).
     ///
-    /// Arrays, what a dispatcher sees most, take one predictable branch;
-    /// the other forms go out of line. Inlining the whole match would put a
-    /// jump table in every copy of `result_type`'s loop, and the code and
-    /// registers it takes cost arrays more than the call costs the rest.
+    /// Inlined whole: a call site passes the same forms each time, so the
+    /// match's jump predicts well, and a call for the forms other than
+    /// arrays cost Python scalars more than the jump costs arrays
+    /// (BENCHMARKS.md).
     #[inline(always)]
     fn dtype_and_weak(&self, operand: &Operand) -> (DType, bool) {
-        match *operand {
-            Operand::Array { dtype, weak } => (dtype, weak),
-            _ => self.other_dtype_and_weak(operand),
-        }
-    }
-
-    /// [`dtype_and_weak`](Self::dtype_and_weak) of any form.
-    #[inline(never)]
-    fn other_dtype_and_weak(&self, operand: &Operand) -> (DType, bool) {
         match *operand {
             Operand::DType(dtype) => (self.canonicalize_dtype(dtype), false),
             Operand::Array { dtype, weak } => (dtype, weak),
@@ -765,170 +836,133 @@ impl Jax {
     /// ```
     #[inline]
     pub fn lattice_result_type(&self, operands: &[Operand]) -> Result<Typed, PromotionError> {
-        let answer = self.scan(operands, true, |scan| {
-            if scan.has_none {
-                return Err(PromotionError::NoneOperand);
-            }
-            self.apply_rules(&scan, operands)
-        });
-        answer.unwrap_or(Err(PromotionError::NothingToJoin))
+        let rules = self.rules();
+        let Some(reading) = self.read(&rules.automaton, operands, true) else {
+            return Err(PromotionError::NothingToJoin);
+        };
+        if reading.has_none {
+            return Err(PromotionError::NoneOperand);
+        }
+        self.apply_rules(&rules.automaton, &reading, operands, false)
     }
 
-    /// Reads every operand once, folding the joins the rules may need, and
-    /// gives what it learnt to `finish`; `None` for no operands.
-    /// `track_none` asks whether any operand is `None` (only
+    /// Reads a list of operands once, through `automaton`; `None` for no
+    /// operands. `track_none` asks whether any operand is `None` (only
     /// `lattice_result_type` cares).
-    ///
-    /// `finish` is inlined into each copy of the loop below, where the
-    /// first operand's weakness is a constant: for the usual list that
-    /// starts with a strong operand, the rules then shrink to a select.
     #[inline(always)]
-    fn scan<T: Input, R>(
+    fn read<T: Input>(
         &self,
+        automaton: &Automaton,
         operands: &[T],
         track_none: bool,
-        finish: impl Fn(Scan) -> R,
-    ) -> Option<R> {
+    ) -> Option<Reading> {
         let (first, rest) = operands.split_first()?;
-        let decoded = first.dtype_and_weak(self);
-        let first_none = track_none && first.is_none();
-        if rest.is_empty() {
-            // Nothing to join: the rules take a single operand as it is.
-            return Some(finish(Scan {
-                first: decoded,
-                all_equal: true,
-                all_weak: decoded.1,
-                has_none: first_none,
-                by_dtype: NO_JOIN,
-                by_kind: NO_JOIN,
-            }));
-        }
-        // Two copies of the loop, chosen once per call: a list that starts
-        // with a strong operand (the usual `array op ...`) never needs the
-        // join of the dtypes, so its loop folds one chain of table loads
-        // instead of two.
-        let first = (decoded, first_none);
-        Some(if decoded.1 {
-            finish(self.fold(first, rest, true, track_none))
-        } else {
-            finish(self.fold(first, rest, false, track_none))
-        })
-    }
-
-    /// The loop of [`scan`](Self::scan) after the first operand (given
-    /// decoded, with whether it is `None`), inlined into both of its copies
-    /// so the flags are constants there.
-    ///
-    /// Each join is folded in two lanes, even and odd operands, both started
-    /// at the first operand (a join is idempotent, so counting it twice is
-    /// harmless) and joined at the end (joins are associative and
-    /// commutative, in a partial lattice too, so the grouping does not
-    /// matter). Two lanes halve the chain of dependent table loads, which is
-    /// what bounds the cost per operand.
-    #[inline(always)]
-    fn fold<T: Input>(
-        &self,
-        ((first_dtype, first_weak), first_none): ((DType, bool), bool),
-        rest: &[T],
-        join_dtypes: bool,
-        track_none: bool,
-    ) -> Scan {
-        let joins = self.joins();
+        let (dtype, weak) = first.dtype_and_weak(self);
+        let mut state = automaton.start[typed_index(dtype, weak)];
         // Any bit set: some dtype differs from the first.
         let mut differs = 0u8;
-        let mut all_weak = first_weak;
-        let mut has_none = first_none;
-        // Notes an operand in the flags and gives its two nodes: its
-        // dtype's, and the one it joins at when weak values join as Python
-        // types.
-        let mut visit = |operand: &T| {
-            let (dtype, weak) = operand.dtype_and_weak(self);
-            differs |= dtype.index() as u8 ^ first_dtype.index() as u8;
-            all_weak &= weak;
-            if track_none {
-                has_none |= operand.is_none();
-            }
-            (dtype.index() as u8, weak_aware_node(dtype, weak))
-        };
-        // Lanes hold row starts (see `JoinTable`).
-        let join = |lane: (u16, u16), nodes: (u8, u8)| {
-            let by_dtype = if join_dtypes {
-                joins.join(lane.0, nodes.0)
-            } else {
-                JoinTable::row(NO_JOIN)
-            };
-            (by_dtype, joins.join(lane.1, nodes.1))
-        };
-        let start = (
-            JoinTable::row(first_dtype.index() as u8),
-            JoinTable::row(weak_aware_node(first_dtype, first_weak)),
-        );
-        let (by_dtype, by_kind) = if let [second] = rest {
-            // Two operands, the shape of every binary operation: one join.
-            join(start, visit(second))
-        } else {
-            let (mut even, mut odd) = (start, start);
-            let mut pairs = rest.chunks_exact(2);
-            for pair in &mut pairs {
-                let (a, b) = (visit(&pair[0]), visit(&pair[1]));
-                even = join(even, a);
-                odd = join(odd, b);
-            }
-            if let [last] = pairs.remainder() {
-                odd = join(odd, visit(last));
-            }
-            join(even, (JoinTable::node(odd.0), JoinTable::node(odd.1)))
-        };
-        Scan {
-            first: (first_dtype, first_weak),
+        let mut has_none = track_none && first.is_none();
+        for operand in rest {
+            let value = operand.dtype_and_weak(self);
+            differs |= value.0.index() as u8 ^ dtype.index() as u8;
+            has_none |= track_none && operand.is_none();
+            state = automaton.step(state, value);
+        }
+        Some(Reading {
+            first: (dtype, weak),
             all_equal: differs == 0,
-            all_weak,
             has_none,
-            by_dtype: JoinTable::node(by_dtype),
-            by_kind: JoinTable::node(by_kind),
+            state,
+        })
+    }
+
+    /// JAX's rules on a reading of a non-empty list of operands (`None`
+    /// read as the default float dtype), in JAX's order: one operand is
+    /// itself; operands of one dtype, not all weak, give that dtype
+    /// strongly; otherwise the automaton's end state answers (weak
+    /// operands among themselves, under standard promotion, join as their
+    /// dtypes; otherwise weak operands join as their Python types).
+    /// `concrete` gives a weak result its kind's default dtype, as
+    /// `result_type` does.
+    #[inline(always)]
+    fn apply_rules<T: Input>(
+        &self,
+        automaton: &Automaton,
+        reading: &Reading,
+        operands: &[T],
+        concrete: bool,
+    ) -> Result<Typed, PromotionError> {
+        let (dtype, _) = reading.first;
+        // A branch: the number of operands is what a call site fixes, so
+        // it predicts well.
+        if operands.len() == 1 {
+            return Ok(self.single(reading.first, concrete));
+        }
+        let end = automaton.ends[usize::from(reading.state)];
+        if reading.all_equal && !end.all_weak {
+            return Ok(Typed::strong(dtype));
+        }
+        match if concrete { end.result } else { end.lattice } {
+            Some(typed) => Ok(typed),
+            None => Err(self.no_path_in(
+                operands,
+                end.all_weak && self.config.promotion == Promotion::Standard,
+            )),
         }
     }
 
-    /// JAX's rules on a scan of a non-empty list of operands (`None` read as
-    /// the default float dtype), in JAX's order: one operand is itself;
-    /// operands of one dtype, not all weak, give that dtype strongly; weak
-    /// operands among themselves (standard promotion) join as their dtypes;
-    /// otherwise weak operands join as their Python types. Written as
-    /// selects rather than branches, since which rule applies varies from
-    /// call to call.
+    /// The rules' answer for one operand: itself, except that `bool` is
+    /// never weak; with `concrete`, as [`apply_rules`](Self::apply_rules)
+    /// says.
     #[inline(always)]
-    fn apply_rules<T: Input>(&self, scan: &Scan, operands: &[T]) -> Result<Typed, PromotionError> {
-        let (first_dtype, first_weak) = scan.first;
-        // A branch, not a select: the number of operands is what a call
-        // site fixes, so it predicts well.
-        if operands.len() == 1 {
-            return Ok(Typed {
-                dtype: first_dtype,
-                weak: first_weak && first_dtype != DType::Bool,
-            });
-        }
-        let same = scan.all_equal && !scan.all_weak;
-        let weak_by_dtype = scan.all_weak && self.config.promotion == Promotion::Standard;
-        let joined = if weak_by_dtype {
-            scan.by_dtype
-        } else {
-            scan.by_kind
-        };
-        if joined == NO_JOIN && !same {
-            return Err(self.no_path_in(operands, weak_by_dtype));
-        }
-        let (dtype, weak) = if same {
-            (first_dtype, false)
-        } else {
-            (
-                self.node_dtype(joined),
-                weak_by_dtype || usize::from(joined) >= DType::COUNT,
-            )
-        };
-        Ok(Typed {
+    fn single(&self, (dtype, weak): (DType, bool), concrete: bool) -> Typed {
+        let typed = Typed {
             dtype,
             weak: weak && dtype != DType::Bool,
-        })
+        };
+        if concrete {
+            self.concrete(typed)
+        } else {
+            typed
+        }
+    }
+
+    /// What the rules answer for a list of two or more values that ends
+    /// in `state`, unless the values have one dtype (see [`End`]): the
+    /// join of their dtypes if all are weak under standard promotion, else
+    /// of their weak-aware nodes; weak if it is so, or if it is a Python
+    /// type's node; `bool` never weak.
+    fn end(&self, state: &State) -> End {
+        let by_dtype = state.all_weak && self.config.promotion == Promotion::Standard;
+        let joined = if by_dtype {
+            state.by_dtype
+        } else {
+            state.by_kind
+        };
+        let lattice = (joined != NO_JOIN).then(|| {
+            let dtype = self.node_dtype(joined);
+            let weak = by_dtype || usize::from(joined) >= DType::COUNT;
+            Typed {
+                dtype,
+                weak: weak && dtype != DType::Bool,
+            }
+        });
+        End {
+            lattice,
+            result: lattice.map(|typed| self.concrete(typed)),
+            all_weak: state.all_weak,
+        }
+    }
+
+    /// `result_type`'s answer for a (`lattice_result_type`) result: a weak
+    /// result takes its kind's default dtype.
+    #[inline]
+    fn concrete(&self, typed: Typed) -> Typed {
+        let default = WEAK_RESULT[usize::from(self.config.x64)][typed.dtype.index()];
+        Typed {
+            dtype: if typed.weak { default } else { typed.dtype },
+            weak: typed.weak,
+        }
     }
 
     /// The error for operands whose nodes have no join: their dtypes' nodes
@@ -986,36 +1020,42 @@ impl Jax {
         self.result_type_of(values)
     }
 
-    /// Two operands, the shape of every binary operation, read their answer
-    /// from [`PairTable`]; other lists, and pairs without an answer (for
-    /// the error), take the general path.
+    /// One operand needs no table; two, the shape of every binary
+    /// operation, read their answer from [`PairTable`]; longer lists, and
+    /// pairs without an answer (for the error), take the general path.
     //
-    // Always inlined, with the scan and the rules: the answer then never
+    // Always inlined, with the reading and the rules: the answer then never
     // goes through memory, and a caller's branch on it folds into the rules.
     #[inline(always)]
     fn result_type_of<T: Input>(&self, operands: &[T]) -> Result<Typed, PromotionError> {
-        if let [a, b] = operands {
-            let (a, b) = (a.dtype_and_weak(self), b.dtype_and_weak(self));
-            if let Some(typed) = self.pairs().get(a, b) {
-                return Ok(typed);
+        let rules = match operands {
+            [a] => return Ok(self.single(a.dtype_and_weak(self), true)),
+            [a, b] => {
+                let rules = self.rules();
+                let (a, b) = (a.dtype_and_weak(self), b.dtype_and_weak(self));
+                if let Some(typed) = rules.pairs.get(a, b) {
+                    return Ok(typed);
+                }
+                rules
             }
-        }
-        self.general_result_type(operands)
+            _ => self.rules(),
+        };
+        self.general_result_type(&rules.automaton, operands)
     }
 
-    /// [`result_type`](Self::result_type) by scanning the operands and
-    /// applying the rules: the definition [`PairTable`] is built from.
+    /// [`result_type`](Self::result_type) by reading the operands through
+    /// the automaton and applying the rules: the definition [`PairTable`]
+    /// is built from.
     #[inline(always)]
-    fn general_result_type<T: Input>(&self, operands: &[T]) -> Result<Typed, PromotionError> {
-        let answer = self.scan(operands, false, |scan| {
-            let result = self.apply_rules(&scan, operands)?;
-            let concrete = WEAK_RESULT[usize::from(self.config.x64)][result.dtype.index()];
-            Ok(Typed {
-                dtype: if result.weak { concrete } else { result.dtype },
-                weak: result.weak,
-            })
-        });
-        answer.unwrap_or(Err(PromotionError::NoOperands))
+    fn general_result_type<T: Input>(
+        &self,
+        automaton: &Automaton,
+        operands: &[T],
+    ) -> Result<Typed, PromotionError> {
+        match self.read(automaton, operands, false) {
+            Some(reading) => self.apply_rules(automaton, &reading, operands, true),
+            None => Err(PromotionError::NoOperands),
+        }
     }
 
     /// `jax._src.dtypes.safe_to_cast`: whether `input` can be cast to
@@ -1071,6 +1111,17 @@ mod tests {
             for label in std::iter::once(from).chain(targets.iter()) {
                 assert!((0..NODE_COUNT).any(|n| node_label(n) == *label), "{label}");
             }
+        }
+    }
+
+    #[test]
+    fn the_automata_fit_their_tables() {
+        for jax in all_configs() {
+            let automaton = &jax.rules().automaton;
+            let states = automaton.start.iter().chain(&automaton.next).max();
+            let states = usize::from(*states.unwrap()) + 1;
+            eprintln!("{}: {states} states", jax.name());
+            assert!(states < 128, "{}: {states} states", jax.name());
         }
     }
 

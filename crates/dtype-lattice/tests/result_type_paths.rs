@@ -1,5 +1,5 @@
 //! `result_type` answers two operands from a table of pairs and longer
-//! lists by scanning them; `typed_result_type` takes the same operands read
+//! lists through an automaton (the general path); `typed_result_type` takes the same operands read
 //! as (dtype, weak) pairs. All three must agree. (The golden tests check
 //! `result_type` itself against real JAX.)
 
@@ -27,9 +27,9 @@ fn typed(jax: Jax, list: &[Operand]) -> Vec<Typed> {
 
 /// A pair `[a, b]` comes from the table; `[a, b, a]` has the same
 /// operands (joins are idempotent, and neither "all of one dtype" nor "all
-/// weak" changes) but takes the scanning path.
+/// weak" changes) but takes the general path.
 #[test]
-fn the_table_of_pairs_agrees_with_the_scan() {
+fn the_table_of_pairs_agrees_with_the_general_path() {
     let forms = operand_forms();
     for jax in configs() {
         for &a in &forms {
