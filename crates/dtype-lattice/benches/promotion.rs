@@ -7,8 +7,11 @@
 //! from memory on both sides, so nothing is folded away or hoisted out of
 //! the loop. Each answer is used as a caller uses it (see [`consume`]): the
 //! floor's byte, or the library's value or error, goes through `black_box`.
+//! Each function's benchmark also runs the floor, alternating with it every
+//! few microseconds, and records their ratio chunk by chunk (see
+//! [`paired`]): a ratio the host's drifting speed does not move.
 //! `bench/criterion_report.py` turns criterion's estimates into nanoseconds
-//! per call and ratios to the floor (see BENCHMARKS.md).
+//! per call and prints them with the paired ratios (see BENCHMARKS.md).
 //!
 //! Groups:
 //! - `binary/{x32,x64,strict}`: `promote_types` and `Lattice::join` over
@@ -34,6 +37,8 @@ use dtype_lattice::{DType, Operand, PyScalar, TypeSpec, Typed};
 
 #[path = "../tests/support/floor.rs"]
 mod floor;
+#[path = "promotion/paired.rs"]
+mod paired;
 #[path = "../tests/support/rng.rs"]
 mod rng;
 
@@ -120,7 +125,9 @@ fn binary(c: &mut Criterion) {
             .copied()
             .filter(|&(a, b)| a < DType::COUNT && b < DType::COUNT)
             .collect();
-        let mut group = c.benchmark_group(format!("binary/{name}"));
+        let group_name = format!("binary/{name}");
+        let mut group = c.benchmark_group(&group_name);
+        let table = black_box(&table);
         for (set, pairs) in [("dtypes", &dtypes), ("defined", &defined), ("all", &all)] {
             let bytes: Vec<(u8, u8)> = pairs.iter().map(|&(a, b)| (a as u8, b as u8)).collect();
             let specs: Vec<(TypeSpec, TypeSpec)> = pairs
@@ -128,22 +135,27 @@ fn binary(c: &mut Criterion) {
                 .map(|&(a, b)| (jax::node_type(a), jax::node_type(b)))
                 .collect();
             group.throughput(Throughput::Elements(pairs.len() as u64));
+            let floor_batch = || {
+                for &(a, b) in black_box(&bytes[..]) {
+                    black_box(table[a as usize][b as usize]);
+                }
+            };
             group.bench_function(BenchmarkId::new("floor", set), |bench| {
-                let table = black_box(&table);
-                bench.iter(|| {
-                    for &(a, b) in black_box(&bytes[..]) {
-                        black_box(table[a as usize][b as usize]);
-                    }
-                })
+                bench.iter(floor_batch)
             });
-            group.bench_function(BenchmarkId::new("lattice_join", set), |bench| {
-                let lattice = jax.lattice();
-                bench.iter(|| {
+            let lattice = jax.lattice();
+            paired::bench(
+                &mut group,
+                &group_name,
+                "lattice_join",
+                set,
+                floor_batch,
+                || {
                     for &(a, b) in black_box(&pairs[..]) {
                         consume(lattice.join(a, b).ok_or(()));
                     }
-                })
-            });
+                },
+            );
             // `promote_types` as a dispatcher calls it on two arrays' dtypes,
             // and on any two types (Python's among them).
             if set == "dtypes" {
@@ -151,28 +163,29 @@ fn binary(c: &mut Criterion) {
                     .iter()
                     .filter_map(|&(a, b)| Some((DType::from_index(a)?, DType::from_index(b)?)))
                     .collect();
-                bench_promote_types(&mut group, set, jax, &dtypes);
+                bench_promote_types(&mut group, &group_name, set, floor_batch, jax, &dtypes);
             } else {
-                bench_promote_types(&mut group, set, jax, &specs);
+                bench_promote_types(&mut group, &group_name, set, floor_batch, jax, &specs);
             }
         }
         group.finish();
     }
 }
 
-/// Times `promote_types` over `pairs` of any types it takes.
+/// Times `promote_types` over `pairs` of any types it takes, paired with
+/// `floor_batch`.
 fn bench_promote_types<T: Into<TypeSpec> + Copy>(
     group: &mut BenchmarkGroup<WallTime>,
+    group_name: &str,
     set: &str,
+    floor_batch: impl FnMut(),
     jax: Jax,
     pairs: &[(T, T)],
 ) {
-    group.bench_function(BenchmarkId::new("promote_types", set), |bench| {
-        bench.iter(|| {
-            for &(a, b) in black_box(pairs) {
-                consume(jax.promote_types(a, b));
-            }
-        })
+    paired::bench(group, group_name, "promote_types", set, floor_batch, || {
+        for &(a, b) in black_box(pairs) {
+            consume(jax.promote_types(a, b));
+        }
     });
 }
 
@@ -293,7 +306,9 @@ fn nary(c: &mut Criterion) {
             &mixes[..3]
         };
         for &(mix_name, mix) in mixes {
-            let mut group = c.benchmark_group(format!("nary/{name}/{mix_name}"));
+            let group_name = format!("nary/{name}/{mix_name}");
+            let mut group = c.benchmark_group(&group_name);
+            let table = black_box(&table);
             for k in 1..=MAX_OPERANDS {
                 let lists = operand_lists(jax, mix, k, &mut rng);
                 let nodes: Vec<Vec<u8>> = lists
@@ -301,39 +316,48 @@ fn nary(c: &mut Criterion) {
                     .map(|list| list.iter().map(floor::node).collect())
                     .collect();
                 group.throughput(Throughput::Elements(LISTS as u64));
+                let floor_batch = || {
+                    for list in black_box(&nodes[..]) {
+                        black_box(floor::fold(table, list));
+                    }
+                };
                 group.bench_function(BenchmarkId::new("floor", k), |bench| {
-                    let table = black_box(&table);
-                    bench.iter(|| {
-                        for list in black_box(&nodes[..]) {
-                            black_box(floor::fold(table, list));
-                        }
-                    })
-                });
-                group.bench_function(BenchmarkId::new("result_type", k), |bench| {
-                    bench.iter(|| {
-                        for list in black_box(&lists[..]) {
-                            consume(jax.result_type(list));
-                        }
-                    })
+                    bench.iter(floor_batch)
                 });
                 let typed: Vec<Vec<Typed>> = lists
                     .iter()
                     .map(|list| list.iter().map(|&op| jax.dtype_and_weak_type(op)).collect())
                     .collect();
-                group.bench_function(BenchmarkId::new("typed_result_type", k), |bench| {
-                    bench.iter(|| {
+                let name = group_name.as_str();
+                paired::bench(&mut group, name, "result_type", k, floor_batch, || {
+                    for list in black_box(&lists[..]) {
+                        consume(jax.result_type(list));
+                    }
+                });
+                paired::bench(
+                    &mut group,
+                    name,
+                    "typed_result_type",
+                    k,
+                    floor_batch,
+                    || {
                         for list in black_box(&typed[..]) {
                             consume(jax.typed_result_type(list));
                         }
-                    })
-                });
-                group.bench_function(BenchmarkId::new("lattice_result_type", k), |bench| {
-                    bench.iter(|| {
+                    },
+                );
+                paired::bench(
+                    &mut group,
+                    name,
+                    "lattice_result_type",
+                    k,
+                    floor_batch,
+                    || {
                         for list in black_box(&lists[..]) {
                             consume(jax.lattice_result_type(list));
                         }
-                    })
-                });
+                    },
+                );
             }
             group.finish();
         }

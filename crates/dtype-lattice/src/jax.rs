@@ -42,6 +42,8 @@
 //! [`Jax::typed_result_type`], which skips decoding [`Operand`]'s forms.
 //! BENCHMARKS.md has the numbers, against a bare table load.
 
+use std::fmt;
+use std::hash::{Hash, Hasher};
 use std::sync::OnceLock;
 
 use crate::dtype::{DType, Kind};
@@ -273,8 +275,8 @@ struct End {
 }
 
 impl Automaton {
-    fn new(jax: Jax, lattice: &Lattice) -> Box<Automaton> {
-        let standard = jax.config.promotion == Promotion::Standard;
+    fn new(config: Config, lattice: &Lattice) -> Box<Automaton> {
+        let standard = config.promotion == Promotion::Standard;
         let by_dtype = |all_weak: bool, join: &dyn Fn() -> u8| {
             if all_weak && standard {
                 join()
@@ -326,7 +328,7 @@ impl Automaton {
             from += 1;
         }
         for (end, state) in automaton.ends.iter_mut().zip(&states) {
-            *end = jax.end(state);
+            *end = config.end(state);
         }
         automaton
     }
@@ -347,7 +349,7 @@ impl Automaton {
 struct PairTable([[Option<Typed>; 2 * DType::COUNT]; 2 * DType::COUNT]);
 
 impl PairTable {
-    fn new(jax: Jax, automaton: &Automaton) -> PairTable {
+    fn new(config: Config, automaton: &Automaton) -> PairTable {
         let typed = |index: usize| {
             let (dtype, weak) = typed_value(index);
             Typed { dtype, weak }
@@ -355,7 +357,7 @@ impl PairTable {
         let mut table = [[None; 2 * DType::COUNT]; 2 * DType::COUNT];
         for (a, row) in table.iter_mut().enumerate() {
             for (b, cell) in row.iter_mut().enumerate() {
-                *cell = jax
+                *cell = config
                     .general_result_type(automaton, &[typed(a), typed(b)])
                     .ok();
             }
@@ -369,26 +371,24 @@ impl PairTable {
     }
 }
 
-/// The n-ary rules of one configuration.
-struct Rules {
+/// The tables that answer one configuration's questions.
+struct Tables {
+    promotions: PromoteTable,
     automaton: Box<Automaton>,
     pairs: PairTable,
 }
 
-/// JAX's three lattices (standard without and with x64, strict) and their
-/// `promote_types` tables, indexed by [`Jax::slot`], and the rules of the
-/// four configurations, indexed by [`Jax::config_index`].
+/// JAX's three lattices (standard without and with x64, strict), indexed
+/// by [`Config::slot`], and the tables of the four configurations, indexed
+/// by [`Config::index`].
 struct Compiled {
     lattices: [Lattice; 3],
-    promotions: [PromoteTable; 3],
-    rules: [Rules; 4],
+    tables: [Tables; 4],
 }
 
-/// The compiled lattices and rules: built together by the first call that
+/// The compiled lattices and tables: built together by the first call that
 /// needs them (tens of microseconds), then shared by every `Jax` value and
-/// thread; one `OnceLock` keeps the per-call cost to one load and one
-/// predictable branch.
-#[inline]
+/// thread.
 fn compiled() -> &'static Compiled {
     static COMPILED: OnceLock<Compiled> = OnceLock::new();
     COMPILED.get_or_init(|| {
@@ -396,25 +396,24 @@ fn compiled() -> &'static Compiled {
         let lattices = [standard_edges(false), standard_edges(true), strict_edges()].map(|edges| {
             Lattice::from_edges(labels(), edges).expect("JAX's lattices are lattices (tested)")
         });
-        let promotions = [0, 1, 2].map(|slot| PromoteTable::new(&lattices[slot]));
-        let rules = [0, 1, 2, 3].map(|index| {
-            let jax = Jax::new(Config {
+        let tables = [0, 1, 2, 3].map(|index| {
+            let config = Config {
                 x64: index & 1 == 1,
                 promotion: if index & 2 == 0 {
                     Promotion::Standard
                 } else {
                     Promotion::Strict
                 },
-            });
-            let automaton = Automaton::new(jax, &lattices[jax.slot()]);
-            let pairs = PairTable::new(jax, &automaton);
-            Rules { automaton, pairs }
+            };
+            let lattice = &lattices[config.slot()];
+            let automaton = Automaton::new(config, lattice);
+            Tables {
+                promotions: PromoteTable::new(lattice),
+                pairs: PairTable::new(config, &automaton),
+                automaton,
+            }
         });
-        Compiled {
-            lattices,
-            promotions,
-            rules,
-        }
+        Compiled { lattices, tables }
     })
 }
 
@@ -501,19 +500,19 @@ const CANONICAL_X32: [DType; DType::COUNT] = {
 const NODE_DTYPE: [[DType; STRIDE]; 2] = [node_dtypes(false), node_dtypes(true)];
 
 const fn node_dtypes(x64: bool) -> [DType; STRIDE] {
-    let jax = Jax::new(Config {
+    let config = Config {
         x64,
         promotion: Promotion::Standard,
-    });
+    };
     let mut out = [DType::Bool; STRIDE];
     let mut i = 0;
     while i < DType::COUNT {
-        out[i] = jax.canonicalize_dtype(DType::ALL[i]);
+        out[i] = config.canonicalize_dtype(DType::ALL[i]);
         i += 1;
     }
-    out[DType::COUNT] = jax.default_dtype(PyScalar::Int);
-    out[DType::COUNT + 1] = jax.default_dtype(PyScalar::Float);
-    out[DType::COUNT + 2] = jax.default_dtype(PyScalar::Complex);
+    out[DType::COUNT] = config.default_dtype(PyScalar::Int);
+    out[DType::COUNT + 1] = config.default_dtype(PyScalar::Float);
+    out[DType::COUNT + 2] = config.default_dtype(PyScalar::Complex);
     out
 }
 
@@ -522,19 +521,19 @@ const fn node_dtypes(x64: bool) -> [DType; STRIDE] {
 const WEAK_RESULT: [[DType; DType::COUNT]; 2] = [weak_results(false), weak_results(true)];
 
 const fn weak_results(x64: bool) -> [DType; DType::COUNT] {
-    let jax = Jax::new(Config {
+    let config = Config {
         x64,
         promotion: Promotion::Standard,
-    });
+    };
     let mut out = DType::ALL;
     let mut i = 0;
     while i < DType::COUNT {
         out[i] = match DType::ALL[i].kind() {
             Kind::Bool => DType::Bool,
-            Kind::Signed => jax.default_dtype(PyScalar::Int),
-            Kind::Unsigned => jax.default_uint_dtype(),
-            Kind::Float => jax.default_dtype(PyScalar::Float),
-            Kind::Complex => jax.default_dtype(PyScalar::Complex),
+            Kind::Signed => config.default_dtype(PyScalar::Int),
+            Kind::Unsigned => config.default_uint_dtype(),
+            Kind::Float => config.default_dtype(PyScalar::Float),
+            Kind::Complex => config.default_dtype(PyScalar::Complex),
         };
         i += 1;
     }
@@ -559,16 +558,16 @@ struct Reading {
 /// (dtype, weak) pair. One generic reading serves [`Operand`]s and
 /// [`Typed`] values alike.
 trait Input {
-    /// The (dtype, weak) pair under `jax`'s configuration.
-    fn dtype_and_weak(&self, jax: &Jax) -> (DType, bool);
+    /// The (dtype, weak) pair under a configuration.
+    fn dtype_and_weak(&self, config: &Config) -> (DType, bool);
     /// Whether this is Python's `None`.
     fn is_none(&self) -> bool;
 }
 
 impl Input for Operand {
     #[inline(always)]
-    fn dtype_and_weak(&self, jax: &Jax) -> (DType, bool) {
-        jax.dtype_and_weak(self)
+    fn dtype_and_weak(&self, config: &Config) -> (DType, bool) {
+        config.dtype_and_weak(self)
     }
 
     #[inline(always)]
@@ -579,7 +578,7 @@ impl Input for Operand {
 
 impl Input for Typed {
     #[inline(always)]
-    fn dtype_and_weak(&self, _: &Jax) -> (DType, bool) {
+    fn dtype_and_weak(&self, _: &Config) -> (DType, bool) {
         (self.dtype, self.weak)
     }
 
@@ -633,55 +632,59 @@ pub struct Config {
     pub promotion: Promotion,
 }
 
-/// JAX's promotion rules under one [`Config`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+/// JAX's promotion rules under one [`Config`], with the tables that answer
+/// them. Two values are equal when their configurations are.
+#[derive(Clone, Copy)]
 pub struct Jax {
     config: Config,
+    /// This configuration's tables, found once by [`Jax::new`]: finding
+    /// them on every call (a `OnceLock` check) doubled the cost of
+    /// `promote_types` (BENCHMARKS.md).
+    tables: &'static Tables,
+}
+
+impl Default for Jax {
+    /// JAX's defaults: x64 off, standard promotion.
+    fn default() -> Jax {
+        Jax::new(Config::default())
+    }
+}
+
+impl fmt::Debug for Jax {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Jax").field("config", &self.config).finish()
+    }
+}
+
+impl PartialEq for Jax {
+    fn eq(&self, other: &Jax) -> bool {
+        self.config == other.config
+    }
+}
+
+impl Eq for Jax {}
+
+impl Hash for Jax {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.config.hash(state);
+    }
 }
 
 impl Jax {
-    /// JAX's rules under `config`.
-    pub const fn new(config: Config) -> Jax {
-        Jax { config }
+    /// JAX's rules under `config`. The first call in a process builds
+    /// JAX's lattices and their tables (tens of microseconds); after that
+    /// this only finds them. The value carries them, so that no call needs
+    /// to find them again: keep it rather than making one per call.
+    pub fn new(config: Config) -> Jax {
+        Jax {
+            config,
+            tables: &compiled().tables[config.index()],
+        }
     }
 
     /// The configuration.
     pub const fn config(&self) -> Config {
         self.config
-    }
-
-    /// The lattice in force: standard with or without x64, or strict. Built
-    /// on first use, then shared.
-    pub fn lattice(&self) -> &'static Lattice {
-        &compiled().lattices[self.slot()]
-    }
-
-    /// This configuration's place in [`Compiled`]'s arrays.
-    #[inline]
-    fn slot(&self) -> usize {
-        match self.config.promotion {
-            Promotion::Standard => usize::from(self.config.x64),
-            Promotion::Strict => 2,
-        }
-    }
-
-    /// This configuration's place in [`Compiled`]'s `rules`.
-    #[inline]
-    const fn config_index(&self) -> usize {
-        let strict = matches!(self.config.promotion, Promotion::Strict);
-        self.config.x64 as usize | (strict as usize) << 1
-    }
-
-    /// This configuration's n-ary rules.
-    #[inline]
-    fn rules(&self) -> &'static Rules {
-        &compiled().rules[self.config_index()]
-    }
-
-    /// This configuration's `promote_types` answers.
-    #[inline]
-    fn promotions(&self) -> &'static PromoteTable {
-        &compiled().promotions[self.slot()]
     }
 
     /// `canonicalize_dtype`: without x64, 64-bit types become their 32-bit
@@ -693,17 +696,220 @@ impl Jax {
     /// ```
     #[inline]
     pub const fn canonicalize_dtype(&self, dtype: DType) -> DType {
-        if self.config.x64 {
-            dtype
-        } else {
-            CANONICAL_X32[dtype.index()]
-        }
+        self.config.canonicalize_dtype(dtype)
     }
 
     /// The dtype of a Python scalar of this type, and the default dtype of
     /// a weakly-typed value of that kind: `int64` / `float64` / `complex128`
     /// with x64, `int32` / `float32` / `complex64` without; `bool` always.
     pub const fn default_dtype(&self, scalar: PyScalar) -> DType {
+        self.config.default_dtype(scalar)
+    }
+
+    /// The default unsigned integer dtype: `uint64` with x64, else `uint32`.
+    pub const fn default_uint_dtype(&self) -> DType {
+        self.config.default_uint_dtype()
+    }
+
+    /// The lattice in force: standard with or without x64, or strict. Built
+    /// on first use, then shared.
+    pub fn lattice(&self) -> &'static Lattice {
+        &compiled().lattices[self.config.slot()]
+    }
+
+    /// The (dtype, weak) pair [`result_type`](Self::result_type) reads from
+    /// an operand (JAX's `_dtype_and_weaktype`, with a dtype specifier
+    /// canonicalized and a Python type or value given its default dtype);
+    /// what [`typed_result_type`](Self::typed_result_type) takes. Unlike
+    /// [`asarray`](Self::asarray) it never fails: `result_type` does not
+    /// check a Python int's range.
+    ///
+    /// ```
+    /// use dtype_lattice::{jax::Jax, DType, Operand, PyScalar, Typed};
+    /// let jax = Jax::default();
+    /// assert_eq!(jax.dtype_and_weak_type(Operand::PyInt(1 << 40)), Typed::weak(DType::Int32));
+    /// assert_eq!(jax.dtype_and_weak_type(Operand::DType(DType::Float64)), Typed::strong(DType::Float32));
+    /// assert_eq!(jax.dtype_and_weak_type(PyScalar::Complex.into()), Typed::weak(DType::Complex64));
+    /// ```
+    pub fn dtype_and_weak_type(&self, operand: Operand) -> Typed {
+        let (dtype, weak) = self.config.dtype_and_weak(&operand);
+        Typed { dtype, weak }
+    }
+
+    /// The type of `jnp.asarray(value)`: for a Python scalar value, its
+    /// default dtype (weak for int and float), with JAX's `OverflowError`
+    /// when an int does not fit; any other operand's own (dtype, weak) pair.
+    ///
+    /// ```
+    /// use dtype_lattice::{jax::Jax, DType, Operand, Typed};
+    /// let jax = Jax::default();
+    /// assert_eq!(jax.asarray(Operand::PyInt(7)), Ok(Typed::weak(DType::Int32)));
+    /// let err = jax.asarray(Operand::PyInt(1 << 40)).unwrap_err();
+    /// assert_eq!(err.to_string(), "Python int 1099511627776 too large to convert to int32");
+    /// ```
+    pub fn asarray(&self, value: Operand) -> Result<Typed, PromotionError> {
+        let (dtype, weak) = self.config.dtype_and_weak(&value);
+        if let Operand::PyInt(value) = value {
+            let fits = dtype
+                .iinfo()
+                .is_ok_and(|info| (info.min..=info.max).contains(&value));
+            if !fits {
+                return Err(PromotionError::IntOverflow { value, dtype });
+            }
+        }
+        Ok(Typed { dtype, weak })
+    }
+
+    /// `jnp.promote_types(a, b)`: the join of two types. A weak result is
+    /// reported as its Python type's 64-bit dtype whatever x64 says, and
+    /// nothing is canonicalized.
+    #[inline]
+    pub fn promote_types(
+        &self,
+        a: impl Into<TypeSpec>,
+        b: impl Into<TypeSpec>,
+    ) -> Result<DType, PromotionError> {
+        let (a, b) = (node(a.into()), node(b.into()));
+        match self.tables.promotions.get(a, b) {
+            Some(dtype) => Ok(dtype),
+            None => Err(self.config.no_path([a, b].into_iter())),
+        }
+    }
+
+    /// `jax._src.dtypes._lattice_result_type`: the (dtype, weak) result of an
+    /// operation, before weak results are given a concrete default.
+    ///
+    /// ```
+    /// use dtype_lattice::{jax::Jax, DType, Operand, Typed};
+    /// let weak = |dtype| Operand::Array { dtype, weak: true };
+    /// let jax = Jax::default();
+    /// assert_eq!(
+    ///     jax.lattice_result_type(&[weak(DType::Int16), weak(DType::Int8)]),
+    ///     Ok(Typed::weak(DType::Int16))
+    /// );
+    /// ```
+    #[inline]
+    pub fn lattice_result_type(&self, operands: &[Operand]) -> Result<Typed, PromotionError> {
+        let (config, automaton) = (&self.config, &self.tables.automaton);
+        let Some(reading) = config.read(automaton, operands, true) else {
+            return Err(PromotionError::NothingToJoin);
+        };
+        if reading.has_none {
+            return Err(PromotionError::NoneOperand);
+        }
+        config.apply_rules(automaton, &reading, operands, false)
+    }
+
+    /// `jax.dtypes.result_type(*operands, return_weak_type_flag=True)`: like
+    /// [`lattice_result_type`](Self::lattice_result_type), but a weak result
+    /// takes the default dtype of its kind.
+    ///
+    /// JAX 0.10.2 raises `KeyError` for a weak sub-byte integer result here;
+    /// this gives the default integer dtype of its signedness instead.
+    ///
+    /// ```
+    /// use dtype_lattice::{jax::Jax, DType, Operand, Typed};
+    /// let weak_int16 = Operand::Array { dtype: DType::Int16, weak: true };
+    /// assert_eq!(Jax::default().result_type(&[weak_int16]), Ok(Typed::weak(DType::Int32)));
+    /// ```
+    #[inline]
+    pub fn result_type(&self, operands: &[Operand]) -> Result<Typed, PromotionError> {
+        self.result_type_of(operands)
+    }
+
+    /// [`result_type`](Self::result_type) of values already read as JAX
+    /// reads every operand: a dtype and a weak flag, as an array library
+    /// keeps them for its arrays. The rules and answers are the same; only
+    /// the decoding of [`Operand`]'s forms is skipped, which makes this the
+    /// faster of the two on a dispatch path.
+    ///
+    /// [`Jax::dtype_and_weak_type`] gives the pair for any operand, Python
+    /// scalars included (a Python `2` is a weak value of the default int
+    /// dtype).
+    ///
+    /// ```
+    /// use dtype_lattice::{jax::Jax, DType, Operand, Typed};
+    /// let jax = Jax::default();
+    /// let two = jax.dtype_and_weak_type(Operand::PyInt(2));
+    /// assert_eq!(two, Typed::weak(DType::Int32));
+    /// let x = Typed::strong(DType::Int8);
+    /// assert_eq!(jax.typed_result_type(&[x, two]), Ok(Typed::strong(DType::Int8)));
+    /// assert_eq!(
+    ///     jax.typed_result_type(&[x, two]),
+    ///     jax.result_type(&[Operand::Array { dtype: DType::Int8, weak: false }, Operand::PyInt(2)])
+    /// );
+    /// ```
+    #[inline]
+    pub fn typed_result_type(&self, values: &[Typed]) -> Result<Typed, PromotionError> {
+        self.result_type_of(values)
+    }
+
+    /// One operand needs no table; two, the shape of every binary
+    /// operation, read their answer from [`PairTable`]; longer lists, and
+    /// pairs without an answer (for the error), take the general path.
+    //
+    // Always inlined, with the reading and the rules: the answer then never
+    // goes through memory, and a caller's branch on it folds into the rules.
+    #[inline(always)]
+    fn result_type_of<T: Input>(&self, operands: &[T]) -> Result<Typed, PromotionError> {
+        let config = &self.config;
+        match operands {
+            [a] => return Ok(config.single(a.dtype_and_weak(config), true)),
+            [a, b] => {
+                let (a, b) = (a.dtype_and_weak(config), b.dtype_and_weak(config));
+                if let Some(typed) = self.tables.pairs.get(a, b) {
+                    return Ok(typed);
+                }
+            }
+            _ => {}
+        }
+        config.general_result_type(&self.tables.automaton, operands)
+    }
+
+    /// `jax._src.dtypes.safe_to_cast`: whether `input` can be cast to
+    /// `output` without leaving the promotion lattice's order, i.e. whether
+    /// promoting the two gives `output`.
+    pub fn safe_to_cast(&self, input: Operand, output: DType) -> Result<bool, PromotionError> {
+        let (dtype, _) = self.config.dtype_and_weak(&input);
+        let output = self.canonicalize_dtype(output);
+        if dtype == output {
+            return Ok(true);
+        }
+        Ok(self.result_type(&[input, Operand::DType(output)])?.dtype == output)
+    }
+}
+
+/// The rules themselves depend only on the configuration (and the tables
+/// they are given), so that building the tables can use them.
+impl Config {
+    /// This configuration's lattice's place in [`Compiled`]'s `lattices`.
+    #[inline]
+    fn slot(&self) -> usize {
+        match self.promotion {
+            Promotion::Standard => usize::from(self.x64),
+            Promotion::Strict => 2,
+        }
+    }
+
+    /// This configuration's place in [`Compiled`]'s `tables`.
+    #[inline]
+    const fn index(&self) -> usize {
+        let strict = matches!(self.promotion, Promotion::Strict);
+        self.x64 as usize | (strict as usize) << 1
+    }
+
+    /// See [`Jax::canonicalize_dtype`].
+    #[inline]
+    const fn canonicalize_dtype(&self, dtype: DType) -> DType {
+        if self.x64 {
+            dtype
+        } else {
+            CANONICAL_X32[dtype.index()]
+        }
+    }
+
+    /// See [`Jax::default_dtype`].
+    const fn default_dtype(&self, scalar: PyScalar) -> DType {
         self.canonicalize_dtype(match scalar {
             PyScalar::Bool => DType::Bool,
             PyScalar::Int => DType::Int64,
@@ -712,15 +918,15 @@ impl Jax {
         })
     }
 
-    /// The default unsigned integer dtype: `uint64` with x64, else `uint32`.
-    pub const fn default_uint_dtype(&self) -> DType {
+    /// See [`Jax::default_uint_dtype`].
+    const fn default_uint_dtype(&self) -> DType {
         self.canonicalize_dtype(DType::UInt64)
     }
 
     /// The (dtype, weak) pair JAX derives from one operand, as
     /// `result_type` reads it (`None` is the default float dtype). Python
     /// ints are not range-checked here: JAX 0.10.2 checks them only when it
-    /// makes them arrays (see [`asarray`](Self::asarray)).
+    /// makes them arrays (see [`Jax::asarray`]).
     ///
     /// Inlined whole: a call site passes the same forms each time, so the
     /// match's jump predicts well, and a call for the forms other than
@@ -740,54 +946,11 @@ impl Jax {
         }
     }
 
-    /// The (dtype, weak) pair [`result_type`](Self::result_type) reads from
-    /// an operand (JAX's `_dtype_and_weaktype`, with a dtype specifier
-    /// canonicalized and a Python type or value given its default dtype);
-    /// what [`typed_result_type`](Self::typed_result_type) takes. Unlike
-    /// [`asarray`](Self::asarray) it never fails: `result_type` does not
-    /// check a Python int's range.
-    ///
-    /// ```
-    /// use dtype_lattice::{jax::Jax, DType, Operand, PyScalar, Typed};
-    /// let jax = Jax::default();
-    /// assert_eq!(jax.dtype_and_weak_type(Operand::PyInt(1 << 40)), Typed::weak(DType::Int32));
-    /// assert_eq!(jax.dtype_and_weak_type(Operand::DType(DType::Float64)), Typed::strong(DType::Float32));
-    /// assert_eq!(jax.dtype_and_weak_type(PyScalar::Complex.into()), Typed::weak(DType::Complex64));
-    /// ```
-    pub fn dtype_and_weak_type(&self, operand: Operand) -> Typed {
-        let (dtype, weak) = self.dtype_and_weak(&operand);
-        Typed { dtype, weak }
-    }
-
-    /// The type of `jnp.asarray(value)`: for a Python scalar value, its
-    /// default dtype (weak for int and float), with JAX's `OverflowError`
-    /// when an int does not fit; any other operand's own (dtype, weak) pair.
-    ///
-    /// ```
-    /// use dtype_lattice::{jax::Jax, DType, Operand, Typed};
-    /// let jax = Jax::default();
-    /// assert_eq!(jax.asarray(Operand::PyInt(7)), Ok(Typed::weak(DType::Int32)));
-    /// let err = jax.asarray(Operand::PyInt(1 << 40)).unwrap_err();
-    /// assert_eq!(err.to_string(), "Python int 1099511627776 too large to convert to int32");
-    /// ```
-    pub fn asarray(&self, value: Operand) -> Result<Typed, PromotionError> {
-        let (dtype, weak) = self.dtype_and_weak(&value);
-        if let Operand::PyInt(value) = value {
-            let fits = dtype
-                .iinfo()
-                .is_ok_and(|info| (info.min..=info.max).contains(&value));
-            if !fits {
-                return Err(PromotionError::IntOverflow { value, dtype });
-            }
-        }
-        Ok(Typed { dtype, weak })
-    }
-
     /// The dtype a lattice node (or `NO_JOIN`) stands for under this
     /// configuration; see [`NODE_DTYPE`].
     #[inline]
     fn node_dtype(&self, node: u8) -> DType {
-        NODE_DTYPE[usize::from(self.config.x64)][usize::from(node) & (STRIDE - 1)]
+        NODE_DTYPE[usize::from(self.x64)][usize::from(node) & (STRIDE - 1)]
     }
 
     /// The error for inputs with no common upper bound. Out of line: the
@@ -802,48 +965,8 @@ impl Jax {
                 inputs.push(spec);
             }
         }
-        let reason = NoPathReason::for_inputs(self.config.promotion == Promotion::Strict, &inputs);
+        let reason = NoPathReason::for_inputs(self.promotion == Promotion::Strict, &inputs);
         PromotionError::NoPromotionPath { inputs, reason }
-    }
-
-    /// `jnp.promote_types(a, b)`: the join of two types. A weak result is
-    /// reported as its Python type's 64-bit dtype whatever x64 says, and
-    /// nothing is canonicalized.
-    #[inline]
-    pub fn promote_types(
-        &self,
-        a: impl Into<TypeSpec>,
-        b: impl Into<TypeSpec>,
-    ) -> Result<DType, PromotionError> {
-        let (a, b) = (node(a.into()), node(b.into()));
-        match self.promotions().get(a, b) {
-            Some(dtype) => Ok(dtype),
-            None => Err(self.no_path([a, b].into_iter())),
-        }
-    }
-
-    /// `jax._src.dtypes._lattice_result_type`: the (dtype, weak) result of an
-    /// operation, before weak results are given a concrete default.
-    ///
-    /// ```
-    /// use dtype_lattice::{jax::Jax, DType, Operand, Typed};
-    /// let weak = |dtype| Operand::Array { dtype, weak: true };
-    /// let jax = Jax::default();
-    /// assert_eq!(
-    ///     jax.lattice_result_type(&[weak(DType::Int16), weak(DType::Int8)]),
-    ///     Ok(Typed::weak(DType::Int16))
-    /// );
-    /// ```
-    #[inline]
-    pub fn lattice_result_type(&self, operands: &[Operand]) -> Result<Typed, PromotionError> {
-        let rules = self.rules();
-        let Some(reading) = self.read(&rules.automaton, operands, true) else {
-            return Err(PromotionError::NothingToJoin);
-        };
-        if reading.has_none {
-            return Err(PromotionError::NoneOperand);
-        }
-        self.apply_rules(&rules.automaton, &reading, operands, false)
     }
 
     /// Reads a list of operands once, through `automaton`; `None` for no
@@ -906,7 +1029,7 @@ impl Jax {
             Some(typed) => Ok(typed),
             None => Err(self.no_path_in(
                 operands,
-                end.all_weak && self.config.promotion == Promotion::Standard,
+                end.all_weak && self.promotion == Promotion::Standard,
             )),
         }
     }
@@ -933,7 +1056,7 @@ impl Jax {
     /// of their weak-aware nodes; weak if it is so, or if it is a Python
     /// type's node; `bool` never weak.
     fn end(&self, state: &State) -> End {
-        let by_dtype = state.all_weak && self.config.promotion == Promotion::Standard;
+        let by_dtype = state.all_weak && self.promotion == Promotion::Standard;
         let joined = if by_dtype {
             state.by_dtype
         } else {
@@ -958,7 +1081,7 @@ impl Jax {
     /// result takes its kind's default dtype.
     #[inline]
     fn concrete(&self, typed: Typed) -> Typed {
-        let default = WEAK_RESULT[usize::from(self.config.x64)][typed.dtype.index()];
+        let default = WEAK_RESULT[usize::from(self.x64)][typed.dtype.index()];
         Typed {
             dtype: if typed.weak { default } else { typed.dtype },
             weak: typed.weak,
@@ -976,74 +1099,7 @@ impl Jax {
         }))
     }
 
-    /// `jax.dtypes.result_type(*operands, return_weak_type_flag=True)`: like
-    /// [`lattice_result_type`](Self::lattice_result_type), but a weak result
-    /// takes the default dtype of its kind.
-    ///
-    /// JAX 0.10.2 raises `KeyError` for a weak sub-byte integer result here;
-    /// this gives the default integer dtype of its signedness instead.
-    ///
-    /// ```
-    /// use dtype_lattice::{jax::Jax, DType, Operand, Typed};
-    /// let weak_int16 = Operand::Array { dtype: DType::Int16, weak: true };
-    /// assert_eq!(Jax::default().result_type(&[weak_int16]), Ok(Typed::weak(DType::Int32)));
-    /// ```
-    #[inline]
-    pub fn result_type(&self, operands: &[Operand]) -> Result<Typed, PromotionError> {
-        self.result_type_of(operands)
-    }
-
-    /// [`result_type`](Self::result_type) of values already read as JAX
-    /// reads every operand: a dtype and a weak flag, as an array library
-    /// keeps them for its arrays. The rules and answers are the same; only
-    /// the decoding of [`Operand`]'s forms is skipped, which makes this the
-    /// faster of the two on a dispatch path.
-    ///
-    /// [`Jax::dtype_and_weak_type`] gives the pair for any operand, Python
-    /// scalars included (a Python `2` is a weak value of the default int
-    /// dtype).
-    ///
-    /// ```
-    /// use dtype_lattice::{jax::Jax, DType, Operand, Typed};
-    /// let jax = Jax::default();
-    /// let two = jax.dtype_and_weak_type(Operand::PyInt(2));
-    /// assert_eq!(two, Typed::weak(DType::Int32));
-    /// let x = Typed::strong(DType::Int8);
-    /// assert_eq!(jax.typed_result_type(&[x, two]), Ok(Typed::strong(DType::Int8)));
-    /// assert_eq!(
-    ///     jax.typed_result_type(&[x, two]),
-    ///     jax.result_type(&[Operand::Array { dtype: DType::Int8, weak: false }, Operand::PyInt(2)])
-    /// );
-    /// ```
-    #[inline]
-    pub fn typed_result_type(&self, values: &[Typed]) -> Result<Typed, PromotionError> {
-        self.result_type_of(values)
-    }
-
-    /// One operand needs no table; two, the shape of every binary
-    /// operation, read their answer from [`PairTable`]; longer lists, and
-    /// pairs without an answer (for the error), take the general path.
-    //
-    // Always inlined, with the reading and the rules: the answer then never
-    // goes through memory, and a caller's branch on it folds into the rules.
-    #[inline(always)]
-    fn result_type_of<T: Input>(&self, operands: &[T]) -> Result<Typed, PromotionError> {
-        let rules = match operands {
-            [a] => return Ok(self.single(a.dtype_and_weak(self), true)),
-            [a, b] => {
-                let rules = self.rules();
-                let (a, b) = (a.dtype_and_weak(self), b.dtype_and_weak(self));
-                if let Some(typed) = rules.pairs.get(a, b) {
-                    return Ok(typed);
-                }
-                rules
-            }
-            _ => self.rules(),
-        };
-        self.general_result_type(&rules.automaton, operands)
-    }
-
-    /// [`result_type`](Self::result_type) by reading the operands through
+    /// [`Jax::result_type`] by reading the operands through
     /// the automaton and applying the rules: the definition [`PairTable`]
     /// is built from.
     #[inline(always)]
@@ -1056,18 +1112,6 @@ impl Jax {
             Some(reading) => self.apply_rules(automaton, &reading, operands, true),
             None => Err(PromotionError::NoOperands),
         }
-    }
-
-    /// `jax._src.dtypes.safe_to_cast`: whether `input` can be cast to
-    /// `output` without leaving the promotion lattice's order, i.e. whether
-    /// promoting the two gives `output`.
-    pub fn safe_to_cast(&self, input: Operand, output: DType) -> Result<bool, PromotionError> {
-        let (dtype, _) = self.dtype_and_weak(&input);
-        let output = self.canonicalize_dtype(output);
-        if dtype == output {
-            return Ok(true);
-        }
-        Ok(self.result_type(&[input, Operand::DType(output)])?.dtype == output)
     }
 }
 
@@ -1117,7 +1161,7 @@ mod tests {
     #[test]
     fn the_automata_fit_their_tables() {
         for jax in all_configs() {
-            let automaton = &jax.rules().automaton;
+            let automaton = &jax.tables.automaton;
             let states = automaton.start.iter().chain(&automaton.next).max();
             let states = usize::from(*states.unwrap()) + 1;
             eprintln!("{}: {states} states", jax.name());

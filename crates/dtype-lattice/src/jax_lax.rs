@@ -39,7 +39,7 @@ pub struct JaxLax {
 
 impl JaxLax {
     /// lax under `config`.
-    pub const fn new(config: Config) -> JaxLax {
+    pub fn new(config: Config) -> JaxLax {
         JaxLax {
             jax: Jax::new(config),
         }
