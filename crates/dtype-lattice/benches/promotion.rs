@@ -42,23 +42,8 @@ mod paired;
 #[path = "../tests/support/rng.rs"]
 mod rng;
 
+use floor::consume;
 use rng::Rng;
-
-/// Uses an answer the way a caller does: the value it needs on success, the
-/// error on failure. `black_box` on the whole `Result` would instead time
-/// copying it through the stack and the drop check that follows, which no
-/// caller pays once the call is inlined.
-#[inline(always)]
-fn consume<T, E>(answer: Result<T, E>) {
-    match answer {
-        Ok(value) => {
-            black_box(value);
-        }
-        Err(error) => {
-            black_box(std::mem::discriminant(&error));
-        }
-    }
-}
 
 /// An item of `items`, at random.
 fn pick<T: Copy>(rng: &mut Rng, items: &[T]) -> T {

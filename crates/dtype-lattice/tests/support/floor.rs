@@ -1,5 +1,6 @@
 //! The floor the promotion benchmarks compare against: a plain indexed load
-//! from a precomputed `[[u8; N]; N]` table of JAX's joins, per operand.
+//! from a precomputed `[[u8; N]; N]` table of JAX's joins, per operand; and
+//! how they use the library's answers.
 
 use dtype_lattice::jax::{self, Jax, NODE_COUNT};
 use dtype_lattice::{DType, Operand, PyScalar, TypeSpec};
@@ -42,4 +43,20 @@ pub fn fold(table: &Table, nodes: &[u8]) -> u8 {
     nodes[1..]
         .iter()
         .fold(nodes[0], |acc, &x| table[usize::from(acc)][usize::from(x)])
+}
+
+/// Uses an answer the way a caller does: the value it needs on success, the
+/// error on failure. `black_box` on the whole `Result` would instead time
+/// copying it through the stack and the drop check that follows, which no
+/// caller pays once the call is inlined.
+#[inline(always)]
+pub fn consume<T, E>(answer: Result<T, E>) {
+    match answer {
+        Ok(value) => {
+            std::hint::black_box(value);
+        }
+        Err(error) => {
+            std::hint::black_box(std::mem::discriminant(&error));
+        }
+    }
 }
