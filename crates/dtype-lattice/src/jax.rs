@@ -221,7 +221,7 @@ impl PromoteTable {
 
 /// What JAX's rules need to know of the (dtype, weak) values of a list read
 /// so far, besides whether they all have one dtype (which depends on the
-/// first value, and is kept apart: see [`Jax::read`]).
+/// first value, and is kept apart: see [`Config::read`]).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 struct State {
     /// Every value is weak.

@@ -98,9 +98,9 @@ const NO_JOIN: u16 = u16::MAX;
 pub struct Poset {
     labels: Vec<String>,
     successors: Vec<Vec<Node>>,
-    /// rank[node] = position of node in a topological order.
+    /// `rank[node]` = position of node in a topological order.
     rank: Vec<u32>,
-    /// by_rank[r] = the node whose rank is r.
+    /// `by_rank[r]` = the node whose rank is r.
     by_rank: Vec<Node>,
     /// Upper-bound sets, one row of `words` u64 per node, bits by rank.
     closure: Vec<u64>,
