@@ -5,7 +5,7 @@ use serde_json::{json, Value};
 use dtype_lattice::definition::Definition;
 use dtype_lattice::explain::{Explanation, UnknownNode};
 use dtype_lattice::lattice::{Bound, Node, Poset};
-use dtype_lattice::{NoPathReason, Policy, PromotionError};
+use dtype_lattice::{NoPathReason, Policy, PromotionError, TypeList};
 
 use crate::Failure;
 
@@ -177,10 +177,7 @@ fn no_path_error(
     match policy {
         Some(policy) => policy.promote_types(x, y).err(),
         None => {
-            let mut inputs = vec![x];
-            if y != x {
-                inputs.push(y);
-            }
+            let inputs: TypeList = [x, y].into_iter().collect();
             let reason = NoPathReason::for_inputs(false, &inputs);
             Some(PromotionError::NoPromotionPath { inputs, reason })
         }

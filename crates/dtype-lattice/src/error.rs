@@ -14,9 +14,10 @@
 //! ```
 
 use std::fmt;
+use std::ops::Deref;
 
 use crate::dtype::DType;
-use crate::operand::TypeSpec;
+use crate::operand::{PyScalar, TypeSpec};
 
 /// Why promotion failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,7 +27,7 @@ pub enum PromotionError {
     /// (`TypePromotionError`).
     NoPromotionPath {
         /// The distinct inputs, in the order the message names them.
-        inputs: Vec<TypeSpec>,
+        inputs: TypeList,
         /// Which explanation the message gives.
         reason: NoPathReason,
     },
@@ -54,6 +55,90 @@ pub enum PromotionError {
         /// The default integer dtype it had to fit.
         dtype: DType,
     },
+}
+
+/// The distinct types a [`PromotionError::NoPromotionPath`] names, in the
+/// order they were first added: a list with room for every type there is
+/// (32 dtypes and 4 Python types), kept inline, so that building the error
+/// allocates nothing. It reads as a slice.
+///
+/// ```
+/// use dtype_lattice::{DType, PyScalar, TypeList, TypeSpec};
+/// let list: TypeList = [DType::Int8, DType::UInt8, DType::Int8].map(TypeSpec::from).into_iter().collect();
+/// assert_eq!(list[..], [TypeSpec::DType(DType::Int8), TypeSpec::DType(DType::UInt8)]);
+/// assert_eq!(list.len(), 2);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TypeList {
+    len: u8,
+    // Past `len`, always the filler `new` puts there, so the derived
+    // comparisons and hash see only the list.
+    types: [TypeSpec; TypeList::CAPACITY],
+}
+
+impl TypeList {
+    /// How many distinct types there are, and so the most a list holds.
+    pub const CAPACITY: usize = DType::COUNT + PyScalar::ALL.len();
+
+    /// An empty list.
+    pub const fn new() -> TypeList {
+        TypeList {
+            len: 0,
+            types: [TypeSpec::DType(DType::Bool); TypeList::CAPACITY],
+        }
+    }
+
+    /// Adds `spec` at the end unless the list has it already. (A list of
+    /// distinct types never outgrows the number of types, so there is
+    /// always room.)
+    pub fn insert(&mut self, spec: TypeSpec) {
+        if !self.contains(&spec) {
+            if let Some(slot) = self.types.get_mut(usize::from(self.len)) {
+                *slot = spec;
+                self.len += 1;
+            }
+        }
+    }
+}
+
+impl Default for TypeList {
+    fn default() -> TypeList {
+        TypeList::new()
+    }
+}
+
+impl Deref for TypeList {
+    type Target = [TypeSpec];
+
+    fn deref(&self) -> &[TypeSpec] {
+        &self.types[..usize::from(self.len)]
+    }
+}
+
+impl FromIterator<TypeSpec> for TypeList {
+    /// The distinct types of `specs`, in the order they first appear.
+    fn from_iter<I: IntoIterator<Item = TypeSpec>>(specs: I) -> TypeList {
+        let mut list = TypeList::new();
+        for spec in specs {
+            list.insert(spec);
+        }
+        list
+    }
+}
+
+impl<'a> IntoIterator for &'a TypeList {
+    type Item = &'a TypeSpec;
+    type IntoIter = std::slice::Iter<'a, TypeSpec>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl fmt::Debug for TypeList {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
 }
 
 /// The explanation a [`PromotionError::NoPromotionPath`] gives: the first
@@ -189,3 +274,23 @@ impl fmt::Display for PromotionError {
 }
 
 impl std::error::Error for PromotionError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_type_list_holds_every_type_once_in_first_seen_order() {
+        let every: Vec<TypeSpec> = DType::ALL
+            .into_iter()
+            .map(TypeSpec::DType)
+            .chain(PyScalar::ALL.map(TypeSpec::Python))
+            .collect();
+        assert_eq!(every.len(), TypeList::CAPACITY);
+        // Every type twice, the second time in reverse: each kept once, in
+        // the order first seen.
+        let list: TypeList = every.iter().chain(every.iter().rev()).copied().collect();
+        assert_eq!(list[..], every[..]);
+        assert_eq!(format!("{:?}", TypeList::new()), "[]");
+    }
+}

@@ -31,11 +31,12 @@
 //!
 //! # Cost
 //!
-//! The three lattices are built once, together, by the first call that
-//! needs one, and shared. After that `promote_types`, `result_type`,
-//! `typed_result_type` and `lattice_result_type` allocate nothing, except
-//! when they fail with a `TypePromotionError`, whose value holds the list
-//! of inputs its message names (`tests/no_alloc.rs` checks both).
+//! The three lattices and the tables of the four configurations are built
+//! once, together, by the first [`Jax::new`], and shared; each `Jax` value
+//! carries a reference to its configuration's tables. After that
+//! `promote_types`, `result_type`, `typed_result_type` and
+//! `lattice_result_type` allocate nothing, whether they succeed or fail
+//! (`tests/no_alloc.rs` checks it).
 //! `promote_types` is a load from a table of answers, `result_type` of two
 //! operands too; longer lists are read once, a table load per operand. On a
 //! dispatch path, keep operands as [`Typed`] values and call
@@ -47,7 +48,7 @@ use std::hash::{Hash, Hasher};
 use std::sync::OnceLock;
 
 use crate::dtype::{DType, Kind};
-use crate::error::{NoPathReason, PromotionError};
+use crate::error::{NoPathReason, PromotionError, TypeList};
 use crate::lattice::{Lattice, Node};
 use crate::operand::{Operand, PyScalar, TypeSpec};
 use crate::policy::{Policy, Typed};
@@ -955,16 +956,11 @@ impl Config {
 
     /// The error for inputs with no common upper bound. Out of line: the
     /// hot path only tests for `NO_JOIN`, and this builds the message's
-    /// input list (the one allocation of a failed promotion).
+    /// input list (inline, a [`TypeList`]).
     #[cold]
     #[inline(never)]
     fn no_path(&self, nodes: impl Iterator<Item = Node>) -> PromotionError {
-        let mut inputs: Vec<TypeSpec> = Vec::new();
-        for spec in nodes.map(node_type) {
-            if !inputs.contains(&spec) {
-                inputs.push(spec);
-            }
-        }
+        let inputs: TypeList = nodes.map(node_type).collect();
         let reason = NoPathReason::for_inputs(self.promotion == Promotion::Strict, &inputs);
         PromotionError::NoPromotionPath { inputs, reason }
     }

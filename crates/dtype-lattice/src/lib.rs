@@ -120,7 +120,7 @@ pub mod tensorflow;
 pub mod torch;
 
 pub use dtype::{DType, Kind, ParseDTypeError};
-pub use error::{NoPathReason, PromotionError};
+pub use error::{NoPathReason, PromotionError, TypeList};
 pub use info::{FInfo, IInfo, InfoError};
 pub use operand::{Operand, ParseOperandError, PyScalar, TypeSpec};
 pub use policy::{Policy, Typed};

@@ -4,11 +4,11 @@
 //! threads do not count) is read around every call: `promote_types` on every
 //! pair of lattice nodes, `result_type` and `lattice_result_type` on every
 //! single operand, every pair and seeded lists of 3 to 8 operands, in all
-//! four configurations. Every success allocates nothing, and so do the
-//! `ValueError`s (no operands, `None` given to `lattice_result_type`). The
-//! one error that allocates is `TypePromotionError`: its value holds the
-//! list of inputs its message names, a `Vec`. That is checked too, with
-//! the memory coming back when the error is dropped.
+//! four configurations. Nothing allocates, successes and errors alike: a
+//! `TypePromotionError` keeps the inputs its message names inline (a
+//! `TypeList`), and the `ValueError`s (no operands, `None` given to
+//! `lattice_result_type`) hold nothing. The tests count errors too, so
+//! that they are known to have been exercised.
 
 #[path = "support/counting_alloc.rs"]
 mod counting_alloc;
@@ -33,9 +33,8 @@ fn configs() -> Vec<Jax> {
         .collect()
 }
 
-/// Builds every lattice and table (`result_type`'s table of pairs is built
-/// on the first call with two operands), so what follows runs "after
-/// warm-up".
+/// Builds every lattice and table (the first `Jax::new` builds them all),
+/// so what follows runs "after warm-up".
 fn warm_up() -> Vec<Jax> {
     let configs = configs();
     let int8 = Operand::DType(DType::Int8);
@@ -49,70 +48,78 @@ fn warm_up() -> Vec<Jax> {
     configs
 }
 
-/// How a call's result may allocate.
-fn expected_allocation(result: &Result<impl Sized, PromotionError>) -> bool {
-    matches!(result, Err(PromotionError::NoPromotionPath { .. }))
-}
-
-/// Runs `call`, checks it allocates exactly when its result is a
-/// `TypePromotionError`, and that dropping the result frees all it took.
-/// Returns whether it allocated.
+/// Runs `call` and checks that it neither allocates nor uses heap memory,
+/// nor frees any when its result is dropped. Returns whether it
+/// succeeded.
 fn check<T>(what: &dyn Fn() -> String, call: impl FnOnce() -> Result<T, PromotionError>) -> bool {
     reset_peak();
     let before = stats();
     let result = call();
     let during = stats();
-    let allocated = during.allocations != before.allocations;
-    let should = expected_allocation(&result);
+    let succeeded = result.is_ok();
     drop(result);
     let after = stats();
-    assert_eq!(allocated, should, "{}: allocated {allocated}", what());
-    if !should {
-        assert_eq!(during.peak, before.live, "{}: used heap memory", what());
-    }
-    assert_eq!(after.live, before.live, "{}: memory not returned", what());
-    allocated
+    assert_eq!(
+        during.allocations,
+        before.allocations,
+        "{}: allocated",
+        what()
+    );
+    assert_eq!(during.peak, before.live, "{}: used heap memory", what());
+    assert_eq!(after.live, before.live, "{}: freed memory", what());
+    succeeded
 }
 
 /// Checks the result-type functions on `list`; whether `result_type`
-/// succeeded without allocating.
+/// succeeded.
 fn check_result_types(jax: Jax, list: &[Operand]) -> bool {
     let what = || format!("{jax:?}: {list:?}");
-    let allocated = check(&what, || jax.result_type(list));
+    let succeeded = check(&what, || jax.result_type(list));
     check(&what, || jax.lattice_result_type(list));
     let typed: Vec<Typed> = list.iter().map(|&op| jax.dtype_and_weak_type(op)).collect();
     check(&what, || jax.typed_result_type(&typed));
-    !allocated
+    succeeded
 }
 
 #[test]
-fn promote_types_allocates_nothing_on_any_pair_with_a_join() {
+fn promote_types_allocates_nothing_on_any_pair() {
+    let mut failures = 0;
     for jax in warm_up() {
         for a in 0..NODE_COUNT {
             for b in 0..NODE_COUNT {
                 let (x, y) = (jax::node_type(a), jax::node_type(b));
                 let what = || format!("{jax:?}: promote_types({x}, {y})");
-                let allocated = check(&what, || jax.promote_types(x, y));
-                // Allocation-free exactly on the pairs that have a join.
-                assert_eq!(allocated, jax.lattice().join(a, b).is_none(), "{}", what());
+                let succeeded = check(&what, || jax.promote_types(x, y));
+                assert_eq!(succeeded, jax.lattice().join(a, b).is_some(), "{}", what());
+                failures += usize::from(!succeeded);
             }
         }
     }
+    assert!(failures > 1000, "{failures}");
 }
 
 #[test]
 fn result_types_allocate_nothing_on_single_operands_and_pairs() {
     let forms = operand_forms();
-    let mut successes = 0;
+    let (mut successes, mut failures) = (0, 0);
     for jax in warm_up() {
         let lists = forms.iter().map(|&x| vec![x]).chain(
             forms
                 .iter()
                 .flat_map(|&x| forms.iter().map(move |&y| vec![x, y])),
         );
-        successes += lists.filter(|list| check_result_types(jax, list)).count();
+        for list in lists {
+            if check_result_types(jax, &list) {
+                successes += 1;
+            } else {
+                failures += 1;
+            }
+        }
     }
-    assert!(successes > 30_000, "{successes}");
+    assert!(
+        successes > 30_000 && failures > 10_000,
+        "{successes}, {failures}"
+    );
 }
 
 #[test]
@@ -135,7 +142,7 @@ fn result_types_allocate_nothing_on_longer_lists() {
     .flat_map(|dtype| [false, true].map(|weak| Operand::Array { dtype, weak }))
     .chain([Operand::PyInt(2), Operand::PyFloat(2.0)])
     .collect();
-    let mut successes = 0;
+    let (mut successes, mut tried) = (0, 0);
     for jax in warm_up() {
         for _ in 0..2000 {
             let len = 3 + below(6);
@@ -146,9 +153,13 @@ fn result_types_allocate_nothing_on_longer_lists() {
                 })
                 .collect();
             successes += usize::from(check_result_types(jax, &list));
+            tried += 1;
         }
     }
-    assert!(successes > 2000, "{successes}");
+    assert!(
+        successes > 2000 && tried - successes > 500,
+        "{successes} of {tried}"
+    );
 }
 
 #[test]
