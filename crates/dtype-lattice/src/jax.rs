@@ -467,6 +467,10 @@ const fn typed_index(dtype: DType, weak: bool) -> usize {
     (weak as usize) << 5 | dtype.index()
 }
 
+// `typed_index` and the tables indexed by it (`state << 6 | typed_index`)
+// take 32 dtypes.
+const _: () = assert!(DType::COUNT == 32);
+
 /// The (dtype, weak) pair at a [`typed_index`] below 64.
 fn typed_value(index: usize) -> (DType, bool) {
     (DType::ALL[index % DType::COUNT], index >= DType::COUNT)
