@@ -357,16 +357,16 @@ impl Automaton {
     }
 }
 
-/// `result_type` of every pair of (dtype, weak) values under one
-/// configuration, indexed by [`typed_index`], `None` where it fails. Built
-/// by the general path (the automaton and the rules) over all 64 x 64
-/// pairs, so it holds nothing the rules do not say; it makes a binary
-/// operation's result type one load instead of four. 8 KiB per
-/// configuration.
+/// `result_type` (or, with `concrete` false, `lattice_result_type`) of
+/// every pair of (dtype, weak) values under one configuration, indexed by
+/// [`typed_index`], `None` where it fails. Built by the general path (the
+/// automaton and the rules) over all 64 x 64 pairs, so it holds nothing the
+/// rules do not say; it makes a binary operation's result type one load
+/// instead of four. 8 KiB per configuration.
 struct PairTable([[Option<Typed>; 2 * DType::COUNT]; 2 * DType::COUNT]);
 
 impl PairTable {
-    fn new(config: Config, automaton: &Automaton) -> PairTable {
+    fn new(config: Config, automaton: &Automaton, concrete: bool) -> PairTable {
         let typed = |index: usize| {
             let (dtype, weak) = typed_value(index);
             Typed { dtype, weak }
@@ -374,9 +374,12 @@ impl PairTable {
         let mut table = [[None; 2 * DType::COUNT]; 2 * DType::COUNT];
         for (a, row) in table.iter_mut().enumerate() {
             for (b, cell) in row.iter_mut().enumerate() {
-                *cell = config
-                    .general_result_type(automaton, &[typed(a), typed(b)])
-                    .ok();
+                let pair = [typed(a), typed(b)];
+                *cell = config.read(automaton, &pair, false).and_then(|reading| {
+                    config
+                        .apply_rules(automaton, &reading, &pair, concrete)
+                        .ok()
+                });
             }
         }
         PairTable(table)
@@ -392,7 +395,10 @@ impl PairTable {
 struct Tables {
     promotions: PromoteTable,
     automaton: Box<Automaton>,
+    /// `result_type`'s answers for two operands.
     pairs: PairTable,
+    /// `lattice_result_type`'s.
+    lattice_pairs: PairTable,
 }
 
 /// JAX's three lattices (standard without and with x64, strict), indexed
@@ -426,7 +432,8 @@ fn compiled() -> &'static Compiled {
             let automaton = Automaton::new(config, lattice);
             Tables {
                 promotions: PromoteTable::new(lattice),
-                pairs: PairTable::new(config, &automaton),
+                pairs: PairTable::new(config, &automaton, true),
+                lattice_pairs: PairTable::new(config, &automaton, false),
                 automaton,
             }
         });
@@ -812,6 +819,16 @@ impl Jax {
     #[inline]
     pub fn lattice_result_type(&self, operands: &[Operand]) -> Result<Typed, PromotionError> {
         let (config, automaton) = (&self.config, &self.tables.automaton);
+        // Two operands read their answer from a table, as in `result_type`;
+        // `None`, which this rejects, and failures take the general path.
+        if let [a, b] = operands {
+            if !a.is_none() && !b.is_none() {
+                let (a, b) = (a.dtype_and_weak(config), b.dtype_and_weak(config));
+                if let Some(typed) = self.tables.lattice_pairs.get(a, b) {
+                    return Ok(typed);
+                }
+            }
+        }
         let Some(reading) = config.read(automaton, operands, true) else {
             return Err(PromotionError::NothingToJoin);
         };
@@ -1124,9 +1141,8 @@ impl Config {
         }))
     }
 
-    /// [`Jax::result_type`] by reading the operands through
-    /// the automaton and applying the rules: the definition [`PairTable`]
-    /// is built from.
+    /// [`Jax::result_type`] by reading the operands through the automaton
+    /// and applying the rules, as [`PairTable`] is built.
     #[inline(always)]
     fn general_result_type<T: Input>(
         &self,

@@ -1,7 +1,8 @@
-//! `result_type` answers two operands from a table of pairs and longer
-//! lists through an automaton (the general path); `typed_result_type` takes the same operands read
-//! as (dtype, weak) pairs. All three must agree. (The golden tests check
-//! `result_type` itself against real JAX.)
+//! `result_type` and `lattice_result_type` answer two operands from tables
+//! of pairs and longer lists through an automaton (the general path);
+//! `typed_result_type` takes the same operands read as (dtype, weak) pairs.
+//! The paths must agree. (The golden tests check the functions themselves
+//! against real JAX.)
 
 #[path = "support/operand_forms.rs"]
 mod operand_forms;
@@ -34,6 +35,11 @@ fn the_table_of_pairs_agrees_with_the_general_path() {
     for jax in configs() {
         for &a in &forms {
             for &b in &forms {
+                assert_eq!(
+                    jax.lattice_result_type(&[a, b]),
+                    jax.lattice_result_type(&[a, b, a]),
+                    "{jax:?}: {a:?}, {b:?}"
+                );
                 let pair = jax.result_type(&[a, b]);
                 assert_eq!(pair, jax.result_type(&[a, b, a]), "{jax:?}: {a:?}, {b:?}");
                 assert_eq!(
