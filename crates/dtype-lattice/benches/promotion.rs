@@ -27,10 +27,7 @@
 
 use std::hint::black_box;
 
-use criterion::measurement::WallTime;
-use criterion::{
-    criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput,
-};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use dtype_lattice::jax::{self, Config, Jax, Promotion, NODE_COUNT};
 use dtype_lattice::lattice::Node;
 use dtype_lattice::{DType, Operand, PyScalar, TypeSpec, Typed};
@@ -39,6 +36,7 @@ use dtype_lattice::{DType, Operand, PyScalar, TypeSpec, Typed};
 mod floor;
 #[path = "promotion/paired.rs"]
 mod paired;
+use paired::Pairing;
 #[path = "../tests/support/rng.rs"]
 mod rng;
 
@@ -70,24 +68,14 @@ const fn config(x64: bool, promotion: Promotion) -> Config {
 }
 
 /// The dtypes every framework has, which join with each other in the
-/// standard lattice.
-const COMMON: [DType; 15] = [
-    DType::Bool,
-    DType::UInt8,
-    DType::UInt16,
-    DType::UInt32,
-    DType::UInt64,
-    DType::Int8,
-    DType::Int16,
-    DType::Int32,
-    DType::Int64,
-    DType::BFloat16,
-    DType::Float16,
-    DType::Float32,
-    DType::Float64,
-    DType::Complex64,
-    DType::Complex128,
-];
+/// standard lattice: all but the sub-byte integers and the small floats,
+/// `bool` first.
+fn common() -> Vec<DType> {
+    DType::ALL
+        .into_iter()
+        .filter(|d| !d.is_sub_byte_integer() && !d.is_small_float())
+        .collect()
+}
 
 fn binary(c: &mut Criterion) {
     let nodes: Vec<Node> = (0..NODE_COUNT).collect();
@@ -125,22 +113,13 @@ fn binary(c: &mut Criterion) {
                     black_box(table[a as usize][b as usize]);
                 }
             };
-            group.bench_function(BenchmarkId::new("floor", set), |bench| {
-                bench.iter(floor_batch)
-            });
+            let mut pairing = Pairing::new(&mut group, &group_name, set, floor_batch);
             let lattice = jax.lattice();
-            paired::bench(
-                &mut group,
-                &group_name,
-                "lattice_join",
-                set,
-                floor_batch,
-                || {
-                    for &(a, b) in black_box(&pairs[..]) {
-                        consume(lattice.join(a, b).ok_or(()));
-                    }
-                },
-            );
+            pairing.bench("lattice_join", || {
+                for &(a, b) in black_box(&pairs[..]) {
+                    consume(lattice.join(a, b).ok_or(()));
+                }
+            });
             // `promote_types` as a dispatcher calls it on two arrays' dtypes,
             // and on any two types (Python's among them).
             if set == "dtypes" {
@@ -148,26 +127,22 @@ fn binary(c: &mut Criterion) {
                     .iter()
                     .filter_map(|&(a, b)| Some((DType::from_index(a)?, DType::from_index(b)?)))
                     .collect();
-                bench_promote_types(&mut group, &group_name, set, floor_batch, jax, &dtypes);
+                bench_promote_types(&mut pairing, jax, &dtypes);
             } else {
-                bench_promote_types(&mut group, &group_name, set, floor_batch, jax, &specs);
+                bench_promote_types(&mut pairing, jax, &specs);
             }
         }
         group.finish();
     }
 }
 
-/// Times `promote_types` over `pairs` of any types it takes, paired with
-/// `floor_batch`.
+/// Times `promote_types` over `pairs` of any types it takes.
 fn bench_promote_types<T: Into<TypeSpec> + Copy>(
-    group: &mut BenchmarkGroup<WallTime>,
-    group_name: &str,
-    set: &str,
-    floor_batch: impl FnMut(),
+    pairing: &mut Pairing<impl FnMut()>,
     jax: Jax,
     pairs: &[(T, T)],
 ) {
-    paired::bench(group, group_name, "promote_types", set, floor_batch, || {
+    pairing.bench("promote_types", || {
         for &(a, b) in black_box(pairs) {
             consume(jax.promote_types(a, b));
         }
@@ -218,19 +193,20 @@ fn draw_form(rng: &mut Rng, mix: Mix, position: usize) -> Form {
     }
 }
 
-/// An operand of a form. Under strict promotion distinct strong dtypes
-/// never join, so there the strong operands of a list share `shared`.
-fn operand(rng: &mut Rng, form: Form, strict: bool, shared: DType) -> Operand {
+/// An operand of a form, its dtype drawn from `common` (see [`common`]).
+/// Under strict promotion distinct strong dtypes never join, so there the
+/// strong operands of a list share `shared`.
+fn operand(rng: &mut Rng, common: &[DType], form: Form, strict: bool, shared: DType) -> Operand {
     match form {
         Form::StrongArray => Operand::Array {
-            dtype: if strict { shared } else { pick(rng, &COMMON) },
+            dtype: if strict { shared } else { pick(rng, common) },
             weak: false,
         },
         Form::PyInt => Operand::PyInt(2),
         Form::PyFloat => Operand::PyFloat(2.0),
         Form::PyComplex => Operand::PyType(PyScalar::Complex),
         Form::WeakArray => Operand::Array {
-            dtype: pick(rng, &COMMON[1..]),
+            dtype: pick(rng, &common[1..]),
             weak: true,
         },
     }
@@ -243,11 +219,12 @@ fn operand_lists(jax: Jax, mix: Mix, k: usize, rng: &mut Rng) -> Vec<Vec<Operand
     let strict = jax.config().promotion == Promotion::Strict;
     let promotes =
         |list: &[Operand]| jax.result_type(list).is_ok() && jax.lattice_result_type(list).is_ok();
+    let common = common();
     let draw_list = |rng: &mut Rng, forms: &[Form]| {
-        let shared = pick(rng, &COMMON);
+        let shared = pick(rng, &common);
         forms
             .iter()
-            .map(|&form| operand(rng, form, strict, shared))
+            .map(|&form| operand(rng, &common, form, strict, shared))
             .collect::<Vec<Operand>>()
     };
     let forms = loop {
@@ -306,43 +283,26 @@ fn nary(c: &mut Criterion) {
                         black_box(floor::fold(table, list));
                     }
                 };
-                group.bench_function(BenchmarkId::new("floor", k), |bench| {
-                    bench.iter(floor_batch)
-                });
                 let typed: Vec<Vec<Typed>> = lists
                     .iter()
                     .map(|list| list.iter().map(|&op| jax.dtype_and_weak_type(op)).collect())
                     .collect();
-                let name = group_name.as_str();
-                paired::bench(&mut group, name, "result_type", k, floor_batch, || {
+                let mut pairing = Pairing::new(&mut group, &group_name, k, floor_batch);
+                pairing.bench("result_type", || {
                     for list in black_box(&lists[..]) {
                         consume(jax.result_type(list));
                     }
                 });
-                paired::bench(
-                    &mut group,
-                    name,
-                    "typed_result_type",
-                    k,
-                    floor_batch,
-                    || {
-                        for list in black_box(&typed[..]) {
-                            consume(jax.typed_result_type(list));
-                        }
-                    },
-                );
-                paired::bench(
-                    &mut group,
-                    name,
-                    "lattice_result_type",
-                    k,
-                    floor_batch,
-                    || {
-                        for list in black_box(&lists[..]) {
-                            consume(jax.lattice_result_type(list));
-                        }
-                    },
-                );
+                pairing.bench("typed_result_type", || {
+                    for list in black_box(&typed[..]) {
+                        consume(jax.typed_result_type(list));
+                    }
+                });
+                pairing.bench("lattice_result_type", || {
+                    for list in black_box(&lists[..]) {
+                        consume(jax.lattice_result_type(list));
+                    }
+                });
             }
             group.finish();
         }

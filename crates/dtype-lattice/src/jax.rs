@@ -282,25 +282,24 @@ struct End {
 impl Automaton {
     fn new(config: Config, lattice: &Lattice) -> Box<Automaton> {
         let standard = config.promotion == Promotion::Standard;
-        let by_dtype = |all_weak: bool, join: &dyn Fn() -> u8| {
-            if all_weak && standard {
-                join()
-            } else {
-                NO_JOIN
-            }
-        };
         let first = |(dtype, weak): (DType, bool)| State {
             all_weak: weak,
-            by_dtype: by_dtype(weak, &|| dtype.index() as u8),
+            by_dtype: if weak && standard {
+                dtype.index() as u8
+            } else {
+                NO_JOIN
+            },
             by_kind: weak_aware_node(dtype, weak),
         };
         let step = |state: State, (dtype, weak): (DType, bool)| {
             let all_weak = state.all_weak && weak;
             State {
                 all_weak,
-                by_dtype: by_dtype(all_weak, &|| {
+                by_dtype: if all_weak && standard {
                     join(lattice, state.by_dtype, dtype.index() as u8)
-                }),
+                } else {
+                    NO_JOIN
+                },
                 by_kind: join(lattice, state.by_kind, weak_aware_node(dtype, weak)),
             }
         };

@@ -24,44 +24,71 @@ use criterion::{BenchmarkGroup, BenchmarkId};
 /// speed between two adjacent chunks.
 const CHUNK: u64 = 32;
 
-/// Benchmarks `function` as `group/function/parameter`, each of criterion's
-/// iterations one batch, and writes the paired ratio to `function`'s
-/// `floor` (see the module's documentation) to
-/// `target/paired/<group>~<function>~<parameter>.json`.
-pub fn bench<F: FnMut(), G: FnMut()>(
-    group: &mut BenchmarkGroup<WallTime>,
-    group_name: &str,
-    function_name: &str,
-    parameter: impl std::fmt::Display,
-    mut floor: F,
-    mut function: G,
-) {
-    let mut ratios = Vec::new();
-    let id = BenchmarkId::new(function_name, &parameter);
-    group.bench_function(id, |bencher| {
-        bencher.iter_custom(|iters| {
-            let mut total = Duration::ZERO;
-            let mut left = iters;
-            while left > 0 {
-                let batches = left.min(CHUNK);
-                let (floor_time, function_time) = if ratios.len() % 2 == 0 {
-                    let floor_time = time(batches, &mut floor);
-                    (floor_time, time(batches, &mut function))
-                } else {
-                    let function_time = time(batches, &mut function);
-                    (time(batches, &mut floor), function_time)
-                };
-                ratios.push(function_time.as_secs_f64() / floor_time.as_secs_f64());
-                total += function_time;
-                left -= batches;
-            }
-            total
-        })
-    });
-    // Criterion's `--test` mode, or a filter that skipped this benchmark,
-    // leaves too few chunks to say anything.
-    if ratios.len() >= 100 {
-        write(&format!("{group_name}/{function_name}/{parameter}"), ratios);
+/// A benchmark group's functions for one parameter (a set of inputs),
+/// each timed paired with the same floor.
+pub struct Pairing<'a, 'g, F> {
+    group: &'a mut BenchmarkGroup<'g, WallTime>,
+    group_name: &'a str,
+    parameter: String,
+    floor: F,
+}
+
+impl<'a, 'g, F: FnMut()> Pairing<'a, 'g, F> {
+    /// Functions of `group` (named `group_name`) on the inputs `parameter`
+    /// names, each paired with `floor`, which runs one batch of the floor.
+    /// Benchmarks the floor alone first, as `group/floor/parameter`, for
+    /// its time in nanoseconds.
+    pub fn new(
+        group: &'a mut BenchmarkGroup<'g, WallTime>,
+        group_name: &'a str,
+        parameter: impl std::fmt::Display,
+        mut floor: F,
+    ) -> Self {
+        group.bench_function(BenchmarkId::new("floor", &parameter), |bencher| {
+            bencher.iter(&mut floor)
+        });
+        Pairing {
+            group,
+            group_name,
+            parameter: parameter.to_string(),
+            floor,
+        }
+    }
+
+    /// Benchmarks `function` (one batch per call) as
+    /// `group/function/parameter`, each of criterion's iterations one
+    /// batch, and writes the paired ratio to the floor (see the module's
+    /// documentation) to `target/paired/<group>~<function>~<parameter>.json`.
+    pub fn bench(&mut self, function_name: &str, mut function: impl FnMut()) {
+        let mut ratios = Vec::new();
+        let floor = &mut self.floor;
+        let id = BenchmarkId::new(function_name, &self.parameter);
+        self.group.bench_function(id, |bencher| {
+            bencher.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                let mut left = iters;
+                while left > 0 {
+                    let batches = left.min(CHUNK);
+                    let (floor_time, function_time) = if ratios.len() % 2 == 0 {
+                        let floor_time = time(batches, floor);
+                        (floor_time, time(batches, &mut function))
+                    } else {
+                        let function_time = time(batches, &mut function);
+                        (time(batches, floor), function_time)
+                    };
+                    ratios.push(function_time.as_secs_f64() / floor_time.as_secs_f64());
+                    total += function_time;
+                    left -= batches;
+                }
+                total
+            })
+        });
+        // Criterion's `--test` mode, or a filter that skipped this
+        // benchmark, leaves too few chunks to say anything.
+        if ratios.len() >= 100 {
+            let key = format!("{}/{function_name}/{}", self.group_name, self.parameter);
+            write(&key, ratios);
+        }
     }
 }
 
