@@ -17,7 +17,7 @@ use std::fmt;
 use std::ops::Deref;
 
 use crate::dtype::DType;
-use crate::operand::{PyScalar, TypeSpec};
+use crate::operand::TypeSpec;
 
 /// Why promotion failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,7 +78,7 @@ pub struct TypeList {
 
 impl TypeList {
     /// How many distinct types there are, and so the most a list holds.
-    pub const CAPACITY: usize = DType::COUNT + PyScalar::ALL.len();
+    pub const CAPACITY: usize = TypeSpec::COUNT;
 
     /// An empty list.
     pub const fn new() -> TypeList {
@@ -86,6 +86,22 @@ impl TypeList {
             len: 0,
             types: [TypeSpec::DType(DType::Bool); TypeList::CAPACITY],
         }
+    }
+
+    /// The list of `a` and `b`, or of `a` alone if they are the same.
+    //
+    // Fixed offsets only, unlike `insert`, so that the compiler can keep a
+    // list built inline out of memory until it is used.
+    pub(crate) fn pair(a: TypeSpec, b: TypeSpec) -> TypeList {
+        let mut list = TypeList::new();
+        list.types[0] = a;
+        if a != b {
+            list.types[1] = b;
+            list.len = 2;
+        } else {
+            list.len = 1;
+        }
+        list
     }
 
     /// Adds `spec` at the end unless the list has it already. (A list of
@@ -281,11 +297,7 @@ mod tests {
 
     #[test]
     fn a_type_list_holds_every_type_once_in_first_seen_order() {
-        let every: Vec<TypeSpec> = DType::ALL
-            .into_iter()
-            .map(TypeSpec::DType)
-            .chain(PyScalar::ALL.map(TypeSpec::Python))
-            .collect();
+        let every = TypeSpec::ALL;
         assert_eq!(every.len(), TypeList::CAPACITY);
         // Every type twice, the second time in reverse: each kept once, in
         // the order first seen.

@@ -194,29 +194,32 @@ fn join(lattice: &Lattice, a: u8, b: u8) -> u8 {
         .map_or(NO_JOIN, |c| c as u8)
 }
 
-/// What `promote_types` answers for each pair of nodes: the lattice's joins
-/// already mapped through [`PROMOTED`], so that the answer is one load
-/// (`Option<DType>` is a byte).
+/// What `promote_types` answers for each pair of types, by
+/// [`TypeSpec::index`] (which reads a type with one load, where its node
+/// needs a branch on the variant): the lattice's joins already mapped
+/// through [`PROMOTED`], so that the answer is one load (`Option<DType>` is
+/// a byte).
 struct PromoteTable([[Option<DType>; STRIDE]; STRIDE]);
+
+const _: () = assert!(TypeSpec::COUNT <= STRIDE);
 
 impl PromoteTable {
     fn new(lattice: &Lattice) -> PromoteTable {
         let mut table = [[None; STRIDE]; STRIDE];
-        for (a, row) in table.iter_mut().enumerate() {
-            for (b, cell) in row.iter_mut().enumerate() {
-                // The lattice has no join for indices past its nodes.
-                *cell = lattice.join(a, b).map(|c| PROMOTED[c]);
+        for a in TypeSpec::ALL {
+            for b in TypeSpec::ALL {
+                table[a.index()][b.index()] = lattice.join(node(a), node(b)).map(|c| PROMOTED[c]);
             }
         }
         PromoteTable(table)
     }
 
-    /// The answer for two nodes. The mask is free for dtypes, whose
-    /// index the compiler knows is below 32, and keeps any other index in
-    /// bounds without a branch.
+    /// The answer for two types.
     #[inline]
-    fn get(&self, a: Node, b: Node) -> Option<DType> {
-        self.0[a & (STRIDE - 1)][b & (STRIDE - 1)]
+    fn get(&self, a: TypeSpec, b: TypeSpec) -> Option<DType> {
+        // The compiler knows the indices are below `TypeSpec::COUNT`, so
+        // the masks cost nothing; they spare a bounds check.
+        self.0[a.index() & (STRIDE - 1)][b.index() & (STRIDE - 1)]
     }
 }
 
@@ -357,36 +360,52 @@ impl Automaton {
 }
 
 /// `result_type` (or, with `concrete` false, `lattice_result_type`) of
-/// every pair of (dtype, weak) values under one configuration, indexed by
-/// [`typed_index`], `None` where it fails. Built by the general path (the
-/// automaton and the rules) over all 64 x 64 pairs, so it holds nothing the
-/// rules do not say; it makes a binary operation's result type one load
-/// instead of four. 8 KiB per configuration.
-struct PairTable([[Option<Typed>; 2 * DType::COUNT]; 2 * DType::COUNT]);
+/// every list of one or two (dtype, weak) values under one configuration,
+/// indexed by [`typed_index`], `None` where a pair fails. Built by the
+/// general path (the automaton and the rules) over all 64 values and
+/// 64 x 64 pairs, so it holds nothing the rules do not say; it makes the
+/// result type of a unary or binary operation one load instead of four.
+/// 8 KiB per configuration.
+struct ShortLists {
+    singles: [Typed; 2 * DType::COUNT],
+    pairs: [[Option<Typed>; 2 * DType::COUNT]; 2 * DType::COUNT],
+}
 
-impl PairTable {
-    fn new(config: Config, automaton: &Automaton, concrete: bool) -> PairTable {
+impl ShortLists {
+    fn new(config: Config, automaton: &Automaton, concrete: bool) -> ShortLists {
         let typed = |index: usize| {
             let (dtype, weak) = typed_value(index);
             Typed { dtype, weak }
         };
-        let mut table = [[None; 2 * DType::COUNT]; 2 * DType::COUNT];
-        for (a, row) in table.iter_mut().enumerate() {
+        let answer = |list: &[Typed]| {
+            let reading = config.read(automaton, list, false)?;
+            config.apply_rules(automaton, &reading, list, concrete).ok()
+        };
+        let mut singles = [Typed::strong(DType::Bool); 2 * DType::COUNT];
+        let mut pairs = [[None; 2 * DType::COUNT]; 2 * DType::COUNT];
+        for (a, row) in pairs.iter_mut().enumerate() {
+            singles[a] = config.single(typed_value(a), concrete);
             for (b, cell) in row.iter_mut().enumerate() {
-                let pair = [typed(a), typed(b)];
-                *cell = config.read(automaton, &pair, false).and_then(|reading| {
-                    config
-                        .apply_rules(automaton, &reading, &pair, concrete)
-                        .ok()
-                });
+                *cell = answer(&[typed(a), typed(b)]);
             }
         }
-        PairTable(table)
+        ShortLists { singles, pairs }
     }
 
-    #[inline]
-    fn get(&self, a: (DType, bool), b: (DType, bool)) -> Option<Typed> {
-        self.0[typed_index(a.0, a.1)][typed_index(b.0, b.1)]
+    /// The answer for a list of one or two operands; `None` for longer
+    /// lists, pairs without an answer (their error comes from the general
+    /// path) and, if `none_is_error`, lists with Python's `None`.
+    #[inline(always)]
+    fn get<T: Input>(&self, config: &Config, operands: &[T], none_is_error: bool) -> Option<Typed> {
+        let index = |operand: &T| {
+            let (dtype, weak) = operand.dtype_and_weak(config);
+            (!(none_is_error && operand.is_none())).then_some(typed_index(dtype, weak))
+        };
+        match operands {
+            [a] => Some(self.singles[index(a)?]),
+            [a, b] => self.pairs[index(a)?][index(b)?],
+            _ => None,
+        }
     }
 }
 
@@ -394,10 +413,10 @@ impl PairTable {
 struct Tables {
     promotions: PromoteTable,
     automaton: Box<Automaton>,
-    /// `result_type`'s answers for two operands.
-    pairs: PairTable,
+    /// `result_type`'s answers for one and two operands.
+    short: ShortLists,
     /// `lattice_result_type`'s.
-    lattice_pairs: PairTable,
+    lattice_short: ShortLists,
 }
 
 /// JAX's three lattices (standard without and with x64, strict), indexed
@@ -431,8 +450,8 @@ fn compiled() -> &'static Compiled {
             let automaton = Automaton::new(config, lattice);
             Tables {
                 promotions: PromoteTable::new(lattice),
-                pairs: PairTable::new(config, &automaton, true),
-                lattice_pairs: PairTable::new(config, &automaton, false),
+                short: ShortLists::new(config, &automaton, true),
+                lattice_short: ShortLists::new(config, &automaton, false),
                 automaton,
             }
         });
@@ -796,10 +815,10 @@ impl Jax {
         a: impl Into<TypeSpec>,
         b: impl Into<TypeSpec>,
     ) -> Result<DType, PromotionError> {
-        let (a, b) = (node(a.into()), node(b.into()));
+        let (a, b) = (a.into(), b.into());
         match self.tables.promotions.get(a, b) {
             Some(dtype) => Ok(dtype),
-            None => Err(self.config.no_path([a, b].into_iter())),
+            None => Err(self.config.no_path_between(a, b)),
         }
     }
 
@@ -818,15 +837,11 @@ impl Jax {
     #[inline]
     pub fn lattice_result_type(&self, operands: &[Operand]) -> Result<Typed, PromotionError> {
         let (config, automaton) = (&self.config, &self.tables.automaton);
-        // Two operands read their answer from a table, as in `result_type`;
-        // `None`, which this rejects, and failures take the general path.
-        if let [a, b] = operands {
-            if !a.is_none() && !b.is_none() {
-                let (a, b) = (a.dtype_and_weak(config), b.dtype_and_weak(config));
-                if let Some(typed) = self.tables.lattice_pairs.get(a, b) {
-                    return Ok(typed);
-                }
-            }
+        // One or two operands read their answer from a table, as in
+        // `result_type`; `None`, which this rejects, and failures take the
+        // general path.
+        if let Some(typed) = self.tables.lattice_short.get(config, operands, true) {
+            return Ok(typed);
         }
         let Some(reading) = config.read(automaton, operands, true) else {
             return Err(PromotionError::NothingToJoin);
@@ -881,26 +896,19 @@ impl Jax {
         self.result_type_of(values)
     }
 
-    /// One operand needs no table; two, the shape of every binary
-    /// operation, read their answer from [`PairTable`]; longer lists, and
-    /// pairs without an answer (for the error), take the general path.
+    /// One or two operands, the shapes of unary and binary operations,
+    /// read their answer from [`ShortLists`]; longer lists, and pairs
+    /// without an answer (for the error), take the general path.
     //
     // Always inlined, with the reading and the rules: the answer then never
     // goes through memory, and a caller's branch on it folds into the rules.
     #[inline(always)]
     fn result_type_of<T: Input>(&self, operands: &[T]) -> Result<Typed, PromotionError> {
         let config = &self.config;
-        match operands {
-            [a] => return Ok(config.single(a.dtype_and_weak(config), true)),
-            [a, b] => {
-                let (a, b) = (a.dtype_and_weak(config), b.dtype_and_weak(config));
-                if let Some(typed) = self.tables.pairs.get(a, b) {
-                    return Ok(typed);
-                }
-            }
-            _ => {}
+        match self.tables.short.get(config, operands, false) {
+            Some(typed) => Ok(typed),
+            None => config.general_result_type(&self.tables.automaton, operands),
         }
-        config.general_result_type(&self.tables.automaton, operands)
     }
 
     /// `jax._src.dtypes.safe_to_cast`: whether `input` can be cast to
@@ -999,6 +1007,30 @@ impl Config {
         let inputs: TypeList = nodes.map(node_type).collect();
         let reason = NoPathReason::for_inputs(self.promotion == Promotion::Strict, &inputs);
         PromotionError::NoPromotionPath { inputs, reason }
+    }
+
+    /// The error for two types with no common upper bound, built inline
+    /// with fixed offsets only, where [`no_path`](Self::no_path) is a call
+    /// that writes its answer through memory: the caller's answer then
+    /// stays in registers on the path without error too.
+    #[inline(always)]
+    fn no_path_between(&self, a: TypeSpec, b: TypeSpec) -> PromotionError {
+        // The message names Python's `bool` as the dtype, as JAX does.
+        let named = |spec| match spec {
+            TypeSpec::Python(PyScalar::Bool) => TypeSpec::DType(DType::Bool),
+            spec => spec,
+        };
+        let (a, b) = (named(a), named(b));
+        PromotionError::NoPromotionPath {
+            inputs: TypeList::pair(a, b),
+            reason: self.no_path_reason(a, b),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn no_path_reason(&self, a: TypeSpec, b: TypeSpec) -> NoPathReason {
+        NoPathReason::for_inputs(self.promotion == Promotion::Strict, &[a, b])
     }
 
     /// Reads a list of operands once, through `automaton`; `None` for no
@@ -1141,7 +1173,7 @@ impl Config {
     }
 
     /// [`Jax::result_type`] by reading the operands through the automaton
-    /// and applying the rules, as [`PairTable`] is built.
+    /// and applying the rules, as [`ShortLists`] is built.
     #[inline(always)]
     fn general_result_type<T: Input>(
         &self,
@@ -1206,6 +1238,27 @@ mod tests {
             let states = usize::from(*states.unwrap()) + 1;
             eprintln!("{}: {states} states", jax.name());
             assert!(states < 128, "{}: {states} states", jax.name());
+        }
+    }
+
+    /// JAX's `promote_types` reads every type but `int`, `float` and
+    /// `complex` with `np.dtype`, so Python's `bool` is the `bool` dtype,
+    /// errors included; the promotion table gives it a row of its own.
+    #[test]
+    fn python_bool_promotes_as_the_bool_dtype() {
+        let (python, dtype) = (
+            TypeSpec::Python(PyScalar::Bool),
+            TypeSpec::DType(DType::Bool),
+        );
+        for jax in all_configs() {
+            for other in TypeSpec::ALL {
+                let expected = jax.promote_types(dtype, other);
+                assert_eq!(jax.promote_types(python, other), expected, "{other}");
+                assert_eq!(
+                    jax.promote_types(other, python),
+                    jax.promote_types(other, dtype)
+                );
+            }
         }
     }
 

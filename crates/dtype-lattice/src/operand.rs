@@ -29,10 +29,15 @@ use std::str::FromStr;
 use crate::dtype::{DType, ParseDTypeError};
 
 /// Python's built-in scalar types, which array libraries treat specially.
+//
+// The discriminants continue `DType`'s (0 to 31): the byte a `TypeSpec`
+// holds then names its type whichever the variant, so reading it is one
+// load with no branch on the variant (see `TypeSpec::index`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
 pub enum PyScalar {
     /// `bool`
-    Bool,
+    Bool = DType::COUNT as u8,
     /// `int`
     Int,
     /// `float`
@@ -97,6 +102,55 @@ pub enum TypeSpec {
     DType(DType),
     /// A Python scalar type; `bool` means the `bool` dtype.
     Python(PyScalar),
+}
+
+impl TypeSpec {
+    /// How many types there are: the dtypes, then Python's four.
+    pub const COUNT: usize = DType::COUNT + PyScalar::ALL.len();
+
+    /// Every type, in the order of [`index`](Self::index): the dtypes in
+    /// the order of [`DType::ALL`], then Python's in the order of
+    /// [`PyScalar::ALL`].
+    ///
+    /// ```
+    /// use dtype_lattice::{DType, PyScalar, TypeSpec};
+    /// assert_eq!(TypeSpec::ALL[0], TypeSpec::DType(DType::ALL[0]));
+    /// assert_eq!(TypeSpec::ALL[DType::COUNT], TypeSpec::Python(PyScalar::Bool));
+    /// ```
+    pub const ALL: [TypeSpec; TypeSpec::COUNT] = {
+        let mut all = [TypeSpec::DType(DType::Bool); TypeSpec::COUNT];
+        let mut i = 0;
+        while i < DType::COUNT {
+            all[i] = TypeSpec::DType(DType::ALL[i]);
+            i += 1;
+        }
+        while i < TypeSpec::COUNT {
+            all[i] = TypeSpec::Python(PyScalar::ALL[i - DType::COUNT]);
+            i += 1;
+        }
+        all
+    };
+
+    /// The type's position in [`ALL`](Self::ALL), for tables indexed by
+    /// type. Reading it is one load: both variants keep the number in the
+    /// same byte.
+    ///
+    /// ```
+    /// use dtype_lattice::{DType, PyScalar, TypeSpec};
+    /// for spec in TypeSpec::ALL {
+    ///     assert_eq!(TypeSpec::ALL[spec.index()], spec);
+    /// }
+    /// assert_eq!(TypeSpec::DType(DType::Int8).index(), DType::Int8.index());
+    /// ```
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        // Both arms read the same byte (see `PyScalar`'s discriminants), so
+        // the compiler merges them into one load.
+        match self {
+            TypeSpec::DType(dtype) => dtype as usize,
+            TypeSpec::Python(scalar) => scalar as usize,
+        }
+    }
 }
 
 impl From<DType> for TypeSpec {
