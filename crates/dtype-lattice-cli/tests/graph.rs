@@ -416,3 +416,27 @@ fn characters_xml_cannot_hold_are_replaced() {
         .collect();
     assert_eq!(labels, ["\u{fffd}\u{fffd}", "ok"].into());
 }
+
+/// The README shows `docs/jax-lattice-x64.svg`, drawn by the command it
+/// quotes. This keeps the picture in step with the drawing code; the
+/// drawing's correctness is what the tests above check.
+#[test]
+fn the_readme_picture_is_what_graph_draws() {
+    let drawn = graph(
+        Config {
+            x64: true,
+            promotion: Promotion::Standard,
+        },
+        &["--highlight", "int8,uint32"],
+    );
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/jax-lattice-x64.svg"
+    );
+    let committed = std::fs::read_to_string(path).expect("docs/jax-lattice-x64.svg");
+    assert!(
+        drawn == committed,
+        "docs/jax-lattice-x64.svg is stale; redraw it with \
+         `cargo run --release -- graph --x64 --highlight int8,uint32 > docs/jax-lattice-x64.svg`"
+    );
+}
