@@ -217,8 +217,8 @@ impl PromoteTable {
     /// The answer for two types.
     #[inline]
     fn get(&self, a: TypeSpec, b: TypeSpec) -> Option<DType> {
-        // The compiler knows the indices are below `TypeSpec::COUNT`, so
-        // the masks cost nothing; they spare a bounds check.
+        // The compiler does not know the indices are below
+        // `TypeSpec::COUNT`; the masks keep them in bounds without a branch.
         self.0[a.index() & (STRIDE - 1)][b.index() & (STRIDE - 1)]
     }
 }
@@ -1027,6 +1027,7 @@ impl Config {
         }
     }
 
+    /// Out of line: only the reason, a byte, comes back (in a register).
     #[cold]
     #[inline(never)]
     fn no_path_reason(&self, a: TypeSpec, b: TypeSpec) -> NoPathReason {
