@@ -96,8 +96,8 @@ enum Command {
         #[arg(long, value_enum)]
         labels: Option<Labels>,
         /// Mark the cells where this policy differs (by promote_types, as in
-        /// JAX's docs): html class="d", markdown bold, text [brackets], json
-        /// "differs".
+        /// JAX's docs): html class="d", markdown bold, text in square
+        /// brackets, json "differs".
         #[arg(long, value_name = "POLICY")]
         diff: Option<String>,
     },
