@@ -384,7 +384,7 @@ impl ShortLists {
         let mut singles = [Typed::strong(DType::Bool); 2 * DType::COUNT];
         let mut pairs = [[None; 2 * DType::COUNT]; 2 * DType::COUNT];
         for (a, row) in pairs.iter_mut().enumerate() {
-            singles[a] = config.single(typed_value(a), concrete);
+            singles[a] = answer(&[typed(a)]).expect("one operand always has an answer");
             for (b, cell) in row.iter_mut().enumerate() {
                 *cell = answer(&[typed(a), typed(b)]);
             }
@@ -460,19 +460,9 @@ fn compiled() -> &'static Compiled {
 }
 
 /// What `promote_types` reports for a join at each node: the dtype itself,
-/// or for a weak type its Python type's 64-bit dtype, whatever x64 says.
-const PROMOTED: [DType; STRIDE] = {
-    let mut out = [DType::Bool; STRIDE];
-    let mut i = 0;
-    while i < DType::COUNT {
-        out[i] = DType::ALL[i];
-        i += 1;
-    }
-    out[DType::COUNT] = DType::Int64;
-    out[DType::COUNT + 1] = DType::Float64;
-    out[DType::COUNT + 2] = DType::Complex128;
-    out
-};
+/// or for a weak type its Python type's 64-bit dtype, whatever x64 says;
+/// that is, the node's dtype under x64.
+const PROMOTED: [DType; STRIDE] = NODE_DTYPE[1];
 
 /// The node a (dtype, weak) pair joins at, indexed by [`typed_index`]: a
 /// strong value's own dtype, a weak value's Python type by kind
@@ -1015,12 +1005,9 @@ impl Config {
     /// stays in registers on the path without error too.
     #[inline(always)]
     fn no_path_between(&self, a: TypeSpec, b: TypeSpec) -> PromotionError {
-        // The message names Python's `bool` as the dtype, as JAX does.
-        let named = |spec| match spec {
-            TypeSpec::Python(PyScalar::Bool) => TypeSpec::DType(DType::Bool),
-            spec => spec,
-        };
-        let (a, b) = (named(a), named(b));
+        // Named by their nodes, as `no_path` names them: Python's `bool`
+        // is the `bool` dtype, as in JAX's message.
+        let (a, b) = (node_type(node(a)), node_type(node(b)));
         PromotionError::NoPromotionPath {
             inputs: TypeList::pair(a, b),
             reason: self.no_path_reason(a, b),

@@ -1,5 +1,5 @@
-//! `result_type` and `lattice_result_type` answer two operands from tables
-//! of pairs and longer lists through an automaton (the general path);
+//! `result_type` and `lattice_result_type` answer one or two operands from
+//! tables and longer lists through an automaton (the general path);
 //! `typed_result_type` takes the same operands read as (dtype, weak) pairs.
 //! The paths must agree. (The golden tests check the functions themselves
 //! against real JAX.)

@@ -16,15 +16,7 @@ pub fn operand_forms() -> Vec<Operand> {
             ]
         })
         .collect();
-    forms.extend(
-        [
-            PyScalar::Bool,
-            PyScalar::Int,
-            PyScalar::Float,
-            PyScalar::Complex,
-        ]
-        .map(Operand::PyType),
-    );
+    forms.extend(PyScalar::ALL.map(Operand::PyType));
     forms.extend([
         Operand::PyInt(2),
         Operand::PyInt(1 << 100),
