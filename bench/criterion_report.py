@@ -16,6 +16,7 @@ Standard library only, so it runs without a venv.
 """
 
 import json
+import statistics
 import sys
 from pathlib import Path
 
@@ -92,6 +93,41 @@ def nary_table(results):
     return "\n".join(lines)
 
 
+def usual_speed(results):
+    """Nanoseconds per operand at the run's median speed: each paired ratio
+    times the median, over the n-ary groups, of the floor's own time for
+    that many operands, divided by the number of operands. Raw nanoseconds
+    carry the host's drift; this does not. One line per function: the
+    highest value, and every list at 2 ns or more (the target)."""
+    rows = [
+        (group.split("/", 1)[1], int(value), row)
+        for (group, value), row in results.items()
+        if group.startswith("nary/") and "floor" in row
+    ]
+    floors = {}
+    for _, k, row in rows:
+        floors.setdefault(k, []).append(row["floor"][0])
+    median = {k: statistics.median(times) for k, times in floors.items()}
+    lines = []
+    for function in ("result_type", "typed_result_type"):
+        costs = sorted(
+            (
+                (row[function][1]["median"] * median[k] / k, group, k)
+                for group, k, row in rows
+                if row.get(function, (0, None))[1]
+            ),
+            reverse=True,
+        )
+        if not costs:
+            continue
+        over = ", ".join(f"{group} k={k} {ns:.2f}" for ns, group, k in costs if ns >= 2.0)
+        lines.append(
+            f"{function}: at most {costs[0][0]:.2f} ns per operand at the run's median speed;"
+            f" 2 ns or more: {over or 'none'}"
+        )
+    return "\n".join(lines)
+
+
 def main():
     target = sys.argv[1] if len(sys.argv) > 1 else "target"
     results = load(target)
@@ -102,6 +138,7 @@ def main():
     print(nary_table(results))
     print()
     print(f"widest interquartile range of a paired ratio: {spread(results):.1%} of its median")
+    print(usual_speed(results))
 
 
 if __name__ == "__main__":
