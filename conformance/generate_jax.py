@@ -42,6 +42,7 @@ Argument encodings (``args``):
 Files and the JAX functions behind them (``jax._src.dtypes`` is ``dtypes``):
 
 * ``promote_types``        ``jax.numpy.promote_types(a, b)``, 35 x 35 nodes
+  (and Python's ``bool``, checked to answer as the ``bool`` dtype)
 * ``lattice_result_type``  ``dtypes.lattice_result_type(*args)``
 * ``result_type``          ``dtypes.result_type(*args, return_weak_type_flag=True)``
 * ``asarray``              ``jax.numpy.asarray(value)`` for Python scalar values:
@@ -418,7 +419,10 @@ def promotion_nodes() -> list[Operand]:
 
 
 def gen_promote_types(arrays: dict) -> list[dict]:
-    nodes = promotion_nodes()
+    # Python's bool too, which the library gives a table row of its own:
+    # its calls encode as the bool dtype's, so `dedupe` checks that JAX
+    # answers them alike (errors included) and keeps one of each.
+    nodes = promotion_nodes() + [pytype("bool")]
     pairs = ([a, b] for a in nodes for b in nodes)
     return run("promote_types",
                lambda a, b: dtype_name(jnp.promote_types(a, b)),

@@ -1231,7 +1231,9 @@ mod tests {
 
     /// JAX's `promote_types` reads every type but `int`, `float` and
     /// `complex` with `np.dtype`, so Python's `bool` is the `bool` dtype,
-    /// errors included; the promotion table gives it a row of its own.
+    /// errors included (conformance/generate_jax.py checks this against
+    /// real JAX on every pair before it writes the golden file); the
+    /// promotion table gives it a row of its own.
     #[test]
     fn python_bool_promotes_as_the_bool_dtype() {
         let (python, dtype) = (
