@@ -371,11 +371,11 @@ fn operand(value: &Value) -> Result<Operand, Failure> {
                     "an array operand needs \"dtype\": {\"dtype\": NAME, \"weak\": BOOL}",
                 )
             })?)?;
-            Ok(Operand::Array { dtype, weak })
+            Ok(Operand::array(dtype, weak))
         }
         Value::Number(number) => python_number(number),
-        Value::Bool(value) => Ok(Operand::PyBool(*value)),
-        Value::Null => Ok(Operand::None),
+        Value::Bool(value) => Ok(Operand::py_bool(*value)),
+        Value::Null => Ok(Operand::NONE),
         Value::Array(_) => Err(Failure::type_error(format!(
             "a list is not an operand: {value}"
         ))),
@@ -385,7 +385,7 @@ fn operand(value: &Value) -> Result<Operand, Failure> {
 fn python_number(number: &Number) -> Result<Operand, Failure> {
     let text = number.to_string();
     if text.bytes().all(|b| b.is_ascii_digit() || b == b'-') {
-        return text.parse().map(Operand::PyInt).map_err(|_| {
+        return text.parse().map(Operand::py_int).map_err(|_| {
             Failure::value(format!(
                 "Python int {text} is beyond the 128 bits this tool handles"
             ))
@@ -394,7 +394,7 @@ fn python_number(number: &Number) -> Result<Operand, Failure> {
     number
         .as_f64()
         .filter(|v| v.is_finite())
-        .map(Operand::PyFloat)
+        .map(Operand::py_float)
         .ok_or_else(|| Failure::value(format!("{text} is not a finite float")))
 }
 

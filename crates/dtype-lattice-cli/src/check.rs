@@ -11,7 +11,7 @@ use std::io::Write;
 use dtype_lattice::analysis::{self, Check};
 use dtype_lattice::associativity::non_associative;
 use dtype_lattice::definition::Definition;
-use dtype_lattice::{DType, Operand, Policy, TypeSpec};
+use dtype_lattice::{DType, OperandKind, Policy, TypeSpec};
 use serde_json::{json, Value};
 
 use crate::subject::{wrap, Format, Subject};
@@ -153,11 +153,13 @@ fn graph_report(definition: &Definition, check: &Check, format: Format) -> Strin
 /// (so the first counterexample is in familiar types), then the other
 /// dtypes.
 fn rule_types() -> Vec<TypeSpec> {
-    let docs = DOCS_TYPES.iter().filter_map(|operand| match *operand {
-        Operand::DType(dtype) => Some(TypeSpec::DType(dtype)),
-        Operand::PyType(scalar) => Some(TypeSpec::Python(scalar)),
-        _ => None,
-    });
+    let docs = DOCS_TYPES
+        .iter()
+        .filter_map(|operand| match operand.kind() {
+            OperandKind::DType(dtype) => Some(TypeSpec::DType(dtype)),
+            OperandKind::PyType(scalar) => Some(TypeSpec::Python(scalar)),
+            _ => None,
+        });
     let mut types: Vec<TypeSpec> = docs.collect();
     for dtype in DType::ALL {
         if !types.contains(&TypeSpec::DType(dtype)) {

@@ -7,7 +7,7 @@
 
 use std::fmt::Write as _;
 
-use dtype_lattice::{DType, Operand, Policy, TypeSpec};
+use dtype_lattice::{DType, Operand, OperandKind, Policy, TypeSpec};
 
 use crate::table::{dtype_label, type_label, Labels};
 
@@ -28,9 +28,9 @@ pub struct Difference {
 
 /// The type a table heading stands for in `promote_types`.
 fn type_spec(operand: Operand) -> Option<TypeSpec> {
-    match operand {
-        Operand::DType(dtype) => Some(TypeSpec::DType(dtype)),
-        Operand::PyType(scalar) => Some(TypeSpec::Python(scalar)),
+    match operand.kind() {
+        OperandKind::DType(dtype) => Some(TypeSpec::DType(dtype)),
+        OperandKind::PyType(scalar) => Some(TypeSpec::Python(scalar)),
         _ => None,
     }
 }

@@ -11,30 +11,30 @@
 
 use std::fmt::Write as _;
 
-use dtype_lattice::{DType, Kind, Operand, Policy, PyScalar, Typed};
+use dtype_lattice::{DType, Kind, Operand, OperandKind, Policy, PyScalar, Typed};
 
 use crate::diff::differences;
 
 /// The 18 types of JAX's documentation table, in its order.
 pub const DOCS_TYPES: [Operand; 18] = [
-    Operand::DType(DType::Bool),
-    Operand::DType(DType::UInt8),
-    Operand::DType(DType::UInt16),
-    Operand::DType(DType::UInt32),
-    Operand::DType(DType::UInt64),
-    Operand::DType(DType::Int8),
-    Operand::DType(DType::Int16),
-    Operand::DType(DType::Int32),
-    Operand::DType(DType::Int64),
-    Operand::DType(DType::BFloat16),
-    Operand::DType(DType::Float16),
-    Operand::DType(DType::Float32),
-    Operand::DType(DType::Float64),
-    Operand::DType(DType::Complex64),
-    Operand::DType(DType::Complex128),
-    Operand::PyType(PyScalar::Int),
-    Operand::PyType(PyScalar::Float),
-    Operand::PyType(PyScalar::Complex),
+    Operand::dtype(DType::Bool),
+    Operand::dtype(DType::UInt8),
+    Operand::dtype(DType::UInt16),
+    Operand::dtype(DType::UInt32),
+    Operand::dtype(DType::UInt64),
+    Operand::dtype(DType::Int8),
+    Operand::dtype(DType::Int16),
+    Operand::dtype(DType::Int32),
+    Operand::dtype(DType::Int64),
+    Operand::dtype(DType::BFloat16),
+    Operand::dtype(DType::Float16),
+    Operand::dtype(DType::Float32),
+    Operand::dtype(DType::Float64),
+    Operand::dtype(DType::Complex64),
+    Operand::dtype(DType::Complex128),
+    Operand::py_type(PyScalar::Int),
+    Operand::py_type(PyScalar::Float),
+    Operand::py_type(PyScalar::Complex),
 ];
 
 /// The types a table shows: the documentation's 18, or with `all` the 32
@@ -43,7 +43,7 @@ pub fn types(all: bool) -> Vec<Operand> {
     if all {
         DType::ALL
             .into_iter()
-            .map(Operand::DType)
+            .map(Operand::dtype)
             .chain(DOCS_TYPES[15..].iter().copied())
             .collect()
     } else {
@@ -94,10 +94,10 @@ pub struct Marks {
 
 /// The label of a type in the chosen style.
 pub(crate) fn type_label(operand: Operand, labels: Labels) -> String {
-    match operand {
-        Operand::DType(dtype) | Operand::Array { dtype, .. } => dtype_label(dtype, labels),
-        Operand::PyType(scalar) => scalar.label().to_owned(),
-        other => other.to_string(),
+    match operand.kind() {
+        OperandKind::DType(dtype) | OperandKind::Array { dtype, .. } => dtype_label(dtype, labels),
+        OperandKind::PyType(scalar) => scalar.label().to_owned(),
+        _ => operand.to_string(),
     }
 }
 

@@ -71,7 +71,7 @@ fn dtype(value: &Value) -> DType {
 fn operand(value: &Value) -> Operand {
     match value {
         Value::String(text) => text.parse().unwrap(),
-        Value::Number(n) => Operand::PyInt(n.to_string().parse().unwrap()),
+        Value::Number(n) => Operand::py_int(n.to_string().parse().unwrap()),
         other => panic!("unexpected operand {other}"),
     }
 }
@@ -122,7 +122,7 @@ fn add_raises_numpys_overflow_error_for_python_ints_out_of_range() {
 #[test]
 fn add_refuses_ml_dtypes_arithmetic_rather_than_guess() {
     let err = Numpy
-        .add(Operand::DType(DType::BFloat16), Operand::PyInt(1))
+        .add(Operand::dtype(DType::BFloat16), Operand::py_int(1))
         .unwrap_err();
     assert_eq!(err.python_type(), "NotImplementedError");
     assert!(err.to_string().contains("bfloat16"));

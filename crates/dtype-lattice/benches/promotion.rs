@@ -198,17 +198,11 @@ fn draw_form(rng: &mut Rng, mix: Mix, position: usize) -> Form {
 /// strong operands of a list share `shared`.
 fn operand(rng: &mut Rng, common: &[DType], form: Form, strict: bool, shared: DType) -> Operand {
     match form {
-        Form::StrongArray => Operand::Array {
-            dtype: if strict { shared } else { pick(rng, common) },
-            weak: false,
-        },
-        Form::PyInt => Operand::PyInt(2),
-        Form::PyFloat => Operand::PyFloat(2.0),
-        Form::PyComplex => Operand::PyType(PyScalar::Complex),
-        Form::WeakArray => Operand::Array {
-            dtype: pick(rng, &common[1..]),
-            weak: true,
-        },
+        Form::StrongArray => Operand::array(if strict { shared } else { pick(rng, common) }, false),
+        Form::PyInt => Operand::py_int(2),
+        Form::PyFloat => Operand::py_float(2.0),
+        Form::PyComplex => Operand::py_type(PyScalar::Complex),
+        Form::WeakArray => Operand::array(pick(rng, &common[1..]), true),
     }
 }
 

@@ -21,9 +21,9 @@
 //!     err.to_string(),
 //!     "array_api_strict.int8 and array_api_strict.float32 cannot be type promoted together"
 //! );
-//! let x = Operand::DType(DType::Float32);
-//! assert_eq!(xp.result_type(&[x, Operand::PyInt(2)]), Ok(DType::Float32));
-//! let err = xp.result_type(&[Operand::DType(DType::UInt8), Operand::PyInt(300)]).unwrap_err();
+//! let x = Operand::dtype(DType::Float32);
+//! assert_eq!(xp.result_type(&[x, Operand::py_int(2)]), Ok(DType::Float32));
+//! let err = xp.result_type(&[Operand::dtype(DType::UInt8), Operand::py_int(300)]).unwrap_err();
 //! assert_eq!(err.python_type(), "OverflowError");
 //! ```
 
@@ -32,7 +32,7 @@ use std::sync::OnceLock;
 use crate::dtype::DType;
 use crate::error::PromotionError;
 use crate::lattice::Lattice;
-use crate::operand::{Operand, PyScalar, TypeSpec};
+use crate::operand::{Operand, OperandKind, PyScalar, TypeSpec};
 use crate::policy::{Policy, Typed};
 
 /// The standard's promotion lattice, as "dtype -> dtypes it promotes to".
@@ -109,17 +109,17 @@ impl ArrayApi {
         let mut scalars = Vec::new();
         let mut none = false;
         for operand in operands {
-            match *operand {
-                Operand::DType(dtype) | Operand::ZeroDim(dtype) => dtypes.push(dtype),
-                Operand::Array { dtype, weak: false } => dtypes.push(dtype),
-                Operand::Array { dtype, weak: true } => {
+            match operand.kind() {
+                OperandKind::DType(dtype) | OperandKind::ZeroDim(dtype) => dtypes.push(dtype),
+                OperandKind::Array { dtype, weak: false } => dtypes.push(dtype),
+                OperandKind::Array { dtype, weak: true } => {
                     return Err(crate::numpy::weak_array(dtype))
                 }
-                Operand::PyType(scalar) => scalars.push((scalar, None)),
-                Operand::PyInt(value) => scalars.push((PyScalar::Int, Some(value))),
-                Operand::PyFloat(_) => scalars.push((PyScalar::Float, None)),
-                Operand::PyBool(_) => scalars.push((PyScalar::Bool, None)),
-                Operand::None => none = true,
+                OperandKind::PyType(scalar) => scalars.push((scalar, None)),
+                OperandKind::PyInt(value) => scalars.push((PyScalar::Int, Some(value))),
+                OperandKind::PyFloat(_) => scalars.push((PyScalar::Float, None)),
+                OperandKind::PyBool(_) => scalars.push((PyScalar::Bool, None)),
+                OperandKind::None => none = true,
             }
         }
         // As Python evaluates the arguments: every dtype is looked up first,

@@ -16,8 +16,8 @@
 //! assert_eq!(jax.promote_types(PyScalar::Int, PyScalar::Float), Ok(DType::Float64));
 //!
 //! // An int16 array plus a Python int stays int16...
-//! let x = Operand::Array { dtype: DType::Int16, weak: false };
-//! assert_eq!(jax.result_type(&[x, Operand::PyInt(2)]), Ok(Typed::strong(DType::Int16)));
+//! let x = Operand::array(DType::Int16, false);
+//! assert_eq!(jax.result_type(&[x, Operand::py_int(2)]), Ok(Typed::strong(DType::Int16)));
 //! // ...and uint32 with int32 gives int32 without x64, int64 with it.
 //! assert_eq!(jax.promote_types(DType::UInt32, DType::Int32), Ok(DType::Int32));
 //! let x64 = Jax::new(Config { x64: true, ..Config::default() });
@@ -38,9 +38,10 @@
 //! `lattice_result_type` allocate nothing, whether they succeed or fail
 //! (`tests/no_alloc.rs` checks it).
 //! `promote_types` is a load from a table of answers, `result_type` of two
-//! operands too; longer lists are read once, a table load per operand. On a
-//! dispatch path, keep operands as [`Typed`] values and call
-//! [`Jax::typed_result_type`], which skips decoding [`Operand`]'s forms.
+//! operands too; longer lists are read once, a table load per operand (an
+//! [`Operand`]'s form is a number, read through one more table load). On a
+//! dispatch path that keeps (dtype, weak) pairs for its arrays,
+//! [`Jax::typed_result_type`] skips that load too.
 //! BENCHMARKS.md has the numbers, against a bare table load.
 
 use std::fmt;
@@ -50,7 +51,7 @@ use std::sync::OnceLock;
 use crate::dtype::{DType, Kind};
 use crate::error::{NoPathReason, PromotionError, TypeList};
 use crate::lattice::{Lattice, Node};
-use crate::operand::{Operand, PyScalar, TypeSpec};
+use crate::operand::{Operand, OperandKind, PyScalar, TypeSpec};
 use crate::policy::{Policy, Typed};
 
 /// The standard lattice with x64 enabled, as "node -> nodes it may promote
@@ -265,6 +266,8 @@ struct Automaton {
     next: [u8; MAX_STATES * 2 * DType::COUNT],
     /// What each state answers.
     ends: [End; MAX_STATES],
+    /// How operands enter it.
+    decode: Decode,
 }
 
 /// The answer for a list of two or more values that ends in a state,
@@ -328,6 +331,7 @@ impl Automaton {
                 result: None,
                 all_weak: false,
             }; MAX_STATES],
+            decode: Decode::new(config),
         });
         for (index, start) in automaton.start.iter_mut().enumerate() {
             *start = id(first(typed_value(index)), &mut states);
@@ -354,8 +358,8 @@ impl Automaton {
 
     /// The state after one more value.
     #[inline(always)]
-    fn step(&self, state: u8, (dtype, weak): (DType, bool)) -> u8 {
-        self.next[usize::from(state) << 6 | typed_index(dtype, weak)]
+    fn step(&self, state: u8, index: usize) -> u8 {
+        self.next[usize::from(state) << 6 | index & (2 * DType::COUNT - 1)]
     }
 }
 
@@ -396,10 +400,10 @@ impl ShortLists {
     /// lists, pairs without an answer (their error comes from the general
     /// path) and, if `none_is_error`, lists with Python's `None`.
     #[inline(always)]
-    fn get<T: Input>(&self, config: &Config, operands: &[T], none_is_error: bool) -> Option<Typed> {
+    fn get<T: Input>(&self, decode: &Decode, operands: &[T], none_is_error: bool) -> Option<Typed> {
         let index = |operand: &T| {
-            let (dtype, weak) = operand.dtype_and_weak(config);
-            (!(none_is_error && operand.is_none())).then_some(typed_index(dtype, weak))
+            (!(none_is_error && operand.is_none()))
+                .then_some(operand.typed_index(decode) & (2 * DType::COUNT - 1))
         };
         match operands {
             [a] => Some(self.singles[index(a)?]),
@@ -591,36 +595,61 @@ struct Reading {
 }
 
 /// What the n-ary functions read from each of their inputs: JAX's
-/// (dtype, weak) pair. One generic reading serves [`Operand`]s and
-/// [`Typed`] values alike.
+/// (dtype, weak) pair, as a [`typed_index`]. One generic reading serves
+/// [`Operand`]s and [`Typed`] values alike.
 trait Input {
-    /// The (dtype, weak) pair under a configuration.
-    fn dtype_and_weak(&self, config: &Config) -> (DType, bool);
+    /// The (dtype, weak) pair's [`typed_index`] under the configuration
+    /// `decode` was built for. Readers mask it with `2 * DType::COUNT - 1`
+    /// (no change to the value) so that the compiler drops their tables'
+    /// bounds checks.
+    fn typed_index(&self, decode: &Decode) -> usize;
     /// Whether this is Python's `None`.
     fn is_none(&self) -> bool;
 }
 
 impl Input for Operand {
     #[inline(always)]
-    fn dtype_and_weak(&self, config: &Config) -> (DType, bool) {
-        config.dtype_and_weak(self)
+    fn typed_index(&self, decode: &Decode) -> usize {
+        decode.get(self)
     }
 
     #[inline(always)]
     fn is_none(&self) -> bool {
-        matches!(self, Operand::None)
+        Operand::is_none(*self)
     }
 }
 
 impl Input for Typed {
     #[inline(always)]
-    fn dtype_and_weak(&self, _: &Config) -> (DType, bool) {
-        (self.dtype, self.weak)
+    fn typed_index(&self, _: &Decode) -> usize {
+        typed_index(self.dtype, self.weak)
     }
 
     #[inline(always)]
     fn is_none(&self) -> bool {
         false
+    }
+}
+
+/// The [`typed_index`] of every operand under one configuration, by its
+/// code: reading an [`Operand`] is then one load, with none of the
+/// configuration's choices (canonical dtypes, default dtypes) as branches.
+struct Decode([u8; 256]);
+
+impl Decode {
+    /// Built from [`Config::dtype_and_weak`], on one operand of each code.
+    fn new(config: Config) -> Decode {
+        let mut table = [0; 256];
+        for operand in Operand::each_code() {
+            let (dtype, weak) = config.dtype_and_weak(&operand);
+            table[usize::from(operand.code())] = typed_index(dtype, weak) as u8;
+        }
+        Decode(table)
+    }
+
+    #[inline(always)]
+    fn get(&self, operand: &Operand) -> usize {
+        usize::from(self.0[usize::from(operand.code())])
     }
 }
 
@@ -763,8 +792,8 @@ impl Jax {
     /// ```
     /// use dtype_lattice::{jax::Jax, DType, Operand, PyScalar, Typed};
     /// let jax = Jax::default();
-    /// assert_eq!(jax.dtype_and_weak_type(Operand::PyInt(1 << 40)), Typed::weak(DType::Int32));
-    /// assert_eq!(jax.dtype_and_weak_type(Operand::DType(DType::Float64)), Typed::strong(DType::Float32));
+    /// assert_eq!(jax.dtype_and_weak_type(Operand::py_int(1 << 40)), Typed::weak(DType::Int32));
+    /// assert_eq!(jax.dtype_and_weak_type(Operand::dtype(DType::Float64)), Typed::strong(DType::Float32));
     /// assert_eq!(jax.dtype_and_weak_type(PyScalar::Complex.into()), Typed::weak(DType::Complex64));
     /// ```
     pub fn dtype_and_weak_type(&self, operand: Operand) -> Typed {
@@ -779,13 +808,13 @@ impl Jax {
     /// ```
     /// use dtype_lattice::{jax::Jax, DType, Operand, Typed};
     /// let jax = Jax::default();
-    /// assert_eq!(jax.asarray(Operand::PyInt(7)), Ok(Typed::weak(DType::Int32)));
-    /// let err = jax.asarray(Operand::PyInt(1 << 40)).unwrap_err();
+    /// assert_eq!(jax.asarray(Operand::py_int(7)), Ok(Typed::weak(DType::Int32)));
+    /// let err = jax.asarray(Operand::py_int(1 << 40)).unwrap_err();
     /// assert_eq!(err.to_string(), "Python int 1099511627776 too large to convert to int32");
     /// ```
     pub fn asarray(&self, value: Operand) -> Result<Typed, PromotionError> {
         let (dtype, weak) = self.config.dtype_and_weak(&value);
-        if let Operand::PyInt(value) = value {
+        if let OperandKind::PyInt(value) = value.kind() {
             let fits = dtype
                 .iinfo()
                 .is_ok_and(|info| (info.min..=info.max).contains(&value));
@@ -817,7 +846,7 @@ impl Jax {
     ///
     /// ```
     /// use dtype_lattice::{jax::Jax, DType, Operand, Typed};
-    /// let weak = |dtype| Operand::Array { dtype, weak: true };
+    /// let weak = |dtype| Operand::array(dtype, true);
     /// let jax = Jax::default();
     /// assert_eq!(
     ///     jax.lattice_result_type(&[weak(DType::Int16), weak(DType::Int8)]),
@@ -830,7 +859,11 @@ impl Jax {
         // One or two operands read their answer from a table, as in
         // `result_type`; `None`, which this rejects, and failures take the
         // general path.
-        if let Some(typed) = self.tables.lattice_short.get(config, operands, true) {
+        if let Some(typed) = self
+            .tables
+            .lattice_short
+            .get(&automaton.decode, operands, true)
+        {
             return Ok(typed);
         }
         let Some(reading) = config.read(automaton, operands, true) else {
@@ -851,7 +884,7 @@ impl Jax {
     ///
     /// ```
     /// use dtype_lattice::{jax::Jax, DType, Operand, Typed};
-    /// let weak_int16 = Operand::Array { dtype: DType::Int16, weak: true };
+    /// let weak_int16 = Operand::array(DType::Int16, true);
     /// assert_eq!(Jax::default().result_type(&[weak_int16]), Ok(Typed::weak(DType::Int32)));
     /// ```
     #[inline]
@@ -862,8 +895,7 @@ impl Jax {
     /// [`result_type`](Self::result_type) of values already read as JAX
     /// reads every operand: a dtype and a weak flag, as an array library
     /// keeps them for its arrays. The rules and answers are the same; only
-    /// the decoding of [`Operand`]'s forms is skipped, which makes this the
-    /// faster of the two on a dispatch path.
+    /// the table load that reads an [`Operand`]'s form is skipped.
     ///
     /// [`Jax::dtype_and_weak_type`] gives the pair for any operand, Python
     /// scalars included (a Python `2` is a weak value of the default int
@@ -872,13 +904,13 @@ impl Jax {
     /// ```
     /// use dtype_lattice::{jax::Jax, DType, Operand, Typed};
     /// let jax = Jax::default();
-    /// let two = jax.dtype_and_weak_type(Operand::PyInt(2));
+    /// let two = jax.dtype_and_weak_type(Operand::py_int(2));
     /// assert_eq!(two, Typed::weak(DType::Int32));
     /// let x = Typed::strong(DType::Int8);
     /// assert_eq!(jax.typed_result_type(&[x, two]), Ok(Typed::strong(DType::Int8)));
     /// assert_eq!(
     ///     jax.typed_result_type(&[x, two]),
-    ///     jax.result_type(&[Operand::Array { dtype: DType::Int8, weak: false }, Operand::PyInt(2)])
+    ///     jax.result_type(&[Operand::array(DType::Int8, false), Operand::py_int(2)])
     /// );
     /// ```
     #[inline]
@@ -895,7 +927,11 @@ impl Jax {
     #[inline(always)]
     fn result_type_of<T: Input>(&self, operands: &[T]) -> Result<Typed, PromotionError> {
         let config = &self.config;
-        match self.tables.short.get(config, operands, false) {
+        match self
+            .tables
+            .short
+            .get(&self.tables.automaton.decode, operands, false)
+        {
             Some(typed) => Ok(typed),
             None => config.general_result_type(&self.tables.automaton, operands),
         }
@@ -910,7 +946,7 @@ impl Jax {
         if dtype == output {
             return Ok(true);
         }
-        Ok(self.result_type(&[input, Operand::DType(output)])?.dtype == output)
+        Ok(self.result_type(&[input, Operand::dtype(output)])?.dtype == output)
     }
 }
 
@@ -963,21 +999,18 @@ impl Config {
     /// ints are not range-checked here: JAX 0.10.2 checks them only when it
     /// makes them arrays (see [`Jax::asarray`]).
     ///
-    /// Inlined whole: a call site passes the same forms each time, so the
-    /// match's jump predicts well, and a call for the forms other than
-    /// arrays cost Python scalars more than the jump costs arrays
-    /// (BENCHMARKS.md).
-    #[inline(always)]
+    /// The n-ary functions read the same pairs from [`Decode`], which is
+    /// built from this.
     fn dtype_and_weak(&self, operand: &Operand) -> (DType, bool) {
-        match *operand {
-            Operand::DType(dtype) => (self.canonicalize_dtype(dtype), false),
-            Operand::Array { dtype, weak } => (dtype, weak),
-            Operand::ZeroDim(dtype) => (dtype, false),
-            Operand::PyType(PyScalar::Bool) | Operand::PyBool(_) => (DType::Bool, false),
-            Operand::PyType(scalar) => (self.default_dtype(scalar), true),
-            Operand::PyInt(_) => (self.default_dtype(PyScalar::Int), true),
-            Operand::PyFloat(_) => (self.default_dtype(PyScalar::Float), true),
-            Operand::None => (self.default_dtype(PyScalar::Float), false),
+        match operand.kind() {
+            OperandKind::DType(dtype) => (self.canonicalize_dtype(dtype), false),
+            OperandKind::Array { dtype, weak } => (dtype, weak),
+            OperandKind::ZeroDim(dtype) => (dtype, false),
+            OperandKind::PyType(PyScalar::Bool) | OperandKind::PyBool(_) => (DType::Bool, false),
+            OperandKind::PyType(scalar) => (self.default_dtype(scalar), true),
+            OperandKind::PyInt(_) => (self.default_dtype(PyScalar::Int), true),
+            OperandKind::PyFloat(_) => (self.default_dtype(PyScalar::Float), true),
+            OperandKind::None => (self.default_dtype(PyScalar::Float), false),
         }
     }
 
@@ -1031,30 +1064,30 @@ impl Config {
         operands: &[T],
         track_none: bool,
     ) -> Option<Reading> {
+        let decode = &automaton.decode;
         let (first, rest) = operands.split_first()?;
-        let (dtype, weak) = first.dtype_and_weak(self);
+        let first_index = first.typed_index(decode) & (2 * DType::COUNT - 1);
         let mut has_none = track_none && first.is_none();
-        // Any bit set: some dtype differs from the first.
-        let mut differs = 0u8;
+        // Any of the low 5 bits set: some dtype differs from the first.
+        let mut differs = 0;
         let (mut state, rest) = match rest.split_first() {
             Some((second, rest)) => {
-                let value = second.dtype_and_weak(self);
-                differs |= value.0.index() as u8 ^ dtype.index() as u8;
+                let index = second.typed_index(decode) & (2 * DType::COUNT - 1);
+                differs |= index ^ first_index;
                 has_none |= track_none && second.is_none();
-                let pairs = &automaton.pairs[typed_index(dtype, weak)];
-                (pairs[typed_index(value.0, value.1)], rest)
+                (automaton.pairs[first_index][index], rest)
             }
-            None => (automaton.start[typed_index(dtype, weak)], rest),
+            None => (automaton.start[first_index], rest),
         };
         for operand in rest {
-            let value = operand.dtype_and_weak(self);
-            differs |= value.0.index() as u8 ^ dtype.index() as u8;
+            let index = operand.typed_index(decode);
+            differs |= index ^ first_index;
             has_none |= track_none && operand.is_none();
-            state = automaton.step(state, value);
+            state = automaton.step(state, index);
         }
         Some(Reading {
-            first: (dtype, weak),
-            all_equal: differs == 0,
+            first: typed_value(first_index),
+            all_equal: differs % DType::COUNT == 0,
             has_none,
             state,
         })
@@ -1089,6 +1122,7 @@ impl Config {
         match if concrete { end.result } else { end.lattice } {
             Some(typed) => Ok(typed),
             None => Err(self.no_path_in(
+                &automaton.decode,
                 operands,
                 end.all_weak && self.promotion == Promotion::Standard,
             )),
@@ -1153,9 +1187,14 @@ impl Config {
     /// if weak values join as dtypes, else their weak-aware nodes.
     #[cold]
     #[inline(never)]
-    fn no_path_in<T: Input>(&self, operands: &[T], by_dtype: bool) -> PromotionError {
+    fn no_path_in<T: Input>(
+        &self,
+        decode: &Decode,
+        operands: &[T],
+        by_dtype: bool,
+    ) -> PromotionError {
         self.no_path(operands.iter().map(|operand| {
-            let (dtype, weak) = operand.dtype_and_weak(self);
+            let (dtype, weak) = typed_value(operand.typed_index(decode));
             usize::from(weak_aware_node(dtype, weak && !by_dtype))
         }))
     }

@@ -12,10 +12,10 @@
 //! use dtype_lattice::{DType, Operand, Typed};
 //!
 //! let lax = JaxLax::new(Config::default());
-//! let x = Operand::DType(DType::Int8);
+//! let x = Operand::dtype(DType::Int8);
 //! assert_eq!(lax.add(x, x), Ok(Typed::strong(DType::Int8)));
-//! assert_eq!(lax.add(Operand::PyInt(2), Operand::PyInt(3)), Ok(Typed::weak(DType::Int32)));
-//! let err = lax.add(x, Operand::PyInt(2)).unwrap_err();
+//! assert_eq!(lax.add(Operand::py_int(2), Operand::py_int(3)), Ok(Typed::weak(DType::Int32)));
+//! let err = lax.add(x, Operand::py_int(2)).unwrap_err();
 //! assert_eq!(
 //!     err.to_string(),
 //!     "lax.add requires arguments to have the same dtypes, got int8, int32. (Tip: jnp.add is \
@@ -27,7 +27,7 @@ use crate::dtype::DType;
 use crate::error::PromotionError;
 use crate::jax::{Config, Jax};
 use crate::lattice::Lattice;
-use crate::operand::{Operand, TypeSpec};
+use crate::operand::{Operand, OperandKind, TypeSpec};
 use crate::policy::{Policy, Typed};
 
 /// `jax.lax.add` under JAX's x64 setting (the promotion setting does not
@@ -57,7 +57,7 @@ impl JaxLax {
     /// use dtype_lattice::jax_lax::JaxLax;
     /// use dtype_lattice::{DType, Operand};
     /// let lax = JaxLax::new(Config::default());
-    /// let err = lax.result_type(&[Operand::DType(DType::Bool); 2]).unwrap_err();
+    /// let err = lax.result_type(&[Operand::dtype(DType::Bool); 2]).unwrap_err();
     /// assert!(err.to_string().starts_with("add does not accept dtype bool at position 0."));
     /// ```
     pub fn result_type(&self, operands: &[Operand]) -> Result<Typed, PromotionError> {
@@ -89,19 +89,19 @@ impl JaxLax {
 
     /// The array JAX makes of an operand at `position`.
     fn array(&self, operand: &Operand, position: usize) -> Result<Typed, PromotionError> {
-        match *operand {
-            Operand::DType(dtype) | Operand::ZeroDim(dtype) => {
+        match operand.kind() {
+            OperandKind::DType(dtype) | OperandKind::ZeroDim(dtype) => {
                 Ok(Typed::strong(self.jax.canonicalize_dtype(dtype)))
             }
-            Operand::Array { dtype, weak } => Ok(Typed {
+            OperandKind::Array { dtype, weak } => Ok(Typed {
                 dtype: self.jax.canonicalize_dtype(dtype),
                 weak,
             }),
-            Operand::None => Err(type_error(format!(
+            OperandKind::None => Err(type_error(format!(
                 "Error interpreting argument to add as a JAX value. The problematic value is of \
                  type <class 'NoneType'> and was passed to add at position {position}.\n"
             ))),
-            scalar => self.jax.asarray(scalar),
+            _ => self.jax.asarray(*operand),
         }
     }
 }

@@ -30,8 +30,8 @@
 //! assert_eq!(jax.promote_types(DType::BFloat16, DType::Float16), Ok(DType::Float32));
 //!
 //! // `x + 2` for an int16 array x: the Python int is weakly typed.
-//! let x = Operand::Array { dtype: DType::Int16, weak: false };
-//! assert_eq!(jax.result_type(&[x, Operand::PyInt(2)]), Ok(Typed::strong(DType::Int16)));
+//! let x = Operand::array(DType::Int16, false);
+//! assert_eq!(jax.result_type(&[x, Operand::py_int(2)]), Ok(Typed::strong(DType::Int16)));
 //!
 //! // A Python float alone is a weak float32 when x64 is off.
 //! assert_eq!(jax.result_type(&[PyScalar::Float.into()]), Ok(Typed::weak(DType::Float32)));
@@ -122,5 +122,5 @@ pub mod torch;
 pub use dtype::{DType, Kind, ParseDTypeError};
 pub use error::{NoPathReason, PromotionError, TypeList};
 pub use info::{FInfo, IInfo, InfoError};
-pub use operand::{Operand, ParseOperandError, PyScalar, TypeSpec};
+pub use operand::{Operand, OperandKind, ParseOperandError, PyScalar, TypeSpec};
 pub use policy::{Policy, Typed};

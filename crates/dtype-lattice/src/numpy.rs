@@ -27,9 +27,9 @@
 //! use dtype_lattice::numpy::Numpy;
 //! use dtype_lattice::{DType, Operand, PyScalar};
 //!
-//! let x = Operand::DType(DType::UInt8); // a uint8 array
-//! assert_eq!(Numpy.result_type(&[x, Operand::PyInt(2)]), Ok(DType::UInt8));
-//! assert_eq!(Numpy.result_type(&[x, Operand::PyFloat(2.5)]), Ok(DType::Float64));
+//! let x = Operand::dtype(DType::UInt8); // a uint8 array
+//! assert_eq!(Numpy.result_type(&[x, Operand::py_int(2)]), Ok(DType::UInt8));
+//! assert_eq!(Numpy.result_type(&[x, Operand::py_float(2.5)]), Ok(DType::Float64));
 //! assert_eq!(Numpy.promote_types(DType::UInt8, PyScalar::Int), Ok(DType::Int64));
 //! ```
 //!
@@ -42,9 +42,9 @@
 //! let err = Numpy.promote_types(DType::BFloat16, DType::Float16).unwrap_err();
 //! assert_eq!(err.python_type(), "DTypePromotionError");
 //! // `np.result_type` does not check values; the operation does.
-//! let x = Operand::DType(DType::UInt8);
-//! assert_eq!(Numpy.result_type(&[x, Operand::PyInt(300)]), Ok(DType::UInt8));
-//! let err = Numpy.add(x, Operand::PyInt(300)).unwrap_err();
+//! let x = Operand::dtype(DType::UInt8);
+//! assert_eq!(Numpy.result_type(&[x, Operand::py_int(300)]), Ok(DType::UInt8));
+//! let err = Numpy.add(x, Operand::py_int(300)).unwrap_err();
 //! assert_eq!(err.to_string(), "Python integer 300 out of bounds for uint8");
 //! ```
 
@@ -57,7 +57,7 @@ pub use legacy::NumpyLegacy;
 use crate::dtype::DType;
 use crate::error::PromotionError;
 use crate::lattice::Lattice;
-use crate::operand::{Operand, PyScalar, TypeSpec};
+use crate::operand::{Operand, OperandKind, PyScalar, TypeSpec};
 use crate::policy::{Policy, Typed};
 use common::{common_pair, promote_sequence, Class};
 
@@ -98,11 +98,11 @@ impl Numpy {
     /// ```
     /// use dtype_lattice::numpy::Numpy;
     /// use dtype_lattice::{DType, Operand};
-    /// let (i4, u4) = (Operand::DType(DType::Int4), Operand::DType(DType::UInt4));
+    /// let (i4, u4) = (Operand::dtype(DType::Int4), Operand::dtype(DType::UInt4));
     /// assert!(Numpy.result_type(&[i4, u4]).is_err());
     /// // A Python int reconciles them, by way of int8 and uint8.
-    /// assert_eq!(Numpy.result_type(&[i4, u4, Operand::PyInt(1)]), Ok(DType::Int16));
-    /// assert_eq!(Numpy.result_type(&[Operand::PyInt(1 << 63)]), Ok(DType::UInt64));
+    /// assert_eq!(Numpy.result_type(&[i4, u4, Operand::py_int(1)]), Ok(DType::Int16));
+    /// assert_eq!(Numpy.result_type(&[Operand::py_int(1 << 63)]), Ok(DType::UInt64));
     /// ```
     pub fn result_type(&self, operands: &[Operand]) -> Result<DType, PromotionError> {
         match operands {
@@ -144,9 +144,9 @@ impl Numpy {
     /// ```
     /// use dtype_lattice::numpy::Numpy;
     /// use dtype_lattice::{DType, Operand};
-    /// let x = Operand::ZeroDim(DType::Int8);
-    /// assert_eq!(Numpy.add(x, Operand::PyInt(127)), Ok(DType::Int8));
-    /// let err = Numpy.add(Operand::PyInt(-129), x).unwrap_err();
+    /// let x = Operand::zero_dim(DType::Int8);
+    /// assert_eq!(Numpy.add(x, Operand::py_int(127)), Ok(DType::Int8));
+    /// let err = Numpy.add(Operand::py_int(-129), x).unwrap_err();
     /// assert_eq!(err.python_type(), "OverflowError");
     /// ```
     pub fn add(&self, a: Operand, b: Operand) -> Result<DType, PromotionError> {
@@ -163,7 +163,7 @@ impl Numpy {
         }
         let dtype = self.result_type(&[a, b])?;
         for operand in [a, b] {
-            if let Operand::PyInt(value) = operand {
+            if let OperandKind::PyInt(value) = operand.kind() {
                 check_python_int(value, dtype)?;
             }
         }
@@ -191,31 +191,31 @@ fn python_default(scalar: PyScalar) -> DType {
 
 /// The dtype of an operand that is an array or a dtype.
 fn array_dtype(operand: &Operand) -> Option<DType> {
-    match *operand {
-        Operand::DType(dtype) | Operand::ZeroDim(dtype) | Operand::Array { dtype, .. } => {
-            Some(dtype)
-        }
+    match operand.kind() {
+        OperandKind::DType(dtype)
+        | OperandKind::ZeroDim(dtype)
+        | OperandKind::Array { dtype, .. } => Some(dtype),
         _ => None,
     }
 }
 
 /// The DType class NumPy promotes an operand as.
 fn operand_class(operand: &Operand) -> Result<Class, PromotionError> {
-    Ok(match *operand {
-        Operand::DType(dtype) | Operand::ZeroDim(dtype) => Class::DType(dtype),
-        Operand::Array { dtype, weak: false } => Class::DType(dtype),
-        Operand::Array { dtype, weak: true } => return Err(weak_array(dtype)),
-        Operand::PyType(PyScalar::Bool) | Operand::PyBool(_) => Class::DType(DType::Bool),
-        Operand::PyType(PyScalar::Int) | Operand::PyInt(_) => Class::PyInt,
-        Operand::PyType(PyScalar::Float) | Operand::PyFloat(_) => Class::PyFloat,
-        Operand::PyType(PyScalar::Complex) => Class::PyComplex,
-        Operand::None => Class::DType(DType::Float64),
+    Ok(match operand.kind() {
+        OperandKind::DType(dtype) | OperandKind::ZeroDim(dtype) => Class::DType(dtype),
+        OperandKind::Array { dtype, weak: false } => Class::DType(dtype),
+        OperandKind::Array { dtype, weak: true } => return Err(weak_array(dtype)),
+        OperandKind::PyType(PyScalar::Bool) | OperandKind::PyBool(_) => Class::DType(DType::Bool),
+        OperandKind::PyType(PyScalar::Int) | OperandKind::PyInt(_) => Class::PyInt,
+        OperandKind::PyType(PyScalar::Float) | OperandKind::PyFloat(_) => Class::PyFloat,
+        OperandKind::PyType(PyScalar::Complex) => Class::PyComplex,
+        OperandKind::None => Class::DType(DType::Float64),
     })
 }
 
 /// The dtype of one operand on its own: a Python int's by its value.
 fn alone(operand: &Operand) -> Result<DType, PromotionError> {
-    let Operand::PyInt(value) = *operand else {
+    let OperandKind::PyInt(value) = operand.kind() else {
         return Ok(operand_class(operand)?.default_dtype());
     };
     if i64::try_from(value).is_ok() {

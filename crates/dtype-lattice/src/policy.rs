@@ -18,7 +18,7 @@
 //! }
 //!
 //! let jax = Jax::new(Config::default());
-//! let x_int16_plus_2 = [Operand::Array { dtype: DType::Int16, weak: false }, Operand::PyInt(2)];
+//! let x_int16_plus_2 = [Operand::array(DType::Int16, false), Operand::py_int(2)];
 //! assert_eq!(describe(&jax, &x_int16_plus_2), "int16");
 //! assert_eq!(describe(&jax, &[PyScalar::Float.into()]), "float32 (weak)");
 //! ```

@@ -12,9 +12,9 @@
 //! use dtype_lattice::{DType, Operand, Typed};
 //!
 //! let tf = TensorFlow::new(Mode::Off);
-//! let x = Operand::DType(DType::Int8);
-//! assert_eq!(tf.add(x, Operand::PyInt(2)), Ok(Typed::strong(DType::Int8)));
-//! let err = tf.add(x, Operand::DType(DType::UInt8)).unwrap_err();
+//! let x = Operand::dtype(DType::Int8);
+//! assert_eq!(tf.add(x, Operand::py_int(2)), Ok(Typed::strong(DType::Int8)));
+//! let err = tf.add(x, Operand::dtype(DType::UInt8)).unwrap_err();
 //! assert_eq!(
 //!     err.to_string(),
 //!     "cannot compute AddV2 as input #1(zero-based) was expected to be a int8 tensor but is \
@@ -35,10 +35,10 @@
 //! use dtype_lattice::tensorflow::{Mode, TensorFlow};
 //! use dtype_lattice::{DType, Operand, Typed};
 //!
-//! let (i32, f32) = (Operand::DType(DType::Int32), Operand::DType(DType::Float32));
+//! let (i32, f32) = (Operand::dtype(DType::Int32), Operand::dtype(DType::Float32));
 //! let all = TensorFlow::new(Mode::All);
 //! assert_eq!(all.result_type(&[i32, f32]), Ok(Typed::strong(DType::Float32)));
-//! assert_eq!(all.result_type(&[i32, Operand::PyFloat(2.5)]), Ok(Typed::weak(DType::Float64)));
+//! assert_eq!(all.result_type(&[i32, Operand::py_float(2.5)]), Ok(Typed::weak(DType::Float64)));
 //! let safe = TensorFlow::new(Mode::Safe);
 //! assert_eq!(safe.result_type(&[i32, f32]).unwrap_err().python_type(), "TypeError");
 //! ```
@@ -48,7 +48,7 @@ use std::sync::OnceLock;
 use crate::dtype::{DType, Kind};
 use crate::error::PromotionError;
 use crate::lattice::Lattice;
-use crate::operand::{Operand, PyScalar, TypeSpec};
+use crate::operand::{Operand, OperandKind, PyScalar, TypeSpec};
 use crate::policy::{Policy, Typed};
 
 /// TensorFlow's dtype conversion mode
@@ -258,10 +258,10 @@ impl TensorFlow {
     /// ```
     /// use dtype_lattice::tensorflow::{Mode, TensorFlow};
     /// use dtype_lattice::{DType, Operand, Typed};
-    /// let x = Operand::DType(DType::Int8);
-    /// let err = TensorFlow::new(Mode::All).add(x, Operand::PyBool(true)).unwrap_err();
+    /// let x = Operand::dtype(DType::Int8);
+    /// let err = TensorFlow::new(Mode::All).add(x, Operand::py_bool(true)).unwrap_err();
     /// assert_eq!(err.to_string(), "Cannot convert True to EagerTensor of dtype int8");
-    /// let bools = TensorFlow::new(Mode::Off).add(Operand::DType(DType::Bool), Operand::DType(DType::Bool));
+    /// let bools = TensorFlow::new(Mode::Off).add(Operand::dtype(DType::Bool), Operand::dtype(DType::Bool));
     /// assert!(bools.unwrap_err().to_string().starts_with("Value for attr 'T' of bool"));
     /// ```
     pub fn add(&self, a: Operand, b: Operand) -> Result<Typed, PromotionError> {
@@ -298,25 +298,25 @@ impl TensorFlow {
         operands
             .iter()
             .map(|operand| {
-                Ok(match *operand {
-                    Operand::DType(dtype) | Operand::ZeroDim(dtype) => Value::Tensor {
+                Ok(match operand.kind() {
+                    OperandKind::DType(dtype) | OperandKind::ZeroDim(dtype) => Value::Tensor {
                         dtype: known(dtype)?,
                         weak: false,
                     },
-                    Operand::Array { dtype, weak } => {
+                    OperandKind::Array { dtype, weak } => {
                         let dtype = known(dtype)?;
                         if weak {
                             self.weak_tensor(dtype)?;
                         }
                         Value::Tensor { dtype, weak }
                     }
-                    Operand::PyType(PyScalar::Int) => Value::Int(2),
-                    Operand::PyType(PyScalar::Float) | Operand::PyFloat(_) => Value::Float,
-                    Operand::PyType(PyScalar::Complex) => Value::Complex,
-                    Operand::PyType(PyScalar::Bool) => Value::Bool(true),
-                    Operand::PyBool(value) => Value::Bool(value),
-                    Operand::PyInt(value) => Value::Int(value),
-                    Operand::None => Value::None,
+                    OperandKind::PyType(PyScalar::Int) => Value::Int(2),
+                    OperandKind::PyType(PyScalar::Float) | OperandKind::PyFloat(_) => Value::Float,
+                    OperandKind::PyType(PyScalar::Complex) => Value::Complex,
+                    OperandKind::PyType(PyScalar::Bool) => Value::Bool(true),
+                    OperandKind::PyBool(value) => Value::Bool(value),
+                    OperandKind::PyInt(value) => Value::Int(value),
+                    OperandKind::None => Value::None,
                 })
             })
             .collect()

@@ -33,10 +33,10 @@
 //! use dtype_lattice::torch::Torch;
 //! use dtype_lattice::{DType, Operand};
 //!
-//! let (x, zero_dim) = (Operand::DType(DType::Int8), Operand::ZeroDim(DType::Int64));
+//! let (x, zero_dim) = (Operand::dtype(DType::Int8), Operand::zero_dim(DType::Int64));
 //! assert_eq!(Torch.result_type(&[x, zero_dim]), Ok(DType::Int8));
-//! assert_eq!(Torch.result_type(&[x, Operand::PyFloat(2.5)]), Ok(DType::Float32));
-//! let f16 = Operand::ZeroDim(DType::Float16);
+//! assert_eq!(Torch.result_type(&[x, Operand::py_float(2.5)]), Ok(DType::Float32));
+//! let f16 = Operand::zero_dim(DType::Float16);
 //! assert_eq!(Torch.result_type(&[x, f16]), Ok(DType::Float16));
 //! ```
 
@@ -45,7 +45,7 @@ use std::sync::OnceLock;
 use crate::dtype::{DType, Kind};
 use crate::error::PromotionError;
 use crate::lattice::Lattice;
-use crate::operand::{Operand, PyScalar, TypeSpec};
+use crate::operand::{Operand, OperandKind, PyScalar, TypeSpec};
 use crate::policy::{Policy, Typed};
 
 /// PyTorch's promotion table, as "dtype -> dtypes it promotes to": every
@@ -107,7 +107,7 @@ fn scalar_type_name(dtype: DType) -> &'static str {
 /// PyTorch 2.15.0's promotion, on the CPU with its default dtype float32.
 ///
 /// Operands of [`result_type`](Torch::result_type): a dtype or a strong
-/// array is a tensor with dimensions, [`Operand::ZeroDim`] a
+/// array is a tensor with dimensions, [`Operand::zero_dim`] a
 /// zero-dimensional tensor, Python scalars and their types are wrapped
 /// numbers. `torch.result_type` takes exactly two.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -160,8 +160,8 @@ impl Torch {
     /// ```
     /// use dtype_lattice::torch::Torch;
     /// use dtype_lattice::{DType, Operand, PyScalar};
-    /// let x = Operand::DType(DType::UInt8);
-    /// assert_eq!(Torch.result_type(&[x, Operand::PyInt(300)]), Ok(DType::UInt8));
+    /// let x = Operand::dtype(DType::UInt8);
+    /// assert_eq!(Torch.result_type(&[x, Operand::py_int(300)]), Ok(DType::UInt8));
     /// assert_eq!(Torch.result_type(&[x, PyScalar::Complex.into()]), Ok(DType::Complex64));
     /// assert_eq!(Torch.result_type(&[x]).unwrap_err().python_type(), "TypeError");
     /// ```
@@ -177,7 +177,7 @@ impl Torch {
         let [a, b] = operands else {
             return Err(invalid_arguments(operands, false));
         };
-        if [a, b].iter().any(|o| matches!(o, Operand::None)) {
+        if [a, b].iter().any(|o| o.is_none()) {
             return Err(invalid_arguments(operands, true));
         }
         // PyTorch reads the second argument first (measured with two ints
@@ -295,13 +295,13 @@ enum Slot {
 /// wrapped int as the Scalar type it is read into. `None` was refused
 /// before.
 fn tier(operand: &Operand) -> Result<(Slot, DType), PromotionError> {
-    Ok(match *operand {
-        Operand::DType(dtype) | Operand::Array { dtype, .. } => (Slot::Dim, dtype),
-        Operand::ZeroDim(dtype) => (Slot::ZeroDim, dtype),
-        Operand::PyType(scalar) => (Slot::Wrapped, wrapped_dtype(scalar)),
-        Operand::PyInt(value) => (Slot::Wrapped, scalar_int_type(value)?),
-        Operand::PyFloat(_) => (Slot::Wrapped, DType::Float32),
-        Operand::PyBool(_) | Operand::None => (Slot::Wrapped, DType::Bool),
+    Ok(match operand.kind() {
+        OperandKind::DType(dtype) | OperandKind::Array { dtype, .. } => (Slot::Dim, dtype),
+        OperandKind::ZeroDim(dtype) => (Slot::ZeroDim, dtype),
+        OperandKind::PyType(scalar) => (Slot::Wrapped, wrapped_dtype(scalar)),
+        OperandKind::PyInt(value) => (Slot::Wrapped, scalar_int_type(value)?),
+        OperandKind::PyFloat(_) => (Slot::Wrapped, DType::Float32),
+        OperandKind::PyBool(_) | OperandKind::None => (Slot::Wrapped, DType::Bool),
     })
 }
 
@@ -317,11 +317,11 @@ fn known(dtype: DType) -> Result<DType, PromotionError> {
 /// The dtype of a tensor operand, `None` for scalars; a weakly-typed array
 /// (which only JAX has) is an error.
 fn tensor_dtype(operand: &Operand) -> Result<Option<DType>, PromotionError> {
-    match *operand {
-        Operand::Array { dtype, weak: true } => Err(crate::numpy::weak_array(dtype)),
-        Operand::DType(dtype) | Operand::ZeroDim(dtype) | Operand::Array { dtype, .. } => {
-            Ok(Some(dtype))
-        }
+    match operand.kind() {
+        OperandKind::Array { dtype, weak: true } => Err(crate::numpy::weak_array(dtype)),
+        OperandKind::DType(dtype)
+        | OperandKind::ZeroDim(dtype)
+        | OperandKind::Array { dtype, .. } => Ok(Some(dtype)),
         _ => Ok(None),
     }
 }
@@ -407,13 +407,13 @@ fn not_ours(torch_name: &str) -> PromotionError {
 
 /// The Python class name PyTorch's argument parser reports for an operand.
 fn python_class(operand: &Operand) -> &'static str {
-    match operand {
-        Operand::DType(_) | Operand::ZeroDim(_) | Operand::Array { .. } => "Tensor",
-        Operand::PyType(scalar) => scalar.name(),
-        Operand::PyInt(_) => "int",
-        Operand::PyFloat(_) => "float",
-        Operand::PyBool(_) => "bool",
-        Operand::None => "NoneType",
+    match operand.kind() {
+        OperandKind::DType(_) | OperandKind::ZeroDim(_) | OperandKind::Array { .. } => "Tensor",
+        OperandKind::PyType(scalar) => scalar.name(),
+        OperandKind::PyInt(_) => "int",
+        OperandKind::PyFloat(_) => "float",
+        OperandKind::PyBool(_) => "bool",
+        OperandKind::None => "NoneType",
     }
 }
 

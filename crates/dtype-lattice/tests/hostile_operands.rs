@@ -14,16 +14,16 @@ fn operands() -> impl Strategy<Value = Operand> {
         Just(PyScalar::Complex)
     ];
     prop_oneof![
-        dtype.clone().prop_map(Operand::DType),
-        dtype.clone().prop_map(Operand::ZeroDim),
-        (dtype, any::<bool>()).prop_map(|(dtype, weak)| Operand::Array { dtype, weak }),
-        scalar.prop_map(Operand::PyType),
-        any::<i128>().prop_map(Operand::PyInt),
+        dtype.clone().prop_map(Operand::dtype),
+        dtype.clone().prop_map(Operand::zero_dim),
+        (dtype, any::<bool>()).prop_map(|(dtype, weak)| Operand::array(dtype, weak)),
+        scalar.prop_map(Operand::py_type),
+        any::<i128>().prop_map(Operand::py_int),
         any::<f64>()
             .prop_filter("finite", |v| v.is_finite())
-            .prop_map(Operand::PyFloat),
-        any::<bool>().prop_map(Operand::PyBool),
-        Just(Operand::None),
+            .prop_map(Operand::py_float),
+        any::<bool>().prop_map(Operand::py_bool),
+        Just(Operand::NONE),
     ]
 }
 
@@ -63,6 +63,6 @@ fn integers_beyond_128_bits_are_refused_not_wrapped() {
     assert!(err.to_string().contains("128 bits"), "{err}");
     assert_eq!(
         "-170141183460469231731687303715884105728".parse(),
-        Ok(Operand::PyInt(i128::MIN))
+        Ok(Operand::py_int(i128::MIN))
     );
 }

@@ -37,7 +37,7 @@ fn configs() -> Vec<Jax> {
 /// so what follows runs "after warm-up".
 fn warm_up() -> Vec<Jax> {
     let configs = configs();
-    let int8 = Operand::DType(DType::Int8);
+    let int8 = Operand::dtype(DType::Int8);
     for jax in &configs {
         assert_eq!(jax.promote_types(DType::Int8, DType::Int8), Ok(DType::Int8));
         assert_eq!(
@@ -139,8 +139,8 @@ fn result_types_allocate_nothing_on_longer_lists() {
         DType::Complex64,
     ]
     .into_iter()
-    .flat_map(|dtype| [false, true].map(|weak| Operand::Array { dtype, weak }))
-    .chain([Operand::PyInt(2), Operand::PyFloat(2.0)])
+    .flat_map(|dtype| [false, true].map(|weak| Operand::array(dtype, weak)))
+    .chain([Operand::py_int(2), Operand::py_float(2.0)])
     .collect();
     let (mut successes, mut tried) = (0, 0);
     for jax in warm_up() {
@@ -168,9 +168,9 @@ fn value_errors_allocate_nothing() {
         let what = || format!("{jax:?}");
         check(&what, || jax.result_type(&[]));
         check(&what, || jax.lattice_result_type(&[]));
-        check(&what, || jax.lattice_result_type(&[Operand::None]));
+        check(&what, || jax.lattice_result_type(&[Operand::NONE]));
         check(&what, || {
-            jax.lattice_result_type(&[Operand::PyInt(1), Operand::None])
+            jax.lattice_result_type(&[Operand::py_int(1), Operand::NONE])
         });
     }
 }

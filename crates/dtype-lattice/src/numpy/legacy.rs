@@ -9,7 +9,7 @@ use super::{python_default, weak_array};
 use crate::dtype::{DType, Kind};
 use crate::error::PromotionError;
 use crate::lattice::Lattice;
-use crate::operand::{Operand, PyScalar, TypeSpec};
+use crate::operand::{Operand, OperandKind, PyScalar, TypeSpec};
 use crate::policy::{Policy, Typed};
 
 /// NumPy 1.x as the JAX design notebook tabulates it.
@@ -29,10 +29,10 @@ use crate::policy::{Policy, Typed};
 /// use dtype_lattice::{DType, Operand, PyScalar};
 ///
 /// let legacy = NumpyLegacy;
-/// let int8 = Operand::DType(DType::Int8);
+/// let int8 = Operand::dtype(DType::Int8);
 /// assert_eq!(legacy.result_type(&[int8, PyScalar::Int.into()]), Ok(DType::Int8));
 /// assert_eq!(legacy.result_type(&[int8, PyScalar::Float.into()]), Ok(DType::Float64));
-/// let f16 = Operand::DType(DType::Float16);
+/// let f16 = Operand::dtype(DType::Float16);
 /// assert_eq!(legacy.result_type(&[f16, PyScalar::Complex.into()]), Ok(DType::Complex64));
 /// assert_eq!(legacy.promote_types(DType::UInt8, PyScalar::Int), Ok(DType::Int64));
 /// let err = legacy.promote_types(DType::BFloat16, DType::Float32).unwrap_err();
@@ -131,12 +131,12 @@ fn numpy1_dtype(dtype: DType) -> Result<DType, PromotionError> {
 }
 
 fn input(operand: &Operand) -> Result<Input, PromotionError> {
-    Ok(match *operand {
-        Operand::DType(dtype) | Operand::Array { dtype, weak: false } => {
+    Ok(match operand.kind() {
+        OperandKind::DType(dtype) | OperandKind::Array { dtype, weak: false } => {
             Input::Array(numpy1_dtype(dtype)?)
         }
-        Operand::Array { dtype, weak: true } => return Err(weak_array(dtype)),
-        Operand::ZeroDim(dtype) => {
+        OperandKind::Array { dtype, weak: true } => return Err(weak_array(dtype)),
+        OperandKind::ZeroDim(dtype) => {
             return Err(PromotionError::Foreign {
                 python_type: "ValueError",
                 message: format!(
@@ -146,11 +146,11 @@ fn input(operand: &Operand) -> Result<Input, PromotionError> {
                 ),
             })
         }
-        Operand::PyType(PyScalar::Bool) | Operand::PyBool(_) => Input::Array(DType::Bool),
-        Operand::PyType(scalar) => Input::Scalar(scalar),
-        Operand::PyInt(_) => Input::Scalar(PyScalar::Int),
-        Operand::PyFloat(_) => Input::Scalar(PyScalar::Float),
-        Operand::None => Input::Array(DType::Float64),
+        OperandKind::PyType(PyScalar::Bool) | OperandKind::PyBool(_) => Input::Array(DType::Bool),
+        OperandKind::PyType(scalar) => Input::Scalar(scalar),
+        OperandKind::PyInt(_) => Input::Scalar(PyScalar::Int),
+        OperandKind::PyFloat(_) => Input::Scalar(PyScalar::Float),
+        OperandKind::None => Input::Array(DType::Float64),
     })
 }
 

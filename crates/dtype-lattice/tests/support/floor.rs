@@ -3,7 +3,7 @@
 //! how they use the library's answers.
 
 use dtype_lattice::jax::{self, Jax, NODE_COUNT};
-use dtype_lattice::{DType, Operand, PyScalar, TypeSpec};
+use dtype_lattice::{DType, Operand, OperandKind, PyScalar, TypeSpec};
 
 /// Joins as bytes, `0` where there is none (the floor never reads those
 /// cells; it only must not index out of bounds).
@@ -24,13 +24,13 @@ pub fn table(jax: Jax) -> Table {
 /// The lattice node the floor reads for an operand: its dtype, or its
 /// Python type's weak node.
 pub fn node(operand: &Operand) -> u8 {
-    let spec = match *operand {
-        Operand::DType(dtype) | Operand::ZeroDim(dtype) | Operand::Array { dtype, .. } => {
-            TypeSpec::DType(dtype)
-        }
-        Operand::PyType(scalar) => TypeSpec::Python(scalar),
-        Operand::PyInt(_) => TypeSpec::Python(PyScalar::Int),
-        Operand::PyFloat(_) | Operand::None => TypeSpec::Python(PyScalar::Float),
+    let spec = match operand.kind() {
+        OperandKind::DType(dtype)
+        | OperandKind::ZeroDim(dtype)
+        | OperandKind::Array { dtype, .. } => TypeSpec::DType(dtype),
+        OperandKind::PyType(scalar) => TypeSpec::Python(scalar),
+        OperandKind::PyInt(_) => TypeSpec::Python(PyScalar::Int),
+        OperandKind::PyFloat(_) | OperandKind::None => TypeSpec::Python(PyScalar::Float),
         // Python bools, and any operand form added later, read as `bool`.
         _ => TypeSpec::DType(DType::Bool),
     };

@@ -9,20 +9,20 @@ pub fn operand_forms() -> Vec<Operand> {
         .into_iter()
         .flat_map(|dtype| {
             [
-                Operand::DType(dtype),
-                Operand::ZeroDim(dtype),
-                Operand::Array { dtype, weak: false },
-                Operand::Array { dtype, weak: true },
+                Operand::dtype(dtype),
+                Operand::zero_dim(dtype),
+                Operand::array(dtype, false),
+                Operand::array(dtype, true),
             ]
         })
         .collect();
-    forms.extend(PyScalar::ALL.map(Operand::PyType));
+    forms.extend(PyScalar::ALL.map(Operand::py_type));
     forms.extend([
-        Operand::PyInt(2),
-        Operand::PyInt(1 << 100),
-        Operand::PyFloat(1.5),
-        Operand::PyBool(true),
-        Operand::None,
+        Operand::py_int(2),
+        Operand::py_int(1 << 100),
+        Operand::py_float(1.5),
+        Operand::py_bool(true),
+        Operand::NONE,
     ]);
     forms
 }
