@@ -258,12 +258,12 @@ const MAX_STATES: usize = 256;
 /// tables hold exactly what the joins and rules say; O(states x 64) joins.
 struct Automaton {
     /// The state after one value, by [`typed_index`].
-    start: [u8; 2 * DType::COUNT],
+    start: [u8; TYPED_VALUES],
     /// The state after two values, by their [`typed_index`]es: a list of
     /// three starts one load closer to its answer (4 KiB).
-    pairs: [[u8; 2 * DType::COUNT]; 2 * DType::COUNT],
+    pairs: [[u8; TYPED_VALUES]; TYPED_VALUES],
     /// The state after one more value, at `state << 6 | typed_index`.
-    next: [u8; MAX_STATES * 2 * DType::COUNT],
+    next: [u8; MAX_STATES * TYPED_VALUES],
     /// What each state answers.
     ends: [End; MAX_STATES],
     /// How operands enter it.
@@ -323,9 +323,9 @@ impl Automaton {
             })
         };
         let mut automaton = Box::new(Automaton {
-            start: [0; 2 * DType::COUNT],
-            pairs: [[0; 2 * DType::COUNT]; 2 * DType::COUNT],
-            next: [0; MAX_STATES * 2 * DType::COUNT],
+            start: [0; TYPED_VALUES],
+            pairs: [[0; TYPED_VALUES]; TYPED_VALUES],
+            next: [0; MAX_STATES * TYPED_VALUES],
             ends: [End {
                 lattice: None,
                 result: None,
@@ -338,14 +338,14 @@ impl Automaton {
         }
         let mut from = 0;
         while from < states.len() {
-            for index in 0..2 * DType::COUNT {
+            for index in 0..TYPED_VALUES {
                 let to = id(step(states[from], typed_value(index)), &mut states);
                 automaton.next[from << 6 | index] = to;
             }
             from += 1;
         }
-        for a in 0..2 * DType::COUNT {
-            for b in 0..2 * DType::COUNT {
+        for a in 0..TYPED_VALUES {
+            for b in 0..TYPED_VALUES {
                 let state = automaton.start[a];
                 automaton.pairs[a][b] = automaton.next[usize::from(state) << 6 | b];
             }
@@ -359,7 +359,7 @@ impl Automaton {
     /// The state after one more value.
     #[inline(always)]
     fn step(&self, state: u8, index: usize) -> u8 {
-        self.next[usize::from(state) << 6 | index & (2 * DType::COUNT - 1)]
+        self.next[usize::from(state) << 6 | index & (TYPED_VALUES - 1)]
     }
 }
 
@@ -371,8 +371,8 @@ impl Automaton {
 /// result type of a unary or binary operation one load instead of four.
 /// 8 KiB per configuration.
 struct ShortLists {
-    singles: [Typed; 2 * DType::COUNT],
-    pairs: [[Option<Typed>; 2 * DType::COUNT]; 2 * DType::COUNT],
+    singles: [Typed; TYPED_VALUES],
+    pairs: [[Option<Typed>; TYPED_VALUES]; TYPED_VALUES],
 }
 
 impl ShortLists {
@@ -385,8 +385,8 @@ impl ShortLists {
             let reading = config.read(automaton, list, false)?;
             config.apply_rules(automaton, &reading, list, concrete).ok()
         };
-        let mut singles = [Typed::strong(DType::Bool); 2 * DType::COUNT];
-        let mut pairs = [[None; 2 * DType::COUNT]; 2 * DType::COUNT];
+        let mut singles = [Typed::strong(DType::Bool); TYPED_VALUES];
+        let mut pairs = [[None; TYPED_VALUES]; TYPED_VALUES];
         for (a, row) in pairs.iter_mut().enumerate() {
             singles[a] = answer(&[typed(a)]).expect("one operand always has an answer");
             for (b, cell) in row.iter_mut().enumerate() {
@@ -403,7 +403,7 @@ impl ShortLists {
     fn get<T: Input>(&self, decode: &Decode, operands: &[T], none_is_error: bool) -> Option<Typed> {
         let index = |operand: &T| {
             (!(none_is_error && operand.is_none()))
-                .then_some(operand.typed_index(decode) & (2 * DType::COUNT - 1))
+                .then_some(operand.typed_index(decode) & (TYPED_VALUES - 1))
         };
         match operands {
             [a] => Some(self.singles[index(a)?]),
@@ -473,8 +473,8 @@ const PROMOTED: [DType; STRIDE] = NODE_DTYPE[1];
 /// (`bfloat16` and the small floats count as float). `bool` has no weak
 /// form and stays itself. A table rather than a branch on `weak`, which
 /// varies between operands.
-const AWARE_NODE: [u8; 2 * DType::COUNT] = {
-    let mut out = [0u8; 2 * DType::COUNT];
+const AWARE_NODE: [u8; TYPED_VALUES] = {
+    let mut out = [0u8; TYPED_VALUES];
     let mut i = 0;
     while i < DType::COUNT {
         out[i] = i as u8;
@@ -496,6 +496,11 @@ const AWARE_NODE: [u8; 2 * DType::COUNT] = {
 const fn typed_index(dtype: DType, weak: bool) -> usize {
     (weak as usize) << 5 | dtype.index()
 }
+
+/// How many (dtype, weak) values there are: every [`typed_index`] is
+/// below it. A power of two, so that masking an index with
+/// `TYPED_VALUES - 1` proves it in bounds without changing it.
+const TYPED_VALUES: usize = 2 * DType::COUNT;
 
 // `typed_index` and the tables indexed by it (`state << 6 | typed_index`)
 // take 32 dtypes.
@@ -599,7 +604,7 @@ struct Reading {
 /// [`Operand`]s and [`Typed`] values alike.
 trait Input {
     /// The (dtype, weak) pair's [`typed_index`] under the configuration
-    /// `decode` was built for. Readers mask it with `2 * DType::COUNT - 1`
+    /// `decode` was built for. Readers mask it with `TYPED_VALUES - 1`
     /// (no change to the value) so that the compiler drops their tables'
     /// bounds checks.
     fn typed_index(&self, decode: &Decode) -> usize;
@@ -1066,13 +1071,13 @@ impl Config {
     ) -> Option<Reading> {
         let decode = &automaton.decode;
         let (first, rest) = operands.split_first()?;
-        let first_index = first.typed_index(decode) & (2 * DType::COUNT - 1);
+        let first_index = first.typed_index(decode) & (TYPED_VALUES - 1);
         let mut has_none = track_none && first.is_none();
         // Any of the low 5 bits set: some dtype differs from the first.
         let mut differs = 0;
         let (mut state, rest) = match rest.split_first() {
             Some((second, rest)) => {
-                let index = second.typed_index(decode) & (2 * DType::COUNT - 1);
+                let index = second.typed_index(decode) & (TYPED_VALUES - 1);
                 differs |= index ^ first_index;
                 has_none |= track_none && second.is_none();
                 (automaton.pairs[first_index][index], rest)
