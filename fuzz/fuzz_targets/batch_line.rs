@@ -1,7 +1,7 @@
 //! Any bytes as batch input: one JSON answer per line, never a panic.
 #![no_main]
 
-use dtype_lattice::jax::Config;
+use dtype_lattice::frameworks::jax::Config;
 use dtype_lattice_cli::batch;
 use libfuzzer_sys::fuzz_target;
 

@@ -2,8 +2,8 @@
 //! point at its own nodes (then `check` answers), or an error with a place.
 #![no_main]
 
-use dtype_lattice::analysis::check;
-use dtype_lattice::lattice_file::parse_bytes;
+use dtype_lattice::design::check::check;
+use dtype_lattice::design::lattice_file::parse_bytes;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|input: &[u8]| {

@@ -1,9 +1,9 @@
 //! `audit`: the design notebook's criteria over every pair of dtypes, side
-//! by side for several subjects ([`dtype_lattice::audit`] has the rules).
+//! by side for several subjects ([`dtype_lattice::design::audit`] has the rules).
 
 use std::io::Write;
 
-use dtype_lattice::audit::{Audit, Criterion};
+use dtype_lattice::design::audit::{Audit, Criterion};
 use dtype_lattice::DType;
 use serde_json::json;
 

@@ -3,19 +3,17 @@
 //! For a graph: nodes and edges, a cycle if there is one, every pair with
 //! several minimal common upper bounds, the pairs with no upper bound (a
 //! partial lattice allows them), and the laws of the join verified on its
-//! table ([`dtype_lattice::analysis`]). For a policy defined by rules:
+//! table ([`dtype_lattice::design::check`]). For a policy defined by rules:
 //! that it is not a lattice, with the triples where grouping matters.
 
 use std::io::Write;
 
-use dtype_lattice::analysis::{self, Check};
-use dtype_lattice::associativity::non_associative;
-use dtype_lattice::definition::Definition;
-use dtype_lattice::{DType, OperandKind, Policy, TypeSpec};
+use dtype_lattice::design::check::{self, check_rules, Check};
+use dtype_lattice::design::Definition;
+use dtype_lattice::Policy;
 use serde_json::{json, Value};
 
 use crate::subject::{wrap, Format, Subject};
-use crate::table::DOCS_TYPES;
 use crate::Failure;
 
 /// Prints the check; a subject that is not a lattice is `Failure::NotALattice`
@@ -23,8 +21,7 @@ use crate::Failure;
 pub fn run(subject: &Subject, format: Format, out: &mut dyn Write) -> Result<(), Failure> {
     let (report, lattice) = match subject {
         Subject::Graph { definition, .. } => {
-            let check =
-                analysis::check(definition).map_err(|err| Failure::Usage(err.to_string()))?;
+            let check = check::check(definition).map_err(|err| Failure::Usage(err.to_string()))?;
             (graph_report(definition, &check, format), check.is_lattice())
         }
         Subject::Rules(policy) => (rules_report(policy.as_ref(), format), false),
@@ -149,43 +146,19 @@ fn graph_report(definition: &Definition, check: &Check, format: Format) -> Strin
     }
 }
 
-/// The types a rules policy is checked on: the documentation's 18 first
-/// (so the first counterexample is in familiar types), then the other
-/// dtypes.
-fn rule_types() -> Vec<TypeSpec> {
-    let docs = DOCS_TYPES
-        .iter()
-        .filter_map(|operand| match operand.kind() {
-            OperandKind::DType(dtype) => Some(TypeSpec::DType(dtype)),
-            OperandKind::PyType(scalar) => Some(TypeSpec::Python(scalar)),
-            _ => None,
-        });
-    let mut types: Vec<TypeSpec> = docs.collect();
-    for dtype in DType::ALL {
-        if !types.contains(&TypeSpec::DType(dtype)) {
-            types.push(TypeSpec::DType(dtype));
-        }
-    }
-    types
-}
-
 fn rules_report(policy: &dyn Policy, format: Format) -> String {
     let name = policy.name();
-    let types = rule_types();
-    let found: Vec<_> = non_associative(policy, &types).collect();
-    let count = found.len();
-    // Two different dtypes show the broken law more plainly than a
-    // promotion that fails on one side only.
-    let example = found
+    let found = check_rules(policy);
+    let (count, triples, example) = (
+        found.non_associative.len(),
+        found.triples(),
+        found.example(),
+    );
+    let labels: Vec<String> = found.types.iter().map(ToString::to_string).collect();
+    let no_upper_bound: Vec<[&str; 2]> = found
+        .no_upper_bound
         .iter()
-        .find(|e| e.left.is_ok() && e.right.is_ok())
-        .or(found.first());
-    let triples = types.len().pow(3);
-    let labels: Vec<String> = types.iter().map(ToString::to_string).collect();
-    let no_upper_bound: Vec<[&str; 2]> = (0..types.len())
-        .flat_map(|a| (a + 1..types.len()).map(move |b| (a, b)))
-        .filter(|&(a, b)| policy.promote_types(types[a], types[b]).is_err())
-        .map(|(a, b)| [labels[a].as_str(), labels[b].as_str()])
+        .map(|&(a, b)| [labels[a].as_str(), labels[b].as_str()])
         .collect();
     match format {
         Format::Json => {
@@ -210,7 +183,7 @@ fn rules_report(policy: &dyn Policy, format: Format) -> String {
         Format::Text => {
             let mut text = format!(
                 "{name}: defined by rules, not by a lattice ({} types: the dtypes and Python's int, float, complex)\n",
-                types.len()
+                found.types.len()
             );
             text += &format!("pairs with no promotion: {}\n", no_upper_bound.len());
             match example {

@@ -1,79 +1,13 @@
-//! Comparing two policies cell by cell, the way JAX's documentation compares
-//! JAX with NumPy: a cell differs when the two `promote_types` answers
-//! differ (every failure counts as the same answer), or when one of its
-//! dtypes is native to one policy but not the other (the docs mark every
-//! bfloat16 cell because "NumPy has none": NumPy has it only through
-//! ml_dtypes).
+//! `diff`: the cells where two policies differ
+//! ([`dtype_lattice::design::diff`]), as a list and a count.
 
 use std::fmt::Write as _;
 
-use dtype_lattice::{DType, Operand, OperandKind, Policy, TypeSpec};
+use dtype_lattice::design::diff::{differences, Difference};
+use dtype_lattice::design::table::{dtype_label, type_label};
+use dtype_lattice::{DType, Policy, TypeSpec};
 
-use crate::table::{dtype_label, type_label, Labels};
-
-/// One cell where two policies differ.
-pub struct Difference {
-    /// The row's position in the list of types compared.
-    pub row: usize,
-    /// The column's position in the list of types compared.
-    pub column: usize,
-    /// The first policy's `promote_types` answer (`None` where it fails).
-    pub left: Option<DType>,
-    /// The second policy's answer.
-    pub right: Option<DType>,
-    /// The cell's dtypes that one policy defines itself and the other does
-    /// not, each with the one that does not (0 for `left`, 1 for `right`).
-    pub not_native: Vec<(DType, usize)>,
-}
-
-/// The type a table heading stands for in `promote_types`.
-fn type_spec(operand: Operand) -> Option<TypeSpec> {
-    match operand.kind() {
-        OperandKind::DType(dtype) => Some(TypeSpec::DType(dtype)),
-        OperandKind::PyType(scalar) => Some(TypeSpec::Python(scalar)),
-        _ => None,
-    }
-}
-
-/// Every cell over `types` (rows, then columns) where `left` and `right`
-/// differ.
-pub fn differences(left: &dyn Policy, right: &dyn Policy, types: &[Operand]) -> Vec<Difference> {
-    let specs: Vec<Option<TypeSpec>> = types.iter().map(|&t| type_spec(t)).collect();
-    let mut found = Vec::new();
-    for (row, &a) in specs.iter().enumerate() {
-        for (column, &b) in specs.iter().enumerate() {
-            let (Some(a), Some(b)) = (a, b) else { continue };
-            let answer = |policy: &dyn Policy| policy.promote_types(a, b).ok();
-            let mut dtypes: Vec<DType> = [a, b]
-                .into_iter()
-                .filter_map(|spec| match spec {
-                    TypeSpec::DType(dtype) => Some(dtype),
-                    TypeSpec::Python(_) => None,
-                })
-                .collect();
-            dtypes.dedup();
-            let policies = [left, right];
-            let not_native: Vec<(DType, usize)> = dtypes
-                .into_iter()
-                .flat_map(|dtype| [(dtype, 0), (dtype, 1)])
-                .filter(|&(dtype, side)| {
-                    !policies[side].is_native(dtype) && policies[1 - side].is_native(dtype)
-                })
-                .collect();
-            let (l, r) = (answer(left), answer(right));
-            if l != r || !not_native.is_empty() {
-                found.push(Difference {
-                    row,
-                    column,
-                    left: l,
-                    right: r,
-                    not_native,
-                });
-            }
-        }
-    }
-    found
-}
+use crate::table::Labels;
 
 /// Output formats of the `diff` command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -102,19 +36,25 @@ impl Report<'_> {
     pub fn new<'a>(
         names: [&'a str; 2],
         policies: [&dyn Policy; 2],
-        types: &[Operand],
+        types: &[TypeSpec],
         label_style: Labels,
     ) -> Report<'a> {
         Report {
             names,
-            labels: types.iter().map(|&t| type_label(t, label_style)).collect(),
+            labels: types
+                .iter()
+                .map(|&t| type_label(t, label_style.into()))
+                .collect(),
             label_style,
             differences: differences(policies[0], policies[1], types),
         }
     }
 
     fn answer(&self, dtype: Option<DType>) -> String {
-        dtype.map_or_else(|| "-".to_owned(), |d| dtype_label(d, self.label_style))
+        dtype.map_or_else(
+            || "-".to_owned(),
+            |d| dtype_label(d, self.label_style.into()),
+        )
     }
 
     fn summary(&self) -> String {
@@ -161,7 +101,7 @@ impl Report<'_> {
     /// "column", "left", "right", "not_native": [{"dtype", "policy"}]}]}`,
     /// answers as labels or `null`.
     fn json(&self) -> String {
-        let label = |d: Option<DType>| d.map(|d| dtype_label(d, self.label_style));
+        let label = |d: Option<DType>| d.map(|d| dtype_label(d, self.label_style.into()));
         let differences: Vec<serde_json::Value> = self
             .differences
             .iter()

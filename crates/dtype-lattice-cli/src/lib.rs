@@ -5,12 +5,10 @@
 //! a graph that is not a lattice, 2 bad usage or input.
 
 pub mod audit;
-pub mod batch;
 pub mod check;
 pub mod diff;
 pub mod explain;
 pub mod graph;
-pub mod layout;
 pub mod subject;
 pub mod table;
 
@@ -19,13 +17,14 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use dtype_lattice::definition::Definition;
-use dtype_lattice::jax::{Config, Jax, Promotion};
-use dtype_lattice::lattice::{GraphError, Poset};
-use dtype_lattice::policy::{self, Policy};
+use dtype_lattice::design::graph::{Drawing, MAX_VERTICES};
+use dtype_lattice::design::table::{self as promotion_table, Table};
+use dtype_lattice::design::{explain as why, Definition};
+use dtype_lattice::engine::{GraphError, Poset};
+use dtype_lattice::policy::{self, Policy, Settings};
 use dtype_lattice::{Operand, PromotionError, TypeSpec};
 
-use crate::table::{Format, Labels, Table};
+use crate::table::{Format, Labels};
 
 /// Lattice-based dtype promotion, as JAX does it.
 #[derive(Debug, Parser)]
@@ -48,8 +47,7 @@ pub struct PolicyArgs {
 impl PolicyArgs {
     /// The chosen policy, or a usage error naming the known ones.
     fn policy(&self) -> Result<Box<dyn Policy>, Failure> {
-        policy::by_name(&self.policy, self.jax.jax().config())
-            .map_err(|err| Failure::Usage(err.to_string()))
+        self.jax.policy(&self.policy)
     }
 }
 
@@ -65,15 +63,17 @@ struct JaxFlags {
 }
 
 impl JaxFlags {
-    fn jax(self) -> Jax {
-        Jax::new(Config {
+    fn settings(self) -> Settings {
+        Settings {
             x64: self.x64,
-            promotion: if self.strict {
-                Promotion::Strict
-            } else {
-                Promotion::Standard
-            },
-        })
+            strict: self.strict,
+        }
+    }
+
+    /// The policy called `name` under these settings, or a usage error
+    /// naming the known ones.
+    fn policy(self, name: &str) -> Result<Box<dyn Policy>, Failure> {
+        policy::by_name(name, self.settings()).map_err(|err| Failure::Usage(err.to_string()))
     }
 }
 
@@ -319,20 +319,21 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
             diff,
         } => {
             let policy = rules.policy()?;
-            let types = table::types(all);
             let labels = labels.unwrap_or(if all { Labels::Names } else { Labels::Short });
-            let mut table = Table::compute(policy.as_ref(), &types, labels);
-            if let Some(name) = diff {
-                if format == Format::Csv {
+            let table = Table::compute(policy.as_ref(), &promotion_table::types(all));
+            let marks = match diff {
+                Some(_) if format == Format::Csv => {
                     return Err(Failure::Usage(
                         "--diff marks cells in text, markdown, html and json; for csv use the diff command".into(),
-                    ));
+                    ))
                 }
-                let other = policy::by_name(&name, rules.jax.jax().config())
-                    .map_err(|err| Failure::Usage(err.to_string()))?;
-                table.mark_differences(policy.as_ref(), other.as_ref(), &name, &types);
-            }
-            out.write_all(table.render(format).as_bytes())?;
+                Some(name) => {
+                    let other = rules.jax.policy(&name)?;
+                    Some(table::Marks::new(policy.as_ref(), other.as_ref(), &name, &table))
+                }
+                None => None,
+            };
+            out.write_all(table::render(&table, labels, marks.as_ref(), format).as_bytes())?;
         }
         Command::Diff {
             left,
@@ -342,16 +343,12 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
             format,
             labels,
         } => {
-            let by_name = |name: &str| {
-                policy::by_name(name, jax.jax().config())
-                    .map_err(|err| Failure::Usage(err.to_string()))
-            };
-            let (first, second) = (by_name(&left)?, by_name(&right)?);
+            let (first, second) = (jax.policy(&left)?, jax.policy(&right)?);
             let labels = labels.unwrap_or(if all { Labels::Names } else { Labels::Short });
             let report = diff::Report::new(
                 [&left, &right],
                 [first.as_ref(), second.as_ref()],
-                &table::types(all),
+                &promotion_table::types(all),
                 labels,
             );
             out.write_all(report.render(format).as_bytes())?;
@@ -379,20 +376,23 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
                         .map_err(|err| Failure::Usage(err.to_string()))
                 })
                 .collect::<Result<Vec<_>, _>>()?;
+            let policy = rules.policy()?;
             let result = if lattice {
-                if rules.policy != "jax" {
-                    return Err(Failure::Usage(
-                        "--lattice shows JAX's lattice_result_type; use it with --policy jax"
-                            .into(),
-                    ));
-                }
-                rules.jax.jax().lattice_result_type(&operands)
+                policy.lattice_result_type(&operands).ok_or_else(|| {
+                    Failure::Usage(format!(
+                        "--lattice shows JAX's lattice_result_type, which {} does not have; \
+                         use it with --policy jax",
+                        policy.name()
+                    ))
+                })?
             } else {
-                rules.policy()?.result_type(&operands)
+                policy.result_type(&operands)
             };
             writeln!(out, "{}", result.map_err(Failure::Promotion)?)?;
         }
-        Command::Batch { jax } => batch::run(io::stdin().lock(), &mut *out, jax.jax().config())?,
+        Command::Batch { jax } => {
+            dtype_lattice::protocol::run(io::stdin().lock(), &mut *out, jax.settings())?
+        }
         Command::Check { subject, format } => check::run(&subject.load()?, format, out)?,
         Command::Audit { subjects, format } => audit::run(&subjects.load()?, format, out)?,
         Command::Explain {
@@ -404,11 +404,11 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
             let subject = subject.load()?;
             let definition = subject.definition()?;
             let poset = poset(definition)?;
-            let report = explain::Report::new(definition, &poset, subject.policy(), [&a, &b])
+            let report = why::Report::new(definition, &poset, subject.policy(), [&a, &b])
                 .map_err(|err| Failure::Usage(err.to_string()))?;
-            out.write_all(report.render(format).as_bytes())?;
+            out.write_all(explain::render(&report, format).as_bytes())?;
             out.flush()?;
-            if let Some(failure) = report.failure() {
+            if let Some(failure) = explain::failure(&report) {
                 return Err(failure);
             }
         }
@@ -424,16 +424,15 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
             let subject = subject.load()?;
             let definition = subject.definition()?;
             let poset = poset(definition)?;
-            let drawing = graph::Drawing::new(definition, &poset, pair)
+            let drawing = Drawing::new(definition, &poset, pair)
                 .map_err(|err| Failure::Usage(err.to_string()))?;
             let text = match format {
                 graph::Format::Dot => drawing.dot(),
                 graph::Format::Svg => drawing.svg().map_err(|too_large| {
                     Failure::Usage(format!(
                         "drawing this graph would take {} vertices (nodes plus edge bends), \
-                         more than the {} laid out here; use --format dot with Graphviz",
+                         more than the {MAX_VERTICES} laid out here; use --format dot with Graphviz",
                         too_large.vertices,
-                        layout::MAX_VERTICES
                     ))
                 })?,
             };
@@ -469,7 +468,7 @@ fn highlight_pair(text: &str) -> Result<[&str; 2], Failure> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dtype_lattice::definition::NodeDef;
+    use dtype_lattice::design::NodeDef;
 
     fn definition(edges: Vec<(usize, usize)>) -> Definition {
         Definition {

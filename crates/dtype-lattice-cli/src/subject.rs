@@ -10,8 +10,8 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use dtype_lattice::definition::Definition;
-use dtype_lattice::lattice_file;
+use dtype_lattice::design::lattice_file;
+use dtype_lattice::design::Definition;
 use dtype_lattice::policy::{self, Policy};
 
 use crate::{Failure, JaxFlags};
@@ -141,8 +141,7 @@ impl Subject {
     }
 
     fn from_policy(name: &str, jax: JaxFlags) -> Result<Subject, Failure> {
-        let policy = policy::by_name(name, jax.jax().config())
-            .map_err(|err| Failure::Usage(err.to_string()))?;
+        let policy = jax.policy(name)?;
         Ok(match Definition::from_policy(policy.as_ref()) {
             Some(definition) => Subject::Graph {
                 definition,
@@ -166,14 +165,7 @@ impl Subject {
         match self {
             Subject::Graph { definition, .. } => Ok(definition),
             Subject::Rules(policy) => {
-                let with_lattice: Vec<&str> = policy::POLICY_NAMES
-                    .iter()
-                    .copied()
-                    .filter(|name| {
-                        policy::by_name(name, Default::default())
-                            .is_ok_and(|p| p.lattice().is_some())
-                    })
-                    .collect();
+                let with_lattice = policy::with_lattice();
                 Err(Failure::Usage(format!(
                     "{} is not defined by a lattice but by rules, so it has no graph \
                      (`dtype-lattice check --policy {}` shows why); policies with a lattice: {}",

@@ -1,55 +1,13 @@
-//! The binary promotion table, and its renderings.
-//!
-//! A cell is what JAX's documentation shows: the result type of two dtype
-//! specifiers or Python scalar types, written as a short label, with a weak
-//! result written as its Python type (`i*`, `f*`, `c*`) and a failed
-//! promotion as `-`.
-//!
-//! A table can also mark the cells where another policy differs
-//! ([`Table::mark_differences`]), as JAX's documentation marks in green
+//! Rendering the promotion table ([`dtype_lattice::design::table`]) as text,
+//! Markdown, CSV, JSON or HTML, with the cells where another policy differs
+//! ([`dtype_lattice::design::diff`]) marked as JAX's documentation marks
 //! where JAX departs from NumPy.
 
 use std::fmt::Write as _;
 
-use dtype_lattice::{DType, Kind, Operand, OperandKind, Policy, PyScalar, Typed};
-
-use crate::diff::differences;
-
-/// The 18 types of JAX's documentation table, in its order.
-pub const DOCS_TYPES: [Operand; 18] = [
-    Operand::dtype(DType::Bool),
-    Operand::dtype(DType::UInt8),
-    Operand::dtype(DType::UInt16),
-    Operand::dtype(DType::UInt32),
-    Operand::dtype(DType::UInt64),
-    Operand::dtype(DType::Int8),
-    Operand::dtype(DType::Int16),
-    Operand::dtype(DType::Int32),
-    Operand::dtype(DType::Int64),
-    Operand::dtype(DType::BFloat16),
-    Operand::dtype(DType::Float16),
-    Operand::dtype(DType::Float32),
-    Operand::dtype(DType::Float64),
-    Operand::dtype(DType::Complex64),
-    Operand::dtype(DType::Complex128),
-    Operand::py_type(PyScalar::Int),
-    Operand::py_type(PyScalar::Float),
-    Operand::py_type(PyScalar::Complex),
-];
-
-/// The types a table shows: the documentation's 18, or with `all` the 32
-/// dtypes and Python's int, float and complex.
-pub fn types(all: bool) -> Vec<Operand> {
-    if all {
-        DType::ALL
-            .into_iter()
-            .map(Operand::dtype)
-            .chain(DOCS_TYPES[15..].iter().copied())
-            .collect()
-    } else {
-        DOCS_TYPES.to_vec()
-    }
-}
+use dtype_lattice::design::diff::{differences, marks};
+use dtype_lattice::design::table::{self, Table};
+use dtype_lattice::Policy;
 
 /// How types are written in the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -59,6 +17,15 @@ pub enum Labels {
     Short,
     /// Full dtype names.
     Names,
+}
+
+impl From<Labels> for table::Labels {
+    fn from(labels: Labels) -> table::Labels {
+        match labels {
+            Labels::Short => table::Labels::Short,
+            Labels::Names => table::Labels::Names,
+        }
+    }
 }
 
 /// Output formats.
@@ -76,14 +43,6 @@ pub enum Format {
     Html,
 }
 
-/// A computed table: header labels and cells (`None` where promotion fails).
-pub struct Table {
-    pub labels: Vec<String>,
-    pub cells: Vec<Vec<Option<String>>>,
-    /// The cells marked as differing from another policy, and its name.
-    pub marks: Option<Marks>,
-}
-
 /// Which cells differ from another policy.
 pub struct Marks {
     /// The other policy's name, for the legend.
@@ -92,89 +51,53 @@ pub struct Marks {
     pub cells: Vec<Vec<bool>>,
 }
 
-/// The label of a type in the chosen style.
-pub(crate) fn type_label(operand: Operand, labels: Labels) -> String {
-    match operand.kind() {
-        OperandKind::DType(dtype) | OperandKind::Array { dtype, .. } => dtype_label(dtype, labels),
-        OperandKind::PyType(scalar) => scalar.label().to_owned(),
-        _ => operand.to_string(),
-    }
-}
-
-/// `b1`, `u2`, `bf`, `c16`...: the kind letter and the size in bytes, as
-/// the documentation's generator prints `np.dtype(d).kind + itemsize`;
-/// types narrower than a byte have no such label and keep their name.
-pub(crate) fn dtype_label(dtype: DType, labels: Labels) -> String {
-    match (labels, dtype) {
-        (Labels::Names, _) => dtype.name().to_owned(),
-        (Labels::Short, DType::BFloat16) => "bf".to_owned(),
-        (Labels::Short, d) if d.bits() >= 8 || d == DType::Bool => {
-            format!("{}{}", d.kind().code(), d.itemsize_bits() / 8)
-        }
-        (Labels::Short, d) => d.name().to_owned(),
-    }
-}
-
-fn cell_label(result: Typed, labels: Labels) -> String {
-    if !result.weak {
-        return dtype_label(result.dtype, labels);
-    }
-    let scalar = match result.dtype.kind() {
-        Kind::Complex => PyScalar::Complex,
-        Kind::Float => PyScalar::Float,
-        _ => PyScalar::Int,
-    };
-    scalar.label().to_owned()
-}
-
-impl Table {
-    /// The table of `result_type` over pairs of `types` under `policy`. A
-    /// weak result is labelled by its kind, so for JAX this is the table of
-    /// `lattice_result_type` its documentation prints.
-    pub fn compute(policy: &dyn Policy, types: &[Operand], labels: Labels) -> Table {
-        Table {
-            labels: types.iter().map(|&t| type_label(t, labels)).collect(),
-            cells: types
-                .iter()
-                .map(|&a| {
-                    types
-                        .iter()
-                        .map(|&b| {
-                            policy
-                                .result_type(&[a, b])
-                                .ok()
-                                .map(|typed| cell_label(typed, labels))
-                        })
-                        .collect()
-                })
-                .collect(),
-            marks: None,
-        }
-    }
-
-    /// Marks the cells where `other` (called `name`) differs from `policy`
-    /// on `types`, the types the table was computed over. The comparison is
-    /// the documentation's: `promote_types` answers, and types one of the
-    /// policies does not define itself (see [`crate::diff`]).
-    pub fn mark_differences(
-        &mut self,
-        policy: &dyn Policy,
-        other: &dyn Policy,
-        name: &str,
-        types: &[Operand],
-    ) {
-        let mut cells = vec![vec![false; types.len()]; types.len()];
-        for difference in differences(policy, other, types) {
-            cells[difference.row][difference.column] = true;
-        }
-        self.marks = Some(Marks {
+impl Marks {
+    /// The cells of `table` (computed under `policy`) where `other`, called
+    /// `name`, differs: the documentation's comparison (see
+    /// [`dtype_lattice::design::diff`]).
+    pub fn new(policy: &dyn Policy, other: &dyn Policy, name: &str, table: &Table) -> Marks {
+        let found = differences(policy, other, &table.types);
+        Marks {
             against: name.to_owned(),
-            cells,
-        });
+            cells: marks(&found, table.types.len()),
+        }
     }
+}
 
+/// The table rendered in `format`, its labels in the `labels` style.
+pub fn render(table: &Table, labels: Labels, marks: Option<&Marks>, format: Format) -> String {
+    let labels = labels.into();
+    let shown = Shown {
+        labels: table.labels(labels),
+        cells: (0..table.types.len())
+            .map(|r| {
+                (0..table.types.len())
+                    .map(|c| table.cell_label(r, c, labels))
+                    .collect()
+            })
+            .collect(),
+        marks,
+    };
+    match format {
+        Format::Text => shown.text(),
+        Format::Markdown => shown.markdown(),
+        Format::Csv => shown.csv(),
+        Format::Json => shown.json(),
+        Format::Html => shown.html(),
+    }
+}
+
+/// A table's labels and cells as they are shown (`-` for a failed
+/// promotion).
+struct Shown<'a> {
+    labels: Vec<String>,
+    cells: Vec<Vec<String>>,
+    marks: Option<&'a Marks>,
+}
+
+impl Shown<'_> {
     fn cell(&self, row: usize, column: usize) -> &str {
-        self.cells[row][column].as_deref().unwrap_or("-")
+        &self.cells[row][column]
     }
 
     fn marked(&self, row: usize, column: usize) -> bool {
@@ -186,17 +109,6 @@ impl Table {
     fn legend(&self, out: &mut String, marked: &str) {
         if let Some(marks) = &self.marks {
             let _ = writeln!(out, "\n{marked} cells differ from {}.", marks.against);
-        }
-    }
-
-    /// Renders the table.
-    pub fn render(&self, format: Format) -> String {
-        match format {
-            Format::Text => self.text(),
-            Format::Markdown => self.markdown(),
-            Format::Csv => self.csv(),
-            Format::Json => self.json(),
-            Format::Html => self.html(),
         }
     }
 
@@ -305,9 +217,9 @@ impl Table {
             .iter()
             .map(|row| {
                 row.iter()
-                    .map(|cell| {
-                        cell.clone()
-                            .map_or(serde_json::Value::Null, serde_json::Value::String)
+                    .map(|cell| match cell.as_str() {
+                        "-" => serde_json::Value::Null,
+                        label => serde_json::Value::from(label),
                     })
                     .collect()
             })

@@ -5,9 +5,9 @@ mod support;
 
 use std::path::Path;
 
-use dtype_lattice::definition::Definition;
-use dtype_lattice::jax::{Config, Jax, Promotion};
-use dtype_lattice_cli::explain::{Format, Report};
+use dtype_lattice::design::Definition;
+use dtype_lattice::frameworks::jax::{Config, Jax, Promotion};
+use dtype_lattice_cli::explain::{failure, render, Format, Report};
 use serde_json::Value;
 use support::{run, stderr, stdout};
 
@@ -49,16 +49,16 @@ fn every_pair_explains_to_jaxs_answer() {
     assert_eq!(cases.len(), 35 * 35 * 4);
     for case in cases {
         let jax = Jax::new(config(&case));
-        let definition = Definition::from_lattice("jax", jax.lattice());
+        let definition = Definition::from_policy(&jax).unwrap();
         let poset = definition.poset().unwrap();
         let [a, b] = [0, 1].map(|i| case["args"][i].as_str().unwrap());
         let report = Report::new(&definition, &poset, Some(&jax), [a, b]).unwrap();
-        let json: Value = serde_json::from_str(&report.render(Format::Json)).unwrap();
+        let json: Value = serde_json::from_str(&render(&report, Format::Json)).unwrap();
         let answer = &case["answer"];
         if let Some(expected) = answer["ok"].as_str() {
             let join = json["join"].as_str().expect("a join");
             assert_eq!(as_promote_types(join), expected, "{case}");
-            assert!(report.failure().is_none());
+            assert!(failure(&report).is_none());
             for input in json["inputs"].as_array().unwrap() {
                 assert_eq!(input["path"].as_array().unwrap().last().unwrap(), join);
             }

@@ -17,8 +17,8 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use dtype_lattice::associativity::non_associative;
-use dtype_lattice::numpy::{Numpy, NumpyLegacy};
+use dtype_lattice::design::associativity::non_associative;
+use dtype_lattice::frameworks::numpy::{Numpy, NumpyLegacy};
 use dtype_lattice::{DType, Operand, Policy, TypeSpec};
 use serde_json::Value;
 
@@ -83,7 +83,7 @@ fn can_cast_is_numpys_for_every_pair_of_dtypes() {
     for case in &cases {
         let (from, to) = (dtype(&case["args"][0]), dtype(&case["args"][1]));
         assert_eq!(
-            Value::Bool(Numpy.can_cast(from, to)),
+            Value::Bool(Numpy.can_cast(from, to).expect("NumPy models casting")),
             case["answer"]["ok"],
             "np.can_cast({from}, {to})"
         );
@@ -96,8 +96,10 @@ fn add_raises_numpys_overflow_error_for_python_ints_out_of_range() {
     let mut overflows = 0;
     for case in &cases {
         let args = case["args"].as_array().unwrap();
-        let ours = match Numpy.add(operand(&args[0]), operand(&args[1])) {
-            Ok(dtype) => serde_json::json!({ "ok": { "dtype": dtype.name(), "weak": false } }),
+        let ours = match Numpy.add(&[operand(&args[0]), operand(&args[1])]).unwrap() {
+            Ok(typed) => {
+                serde_json::json!({ "ok": { "dtype": typed.dtype.name(), "weak": typed.weak } })
+            }
             Err(err) => {
                 overflows += 1;
                 serde_json::json!({
@@ -122,7 +124,8 @@ fn add_raises_numpys_overflow_error_for_python_ints_out_of_range() {
 #[test]
 fn add_refuses_ml_dtypes_arithmetic_rather_than_guess() {
     let err = Numpy
-        .add(Operand::dtype(DType::BFloat16), Operand::py_int(1))
+        .add(&[Operand::dtype(DType::BFloat16), Operand::py_int(1)])
+        .unwrap()
         .unwrap_err();
     assert_eq!(err.python_type(), "NotImplementedError");
     assert!(err.to_string().contains("bfloat16"));

@@ -13,10 +13,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::process::Command;
 
-use dtype_lattice::jax::Config;
 use dtype_lattice::policy::by_name;
+use dtype_lattice::policy::Settings;
 use dtype_lattice::{DType, Kind};
-use dtype_lattice_cli::batch;
 use serde_json::{json, Value};
 
 /// `(fn, policy, args, x64)` of a golden call line, and its answer.
@@ -132,11 +131,7 @@ fn tensorflow_without_numpy_behaviour_promotes_as_tf_add() {
             continue;
         }
         let request = json!({"fn": "result_type", "policy": policy, "args": serde_json::from_str::<Value>(args).unwrap()});
-        assert_eq!(
-            &batch::answer(&request, Config::default()),
-            expected,
-            "{request}"
-        );
+        assert_eq!(&protocol_answer(&request), expected, "{request}");
         checked += 1;
     }
     assert_eq!(
@@ -181,7 +176,7 @@ fn tf_label(operand: &Value) -> Option<String> {
 #[test]
 fn tensorflow_all_is_its_lattice_for_every_pair_of_nodes() {
     let answers = golden(&["tensorflow_all_result_type.jsonl"]);
-    let policy = by_name("tensorflow-all", Config::default()).unwrap();
+    let policy = by_name("tensorflow-all", Settings::default()).unwrap();
     let lattice = policy.lattice().expect("mode all is a lattice");
     let mut pairs = 0;
     for ((_, _, args, _), expected) in &answers {
@@ -211,7 +206,7 @@ fn tensorflow_all_is_its_lattice_for_every_pair_of_nodes() {
 #[test]
 fn torchs_lattice_is_its_promote_types_table() {
     let answers = golden(&["torch_promote_types.jsonl"]);
-    let policy = by_name("torch", Config::default()).unwrap();
+    let policy = by_name("torch", Settings::default()).unwrap();
     let lattice = policy.lattice().unwrap();
     let nodes: Vec<&str> = lattice
         .poset()
@@ -238,7 +233,7 @@ fn only_lattice_policies_expose_a_lattice() {
         ("tensorflow-all", true),
         ("jax-lax", false),
     ] {
-        let policy = by_name(name, Config::default()).unwrap();
+        let policy = by_name(name, Settings::default()).unwrap();
         assert_eq!(policy.lattice().is_some(), lattice, "{name}");
     }
 }
@@ -344,7 +339,7 @@ fn promote_and_result_type_commands_take_the_new_policies() {
 
 #[test]
 fn batch_answers_add_and_can_cast_alike_for_every_policy() {
-    let ask = |request: Value| batch::answer(&request, Config::default());
+    let ask = |request: Value| protocol_answer(&request);
     for policy in ["jax", "numpy-legacy", "array-api", "torch"] {
         let reply = ask(json!({"fn": "add", "policy": policy, "args": ["int8", "int8"]}));
         let message = reply["error"]["message"].as_str().unwrap();
@@ -400,7 +395,7 @@ fn dtypes_a_framework_lacks_are_refused_by_name() {
         ("tensorflow", "float8_e8m0fnu"),
         ("tensorflow-all", "uint1"),
     ] {
-        let policy = by_name(policy, Config::default()).unwrap();
+        let policy = by_name(policy, Settings::default()).unwrap();
         let dtype: DType = dtype.parse().unwrap();
         assert!(!policy.is_native(dtype));
         let err = policy
@@ -408,4 +403,10 @@ fn dtypes_a_framework_lacks_are_refused_by_name() {
             .unwrap_err();
         assert!(err.to_string().contains(&format!("'{dtype}'")), "{err}");
     }
+}
+
+/// The batch protocol's answer to one request, as the CLI's `batch` gives it.
+fn protocol_answer(request: &Value) -> Value {
+    let line = dtype_lattice::protocol::answer_line(&request.to_string(), Settings::default());
+    serde_json::from_str(&line).expect("an answer is JSON")
 }

@@ -19,8 +19,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use dtype_lattice::jax::Config;
-use dtype_lattice_cli::batch;
+use dtype_lattice::policy::Settings;
 use serde_json::Value;
 
 fn golden_dir() -> PathBuf {
@@ -145,7 +144,7 @@ fn check_file(name: &str) -> (usize, usize) {
     let mut failures = Vec::new();
     let mut deviations = 0;
     for case in &cases {
-        let ours = batch::answer(&case.request, Config::default());
+        let ours = protocol_answer(&case.request);
         let function = case.request["fn"].as_str().unwrap_or_default();
         let ok = if same(&ours, &case.expected) {
             true
@@ -303,4 +302,10 @@ fn docs_table_matches_the_cli_table() {
             .collect();
         assert_eq!(ours, cells, "table x64={x64} strict={strict}");
     }
+}
+
+/// The batch protocol's answer to one request, as the CLI's `batch` gives it.
+fn protocol_answer(request: &Value) -> Value {
+    let line = dtype_lattice::protocol::answer_line(&request.to_string(), Settings::default());
+    serde_json::from_str(&line).expect("an answer is JSON")
 }

@@ -7,11 +7,12 @@ mod support;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use dtype_lattice::definition::{Definition, NodeDef};
-use dtype_lattice::hasse::transitive_reduction;
-use dtype_lattice::jax::{Config, Jax, Promotion};
-use dtype_lattice::lattice::Poset;
-use dtype_lattice_cli::graph::Drawing;
+use dtype_lattice::design::graph::Drawing;
+use dtype_lattice::design::{Definition, NodeDef};
+use dtype_lattice::engine::transitive_reduction;
+use dtype_lattice::engine::Poset;
+use dtype_lattice::frameworks::jax::{Config, Jax, Promotion};
+use dtype_lattice::Policy;
 use support::{run, stderr, stdout};
 
 type Attributes = BTreeMap<String, String>;
@@ -172,7 +173,8 @@ fn classes(attributes: &Attributes) -> Vec<&str> {
 #[test]
 fn dot_has_every_node_and_exactly_the_hasse_edges() {
     for config in configs() {
-        let poset = Jax::new(config).lattice().poset();
+        let jax = Jax::new(config);
+        let poset = jax.lattice().unwrap().poset();
         let dot = parse_dot(&graph(config, &["--format", "dot"]));
         let labels: BTreeSet<String> = poset.labels().iter().cloned().collect();
         assert_eq!(dot.nodes.keys().cloned().collect::<BTreeSet<_>>(), labels);
@@ -267,7 +269,8 @@ fn check_svg(text: &str, poset: &Poset) -> (usize, usize) {
 #[test]
 fn svg_is_xml_with_one_element_per_node_and_edge() {
     for config in configs() {
-        let poset = Jax::new(config).lattice().poset();
+        let jax = Jax::new(config);
+        let poset = jax.lattice().unwrap().poset();
         let (nodes, edges) = check_svg(&graph(config, &[]), poset);
         assert_eq!(nodes, poset.len());
         assert_eq!(edges, hasse_edges(poset).len());
@@ -281,7 +284,7 @@ fn svg_marks_the_highlight() {
         ..Config::default()
     };
     let text = graph(config, &["--highlight", "int8,uint32"]);
-    check_svg(&text, Jax::new(config).lattice().poset());
+    check_svg(&text, Jax::new(config).lattice().unwrap().poset());
     let svg = roxmltree::Document::parse(&text).unwrap();
     let with_class = |class| labels_with_class(&svg, class);
     let join = stdout(&run(&["promote", "--x64", "int8", "uint32"]));

@@ -3,15 +3,15 @@
 
 use std::io::Cursor;
 
-use dtype_lattice::jax::Config;
-use dtype_lattice_cli::batch::{self, MAX_LINE_BYTES};
+use dtype_lattice::policy::Settings;
+use dtype_lattice::protocol::{self, MAX_LINE_BYTES};
 use proptest::prelude::*;
 use serde_json::Value;
 
 /// Runs `input` through batch mode and returns the parsed answer lines.
 fn answers(input: &[u8]) -> Vec<Value> {
     let mut output = Vec::new();
-    batch::run(Cursor::new(input), &mut output, Config::default()).unwrap();
+    protocol::run(Cursor::new(input), &mut output, Settings::default()).unwrap();
     String::from_utf8(output)
         .unwrap()
         .lines()

@@ -6,11 +6,13 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use dtype_lattice::definition::Definition;
-use dtype_lattice::jax::{Config, Jax};
-use dtype_lattice::lattice::Lattice;
-use dtype_lattice::numpy::Numpy;
-use dtype_lattice::{lattice_file, DType, TypeSpec};
+use dtype_lattice::design::lattice_file;
+use dtype_lattice::design::Definition;
+use dtype_lattice::engine::Lattice;
+use dtype_lattice::frameworks::jax::{Config, Jax};
+use dtype_lattice::frameworks::numpy::Numpy;
+use dtype_lattice::policy::TypedLattice;
+use dtype_lattice::{DType, Policy, TypeSpec};
 use serde_json::Value;
 
 fn example(name: &str) -> PathBuf {
@@ -114,7 +116,7 @@ fn join(lattice: &Lattice, a: &str, b: &str) -> Option<String> {
 }
 
 /// A lattice file's dtype nodes and its lattice.
-fn load(name: &str) -> (Definition, Lattice) {
+fn load(name: &str) -> (Definition, TypedLattice) {
     let definition = lattice_file::read(example(name)).unwrap();
     let lattice = definition.lattice().unwrap();
     (definition, lattice)
@@ -319,7 +321,7 @@ fn jax_x64() -> Jax {
 
 /// The built-in lattice's join of two nodes, as (dtype, weak).
 fn builtin_join(a: &str, b: &str) -> Option<String> {
-    join(jax_x64().lattice(), a, b)
+    join(jax_x64().lattice().unwrap(), a, b)
 }
 
 #[test]
@@ -346,7 +348,7 @@ fn the_notebooks_jax_lattice_is_the_builtin_one_on_its_types() {
 fn the_jax_file_agrees_pair_for_pair_with_the_builtin_policy() {
     let (_, lattice) = load("jax");
     let builtin = jax_x64();
-    let builtin = builtin.lattice();
+    let builtin = builtin.lattice().unwrap();
     assert_eq!(lattice.len(), builtin.len());
     let labels: Vec<&str> = (0..builtin.len()).map(|n| builtin.label(n)).collect();
     for a in &labels {

@@ -28,8 +28,9 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use dtype_lattice::jax::{self, Config, Jax, Promotion, NODE_COUNT};
-use dtype_lattice::lattice::Node;
+use dtype_lattice::engine::Node;
+use dtype_lattice::frameworks::jax::{Config, Jax, Promotion};
+use dtype_lattice::Policy;
 use dtype_lattice::{DType, Operand, PyScalar, TypeSpec, Typed};
 
 #[path = "../tests/support/floor.rs"]
@@ -78,35 +79,37 @@ fn common() -> Vec<DType> {
 }
 
 fn binary(c: &mut Criterion) {
-    let nodes: Vec<Node> = (0..NODE_COUNT).collect();
-    let all: Vec<(Node, Node)> = nodes
-        .iter()
-        .flat_map(|&a| nodes.iter().map(move |&b| (a, b)))
-        .collect();
+    let types = floor::node_types();
     for (name, config) in &CONFIGS[..3] {
         let jax = black_box(Jax::new(*config));
         let table = floor::table(jax);
-        let defined: Vec<(Node, Node)> = all
+        let node = |spec| floor::node_of(&jax, spec);
+        let all: Vec<(TypeSpec, TypeSpec)> = types
+            .iter()
+            .flat_map(|&a| types.iter().map(move |&b| (a, b)))
+            .collect();
+        let lattice = jax.lattice().expect("JAX is a lattice");
+        let defined: Vec<(TypeSpec, TypeSpec)> = all
             .iter()
             .copied()
-            .filter(|&(a, b)| jax.lattice().join(a, b).is_some())
+            .filter(|&(a, b)| lattice.join(node(a), node(b)).is_some())
             .collect();
         // The pairs of dtypes (what a dispatcher joins for two arrays)
         // among the defined pairs.
-        let dtypes: Vec<(Node, Node)> = defined
+        let dtypes: Vec<(TypeSpec, TypeSpec)> = defined
             .iter()
             .copied()
-            .filter(|&(a, b)| a < DType::COUNT && b < DType::COUNT)
+            .filter(|&(a, b)| matches!((a, b), (TypeSpec::DType(_), TypeSpec::DType(_))))
             .collect();
         let group_name = format!("binary/{name}");
         let mut group = c.benchmark_group(&group_name);
         let table = black_box(&table);
         for (set, pairs) in [("dtypes", &dtypes), ("defined", &defined), ("all", &all)] {
-            let bytes: Vec<(u8, u8)> = pairs.iter().map(|&(a, b)| (a as u8, b as u8)).collect();
-            let specs: Vec<(TypeSpec, TypeSpec)> = pairs
+            let bytes: Vec<(u8, u8)> = pairs
                 .iter()
-                .map(|&(a, b)| (jax::node_type(a), jax::node_type(b)))
+                .map(|&(a, b)| (node(a) as u8, node(b) as u8))
                 .collect();
+            let specs: Vec<(TypeSpec, TypeSpec)> = pairs.to_vec();
             group.throughput(Throughput::Elements(pairs.len() as u64));
             let floor_batch = || {
                 for &(a, b) in black_box(&bytes[..]) {
@@ -114,9 +117,9 @@ fn binary(c: &mut Criterion) {
                 }
             };
             let mut pairing = Pairing::new(&mut group, &group_name, set, floor_batch);
-            let lattice = jax.lattice();
+            let nodes: Vec<(Node, Node)> = pairs.iter().map(|&(a, b)| (node(a), node(b))).collect();
             pairing.bench("lattice_join", || {
-                for &(a, b) in black_box(&pairs[..]) {
+                for &(a, b) in black_box(&nodes[..]) {
                     consume(lattice.join(a, b).ok_or(()));
                 }
             });
@@ -125,7 +128,10 @@ fn binary(c: &mut Criterion) {
             if set == "dtypes" {
                 let dtypes: Vec<(DType, DType)> = pairs
                     .iter()
-                    .filter_map(|&(a, b)| Some((DType::from_index(a)?, DType::from_index(b)?)))
+                    .filter_map(|&(a, b)| match (a, b) {
+                        (TypeSpec::DType(a), TypeSpec::DType(b)) => Some((a, b)),
+                        _ => None,
+                    })
                     .collect();
                 bench_promote_types(&mut pairing, jax, &dtypes);
             } else {
@@ -269,7 +275,7 @@ fn nary(c: &mut Criterion) {
                 let lists = operand_lists(jax, mix, k, &mut rng);
                 let nodes: Vec<Vec<u8>> = lists
                     .iter()
-                    .map(|list| list.iter().map(floor::node).collect())
+                    .map(|list| list.iter().map(|o| floor::node(&jax, o)).collect())
                     .collect();
                 group.throughput(Throughput::Elements(LISTS as u64));
                 let floor_batch = || {

@@ -39,9 +39,9 @@ mod rng;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use dtype_lattice::analysis;
-use dtype_lattice::definition::{Definition, NodeDef};
-use dtype_lattice::lattice::{Lattice, Node, Poset};
+use dtype_lattice::design::check;
+use dtype_lattice::design::{Definition, NodeDef};
+use dtype_lattice::engine::{Lattice, Node, Poset};
 
 const SIZES: [usize; 4] = [64, 256, 1024, 4096];
 
@@ -158,7 +158,7 @@ fn check(graph: &Graph) -> (bool, usize) {
         nodes: graph.labels().map(|l| NodeDef::from_label(&l)).collect(),
         edges: graph.edges.clone(),
     };
-    let report = analysis::check(&definition).expect("a well-formed graph");
+    let report = check::check(&definition).expect("a well-formed graph");
     let lattice = report.is_lattice();
     let pairs = if lattice {
         report.no_upper_bound.len()

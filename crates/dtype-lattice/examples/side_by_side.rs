@@ -11,12 +11,13 @@
 //! standard promotion, as `compare.py` configures JAX.
 
 #[path = "../tests/support/floor.rs"]
+#[allow(dead_code)]
 mod floor;
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use dtype_lattice::jax::{Config, Jax};
+use dtype_lattice::frameworks::jax::{Config, Jax};
 use dtype_lattice::{Operand, TypeSpec};
 
 /// The calls of one function, parsed, with the floor's nodes for each.
@@ -86,7 +87,7 @@ fn main() {
             .iter()
             .map(|arg| arg.parse().unwrap_or_else(|err| bad(format!("{err}"))))
             .collect();
-        let nodes = operands.iter().map(floor::node).collect();
+        let nodes = operands.iter().map(|o| floor::node(&jax, o)).collect();
         match (function.as_str(), args.as_slice()) {
             ("promote_types", [a, b]) => {
                 let spec = |s: &str| s.parse().unwrap_or_else(|err| bad(format!("{err}")));

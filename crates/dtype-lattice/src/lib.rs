@@ -22,7 +22,7 @@
 //! promotion):
 //!
 //! ```
-//! use dtype_lattice::jax::Jax;
+//! use dtype_lattice::frameworks::jax::Jax;
 //! use dtype_lattice::{DType, Operand, PyScalar, Typed};
 //!
 //! let jax = Jax::default();
@@ -56,7 +56,7 @@
 //! The engine works on any graph, and says why one is not a lattice:
 //!
 //! ```
-//! use dtype_lattice::lattice::Lattice;
+//! use dtype_lattice::engine::Lattice;
 //!
 //! let lattice = Lattice::from_dict(&[
 //!     ("bool", &["int"][..]),
@@ -97,30 +97,16 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod analysis;
-pub mod array_api;
-pub mod associativity;
-pub mod audit;
-pub mod definition;
-pub mod dtype;
-mod error;
-pub mod explain;
-pub mod hasse;
-pub mod hierarchy;
-pub mod info;
-pub mod jax;
-pub mod jax_lax;
-pub mod lattice;
-#[cfg(feature = "toml")]
-pub mod lattice_file;
-pub mod numpy;
-mod operand;
+pub mod design;
+pub mod engine;
+pub mod frameworks;
 pub mod policy;
-pub mod tensorflow;
-pub mod torch;
+#[cfg(feature = "json")]
+pub mod protocol;
+pub mod types;
 
-pub use dtype::{DType, Kind, ParseDTypeError};
-pub use error::{NoPathReason, PromotionError, TypeList};
-pub use info::{FInfo, IInfo, InfoError};
-pub use operand::{Operand, OperandKind, ParseOperandError, PyScalar, TypeSpec};
-pub use policy::{Policy, Typed};
+pub use policy::Policy;
+pub use types::{
+    DType, ErrorKind, FInfo, IInfo, InfoError, Kind, NoPathReason, Operand, OperandKind,
+    ParseDTypeError, ParseOperandError, PromotionError, PyScalar, TypeList, TypeSpec, Typed,
+};

@@ -4,8 +4,8 @@
 
 use std::time::{Duration, Instant};
 
-use dtype_lattice::analysis::check;
-use dtype_lattice::lattice_file::{
+use dtype_lattice::design::check::check;
+use dtype_lattice::design::lattice_file::{
     parse, parse_bytes, ErrorKind, Location, MAX_EDGES, MAX_FILE_BYTES, MAX_NODES,
 };
 use proptest::prelude::*;

@@ -2,11 +2,13 @@
 //! engine against a brute-force definition of "least upper bound" on random
 //! graphs.
 
-use dtype_lattice::jax::{Config, Jax, Promotion, NODE_COUNT};
-use dtype_lattice::lattice::{Bound, Lattice, Poset};
+use dtype_lattice::engine::{Bound, Lattice, Poset};
+use dtype_lattice::frameworks::jax::{Config, Jax, Promotion};
+use dtype_lattice::DType;
+use dtype_lattice::Policy;
 use proptest::prelude::*;
 
-fn jax_lattices() -> Vec<(String, &'static Lattice)> {
+fn jax_lattices() -> Vec<(String, Lattice)> {
     [
         (false, Promotion::Standard),
         (true, Promotion::Standard),
@@ -15,7 +17,10 @@ fn jax_lattices() -> Vec<(String, &'static Lattice)> {
     .into_iter()
     .map(|(x64, promotion)| {
         let jax = Jax::new(Config { x64, promotion });
-        (format!("{jax:?}"), jax.lattice())
+        (
+            format!("{jax:?}"),
+            jax.lattice().expect("JAX is a lattice").lattice().clone(),
+        )
     })
     .collect()
 }
@@ -24,7 +29,7 @@ fn jax_lattices() -> Vec<(String, &'static Lattice)> {
 fn join_is_commutative_associative_and_idempotent_on_every_triple() {
     for (name, lattice) in jax_lattices() {
         let n = lattice.len();
-        assert_eq!(n, NODE_COUNT);
+        assert_eq!(n, DType::COUNT + 3);
         for a in 0..n {
             assert_eq!(lattice.join(a, a), Some(a), "{name}: idempotence at {a}");
             for b in 0..n {
@@ -164,7 +169,7 @@ proptest! {
                 prop_assert_eq!(table, joins);
                 prop_assert_eq!(lattice.verify_laws(), Ok(()));
             }
-            Err(dtype_lattice::lattice::LatticeError::Ambiguous { pairs, .. }) => {
+            Err(dtype_lattice::engine::LatticeError::Ambiguous { pairs, .. }) => {
                 let mut found: Vec<((usize, usize), Vec<usize>)> = pairs
                     .into_iter()
                     .map(|mut p| { p.candidates.sort_unstable(); (p.pair, p.candidates) })
@@ -183,7 +188,7 @@ proptest! {
         edges.extend(extra.into_iter().filter(|&(a, b)| a < n && b < n && a != b));
         let labels: Vec<String> = (0..n).map(|i| i.to_string()).collect();
         match Poset::new(labels, edges.iter().copied()) {
-            Err(dtype_lattice::lattice::GraphError::Cycle { nodes }) => {
+            Err(dtype_lattice::engine::GraphError::Cycle { nodes }) => {
                 // Each named node has an edge to the next.
                 let index = |s: &String| s.parse::<usize>().unwrap();
                 for (i, node) in nodes.iter().enumerate() {

@@ -9,7 +9,7 @@ mod operand_forms;
 #[path = "support/rng.rs"]
 mod rng;
 
-use dtype_lattice::jax::{Config, Jax, Promotion};
+use dtype_lattice::frameworks::jax::{Config, Jax, Promotion};
 use dtype_lattice::{Operand, Typed};
 use operand_forms::operand_forms;
 use rng::Rng;

@@ -2,17 +2,43 @@
 //! from a precomputed `[[u8; N]; N]` table of JAX's joins, per operand; and
 //! how they use the library's answers.
 
-use dtype_lattice::jax::{self, Jax, NODE_COUNT};
-use dtype_lattice::{DType, Operand, OperandKind, PyScalar, TypeSpec};
+use dtype_lattice::engine::Node;
+use dtype_lattice::frameworks::jax::Jax;
+use dtype_lattice::{DType, Operand, OperandKind, Policy, PyScalar, TypeSpec, Typed};
+
+/// The nodes of JAX's lattices: the 32 dtypes and `i*`, `f*`, `c*`.
+pub const NODES: usize = DType::COUNT + 3;
 
 /// Joins as bytes, `0` where there is none (the floor never reads those
 /// cells; it only must not index out of bounds).
-pub type Table = [[u8; NODE_COUNT]; NODE_COUNT];
+pub type Table = [[u8; NODES]; NODES];
+
+/// The types that stand at JAX's lattice nodes, one per node: every
+/// dtype, and Python's `int`, `float`, `complex` (its `bool` is the `bool`
+/// dtype's node).
+pub fn node_types() -> Vec<TypeSpec> {
+    TypeSpec::ALL
+        .into_iter()
+        .filter(|&spec| spec != TypeSpec::Python(PyScalar::Bool))
+        .collect()
+}
+
+/// The node of `jax`'s lattice where `spec` stands: a dtype's own node
+/// (a specifier, before canonicalization), a Python type's weak node.
+pub fn node_of(jax: &Jax, spec: TypeSpec) -> Node {
+    let lattice = jax.lattice().expect("JAX is a lattice");
+    let typed = match spec {
+        TypeSpec::DType(dtype) => Typed::strong(dtype),
+        TypeSpec::Python(_) => jax.dtype_and_weak_type(spec.into()),
+    };
+    lattice.node_of(typed).expect("every type has a node")
+}
 
 /// The join table of `jax`'s lattice.
 pub fn table(jax: Jax) -> Table {
-    let lattice = jax.lattice();
-    let mut table = [[0u8; NODE_COUNT]; NODE_COUNT];
+    let lattice = jax.lattice().expect("JAX is a lattice");
+    assert_eq!(lattice.len(), NODES);
+    let mut table = [[0u8; NODES]; NODES];
     for (a, row) in table.iter_mut().enumerate() {
         for (b, cell) in row.iter_mut().enumerate() {
             *cell = lattice.join(a, b).map_or(0, |c| c as u8);
@@ -23,7 +49,7 @@ pub fn table(jax: Jax) -> Table {
 
 /// The lattice node the floor reads for an operand: its dtype, or its
 /// Python type's weak node.
-pub fn node(operand: &Operand) -> u8 {
+pub fn node(jax: &Jax, operand: &Operand) -> u8 {
     let spec = match operand.kind() {
         OperandKind::DType(dtype)
         | OperandKind::ZeroDim(dtype)
@@ -34,7 +60,7 @@ pub fn node(operand: &Operand) -> u8 {
         // Python bools, and any operand form added later, read as `bool`.
         _ => TypeSpec::DType(DType::Bool),
     };
-    jax::node(spec) as u8
+    node_of(jax, spec) as u8
 }
 
 /// The floor of joining a list: one table load per operand after the first.

@@ -1,0 +1,90 @@
+//! Comparing two policies cell by cell, the way JAX's documentation compares
+//! JAX with NumPy: a cell differs when the two `promote_types` answers
+//! differ (every failure counts as the same answer), or when one of its
+//! dtypes is native to one policy but not the other (the docs mark every
+//! bfloat16 cell because "NumPy has none": NumPy has it only through
+//! ml_dtypes).
+//!
+//! ```
+//! use dtype_lattice::design::diff::differences;
+//! use dtype_lattice::design::table::DOCS_TYPES;
+//! use dtype_lattice::frameworks::jax::Jax;
+//! use dtype_lattice::frameworks::numpy::Numpy;
+//! use dtype_lattice::DType;
+//!
+//! let found = differences(&Jax::default(), &Numpy, &DOCS_TYPES);
+//! // uint8 (row 1) with int8 (column 5) agree: int16.
+//! assert!(!found.iter().any(|d| (d.row, d.column) == (1, 5)));
+//! // int64 with float16 (row 8, column 10): JAX float16, NumPy float64.
+//! let cell = found.iter().find(|d| (d.row, d.column) == (8, 10)).unwrap();
+//! assert_eq!((cell.left, cell.right), (Some(DType::Float16), Some(DType::Float64)));
+//! ```
+
+use crate::policy::Policy;
+use crate::types::{DType, TypeSpec};
+
+/// One cell where two policies differ.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Difference {
+    /// The row's position in the list of types compared.
+    pub row: usize,
+    /// The column's position in the list of types compared.
+    pub column: usize,
+    /// The first policy's `promote_types` answer (`None` where it fails).
+    pub left: Option<DType>,
+    /// The second policy's answer.
+    pub right: Option<DType>,
+    /// The cell's dtypes that one policy defines itself and the other does
+    /// not, each with the one that does not (0 for `left`, 1 for `right`).
+    pub not_native: Vec<(DType, usize)>,
+}
+
+/// Every cell over `types` (rows, then columns) where `left` and `right`
+/// differ.
+pub fn differences(left: &dyn Policy, right: &dyn Policy, types: &[TypeSpec]) -> Vec<Difference> {
+    let policies = [left, right];
+    let mut found = Vec::new();
+    for (row, &a) in types.iter().enumerate() {
+        for (column, &b) in types.iter().enumerate() {
+            let answer = |policy: &dyn Policy| policy.promote_types(a, b).ok();
+            let mut dtypes: Vec<DType> = [a, b]
+                .into_iter()
+                .filter_map(|spec| match spec {
+                    TypeSpec::DType(dtype) => Some(dtype),
+                    TypeSpec::Python(_) => None,
+                })
+                .collect();
+            dtypes.dedup();
+            let not_native: Vec<(DType, usize)> = dtypes
+                .into_iter()
+                .flat_map(|dtype| [(dtype, 0), (dtype, 1)])
+                .filter(|&(dtype, side)| {
+                    !policies[side].is_native(dtype) && policies[1 - side].is_native(dtype)
+                })
+                .collect();
+            let (l, r) = (answer(left), answer(right));
+            if l != r || !not_native.is_empty() {
+                found.push(Difference {
+                    row,
+                    column,
+                    left: l,
+                    right: r,
+                    not_native,
+                });
+            }
+        }
+    }
+    found
+}
+
+/// The cells of a `types.len()` square that differ, as a matrix of flags
+/// (`[row][column]`), for marking a rendered table.
+pub fn marks(differences: &[Difference], size: usize) -> Vec<Vec<bool>> {
+    let mut cells = vec![vec![false; size]; size];
+    for d in differences {
+        if let Some(cell) = cells.get_mut(d.row).and_then(|r| r.get_mut(d.column)) {
+            *cell = true;
+        }
+    }
+    cells
+}

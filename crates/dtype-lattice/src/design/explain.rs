@@ -1,0 +1,288 @@
+//! Why two nodes of a graph promote as they do, named as people write them,
+//! with the error the rules give when they have no join: what `explain`
+//! shows, as data for every front end.
+//!
+//! Inputs are node labels, dtype names or aliases, or Python scalar types:
+//!
+//! ```
+//! use dtype_lattice::design::Definition;
+//! use dtype_lattice::frameworks::jax::Jax;
+//!
+//! let jax = Definition::from_policy(&Jax::default()).unwrap();
+//! assert_eq!(jax.resolve("f4"), jax.resolve("float32"));
+//! assert_eq!(jax.resolve("float"), jax.resolve("f*"));
+//! let err = jax.resolve("unit8").unwrap_err();
+//! assert_eq!(err.to_string(), "no node 'unit8' in jax (x64 off, standard): did you mean 'uint8'?");
+//! ```
+//!
+//! A [`Report`] adds the reasoning ([`Explanation`]) and, for a pair with no
+//! common upper bound, the error:
+//!
+//! ```
+//! use dtype_lattice::design::explain::Report;
+//! use dtype_lattice::design::Definition;
+//! use dtype_lattice::engine::Bound;
+//! use dtype_lattice::frameworks::jax::Jax;
+//!
+//! let jax = Jax::default();
+//! let definition = Definition::from_policy(&jax).unwrap();
+//! let poset = definition.poset().unwrap();
+//! let report = Report::new(&definition, &poset, Some(&jax), ["int4", "int8"]).unwrap();
+//! assert_eq!(report.why.bound, Bound::None);
+//! let err = report.error.unwrap();
+//! assert_eq!(err.no_path_reason().unwrap().family(), "sub_byte_integer");
+//! ```
+
+use std::fmt;
+
+use crate::design::Definition;
+
+use crate::engine::{Bound, Explanation, Node, Poset};
+use crate::policy::Policy;
+use crate::types::{
+    edit_distance, DType, NoPathReason, PromotionError, PyScalar, TypeList, TypeSpec,
+};
+
+/// The explanation of one pair, with what a front end needs to show it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// The graph's name.
+    pub name: String,
+    /// The inputs as given.
+    pub inputs: [String; 2],
+    /// Every node's label, by node.
+    pub labels: Vec<String>,
+    /// The reasoning: upper bounds, common ones, the outcome, the paths.
+    pub why: Explanation,
+    /// For a pair with no common upper bound, the error the rules give
+    /// (see [`Report::new`]).
+    pub error: Option<PromotionError>,
+}
+
+impl Report {
+    /// Explains `inputs` (see [`Definition::resolve`]) in `definition`,
+    /// validated as `poset`. For a pair with no common upper bound the
+    /// report carries the error of `policy` (the one the definition came
+    /// from), or without one the error JAX's rules give for those types
+    /// under standard promotion; none when a node stands for no type.
+    pub fn new(
+        definition: &Definition,
+        poset: &Poset,
+        policy: Option<&dyn Policy>,
+        inputs: [&str; 2],
+    ) -> Result<Report, UnknownNode> {
+        let [a, b] = [
+            definition.resolve(inputs[0])?,
+            definition.resolve(inputs[1])?,
+        ];
+        let why = Explanation::new(poset, a, b);
+        let error = match why.bound {
+            Bound::None => no_path_error(definition, policy, a, b),
+            Bound::Least(_) | Bound::Ambiguous(_) => None,
+        };
+        Ok(Report {
+            name: definition.name.clone(),
+            inputs: inputs.map(str::to_owned),
+            labels: poset.labels().to_vec(),
+            why,
+            error,
+        })
+    }
+
+    /// A node's label.
+    pub fn label(&self, node: Node) -> &str {
+        &self.labels[node]
+    }
+
+    /// The labels of `nodes`.
+    pub fn labels_of(&self, nodes: &[Node]) -> Vec<&str> {
+        nodes.iter().map(|&n| self.label(n)).collect()
+    }
+
+    /// The outcome in a sentence: the join, or why there is none.
+    pub fn outcome(&self) -> String {
+        let [a, b] = self.why.inputs.map(|n| self.label(n));
+        match &self.why.bound {
+            Bound::Least(join) => format!("join: {}", self.label(*join)),
+            Bound::None => format!("no join: {a} and {b} have no common upper bound"),
+            Bound::Ambiguous(candidates) => format!(
+                "no join: {{{a}, {b}}} has {} minimal common upper bounds ({}) and no least one, so {} is not a lattice",
+                candidates.len(),
+                self.labels_of(candidates).join(", "),
+                self.name
+            ),
+        }
+    }
+}
+
+/// The error for a pair with no common upper bound: the policy's own, or
+/// else the one JAX's rules give for those types (standard promotion);
+/// none when a node stands for no type.
+fn no_path_error(
+    definition: &Definition,
+    policy: Option<&dyn Policy>,
+    a: Node,
+    b: Node,
+) -> Option<PromotionError> {
+    let (x, y) = (definition.type_spec(a)?, definition.type_spec(b)?);
+    match policy {
+        Some(policy) => policy.promote_types(x, y).err(),
+        None => {
+            let inputs: TypeList = [x, y].into_iter().collect();
+            let reason = NoPathReason::for_inputs(false, &inputs);
+            Some(PromotionError::NoPromotionPath { inputs, reason })
+        }
+    }
+}
+
+impl Definition {
+    /// The node an input names, tried in this order: a node label as
+    /// written; Python's `int`, `float`, `complex` (or `i*`, `f*`, `c*`) as
+    /// the node where that Python type stands ([`NodeDef::python`](crate::design::NodeDef::python)); a
+    /// strong node of any dtype name or alias
+    /// [`DType::from_name`] accepts, as the node of that dtype.
+    ///
+    /// Fails with the nearest label when nothing matches.
+    pub fn resolve(&self, input: &str) -> Result<Node, UnknownNode> {
+        if let Some(node) = self.node(input) {
+            return Ok(node);
+        }
+        let weak = PyScalar::from_name(input)
+            .filter(|&scalar| scalar != PyScalar::Bool)
+            .and_then(|scalar| self.nodes.iter().position(|n| n.python == Some(scalar)));
+        let dtype = || {
+            let dtype = DType::from_name(input).ok()?;
+            self.nodes
+                .iter()
+                .position(|n| n.dtype == Some(dtype) && !n.weak)
+                .or_else(|| self.nodes.iter().position(|n| n.dtype == Some(dtype)))
+        };
+        weak.or_else(dtype).ok_or_else(|| UnknownNode {
+            input: input.to_owned(),
+            subject: self.name.clone(),
+            suggestion: self.nearest_label(input),
+        })
+    }
+
+    /// The type a node stands for, as `promote_types` takes it: the
+    /// Python scalar type that stands there, else a strong node's dtype.
+    /// `None` for opaque nodes and weak nodes no Python type stands at.
+    ///
+    /// ```
+    /// use dtype_lattice::design::Definition;
+    /// use dtype_lattice::frameworks::jax::Jax;
+    /// use dtype_lattice::{DType, PyScalar, TypeSpec};
+    ///
+    /// let jax = Definition::from_policy(&Jax::default()).unwrap();
+    /// assert_eq!(jax.type_spec(jax.resolve("i1").unwrap()), Some(TypeSpec::DType(DType::Int8)));
+    /// assert_eq!(jax.type_spec(jax.resolve("c*").unwrap()), Some(TypeSpec::Python(PyScalar::Complex)));
+    /// ```
+    pub fn type_spec(&self, node: Node) -> Option<TypeSpec> {
+        let def = self.nodes.get(node)?;
+        match (def.python, def.dtype) {
+            (Some(scalar), _) => Some(TypeSpec::Python(scalar)),
+            (None, Some(dtype)) if !def.weak => Some(TypeSpec::DType(dtype)),
+            _ => None,
+        }
+    }
+
+    fn nearest_label(&self, input: &str) -> Option<String> {
+        // Beyond this length an input is not a typo of a label, and the
+        // quadratic distance would only cost time.
+        const LONGEST_PLAUSIBLE: usize = 64;
+        let length = input.chars().count();
+        if length > LONGEST_PLAUSIBLE {
+            return None;
+        }
+        let (distance, label) = self
+            .nodes
+            .iter()
+            .map(|n| (edit_distance(input, &n.label), &n.label))
+            .min_by_key(|&(distance, _)| distance)?;
+        (distance <= (length / 3).max(1)).then(|| label.clone())
+    }
+}
+
+/// An input that names no node of a [`Definition`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownNode {
+    input: String,
+    subject: String,
+    suggestion: Option<String>,
+}
+
+impl UnknownNode {
+    /// The input that matched nothing.
+    pub fn input(&self) -> &str {
+        &self.input
+    }
+
+    /// The label the input most resembles, if one is close.
+    pub fn suggestion(&self) -> Option<&str> {
+        self.suggestion.as_deref()
+    }
+}
+
+impl fmt::Display for UnknownNode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "no node '{}' in {}",
+            self.input.escape_debug(),
+            self.subject
+        )?;
+        match &self.suggestion {
+            Some(label) => write!(f, ": did you mean '{label}'?"),
+            None => write!(
+                f,
+                ": give a node label, a dtype name or alias, or int, float, complex"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for UnknownNode {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Poset;
+    use crate::frameworks::jax::{Config, Jax};
+
+    #[test]
+    fn inputs_resolve_by_label_alias_and_python_type() {
+        let jax = Definition::from_policy(&Jax::new(Config::default())).unwrap();
+        let node = |label| jax.node(label).unwrap();
+        assert_eq!(jax.resolve("int"), Ok(node("i*")));
+        assert_eq!(jax.resolve("complex"), Ok(node("c*")));
+        assert_eq!(jax.resolve("bool"), Ok(node("bool")));
+        assert_eq!(jax.resolve("<c8"), Ok(node("complex64")));
+        assert_eq!(jax.resolve("double"), Ok(node("float64")));
+        let err = jax.resolve("nothing-like-it").unwrap_err();
+        assert_eq!(err.suggestion(), None);
+        assert_eq!(err.input(), "nothing-like-it");
+        assert!(jax.resolve(&"x".repeat(10_000)).is_err());
+    }
+
+    #[test]
+    fn opaque_sketches_resolve_by_label_only() {
+        let poset = Poset::from_dict(&[("A", &["C", "D"][..]), ("B", &["C", "D"])]).unwrap();
+        let lattice_free = Definition {
+            name: "sketch".into(),
+            description: None,
+            nodes: poset
+                .labels()
+                .iter()
+                .map(|l| crate::design::NodeDef::from_label(l))
+                .collect(),
+            edges: poset.edges().collect(),
+        };
+        let c = poset.node("C").unwrap();
+        assert_eq!(lattice_free.resolve("C"), Ok(c));
+        assert_eq!(lattice_free.type_spec(c), None);
+        assert_eq!(
+            lattice_free.resolve("int8").unwrap_err().to_string(),
+            "no node 'int8' in sketch: give a node label, a dtype name or alias, or int, float, complex"
+        );
+    }
+}

@@ -1,0 +1,26 @@
+//! The design tools: they take a promotion graph that may or may not be a
+//! lattice (a built-in policy's, or a lattice file's) and say what it is.
+//!
+//! - [`Definition`]: a graph whose nodes say what they stand for, not yet
+//!   validated; [`lattice_file`] (feature `toml`) reads one from TOML.
+//! - [`check`]: is it a (partial) lattice, and why not.
+//! - [`audit`]: the design notebook's criteria on every pair.
+//! - [`associativity`]: triples whose grouping changes the answer.
+//! - [`explain`]: why two nodes promote as they do, with the rules' error.
+//! - [`table`] and [`diff`]: promotion tables and the cells where two
+//!   policies differ, as data for any front end to render.
+//! - [`graph`]: the Hasse diagram drawn as SVG (laid out here) or DOT.
+
+pub mod associativity;
+pub mod audit;
+pub mod check;
+mod definition;
+pub mod diff;
+pub mod explain;
+pub mod graph;
+#[cfg(feature = "toml")]
+pub mod lattice_file;
+mod layout;
+pub mod table;
+
+pub use definition::{Definition, NodeDef, WEAK_LABELS};

@@ -1,0 +1,152 @@
+//! Promotion tables as data: what `table` prints, the Python package's
+//! `policy.table()` and the explorer's grid.
+//!
+//! A cell is what JAX's documentation shows: the result type of two dtype
+//! specifiers or Python scalar types. Labels follow the documentation too
+//! ([`Labels::Short`]: `i1` for int8, `bf` for bfloat16), with a weak result
+//! written as its Python type (`i*`, `f*`, `c*`).
+//!
+//! ```
+//! use dtype_lattice::design::table::{Labels, Table, DOCS_TYPES};
+//! use dtype_lattice::frameworks::jax::Jax;
+//!
+//! let table = Table::compute(&Jax::default(), &DOCS_TYPES);
+//! assert_eq!(table.labels(Labels::Short)[..3], ["b1", "u1", "u2"]);
+//! // int8 (row 5) with uint8 (column 1), and with a Python int (column 15).
+//! assert_eq!(table.cell_label(5, 1, Labels::Short), "i2");
+//! assert_eq!(table.cell_label(5, 15, Labels::Short), "i1");
+//! ```
+
+use crate::policy::Policy;
+use crate::types::{DType, Kind, Operand, PromotionError, PyScalar, TypeSpec, Typed};
+
+/// The 18 types of JAX's documentation table, in its order.
+pub const DOCS_TYPES: [TypeSpec; 18] = [
+    TypeSpec::DType(DType::Bool),
+    TypeSpec::DType(DType::UInt8),
+    TypeSpec::DType(DType::UInt16),
+    TypeSpec::DType(DType::UInt32),
+    TypeSpec::DType(DType::UInt64),
+    TypeSpec::DType(DType::Int8),
+    TypeSpec::DType(DType::Int16),
+    TypeSpec::DType(DType::Int32),
+    TypeSpec::DType(DType::Int64),
+    TypeSpec::DType(DType::BFloat16),
+    TypeSpec::DType(DType::Float16),
+    TypeSpec::DType(DType::Float32),
+    TypeSpec::DType(DType::Float64),
+    TypeSpec::DType(DType::Complex64),
+    TypeSpec::DType(DType::Complex128),
+    TypeSpec::Python(PyScalar::Int),
+    TypeSpec::Python(PyScalar::Float),
+    TypeSpec::Python(PyScalar::Complex),
+];
+
+/// The types a table shows: the documentation's 18, or with `all` the 32
+/// dtypes and Python's int, float and complex.
+pub fn types(all: bool) -> Vec<TypeSpec> {
+    if all {
+        DType::ALL
+            .into_iter()
+            .map(TypeSpec::DType)
+            .chain(DOCS_TYPES[15..].iter().copied())
+            .collect()
+    } else {
+        DOCS_TYPES.to_vec()
+    }
+}
+
+/// How types are written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Labels {
+    /// The documentation's byte-count labels: `b1`, `u1` (uint8), `i2`
+    /// (int16), `bf`, `f2`, `c8` (complex64), `c16`.
+    #[default]
+    Short,
+    /// Full dtype names.
+    Names,
+}
+
+/// The label of a type in the chosen style.
+pub fn type_label(spec: TypeSpec, labels: Labels) -> String {
+    match spec {
+        TypeSpec::DType(dtype) => dtype_label(dtype, labels),
+        TypeSpec::Python(scalar) => scalar.label().to_owned(),
+    }
+}
+
+/// `b1`, `u2`, `bf`, `c16`...: the kind letter and the size in bytes, as
+/// the documentation's generator prints `np.dtype(d).kind + itemsize`;
+/// types narrower than a byte have no such label and keep their name.
+pub fn dtype_label(dtype: DType, labels: Labels) -> String {
+    match (labels, dtype) {
+        (Labels::Names, _) => dtype.name().to_owned(),
+        (Labels::Short, DType::BFloat16) => "bf".to_owned(),
+        (Labels::Short, d) if d.bits() >= 8 || d == DType::Bool => {
+            format!("{}{}", d.kind().code(), d.itemsize_bits() / 8)
+        }
+        (Labels::Short, d) => d.name().to_owned(),
+    }
+}
+
+/// A result as a cell shows it: the dtype's label, or for a weak result
+/// its Python type by kind (`i*`, `f*`, `c*`), as JAX's documentation
+/// prints `lattice_result_type`.
+pub fn result_label(result: Typed, labels: Labels) -> String {
+    if !result.weak {
+        return dtype_label(result.dtype, labels);
+    }
+    let scalar = match result.dtype.kind() {
+        Kind::Complex => PyScalar::Complex,
+        Kind::Float => PyScalar::Float,
+        _ => PyScalar::Int,
+    };
+    scalar.label().to_owned()
+}
+
+/// `result_type` of every pair of a list of types under one policy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Table {
+    /// The types of the rows and of the columns.
+    pub types: Vec<TypeSpec>,
+    /// `cells[row][column]`: the policy's `result_type` of the two.
+    pub cells: Vec<Vec<Result<Typed, PromotionError>>>,
+}
+
+impl Table {
+    /// The table of `result_type` over pairs of `types` under `policy`.
+    /// With a weak result labelled by its kind, for JAX this is the table
+    /// of `lattice_result_type` its documentation prints.
+    pub fn compute(policy: &dyn Policy, types: &[TypeSpec]) -> Table {
+        let cells = types
+            .iter()
+            .map(|&a| {
+                types
+                    .iter()
+                    .map(|&b| policy.result_type(&[Operand::from(a), Operand::from(b)]))
+                    .collect()
+            })
+            .collect();
+        Table {
+            types: types.to_vec(),
+            cells,
+        }
+    }
+
+    /// The rows' (and columns') labels.
+    pub fn labels(&self, labels: Labels) -> Vec<String> {
+        self.types.iter().map(|&t| type_label(t, labels)).collect()
+    }
+
+    /// A cell's label ([`result_label`]), `-` where promotion fails.
+    ///
+    /// # Panics
+    ///
+    /// If `row` or `column` is not below the number of types.
+    pub fn cell_label(&self, row: usize, column: usize, labels: Labels) -> String {
+        match &self.cells[row][column] {
+            Ok(result) => result_label(*result, labels),
+            Err(_) => "-".to_owned(),
+        }
+    }
+}

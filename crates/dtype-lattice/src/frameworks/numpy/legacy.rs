@@ -1,0 +1,179 @@
+//! The NumPy table of JAX's type promotion design notebook (JEP 9407,
+//! "Appendix: Example Type Promotion Tables"): NumPy 1.x, which had no
+//! bfloat16 and promoted Python scalars by value. The notebook's table adds
+//! zeros (`np.add` of a one-element array or a Python `0`, `0.0`, `0j`), so
+//! "by value" is "as a zero", which is what this reproduces.
+
+use super::casts::builtin_promote;
+use super::{python_default, weak_array};
+use crate::policy::Policy;
+use crate::policy::TypedLattice;
+use crate::types::ErrorKind;
+use crate::types::PromotionError;
+use crate::types::Typed;
+use crate::types::{DType, Kind};
+use crate::types::{Operand, OperandKind, PyScalar, TypeSpec};
+
+/// NumPy 1.x as the JAX design notebook tabulates it.
+///
+/// Arrays promote by NumPy's table (the same as NumPy 2's for NumPy's own
+/// dtypes). A Python scalar whose kind (boolean < integer < inexact, where
+/// float and complex count as one) is no higher than every array's becomes
+/// the smallest type holding zero (`uint8` usable as `int8`, `float16`,
+/// `complex64`); otherwise it is `int64`, `float64` or `complex128`. Python
+/// values count as their type, as in the table (NumPy 1.x looked at the
+/// value; this policy is the table). ml_dtypes' types do not exist here, and
+/// zero-dimensional arrays (which NumPy 1.x promoted by value) are not in the
+/// table: both are errors.
+///
+/// ```
+/// use dtype_lattice::frameworks::numpy::NumpyLegacy;
+/// use dtype_lattice::{DType, Operand, Policy, PyScalar, Typed};
+///
+/// let legacy = NumpyLegacy;
+/// let int8 = Operand::dtype(DType::Int8);
+/// assert_eq!(legacy.result_type(&[int8, PyScalar::Int.into()]), Ok(Typed::strong(DType::Int8)));
+/// assert_eq!(legacy.result_type(&[int8, PyScalar::Float.into()]), Ok(Typed::strong(DType::Float64)));
+/// let f16 = Operand::dtype(DType::Float16);
+/// assert_eq!(legacy.result_type(&[f16, PyScalar::Complex.into()]), Ok(Typed::strong(DType::Complex64)));
+/// assert_eq!(legacy.promote_types(DType::UInt8, PyScalar::Int), Ok(DType::Int64));
+/// let err = legacy.promote_types(DType::BFloat16, DType::Float32).unwrap_err();
+/// assert_eq!(err.to_string(), "data type 'bfloat16' not understood");
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct NumpyLegacy;
+
+/// An operand as NumPy 1.x saw it.
+#[derive(Clone, Copy)]
+enum Input {
+    Array(DType),
+    Scalar(PyScalar),
+}
+
+impl NumpyLegacy {
+    /// `np.promote_types(a, b)` in NumPy 1.x: Python's types are `int64`,
+    /// `float64` and `complex128`.
+    pub fn promote_types(
+        &self,
+        a: impl Into<TypeSpec>,
+        b: impl Into<TypeSpec>,
+    ) -> Result<DType, PromotionError> {
+        let known = |spec: TypeSpec| match spec {
+            TypeSpec::DType(dtype) => numpy1_dtype(dtype),
+            TypeSpec::Python(scalar) => Ok(python_default(scalar)),
+        };
+        Ok(builtin_promote(known(a.into())?, known(b.into())?))
+    }
+
+    /// The dtype of `np.add` on these operands in the notebook's table.
+    fn result_dtype(&self, operands: &[Operand]) -> Result<DType, PromotionError> {
+        let inputs = operands.iter().map(input).collect::<Result<Vec<_>, _>>()?;
+        let level = |kind: Kind| match kind {
+            Kind::Bool => 0,
+            Kind::Unsigned | Kind::Signed => 1,
+            Kind::Float | Kind::Complex => 2,
+        };
+        let array_level = inputs
+            .iter()
+            .filter_map(|input| match input {
+                Input::Array(dtype) => Some(level(dtype.kind())),
+                Input::Scalar(_) => None,
+            })
+            .max();
+        let scalar_level = inputs
+            .iter()
+            .filter_map(|input| match input {
+                Input::Scalar(scalar) => Some(level(python_default(*scalar).kind())),
+                Input::Array(_) => None,
+            })
+            .max();
+        let as_zero = array_level.is_some() && array_level >= scalar_level;
+        // Each input as a dtype, and whether it is a zero read as uint8
+        // (which NumPy 1.x treats as int8 next to a signed or inexact type).
+        let typed = inputs.iter().map(|&input| match input {
+            Input::Array(dtype) => (dtype, false),
+            Input::Scalar(PyScalar::Int) if as_zero => (DType::UInt8, true),
+            Input::Scalar(PyScalar::Float) if as_zero => (DType::Float16, false),
+            Input::Scalar(PyScalar::Complex) if as_zero => (DType::Complex64, false),
+            Input::Scalar(scalar) => (python_default(scalar), false),
+        });
+        typed
+            .reduce(|(a, a_zero), (b, b_zero)| (promote(a, a_zero, b, b_zero), a_zero && b_zero))
+            .map(|(dtype, _)| dtype)
+            .ok_or_else(|| PromotionError::Framework {
+                kind: ErrorKind::Value,
+                message: "at least one array or dtype is required".to_owned(),
+            })
+    }
+}
+
+/// NumPy 1.x's promotion of two dtypes, where a `uint8` that stands for a
+/// zero promotes as `int8` with anything but a boolean or unsigned type.
+fn promote(a: DType, a_zero: bool, b: DType, b_zero: bool) -> DType {
+    let signed_if = |zero: bool, d: DType, other: DType| {
+        let unsigned_friendly = matches!(other.kind(), Kind::Bool | Kind::Unsigned);
+        if zero && !unsigned_friendly {
+            DType::Int8
+        } else {
+            d
+        }
+    };
+    builtin_promote(signed_if(a_zero, a, b), signed_if(b_zero, b, a))
+}
+
+/// A dtype NumPy 1.x has: NumPy's own, not ml_dtypes'.
+fn numpy1_dtype(dtype: DType) -> Result<DType, PromotionError> {
+    if dtype.is_ml_dtypes() {
+        return Err(PromotionError::Framework {
+            kind: ErrorKind::Type,
+            message: format!("data type '{dtype}' not understood"),
+        });
+    }
+    Ok(dtype)
+}
+
+fn input(operand: &Operand) -> Result<Input, PromotionError> {
+    Ok(match operand.kind() {
+        OperandKind::DType(dtype) | OperandKind::Array { dtype, weak: false } => {
+            Input::Array(numpy1_dtype(dtype)?)
+        }
+        OperandKind::Array { dtype, weak: true } => return Err(weak_array(dtype)),
+        OperandKind::ZeroDim(dtype) => {
+            return Err(PromotionError::Framework {
+                kind: ErrorKind::Value,
+                message: format!(
+                    "0d:{dtype}: the numpy-legacy table has arrays and Python scalars only \
+                     (NumPy 1.x promoted zero-dimensional arrays by value); use the policy \
+                     numpy for NumPy 2"
+                ),
+            })
+        }
+        OperandKind::PyType(PyScalar::Bool) | OperandKind::PyBool(_) => Input::Array(DType::Bool),
+        OperandKind::PyType(scalar) => Input::Scalar(scalar),
+        OperandKind::PyInt(_) => Input::Scalar(PyScalar::Int),
+        OperandKind::PyFloat(_) => Input::Scalar(PyScalar::Float),
+        OperandKind::None => Input::Array(DType::Float64),
+    })
+}
+
+impl Policy for NumpyLegacy {
+    fn name(&self) -> String {
+        "numpy-legacy".to_owned()
+    }
+
+    fn promote_types(&self, a: TypeSpec, b: TypeSpec) -> Result<DType, PromotionError> {
+        NumpyLegacy::promote_types(self, a, b)
+    }
+
+    fn result_type(&self, operands: &[Operand]) -> Result<Typed, PromotionError> {
+        self.result_dtype(operands).map(Typed::strong)
+    }
+
+    fn lattice(&self) -> Option<&TypedLattice> {
+        None
+    }
+
+    fn is_native(&self, dtype: DType) -> bool {
+        !dtype.is_ml_dtypes()
+    }
+}

@@ -1,0 +1,306 @@
+//! NumPy's type promotion: NumPy 2.4.6 with ml_dtypes 0.6.0 ([`Numpy`]), and
+//! the NumPy 1.x table that JAX's design notebook prints ([`NumpyLegacy`]).
+//!
+//! NumPy 2 follows NEP 50: arrays (of any shape, zero-dimensional ones
+//! included) and NumPy scalars are strongly typed, Python's `int`, `float`
+//! and `complex` are weak (they take the other operand's type where its kind
+//! holds them). Promotion is not a lattice: each dtype *class* is asked in
+//! turn for a common type, NumPy's own dtypes answer from a table built on
+//! safe casts, and ml_dtypes' types answer from the casts ml_dtypes
+//! registers. So the answer can depend on grouping:
+//!
+//! ```
+//! use dtype_lattice::frameworks::numpy::Numpy;
+//! use dtype_lattice::{DType, Policy, Typed};
+//!
+//! let np = Numpy;
+//! let (i8, u8, f16) = (DType::Int8, DType::UInt8, DType::Float16);
+//! assert_eq!(np.promote_types(np.promote_types(i8, u8)?, f16)?, DType::Float32);
+//! assert_eq!(np.promote_types(i8, np.promote_types(u8, f16)?)?, DType::Float16);
+//! # Ok::<(), dtype_lattice::PromotionError>(())
+//! ```
+//!
+//! Python scalars are weak; `promote_types` reads Python's types as NumPy's
+//! `np.dtype(int)` does, as 64-bit dtypes:
+//!
+//! ```
+//! use dtype_lattice::frameworks::numpy::Numpy;
+//! use dtype_lattice::{DType, Operand, Policy, PyScalar, Typed};
+//!
+//! let x = Operand::dtype(DType::UInt8); // a uint8 array
+//! assert_eq!(Numpy.result_type(&[x, Operand::py_int(2)]), Ok(Typed::strong(DType::UInt8)));
+//! assert_eq!(Numpy.result_type(&[x, Operand::py_float(2.5)]), Ok(Typed::strong(DType::Float64)));
+//! assert_eq!(Numpy.promote_types(DType::UInt8, PyScalar::Int), Ok(DType::Int64));
+//! ```
+//!
+//! Errors carry NumPy's exception type and text:
+//!
+//! ```
+//! use dtype_lattice::frameworks::numpy::Numpy;
+//! use dtype_lattice::{DType, Operand, Policy, Typed};
+//!
+//! let err = Numpy.promote_types(DType::BFloat16, DType::Float16).unwrap_err();
+//! assert_eq!(err.python_type(), "DTypePromotionError");
+//! // `np.result_type` does not check values; the operation does.
+//! let x = Operand::dtype(DType::UInt8);
+//! assert_eq!(Numpy.result_type(&[x, Operand::py_int(300)]), Ok(Typed::strong(DType::UInt8)));
+//! let err = Numpy.add(&[x, Operand::py_int(300)]).unwrap().unwrap_err();
+//! assert_eq!(err.to_string(), "Python integer 300 out of bounds for uint8");
+//! ```
+
+mod casts;
+mod common;
+mod legacy;
+
+pub use legacy::NumpyLegacy;
+
+use crate::policy::Policy;
+use crate::policy::TypedLattice;
+use crate::types::DType;
+use crate::types::ErrorKind;
+use crate::types::PromotionError;
+use crate::types::Typed;
+use crate::types::{Operand, OperandKind, PyScalar, TypeSpec};
+use common::{common_pair, promote_sequence, Class};
+
+/// NumPy 2.4.6's promotion (NEP 50) with ml_dtypes 0.6.0 imported.
+///
+/// Operands of [`result_type`](Numpy::result_type): a dtype (or an array of
+/// it, with dimensions or without: NumPy 2 treats them alike), Python
+/// scalars and their types (weak), `None` (NumPy's default float64).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Numpy;
+
+impl Numpy {
+    /// `np.promote_types(a, b)`. Python's types stand for `np.dtype(int)`
+    /// and so on: `int64`, `float64`, `complex128` (and `bool`).
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::numpy::Numpy;
+    /// use dtype_lattice::{DType, Policy, Typed};
+    /// assert_eq!(Numpy.promote_types(DType::Int64, DType::UInt64), Ok(DType::Float64));
+    /// assert_eq!(Numpy.promote_types(DType::Float8E5M2, DType::UInt16), Ok(DType::Float32));
+    /// ```
+    pub fn promote_types(
+        &self,
+        a: impl Into<TypeSpec>,
+        b: impl Into<TypeSpec>,
+    ) -> Result<DType, PromotionError> {
+        let (a, b) = (spec_dtype(a.into()), spec_dtype(b.into()));
+        Ok(common_pair(Class::DType(a), Class::DType(b))?.default_dtype())
+    }
+
+    /// `np.result_type(*operands)`.
+    ///
+    /// One operand is its own dtype; a Python int alone is `int64`, or
+    /// `uint64` if only that holds it. A Python int that neither holds makes
+    /// NumPy answer `object`, which is not one of the 32 dtypes: that is an
+    /// error here. A weakly-typed array (JAX's notion) is an error too.
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::numpy::Numpy;
+    /// use dtype_lattice::{DType, Operand, Policy, Typed};
+    /// let (i4, u4) = (Operand::dtype(DType::Int4), Operand::dtype(DType::UInt4));
+    /// assert!(Numpy.result_type(&[i4, u4]).is_err());
+    /// // A Python int reconciles them, by way of int8 and uint8.
+    /// assert_eq!(Numpy.result_type(&[i4, u4, Operand::py_int(1)]), Ok(Typed::strong(DType::Int16)));
+    /// assert_eq!(Numpy.result_type(&[Operand::py_int(1 << 63)]), Ok(Typed::strong(DType::UInt64)));
+    /// ```
+    fn result_dtype(&self, operands: &[Operand]) -> Result<DType, PromotionError> {
+        match operands {
+            [] => Err(PromotionError::Framework {
+                kind: ErrorKind::Value,
+                message: "at least one array or dtype is required".to_owned(),
+            }),
+            [single] => alone(single),
+            _ => {
+                let classes = operands
+                    .iter()
+                    .map(operand_class)
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(promote_sequence(&classes)?.default_dtype())
+            }
+        }
+    }
+
+    /// `np.can_cast(from, to, casting="safe")`: NumPy's safe casts, and
+    /// those ml_dtypes registers (which are not all value-preserving:
+    /// ml_dtypes marks casts among its small floats safe both ways).
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::numpy::Numpy;
+    /// use dtype_lattice::{DType, Policy, Typed};
+    /// assert_eq!(Numpy.can_cast(DType::Int16, DType::Float32), Some(true));
+    /// assert_eq!(Numpy.can_cast(DType::Float16, DType::BFloat16), Some(false));
+    /// ```
+    fn safe_cast(&self, from: DType, to: DType) -> bool {
+        casts::can_cast_safely(from, to)
+    }
+
+    /// The dtype of `np.add(a, b)` (and of NumPy's other arithmetic on
+    /// arrays), for NumPy's own dtypes: [`result_type`](Numpy::result_type),
+    /// then each Python int converted to that dtype, with NumPy's
+    /// `OverflowError` when it does not fit. ml_dtypes' types are refused:
+    /// their arithmetic uses ml_dtypes' own loops, which this does not model.
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::numpy::Numpy;
+    /// use dtype_lattice::{DType, Operand, Policy, Typed};
+    /// let x = Operand::zero_dim(DType::Int8);
+    /// assert_eq!(Numpy.add(&[x, Operand::py_int(127)]), Some(Ok(Typed::strong(DType::Int8))));
+    /// let err = Numpy.add(&[Operand::py_int(-129), x]).unwrap().unwrap_err();
+    /// assert_eq!(err.python_type(), "OverflowError");
+    /// ```
+    fn add_pair(&self, a: Operand, b: Operand) -> Result<DType, PromotionError> {
+        for operand in [a, b] {
+            if let Some(dtype) = array_dtype(&operand).filter(|d| d.is_ml_dtypes()) {
+                return Err(PromotionError::Framework {
+                    kind: ErrorKind::NotImplemented,
+                    message: format!(
+                        "arithmetic on {dtype} runs ml_dtypes' own loops, which dtype-lattice \
+                         does not model; result_type gives NumPy's promotion"
+                    ),
+                });
+            }
+        }
+        let dtype = self.result_dtype(&[a, b])?;
+        for operand in [a, b] {
+            if let OperandKind::PyInt(value) = operand.kind() {
+                check_python_int(value, dtype)?;
+            }
+        }
+        Ok(dtype)
+    }
+}
+
+/// The dtype NumPy makes of a type given to `promote_types`.
+fn spec_dtype(spec: TypeSpec) -> DType {
+    match spec {
+        TypeSpec::DType(dtype) => dtype,
+        TypeSpec::Python(scalar) => python_default(scalar),
+    }
+}
+
+/// `np.dtype(bool)`, `np.dtype(int)`...
+fn python_default(scalar: PyScalar) -> DType {
+    match scalar {
+        PyScalar::Bool => DType::Bool,
+        PyScalar::Int => DType::Int64,
+        PyScalar::Float => DType::Float64,
+        PyScalar::Complex => DType::Complex128,
+    }
+}
+
+/// The dtype of an operand that is an array or a dtype.
+fn array_dtype(operand: &Operand) -> Option<DType> {
+    match operand.kind() {
+        OperandKind::DType(dtype)
+        | OperandKind::ZeroDim(dtype)
+        | OperandKind::Array { dtype, .. } => Some(dtype),
+        _ => None,
+    }
+}
+
+/// The DType class NumPy promotes an operand as.
+fn operand_class(operand: &Operand) -> Result<Class, PromotionError> {
+    Ok(match operand.kind() {
+        OperandKind::DType(dtype) | OperandKind::ZeroDim(dtype) => Class::DType(dtype),
+        OperandKind::Array { dtype, weak: false } => Class::DType(dtype),
+        OperandKind::Array { dtype, weak: true } => return Err(weak_array(dtype)),
+        OperandKind::PyType(PyScalar::Bool) | OperandKind::PyBool(_) => Class::DType(DType::Bool),
+        OperandKind::PyType(PyScalar::Int) | OperandKind::PyInt(_) => Class::PyInt,
+        OperandKind::PyType(PyScalar::Float) | OperandKind::PyFloat(_) => Class::PyFloat,
+        OperandKind::PyType(PyScalar::Complex) => Class::PyComplex,
+        OperandKind::None => Class::DType(DType::Float64),
+    })
+}
+
+/// The dtype of one operand on its own: a Python int's by its value.
+fn alone(operand: &Operand) -> Result<DType, PromotionError> {
+    let OperandKind::PyInt(value) = operand.kind() else {
+        return Ok(operand_class(operand)?.default_dtype());
+    };
+    if i64::try_from(value).is_ok() {
+        Ok(DType::Int64)
+    } else if u64::try_from(value).is_ok() {
+        Ok(DType::UInt64)
+    } else {
+        Err(PromotionError::Framework {
+            kind: ErrorKind::Value,
+            message: format!(
+                "NumPy gives the Python int {value} the object dtype, as it fits neither int64 \
+                 nor uint64; dtype-lattice models numeric dtypes only"
+            ),
+        })
+    }
+}
+
+pub(crate) fn weak_array(dtype: DType) -> PromotionError {
+    PromotionError::Framework {
+        kind: ErrorKind::Value,
+        message: format!(
+            "weak:{dtype} is a weakly-typed array, which only JAX has; write {dtype} for an \
+             array, or a Python scalar for a weak operand"
+        ),
+    }
+}
+
+/// NumPy's conversion of a Python int to an integer dtype. NumPy reads the
+/// int as a C `long` (for `uint32` and `uint64`, a non-negative int as an
+/// `unsigned long long`) before checking the dtype's bounds, so a value
+/// beyond what it can read fails with Python's own message.
+fn check_python_int(value: i128, dtype: DType) -> Result<(), PromotionError> {
+    let Ok(info) = dtype.iinfo().map(|info| (info.min, info.max)) else {
+        return Ok(());
+    };
+    if dtype == DType::Bool || (info.0..=info.1).contains(&value) {
+        return Ok(());
+    }
+    let readable = i64::try_from(value).is_ok()
+        || matches!(dtype, DType::UInt32 | DType::UInt64) && u64::try_from(value).is_ok();
+    let message = if readable {
+        format!("Python integer {value} out of bounds for {dtype}")
+    } else {
+        "Python int too large to convert to C long".to_owned()
+    };
+    Err(PromotionError::Framework {
+        kind: ErrorKind::Overflow,
+        message,
+    })
+}
+
+impl Policy for Numpy {
+    fn name(&self) -> String {
+        "numpy".to_owned()
+    }
+
+    fn promote_types(&self, a: TypeSpec, b: TypeSpec) -> Result<DType, PromotionError> {
+        Numpy::promote_types(self, a, b)
+    }
+
+    fn result_type(&self, operands: &[Operand]) -> Result<Typed, PromotionError> {
+        self.result_dtype(operands).map(Typed::strong)
+    }
+
+    fn lattice(&self) -> Option<&TypedLattice> {
+        None
+    }
+
+    fn is_native(&self, dtype: DType) -> bool {
+        !dtype.is_ml_dtypes()
+    }
+
+    fn add(&self, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
+        Some(match *operands {
+            [a, b] => self.add_pair(a, b).map(Typed::strong),
+            _ => Err(PromotionError::Framework {
+                kind: ErrorKind::Type,
+                message: format!("np.add takes two operands, not {}", operands.len()),
+            }),
+        })
+    }
+
+    fn can_cast(&self, from: DType, to: DType) -> Option<bool> {
+        Some(self.safe_cast(from, to))
+    }
+}

@@ -1,0 +1,685 @@
+//! TensorFlow 2.21's type promotion: `tf.add` as TensorFlow starts
+//! ([`Mode::Off`]), and TensorFlow's "auto dtype conversion" under NumPy
+//! behaviour ([`Mode::Safe`], [`Mode::All`]).
+//!
+//! Without NumPy behaviour TensorFlow promotes nothing: `tf.add` takes two
+//! tensors of one dtype, and a Python scalar becomes a tensor of the other
+//! operand's dtype when TensorFlow can convert it, of its own default dtype
+//! otherwise.
+//!
+//! ```
+//! use dtype_lattice::frameworks::tensorflow::{Mode, TensorFlow};
+//! use dtype_lattice::{DType, Operand, Policy, Typed};
+//!
+//! let tf = TensorFlow::new(Mode::Off);
+//! let x = Operand::dtype(DType::Int8);
+//! assert_eq!(tf.add(&[x, Operand::py_int(2)]), Some(Ok(Typed::strong(DType::Int8))));
+//! let err = tf.add(&[x, Operand::dtype(DType::UInt8)]).unwrap().unwrap_err();
+//! assert_eq!(
+//!     err.to_string(),
+//!     "cannot compute AddV2 as input #1(zero-based) was expected to be a int8 tensor but is \
+//!      a uint8 tensor [Op:AddV2] name: "
+//! );
+//! ```
+//!
+//! Under NumPy behaviour TensorFlow promotes by a table over fifteen dtypes
+//! and five weak types (Python's `int` is a weak int32, `float` a weak
+//! float32, `complex` a weak complex128). In mode `all` that table is a
+//! lattice, built here with the [lattice engine](crate::engine) from its
+//! edges. Mode `safe` joins on the same lattice but refuses a join unless it
+//! is one of the operands' own dtypes and every strongly-typed operand
+//! converts to it exactly (so `int32` and `float32` promote in mode `all`
+//! only):
+//!
+//! ```
+//! use dtype_lattice::frameworks::tensorflow::{Mode, TensorFlow};
+//! use dtype_lattice::{DType, Operand, Typed};
+//!
+//! let (i32, f32) = (Operand::dtype(DType::Int32), Operand::dtype(DType::Float32));
+//! let all = TensorFlow::new(Mode::All);
+//! assert_eq!(all.result_type(&[i32, f32]), Ok(Typed::strong(DType::Float32)));
+//! assert_eq!(all.result_type(&[i32, Operand::py_float(2.5)]), Ok(Typed::weak(DType::Float64)));
+//! let safe = TensorFlow::new(Mode::Safe);
+//! assert_eq!(safe.result_type(&[i32, f32]).unwrap_err().python_type(), "TypeError");
+//! ```
+
+use std::sync::OnceLock;
+
+use crate::policy::Policy;
+use crate::policy::TypedLattice;
+use crate::types::ErrorKind;
+use crate::types::PromotionError;
+use crate::types::Typed;
+use crate::types::{DType, Kind};
+use crate::types::{Operand, OperandKind, PyScalar, TypeSpec};
+
+/// TensorFlow's dtype conversion mode
+/// (`experimental_enable_numpy_behavior(dtype_conversion_mode=...)`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// NumPy behaviour off: no implicit promotion (policy `tensorflow`).
+    #[default]
+    Off,
+    /// `"safe"`: promotions that lose no values (policy `tensorflow-safe`).
+    Safe,
+    /// `"all"`: every promotion of the table (policy `tensorflow-all`).
+    All,
+}
+
+/// The auto dtype conversion lattice, as "type -> types it promotes to".
+/// `weak:int32` and so on are the weak types of Python scalars and
+/// `WeakTensor`s; a weak float64 sits below every float, which is why an
+/// integer with a Python float gives a weak float64.
+const LATTICE: &[(&str, &[&str])] = &[
+    ("bool", &["weak:int32"]),
+    ("weak:int32", &["weak:int64"]),
+    ("weak:int64", &["uint8", "int8", "weak:float32"]),
+    ("uint8", &["uint16", "int16"]),
+    ("uint16", &["uint32", "int32"]),
+    ("uint32", &["uint64", "int64"]),
+    ("uint64", &["weak:float64"]),
+    ("int8", &["int16"]),
+    ("int16", &["int32"]),
+    ("int32", &["int64"]),
+    ("int64", &["weak:float64"]),
+    ("weak:float32", &["weak:float64"]),
+    ("weak:float64", &["bfloat16", "float16", "weak:complex128"]),
+    ("bfloat16", &["float32"]),
+    ("float16", &["float32"]),
+    ("float32", &["float64", "complex64"]),
+    ("float64", &["complex128"]),
+    ("weak:complex128", &["complex64"]),
+    ("complex64", &["complex128"]),
+    ("complex128", &[]),
+];
+
+/// The dtypes TensorFlow has.
+const DTYPES: [DType; 25] = [
+    DType::Bool,
+    DType::UInt2,
+    DType::UInt4,
+    DType::UInt8,
+    DType::UInt16,
+    DType::UInt32,
+    DType::UInt64,
+    DType::Int2,
+    DType::Int4,
+    DType::Int8,
+    DType::Int16,
+    DType::Int32,
+    DType::Int64,
+    DType::Float4E2M1Fn,
+    DType::Float8E4M3B11Fnuz,
+    DType::Float8E4M3Fn,
+    DType::Float8E4M3Fnuz,
+    DType::Float8E5M2,
+    DType::Float8E5M2Fnuz,
+    DType::BFloat16,
+    DType::Float16,
+    DType::Float32,
+    DType::Float64,
+    DType::Complex64,
+    DType::Complex128,
+];
+
+/// The dtypes a `WeakTensor` may have.
+const WEAK_DTYPES: [DType; 5] = [
+    DType::Int32,
+    DType::Int64,
+    DType::Float32,
+    DType::Float64,
+    DType::Complex128,
+];
+
+/// The dtypes the `AddV2` kernel has, in the order its message lists them.
+const ADD_DTYPES: [DType; 14] = [
+    DType::BFloat16,
+    DType::Float16,
+    DType::Float32,
+    DType::Float64,
+    DType::UInt8,
+    DType::UInt16,
+    DType::UInt32,
+    DType::UInt64,
+    DType::Int8,
+    DType::Int16,
+    DType::Int32,
+    DType::Int64,
+    DType::Complex64,
+    DType::Complex128,
+];
+
+/// The dtypes a Python `True` converts to (measured: TensorFlow's eager
+/// conversion accepts a bool for these and refuses it for the others).
+const BOOL_CONVERTS_TO: [DType; 8] = [
+    DType::Bool,
+    DType::UInt64,
+    DType::Int32,
+    DType::Int64,
+    DType::Float16,
+    DType::Float32,
+    DType::Float64,
+    DType::Complex128,
+];
+
+/// The dtypes a Python int beyond int64 (up to uint64's maximum) converts
+/// to (measured).
+const BIG_INT_CONVERTS_TO: [DType; 5] = [
+    DType::UInt64,
+    DType::Float16,
+    DType::Float32,
+    DType::Float64,
+    DType::Complex128,
+];
+
+/// TensorFlow 2.21.0's promotion in one dtype conversion mode.
+///
+/// Operands: a dtype or a strong array is a tensor (TensorFlow treats
+/// zero-dimensional tensors alike), a weak array is a `WeakTensor` (modes
+/// safe and all), and Python scalars and their types are Python scalars;
+/// a Python type stands for the scalars the golden data uses (`2`, `2.0`,
+/// `2j`, `True`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct TensorFlow {
+    mode: Mode,
+}
+
+/// An operand as TensorFlow sees it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Value {
+    Tensor { dtype: DType, weak: bool },
+    Int(i128),
+    Float,
+    Complex,
+    Bool(bool),
+    None,
+}
+
+impl TensorFlow {
+    /// TensorFlow in `mode`.
+    pub const fn new(mode: Mode) -> TensorFlow {
+        TensorFlow { mode }
+    }
+
+    /// The mode.
+    pub const fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// `tf.experimental.numpy.result_type(a, b)` on dtypes, in modes safe
+    /// and all: the join of the two (Python's types as weak types). With
+    /// NumPy behaviour off, [`add`](TensorFlow::add) on tensors of the two
+    /// dtypes, Python's types as scalars of them.
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::tensorflow::{Mode, TensorFlow};
+    /// use dtype_lattice::{DType, PyScalar};
+    /// let all = TensorFlow::new(Mode::All);
+    /// assert_eq!(all.promote_types(DType::UInt8, DType::Int8), Ok(DType::Int16));
+    /// assert_eq!(all.promote_types(DType::Int8, PyScalar::Float), Ok(DType::Float64));
+    /// let off = TensorFlow::new(Mode::Off);
+    /// assert!(off.promote_types(DType::UInt8, DType::Int8).is_err());
+    /// ```
+    pub fn promote_types(
+        &self,
+        a: impl Into<TypeSpec>,
+        b: impl Into<TypeSpec>,
+    ) -> Result<DType, PromotionError> {
+        let operands = [a.into(), b.into()].map(Operand::from);
+        match self.mode {
+            Mode::Off => self.add_operands(&operands).map(|t| t.dtype),
+            Mode::Safe | Mode::All => self.result_type(&operands).map(|t| t.dtype),
+        }
+    }
+
+    /// In modes safe and all, TensorFlow's auto dtype conversion
+    /// (`flexible_dtypes.result_type`, what `tf.add` and
+    /// `tf.experimental.numpy.result_type` call): the operands joined from
+    /// left to right, `None` skipped, no operand a weak float32. With NumPy
+    /// behaviour off TensorFlow has no such function; this is then
+    /// [`add`](Policy::add) of two operands.
+    pub fn result_type(&self, operands: &[Operand]) -> Result<Typed, PromotionError> {
+        if self.mode == Mode::Off {
+            return self.add_operands(operands);
+        }
+        self.auto_result_type(&self.values(operands)?)
+    }
+
+    /// `tf.add(*operands)`: the operands are built first, then the call
+    /// must have two.
+    fn add_operands(&self, operands: &[Operand]) -> Result<Typed, PromotionError> {
+        let values = self.values(operands)?;
+        let [a, b] = values[..] else {
+            return Err(arity(self.mode, values.len()));
+        };
+        if self.mode == Mode::Off {
+            return off_add(a, b);
+        }
+        let result = match self.auto_result_type(&[a, b]) {
+            Err(PromotionError::Framework {
+                kind: ErrorKind::NotImplemented,
+                ..
+            }) => return off_add(a, b),
+            other => other?,
+        };
+        convert_for_auto(a, result.dtype, false)?;
+        convert_for_auto(b, result.dtype, true)?;
+        kernel(result.dtype)?;
+        Ok(result)
+    }
+
+    /// The operands as TensorFlow builds them, in order: a dtype it lacks
+    /// fails `tf.as_dtype`, a weak tensor of a dtype `WeakTensor` refuses
+    /// fails to be made.
+    fn values(&self, operands: &[Operand]) -> Result<Vec<Value>, PromotionError> {
+        operands
+            .iter()
+            .map(|operand| {
+                Ok(match operand.kind() {
+                    OperandKind::DType(dtype) | OperandKind::ZeroDim(dtype) => Value::Tensor {
+                        dtype: known(dtype)?,
+                        weak: false,
+                    },
+                    OperandKind::Array { dtype, weak } => {
+                        let dtype = known(dtype)?;
+                        if weak {
+                            self.weak_tensor(dtype)?;
+                        }
+                        Value::Tensor { dtype, weak }
+                    }
+                    OperandKind::PyType(PyScalar::Int) => Value::Int(2),
+                    OperandKind::PyType(PyScalar::Float) | OperandKind::PyFloat(_) => Value::Float,
+                    OperandKind::PyType(PyScalar::Complex) => Value::Complex,
+                    OperandKind::PyType(PyScalar::Bool) => Value::Bool(true),
+                    OperandKind::PyBool(value) => Value::Bool(value),
+                    OperandKind::PyInt(value) => Value::Int(value),
+                    OperandKind::None => Value::None,
+                })
+            })
+            .collect()
+    }
+
+    fn weak_tensor(&self, dtype: DType) -> Result<(), PromotionError> {
+        if self.mode == Mode::Off {
+            return Err(PromotionError::Framework {
+                kind: ErrorKind::Value,
+                message: format!(
+                    "weak:{dtype} is a WeakTensor, which TensorFlow has only under NumPy \
+                     behaviour; use tensorflow-safe or tensorflow-all"
+                ),
+            });
+        }
+        if WEAK_DTYPES.contains(&dtype) {
+            return Ok(());
+        }
+        Err(PromotionError::Framework {
+            kind: ErrorKind::Type,
+            message: format!(
+                "<dtype: '{dtype}'> not allowed as a weak type. The allowed types are (tf.int32, \
+                 tf.int64, tf.float32, tf.float64, tf.complex128)."
+            ),
+        })
+    }
+
+    /// `flexible_dtypes.result_type`: every operand's (dtype, weak) first
+    /// (a Python int must fit int32), then the fold.
+    fn auto_result_type(&self, values: &[Value]) -> Result<Typed, PromotionError> {
+        let typed = values
+            .iter()
+            .filter(|value| **value != Value::None)
+            .map(|&value| auto_typed(value))
+            .collect::<Result<Vec<_>, _>>()?;
+        let Some((&first, rest)) = typed.split_first() else {
+            return Ok(Typed::weak(DType::Float32));
+        };
+        rest.iter()
+            .try_fold(first, |so_far, &next| self.join(so_far, next))
+    }
+
+    /// One step of the fold: the lattice's join, refused in mode safe
+    /// unless it loses nothing.
+    fn join(&self, a: Typed, b: Typed) -> Result<Typed, PromotionError> {
+        let joined = lattice()
+            .join_types(a, b)
+            .ok_or_else(|| PromotionError::Framework {
+                kind: ErrorKind::NotImplemented,
+                message: format!(
+                    "Implicit Conversion between <dtype: '{}'> and <dtype: '{}'> is not \
+                     allowed. Please convert the input manually if you need to.",
+                    a.dtype, b.dtype
+                ),
+            })?;
+        if self.mode == Mode::Safe && !is_safe(a, b, joined.dtype) {
+            return Err(PromotionError::Framework {
+                kind: ErrorKind::Type,
+                message: format!(
+                    "In promotion mode PromoMode.SAFE, implicit dtype promotion between \
+                     (<dtype: '{}'>, weak={}) and (<dtype: '{}'>, weak={}) is disallowed. You \
+                     need to explicitly specify the dtype in your op, or relax your dtype \
+                     promotion rules (such as from SAFE mode to ALL mode).",
+                    a.dtype,
+                    python_bool(a.weak),
+                    b.dtype,
+                    python_bool(b.weak)
+                ),
+            });
+        }
+        Ok(joined)
+    }
+}
+
+fn python_bool(value: bool) -> &'static str {
+    if value {
+        "True"
+    } else {
+        "False"
+    }
+}
+
+/// A dtype TensorFlow has, or the error `tf.as_dtype(name)` gives.
+fn known(dtype: DType) -> Result<DType, PromotionError> {
+    if DTYPES.contains(&dtype) {
+        return Ok(dtype);
+    }
+    Err(PromotionError::Framework {
+        kind: ErrorKind::Type,
+        message: format!(
+            "Cannot convert the argument `type_value`: '{dtype}' to a TensorFlow DType."
+        ),
+    })
+}
+
+/// The lattice label of a typed value: `weak:int32` for a weak one.
+/// The auto dtype conversion lattice (both NumPy modes join on it), its
+/// `weak:` nodes standing for weak values of their dtypes. Built once.
+fn lattice() -> &'static TypedLattice {
+    static LATTICE_ONCE: OnceLock<TypedLattice> = OnceLock::new();
+    LATTICE_ONCE.get_or_init(|| {
+        TypedLattice::from_dict(LATTICE, |label| {
+            Some(match label.strip_prefix("weak:") {
+                Some(name) => Typed::weak(DType::from_name(name).ok()?),
+                None => Typed::strong(DType::from_name(label).ok()?),
+            })
+        })
+        .expect("TensorFlow's table is a lattice (tested)")
+    })
+}
+
+fn auto_typed(value: Value) -> Result<Typed, PromotionError> {
+    Ok(match value {
+        Value::Tensor { dtype, weak } => Typed { dtype, weak },
+        Value::Int(value) => {
+            if i32::try_from(value).is_err() {
+                return Err(PromotionError::Framework {
+                    kind: ErrorKind::Overflow,
+                    message: format!("Python int {value} too large to convert to np.int32"),
+                });
+            }
+            Typed::weak(DType::Int32)
+        }
+        Value::Float => Typed::weak(DType::Float32),
+        Value::Complex => Typed::weak(DType::Complex128),
+        Value::Bool(_) | Value::None => Typed::strong(DType::Bool),
+    })
+}
+
+/// Mode safe allows a join that is one of the operands' own dtypes and
+/// that every strongly-typed operand converts to exactly.
+fn is_safe(a: Typed, b: Typed, joined: DType) -> bool {
+    (a.dtype == joined || b.dtype == joined)
+        && [a, b]
+            .iter()
+            .all(|t| t.weak || holds_exactly(joined, t.dtype))
+}
+
+/// Whether every value of `from` is a value of `to`.
+fn holds_exactly(to: DType, from: DType) -> bool {
+    if from == to || from == DType::Bool {
+        return true;
+    }
+    match (from.iinfo(), to.iinfo(), to.finfo()) {
+        (Ok(from), Ok(to), _) => to.min <= from.min && from.max <= to.max,
+        // An integer converts exactly when the significand holds it.
+        (Ok(from), Err(_), Ok(to)) => from.max <= 1_i128 << (to.nmant + 1),
+        (Err(_), _, Ok(to_info)) => {
+            let Ok(from_info) = from.finfo() else {
+                return false;
+            };
+            (from.kind() != Kind::Complex || to.kind() == Kind::Complex)
+                && from_info.nmant <= to_info.nmant
+                && from_info.maxexp <= to_info.maxexp
+        }
+        _ => false,
+    }
+}
+
+/// The missing-argument errors of `tf.add`.
+fn arity(mode: Mode, count: usize) -> PromotionError {
+    let message = match (mode, count) {
+        (Mode::Off, 0 | 1) => "Missing required positional argument".to_owned(),
+        (_, 0) => "missing a required argument: 'x'".to_owned(),
+        (_, 1) => "missing a required argument: 'y'".to_owned(),
+        (_, n) => format!("tf.add takes two operands, not {n}"),
+    };
+    PromotionError::Framework {
+        kind: ErrorKind::Type,
+        message,
+    }
+}
+
+/// TensorFlow's C++ name of a dtype, as kernel messages print it.
+fn kernel_name(dtype: DType) -> &'static str {
+    match dtype {
+        DType::Float16 => "half",
+        DType::Float32 => "float",
+        DType::Float64 => "double",
+        other => other.name(),
+    }
+}
+
+/// The `AddV2` kernel's refusal of a dtype it has no loop for.
+fn kernel(dtype: DType) -> Result<(), PromotionError> {
+    if ADD_DTYPES.contains(&dtype) {
+        return Ok(());
+    }
+    let names: Vec<&str> = ADD_DTYPES.iter().map(|&d| kernel_name(d)).collect();
+    let enums: Vec<String> = ADD_DTYPES
+        .iter()
+        .map(|&d| format!("DT_{}", kernel_name(d).to_uppercase()))
+        .collect();
+    Err(PromotionError::Framework {
+        kind: ErrorKind::InvalidArgument,
+        message: format!(
+            "Value for attr 'T' of {} is not in the list of allowed values: {}\n\t; NodeDef: \
+             {{{{node AddV2}}}}; Op<name=AddV2; signature=x:T, y:T -> z:T; \
+             attr=T:type,allowed=[{}]; is_commutative=true; is_aggregate=true> [Op:AddV2] \
+             name: ",
+            kernel_name(dtype),
+            names.join(", "),
+            enums.join(", ")
+        ),
+    })
+}
+
+fn unconvertible_none() -> PromotionError {
+    PromotionError::Framework {
+        kind: ErrorKind::Value,
+        message: "Attempt to convert a value (None) with an unsupported type (<class \
+                  'NoneType'>) to a Tensor."
+            .to_owned(),
+    }
+}
+
+fn out_of_range() -> PromotionError {
+    PromotionError::Framework {
+        kind: ErrorKind::Value,
+        message: "Can't convert Python sequence with out-of-range integer to Tensor.".to_owned(),
+    }
+}
+
+/// TensorFlow 2.21 fails inside its C conversion of a negative Python int
+/// to uint64 and reports that as this `SystemError`.
+fn negative_to_uint64() -> PromotionError {
+    PromotionError::Framework {
+        kind: ErrorKind::System,
+        message: "<class 'tensorflow.python.framework.ops.EagerTensor'> returned a result with \
+                  an exception set"
+            .to_owned(),
+    }
+}
+
+/// The dtype a value becomes as a tensor on its own: a Python int is
+/// int32, or int64 when int32 cannot hold it.
+fn default_dtype(value: Value) -> Result<DType, PromotionError> {
+    Ok(match value {
+        Value::Tensor { dtype, .. } => dtype,
+        Value::Int(value) if i32::try_from(value).is_ok() => DType::Int32,
+        Value::Int(value) if i64::try_from(value).is_ok() => DType::Int64,
+        Value::Int(_) => return Err(out_of_range()),
+        Value::Float => DType::Float32,
+        Value::Complex => DType::Complex128,
+        Value::Bool(_) => DType::Bool,
+        Value::None => return Err(unconvertible_none()),
+    })
+}
+
+/// Whether TensorFlow's eager conversion makes a Python scalar a tensor of
+/// `dtype` (measured, dtype by dtype).
+fn converts_to(value: Value, dtype: DType) -> bool {
+    match value {
+        Value::Int(value) if i64::try_from(value).is_ok() => true,
+        Value::Int(value) => u64::try_from(value).is_ok() && BIG_INT_CONVERTS_TO.contains(&dtype),
+        Value::Float => dtype.is_inexact(),
+        Value::Complex => dtype.kind() == Kind::Complex,
+        Value::Bool(_) => BOOL_CONVERTS_TO.contains(&dtype),
+        Value::Tensor { .. } | Value::None => false,
+    }
+}
+
+/// `tf.add` without NumPy behaviour: the first operand fixes the dtype, the
+/// second becomes a tensor of it if it is a convertible Python scalar, and
+/// then the kernel must exist and the dtypes agree.
+fn off_add(a: Value, b: Value) -> Result<Typed, PromotionError> {
+    let dtype = default_dtype(a)?;
+    if dtype == DType::UInt64 && matches!(b, Value::Int(value) if value < 0) {
+        return Err(negative_to_uint64());
+    }
+    let second = if converts_to(b, dtype) {
+        dtype
+    } else {
+        default_dtype(b)?
+    };
+    kernel(dtype)?;
+    if second != dtype {
+        return Err(PromotionError::Framework {
+            kind: ErrorKind::InvalidArgument,
+            message: format!(
+                "cannot compute AddV2 as input #1(zero-based) was expected to be a {} tensor \
+                 but is a {} tensor [Op:AddV2] name: ",
+                kernel_name(dtype),
+                kernel_name(second)
+            ),
+        });
+    }
+    Ok(Typed::strong(dtype))
+}
+
+/// Converting an operand to the result dtype of auto dtype conversion:
+/// tensors are cast; a Python scalar must convert. A negative int becomes
+/// a uint64 tensor as the first operand and fails as the second
+/// (measured).
+fn convert_for_auto(value: Value, dtype: DType, second: bool) -> Result<(), PromotionError> {
+    match value {
+        Value::None => Err(unconvertible_none()),
+        Value::Int(value) if second && value < 0 && dtype == DType::UInt64 => {
+            Err(negative_to_uint64())
+        }
+        Value::Bool(truth) if !converts_to(value, dtype) => Err(PromotionError::Framework {
+            kind: ErrorKind::Type,
+            message: format!(
+                "Cannot convert {} to EagerTensor of dtype {dtype}",
+                python_bool(truth)
+            ),
+        }),
+        _ => Ok(()),
+    }
+}
+
+impl Policy for TensorFlow {
+    fn name(&self) -> String {
+        match self.mode {
+            Mode::Off => "tensorflow",
+            Mode::Safe => "tensorflow-safe",
+            Mode::All => "tensorflow-all",
+        }
+        .to_owned()
+    }
+
+    fn promote_types(&self, a: TypeSpec, b: TypeSpec) -> Result<DType, PromotionError> {
+        TensorFlow::promote_types(self, a, b)
+    }
+
+    fn result_type(&self, operands: &[Operand]) -> Result<Typed, PromotionError> {
+        TensorFlow::result_type(self, operands)
+    }
+
+    /// In mode `all`, the table's lattice; mode `safe` joins on it too but
+    /// refuses some joins, so its rules are not that lattice.
+    fn lattice(&self) -> Option<&TypedLattice> {
+        (self.mode == Mode::All).then(lattice)
+    }
+
+    fn is_native(&self, dtype: DType) -> bool {
+        DTYPES.contains(&dtype)
+    }
+
+    /// The dtype of `tf.add(a, b)`, and whether it is a `WeakTensor`.
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::tensorflow::{Mode, TensorFlow};
+    /// use dtype_lattice::{DType, Operand, Policy};
+    /// let x = Operand::dtype(DType::Int8);
+    /// let err = TensorFlow::new(Mode::All).add(&[x, Operand::py_bool(true)]).unwrap().unwrap_err();
+    /// assert_eq!(err.to_string(), "Cannot convert True to EagerTensor of dtype int8");
+    /// let bools = [Operand::dtype(DType::Bool); 2];
+    /// let err = TensorFlow::new(Mode::Off).add(&bools).unwrap().unwrap_err();
+    /// assert!(err.to_string().starts_with("Value for attr 'T' of bool"));
+    /// ```
+    fn add(&self, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
+        Some(self.add_operands(operands))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_lattice_has_fifteen_dtypes_and_five_weak_types() {
+        let lattice = lattice();
+        assert_eq!(lattice.len(), 20);
+        for dtype in WEAK_DTYPES {
+            assert!(lattice.node_of(Typed::weak(dtype)).is_some(), "{dtype}");
+        }
+        assert_eq!(
+            lattice
+                .types()
+                .iter()
+                .filter(|t| t.is_some_and(|t| t.weak))
+                .count(),
+            5
+        );
+    }
+
+    #[test]
+    fn exact_conversions_follow_the_formats() {
+        assert!(holds_exactly(DType::BFloat16, DType::UInt8));
+        assert!(!holds_exactly(DType::BFloat16, DType::Int16));
+        assert!(holds_exactly(DType::Float64, DType::UInt32));
+        assert!(!holds_exactly(DType::Float64, DType::Int64));
+        assert!(!holds_exactly(DType::Float16, DType::BFloat16));
+        assert!(holds_exactly(DType::Complex64, DType::Float32));
+        assert!(!holds_exactly(DType::Float64, DType::Complex64));
+        assert!(!holds_exactly(DType::Int64, DType::UInt64));
+    }
+}

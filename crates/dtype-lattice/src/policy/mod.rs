@@ -1,0 +1,85 @@
+//! The one interface every framework's promotion rules implement.
+//!
+//! A [`Policy`] answers the two questions array code asks: what do two types
+//! promote to ([`Policy::promote_types`]), and what type does an operation on
+//! these operands produce ([`Policy::result_type`]). Policies whose rules are
+//! a lattice also expose it as a [`TypedLattice`], whose nodes say which
+//! (dtype, weak) value they stand for, so generic tools (tables, checks,
+//! drawings) work on any of them without reading labels.
+//!
+//! The [registry](by_name) is the one place that names every framework: the
+//! front ends find a policy by name there, with the [`Settings`] their flags
+//! set.
+//!
+//! ```
+//! use dtype_lattice::frameworks::jax::{Config, Jax};
+//! use dtype_lattice::{DType, Operand, Policy, PyScalar};
+//!
+//! fn describe(policy: &dyn Policy, operands: &[Operand]) -> String {
+//!     match policy.result_type(operands) {
+//!         Ok(typed) => typed.to_string(),
+//!         Err(err) => format!("{}: {err}", err.python_type()),
+//!     }
+//! }
+//!
+//! let jax = Jax::new(Config::default());
+//! let x_int16_plus_2 = [Operand::array(DType::Int16, false), Operand::py_int(2)];
+//! assert_eq!(describe(&jax, &x_int16_plus_2), "int16");
+//! assert_eq!(describe(&jax, &[PyScalar::Float.into()]), "float32 (weak)");
+//! ```
+
+mod registry;
+mod typed_lattice;
+
+pub use registry::{by_name, with_lattice, Settings, UnknownPolicy, ALIASES, POLICY_NAMES};
+pub use typed_lattice::TypedLattice;
+
+use crate::types::{DType, Operand, PromotionError, TypeSpec, Typed};
+
+/// A framework's type promotion rules.
+pub trait Policy {
+    /// A short name for the policy and its settings, e.g. `jax (x64, strict)`.
+    fn name(&self) -> String;
+
+    /// The type two types promote to.
+    fn promote_types(&self, a: TypeSpec, b: TypeSpec) -> Result<DType, PromotionError>;
+
+    /// The type an operation on these operands produces.
+    fn result_type(&self, operands: &[Operand]) -> Result<Typed, PromotionError>;
+
+    /// The lattice the rules join on, for policies defined by one, with
+    /// the type each node stands for.
+    fn lattice(&self) -> Option<&TypedLattice>;
+
+    /// Whether the framework defines `dtype` itself. NumPy has bfloat16 and
+    /// the other small types only through the ml_dtypes package; comparing a
+    /// policy that has a dtype with one that does not counts every cell with
+    /// it as a difference, as JAX's documentation does for bfloat16 ("NumPy
+    /// has none").
+    fn is_native(&self, _dtype: DType) -> bool {
+        true
+    }
+
+    /// The type the framework's addition of `operands` produces, where the
+    /// policy models that operation (NumPy's `np.add`, `tf.add`,
+    /// `jax.lax.add`): it can differ from [`result_type`](Policy::result_type)
+    /// by the operation's own checks (a value out of range, a dtype with no
+    /// kernel). `None` where the policy does not model it.
+    fn add(&self, _operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
+        None
+    }
+
+    /// Whether the framework casts `from` to `to` safely (NumPy's
+    /// `np.can_cast(from, to, casting="safe")`). `None` where the policy
+    /// does not model casting.
+    fn can_cast(&self, _from: DType, _to: DType) -> Option<bool> {
+        None
+    }
+
+    /// JAX's `lattice_result_type`: the result before a weak result is
+    /// given its kind's default dtype. `None` where the policy has no such
+    /// function (only JAX has).
+    fn lattice_result_type(&self, _operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
+        None
+    }
+}

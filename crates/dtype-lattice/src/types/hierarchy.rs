@@ -1,0 +1,281 @@
+//! NumPy's hierarchy of scalar types, and the Array API's dtype kinds.
+//!
+//! [`issubdtype`] follows NumPy's abstract scalar classes
+//! (`generic > number > integer > signedinteger`, ...), with JAX's
+//! extensions placed where JAX places them: `bfloat16` and the small floats
+//! under `floating`, the sub-byte integers under their integer branch, and
+//! `bool` under `generic` alone. [`isdtype`] is the Array API's
+//! kind test, as `jax.numpy.isdtype` implements it.
+//!
+//! ```
+//! use dtype_lattice::types::hierarchy::{isdtype, issubdtype, Category, KindSpec};
+//! use dtype_lattice::DType;
+//!
+//! assert!(issubdtype(DType::BFloat16, Category::Floating));
+//! assert!(issubdtype(DType::Int4, Category::SignedInteger));
+//! assert!(!issubdtype(DType::Bool, Category::Number));
+//! assert!(issubdtype(Category::Floating, Category::Inexact));
+//! assert!(isdtype(DType::UInt2, &[KindSpec::Integral]));
+//! assert!(!isdtype(DType::Complex64, &[KindSpec::RealFloating]));
+//! ```
+
+use std::fmt;
+
+use crate::types::{DType, Kind};
+
+/// One of NumPy's abstract scalar classes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Category {
+    /// `np.generic`: every dtype.
+    Generic,
+    /// `np.number`: every dtype but `bool`.
+    Number,
+    /// `np.integer`.
+    Integer,
+    /// `np.signedinteger`.
+    SignedInteger,
+    /// `np.unsignedinteger`.
+    UnsignedInteger,
+    /// `np.inexact`: real and complex floats.
+    Inexact,
+    /// `np.floating`.
+    Floating,
+    /// `np.complexfloating`.
+    ComplexFloating,
+}
+
+impl Category {
+    /// Every category, root first.
+    pub const ALL: [Category; 8] = [
+        Category::Generic,
+        Category::Number,
+        Category::Integer,
+        Category::SignedInteger,
+        Category::UnsignedInteger,
+        Category::Inexact,
+        Category::Floating,
+        Category::ComplexFloating,
+    ];
+
+    /// NumPy's class name without `np.`: `generic`, `signedinteger`, ...
+    pub const fn name(self) -> &'static str {
+        match self {
+            Category::Generic => "generic",
+            Category::Number => "number",
+            Category::Integer => "integer",
+            Category::SignedInteger => "signedinteger",
+            Category::UnsignedInteger => "unsignedinteger",
+            Category::Inexact => "inexact",
+            Category::Floating => "floating",
+            Category::ComplexFloating => "complexfloating",
+        }
+    }
+
+    /// The category with this name.
+    pub fn from_name(name: &str) -> Option<Category> {
+        Category::ALL.into_iter().find(|c| c.name() == name)
+    }
+
+    /// The category directly above this one; `None` for `generic`.
+    pub const fn parent(self) -> Option<Category> {
+        Some(match self {
+            Category::Generic => return None,
+            Category::Number => Category::Generic,
+            Category::Integer | Category::Inexact => Category::Number,
+            Category::SignedInteger | Category::UnsignedInteger => Category::Integer,
+            Category::Floating | Category::ComplexFloating => Category::Inexact,
+        })
+    }
+
+    /// The innermost category a dtype belongs to.
+    pub const fn of(dtype: DType) -> Category {
+        match dtype.kind() {
+            Kind::Bool => Category::Generic,
+            Kind::Signed => Category::SignedInteger,
+            Kind::Unsigned => Category::UnsignedInteger,
+            Kind::Float => Category::Floating,
+            Kind::Complex => Category::ComplexFloating,
+        }
+    }
+
+    /// `self` is `other` or lies below it.
+    fn within(self, other: Category) -> bool {
+        let mut current = Some(self);
+        while let Some(category) = current {
+            if category == other {
+                return true;
+            }
+            current = category.parent();
+        }
+        false
+    }
+}
+
+impl fmt::Display for Category {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.name())
+    }
+}
+
+/// A node of the scalar hierarchy: a concrete dtype or an abstract category.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scalar {
+    /// A dtype.
+    DType(DType),
+    /// An abstract class.
+    Category(Category),
+}
+
+impl From<DType> for Scalar {
+    fn from(dtype: DType) -> Self {
+        Scalar::DType(dtype)
+    }
+}
+
+impl From<Category> for Scalar {
+    fn from(category: Category) -> Self {
+        Scalar::Category(category)
+    }
+}
+
+/// `jnp.issubdtype(a, b)`: whether `a` is `b` or lies below it in the
+/// scalar hierarchy. A dtype is below only the categories that contain it;
+/// nothing is below a dtype but itself.
+pub fn issubdtype(a: impl Into<Scalar>, b: impl Into<Scalar>) -> bool {
+    match (a.into(), b.into()) {
+        (a, Scalar::DType(b)) => a == Scalar::DType(b),
+        (Scalar::DType(a), Scalar::Category(b)) => Category::of(a).within(b),
+        (Scalar::Category(a), Scalar::Category(b)) => a.within(b),
+    }
+}
+
+/// One kind that [`isdtype`] accepts: a named kind or a dtype.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KindSpec {
+    /// `'bool'`.
+    Bool,
+    /// `'signed integer'`.
+    SignedInteger,
+    /// `'unsigned integer'`.
+    UnsignedInteger,
+    /// `'integral'`: signed or unsigned.
+    Integral,
+    /// `'real floating'`.
+    RealFloating,
+    /// `'complex floating'`.
+    ComplexFloating,
+    /// `'numeric'`: everything but `bool`.
+    Numeric,
+    /// A dtype: matches only itself.
+    DType(DType),
+}
+
+impl KindSpec {
+    /// The named kinds, as the Array API spells them.
+    pub const NAMED: [(&'static str, KindSpec); 7] = [
+        ("bool", KindSpec::Bool),
+        ("signed integer", KindSpec::SignedInteger),
+        ("unsigned integer", KindSpec::UnsignedInteger),
+        ("integral", KindSpec::Integral),
+        ("real floating", KindSpec::RealFloating),
+        ("complex floating", KindSpec::ComplexFloating),
+        ("numeric", KindSpec::Numeric),
+    ];
+
+    /// Parses a kind as `jnp.isdtype` does: one of the [named
+    /// kinds](Self::NAMED), else anything NumPy reads as a dtype (so
+    /// `"float"` is `float64`).
+    ///
+    /// ```
+    /// use dtype_lattice::types::hierarchy::KindSpec;
+    /// use dtype_lattice::DType;
+    /// assert_eq!(KindSpec::from_name("integral"), Ok(KindSpec::Integral));
+    /// assert_eq!(KindSpec::from_name("f4"), Ok(KindSpec::DType(DType::Float32)));
+    /// let err = KindSpec::from_name("integer").unwrap_err();
+    /// assert!(err.to_string().starts_with("Unrecognized kind='integer' expected one of ['bool', "));
+    /// ```
+    pub fn from_name(name: &str) -> Result<KindSpec, UnknownKind> {
+        if let Some(&(_, kind)) = KindSpec::NAMED.iter().find(|(n, _)| *n == name) {
+            return Ok(kind);
+        }
+        DType::from_name(name)
+            .map(KindSpec::DType)
+            .map_err(|_| UnknownKind {
+                kind: name.to_owned(),
+            })
+    }
+
+    /// Whether `dtype` is of this kind.
+    pub fn matches(self, dtype: DType) -> bool {
+        let kind = dtype.kind();
+        match self {
+            KindSpec::Bool => kind == Kind::Bool,
+            KindSpec::SignedInteger => kind == Kind::Signed,
+            KindSpec::UnsignedInteger => kind == Kind::Unsigned,
+            KindSpec::Integral => dtype.is_integer(),
+            KindSpec::RealFloating => kind == Kind::Float,
+            KindSpec::ComplexFloating => kind == Kind::Complex,
+            KindSpec::Numeric => kind != Kind::Bool,
+            KindSpec::DType(other) => dtype == other,
+        }
+    }
+}
+
+/// `jnp.isdtype(dtype, kinds)`: whether `dtype` is of any of the kinds.
+pub fn isdtype(dtype: DType, kinds: &[KindSpec]) -> bool {
+    kinds.iter().any(|kind| kind.matches(dtype))
+}
+
+/// A kind [`KindSpec::from_name`] does not know; displays JAX's message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownKind {
+    kind: String,
+}
+
+impl UnknownKind {
+    /// The kind as given.
+    pub fn kind(&self) -> &str {
+        &self.kind
+    }
+}
+
+impl fmt::Display for UnknownKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Unrecognized kind=")?;
+        write_python_repr(f, &self.kind)?;
+        write!(f, " expected one of [")?;
+        for (i, (name, _)) in KindSpec::NAMED.iter().enumerate() {
+            if i > 0 {
+                write!(f, ", ")?;
+            }
+            write!(f, "'{name}'")?;
+        }
+        write!(f, "], or a compatible input for jnp.dtype()")
+    }
+}
+
+impl std::error::Error for UnknownKind {}
+
+/// Writes a string as Python's `repr()` does: single quotes unless the
+/// text holds a single quote and no double quote, with backslash escapes
+/// for the quote, backslash and control characters.
+fn write_python_repr(f: &mut fmt::Formatter<'_>, text: &str) -> fmt::Result {
+    let quote = if text.contains('\'') && !text.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
+    write!(f, "{quote}")?;
+    for c in text.chars() {
+        match c {
+            '\\' => write!(f, "\\\\")?,
+            '\n' => write!(f, "\\n")?,
+            '\r' => write!(f, "\\r")?,
+            '\t' => write!(f, "\\t")?,
+            c if c == quote => write!(f, "\\{c}")?,
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => write!(f, "\\x{:02x}", c as u32)?,
+            c => write!(f, "{c}")?,
+        }
+    }
+    write!(f, "{quote}")
+}

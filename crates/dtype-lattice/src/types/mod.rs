@@ -1,0 +1,21 @@
+//! The vocabulary every layer speaks: the 32 dtypes ([`DType`]), the
+//! operands of a promotion ([`Operand`], [`TypeSpec`], [`PyScalar`]), what a
+//! promotion answers ([`Typed`]) or raises ([`PromotionError`]), the
+//! numeric facts of each format ([`FInfo`], [`IInfo`]) and NumPy's scalar
+//! hierarchy with the Array API's kinds ([`hierarchy`]).
+//!
+//! Nothing here knows a lattice or a framework's rules.
+
+mod dtype;
+mod error;
+pub mod hierarchy;
+mod info;
+mod operand;
+mod typed;
+
+pub(crate) use dtype::{edit_distance, nearest};
+pub use dtype::{DType, Kind, ParseDTypeError};
+pub use error::{ErrorKind, NoPathReason, PromotionError, TypeList};
+pub use info::{FInfo, IInfo, InfoError};
+pub use operand::{Operand, OperandKind, ParseOperandError, PyScalar, TypeSpec};
+pub use typed::Typed;
