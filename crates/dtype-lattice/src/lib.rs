@@ -42,6 +42,22 @@
 //! assert!(err.to_string().contains("8-bit floats do not support implicit promotion"));
 //! ```
 //!
+//! Every framework answers through one trait, [`Policy`], found by name in
+//! the [registry](policy::by_name); errors say which Python exception the
+//! framework raises as an [`ErrorKind`] to match on:
+//!
+//! ```
+//! use dtype_lattice::policy::{by_name, Settings};
+//! use dtype_lattice::{DType, ErrorKind, Operand, Typed};
+//!
+//! let numpy = by_name("numpy", Settings::default()).unwrap();
+//! let x = Operand::dtype(DType::Int8);
+//! assert_eq!(numpy.result_type(&[x, Operand::py_float(2.5)]), Ok(Typed::strong(DType::Float64)));
+//! let torch = by_name("torch", Settings::default()).unwrap();
+//! let err = torch.promote_types(DType::Float8E5M2.into(), DType::Float32.into()).unwrap_err();
+//! assert_eq!(err.kind(), ErrorKind::Runtime);
+//! ```
+//!
 //! Dtypes parse from every name NumPy accepts and know their numeric facts:
 //!
 //! ```
@@ -71,28 +87,50 @@
 //! assert!(err.to_string().starts_with("the edges form a cycle: a -> b -> a"));
 //! ```
 //!
-//! # Map
+//! A policy defined by a lattice hands the design tools a
+//! [`TypedLattice`](policy::TypedLattice), whose nodes say which (dtype,
+//! weak) value they stand for; the tools never read meaning from a label:
 //!
-//! - [`dtype`]: the 32 dtypes, their names, kinds and widths.
-//! - [`info`]: `finfo` / `iinfo`, derived from each format's encoding.
-//! - [`hierarchy`]: NumPy's scalar hierarchy (`issubdtype`) and the Array
-//!   API's kinds (`isdtype`).
-//! - [`lattice`]: the engine: edges in, a verified join table out.
-//! - [`explain`]: why two types promote as they do (bounds, paths, joins);
-//!   [`hasse`]: the diagram of a graph, its implied edges dropped.
-//! - [`Policy`]: the interface every framework's rules implement.
-//! - [`jax`]: JAX's lattices, configuration and rules.
-//! - [`definition`]: a graph with node meanings, for the design tools;
-//!   `lattice_file` (feature `toml`) reads one from a TOML file.
-//! - [`analysis`]: is a graph a (partial) lattice, and why not.
-//! - [`audit`]: the design notebook's criteria (dropped components,
-//!   overflow, precision loss, widening) on every pair.
-//! - Other frameworks' rules behind the same [`Policy`]: [`numpy`],
-//!   [`array_api`], [`torch`], [`tensorflow`], [`jax_lax`].
+//! ```
+//! use dtype_lattice::design::explain::Report;
+//! use dtype_lattice::design::Definition;
+//! use dtype_lattice::frameworks::tensorflow::{Mode, TensorFlow};
+//! use dtype_lattice::engine::Bound;
 //!
-//! Data flows one way: the engine knows nothing of dtypes, JAX's module hands
-//! it edge lists and asks for joins, and the command-line tool (the
-//! `dtype-lattice-cli` crate) only parses and renders.
+//! let tf = TensorFlow::new(Mode::All);
+//! let definition = Definition::from_policy(&tf).unwrap();
+//! let poset = definition.poset().unwrap();
+//! // A Python float is TensorFlow's weak float32; with int8 it joins at a weak float64.
+//! let report = Report::new(&definition, &poset, Some(&tf), ["int8", "float"]).unwrap();
+//! let Bound::Least(join) = report.why.bound else { panic!("a lattice") };
+//! assert_eq!(report.label(join), "weak:float64");
+//! ```
+//!
+//! # Layers
+//!
+//! One folder per layer; each uses only the layers above it in this list.
+//!
+//! - [`types`]: the vocabulary. The 32 dtypes ([`DType`]), operands
+//!   ([`Operand`], [`TypeSpec`], [`PyScalar`]), results ([`Typed`]), errors
+//!   ([`PromotionError`], [`ErrorKind`]), `finfo`/`iinfo` and NumPy's
+//!   scalar hierarchy.
+//! - [`engine`]: knows nothing of dtypes. Edges in, a verified join table
+//!   out; bounds, paths and the Hasse diagram.
+//! - [`policy`]: the [`Policy`] trait every framework implements, the
+//!   [`TypedLattice`](policy::TypedLattice) lattice policies expose, and the
+//!   registry, the one file that names every framework.
+//! - [`frameworks`]: JAX (its lattice data, its rules, and a private module of
+//!   hot-path tables), NumPy, PyTorch, TensorFlow, the Array API and
+//!   `jax.lax`, each behind [`Policy`].
+//! - [`design`]: the tools for designing promotion: definitions and lattice
+//!   files, check, audit, associativity, explain, tables, diffs, drawings.
+//! - `protocol` (feature `json`): the batch protocol, one JSON request in,
+//!   one answer out, which every front end answers through.
+//!
+//! The command-line tool (crate `dtype-lattice-cli`), and soon the Python
+//! package and the web explorer, only parse, call these functions and
+//! render. DESIGN.md says why the layers are cut where they are, and how to
+//! add a framework.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use dtype_lattice::design::check::check;
 use dtype_lattice::design::lattice_file::{
-    parse, parse_bytes, ErrorKind, Location, MAX_EDGES, MAX_FILE_BYTES, MAX_NODES,
+    parse, parse_bytes, FileErrorKind, Location, MAX_FILE_BYTES, MAX_FILE_EDGES, MAX_FILE_NODES,
 };
 use proptest::prelude::*;
 
@@ -59,7 +59,7 @@ fn an_edge_to_itself_is_refused_where_it_is_written() {
             column: 11
         })
     );
-    assert!(matches!(err.kind(), ErrorKind::SelfEdge { label } if label == "b"));
+    assert!(matches!(err.kind(), FileErrorKind::SelfEdge { label } if label == "b"));
     assert!(err.to_string().contains("remove 'b' from its own list"));
 }
 
@@ -77,11 +77,11 @@ fn a_hundred_thousand_nodes_are_refused_quickly() {
     let text = file((0..100_000).map(|i| edge_line(i, [i + 1])));
     assert!(text.len() < MAX_FILE_BYTES);
     let err = timed(Duration::from_secs(5), || parse(&text)).unwrap_err();
-    assert_eq!(err.kind(), &ErrorKind::TooManyNodes);
+    assert_eq!(err.kind(), &FileErrorKind::TooManyNodes);
     // The place is the first node beyond the limit.
-    assert_eq!(err.location().map(|l| l.line), Some(MAX_NODES + 2));
+    assert_eq!(err.location().map(|l| l.line), Some(MAX_FILE_NODES + 2));
     assert!(err.to_string().contains(&format!(
-        "more than {MAX_NODES} nodes, the limit for a lattice file"
+        "more than {MAX_FILE_NODES} nodes, the limit for a lattice file"
     )));
 }
 
@@ -98,7 +98,7 @@ fn a_dense_dag_of_5000_nodes_is_refused_by_size() {
     }
     assert!(text.len() > 100_000_000);
     let err = timed(Duration::from_secs(5), || parse(&text)).unwrap_err();
-    assert_eq!(err.kind(), &ErrorKind::TooLarge);
+    assert_eq!(err.kind(), &FileErrorKind::TooLarge);
     assert!(err
         .to_string()
         .contains(&format!("larger than {MAX_FILE_BYTES} bytes")));
@@ -110,14 +110,14 @@ fn a_dag_of_5000_nodes_within_the_size_limit_is_refused_by_counts() {
     let text = file((0..5000).map(|i| edge_line(i, (i + 1..5000).take(40))));
     assert!(text.len() < MAX_FILE_BYTES);
     let err = timed(Duration::from_secs(5), || parse(&text)).unwrap_err();
-    assert_eq!(err.kind(), &ErrorKind::TooManyNodes);
+    assert_eq!(err.kind(), &FileErrorKind::TooManyNodes);
     // Too many edges is its own refusal.
     let text = file((0..1000).map(|i| edge_line(i, (i + 1..1000).take(300))));
     let err = timed(Duration::from_secs(5), || parse(&text)).unwrap_err();
-    assert_eq!(err.kind(), &ErrorKind::TooManyEdges);
+    assert_eq!(err.kind(), &FileErrorKind::TooManyEdges);
     assert!(err
         .to_string()
-        .contains(&format!("more than {MAX_EDGES} edges")));
+        .contains(&format!("more than {MAX_FILE_EDGES} edges")));
 }
 
 #[test]

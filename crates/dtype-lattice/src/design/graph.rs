@@ -297,7 +297,7 @@ impl Drawing {
 
     /// A standalone SVG drawing: one `<g class="node ...">` per node, one
     /// `<path class="edge ...">` per edge, a title and a legend. Refused for
-    /// graphs too large to lay out here (see [`crate::layout::MAX_VERTICES`]).
+    /// graphs too large to lay out here (see [`MAX_VERTICES`]).
     pub fn svg(&self) -> Result<String, TooLarge> {
         let vertices: Vec<Vertex> = self
             .nodes

@@ -34,7 +34,7 @@
 //!
 //! Checking a graph costs O(n³/64) word operations and n² table entries for
 //! n nodes, so a file is refused beyond [`MAX_FILE_BYTES`] bytes,
-//! [`MAX_NODES`] nodes or [`MAX_EDGES`] edges, with a message saying so.
+//! [`MAX_FILE_NODES`] nodes or [`MAX_FILE_EDGES`] edges, with a message saying so.
 //! Within the limits a file parses in a fraction of a second.
 //!
 //! ```
@@ -82,11 +82,11 @@ pub const MAX_FILE_BYTES: usize = 8 << 20;
 
 /// The most nodes a lattice file may have. Checking 4,096 nodes builds a
 /// 32 MiB join table in about a second; JAX's lattice has 35.
-pub const MAX_NODES: usize = 4096;
+pub const MAX_FILE_NODES: usize = 4096;
 
 /// The most edges a lattice file may have (listed, before removing
 /// repeats).
-pub const MAX_EDGES: usize = 250_000;
+pub const MAX_FILE_EDGES: usize = 250_000;
 
 /// The top-level keys of a lattice file.
 const KEYS: [&str; 5] = ["name", "description", "weak", "dtypes", "edges"];
@@ -98,7 +98,7 @@ pub fn read(path: impl AsRef<Path>) -> Result<Definition, LatticeFileError> {
     let mut bytes = Vec::new();
     std::fs::File::open(path)
         .and_then(|file| file.take(MAX_FILE_BYTES as u64 + 1).read_to_end(&mut bytes))
-        .map_err(|err| LatticeFileError::new(ErrorKind::Io(err.to_string()), None))
+        .map_err(|err| LatticeFileError::new(FileErrorKind::Io(err.to_string()), None))
         .and_then(|_| parse_bytes(&bytes))
         .map_err(|err| err.with_path(path))
 }
@@ -112,7 +112,7 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<Definition, LatticeFileError> {
             let offset = err.valid_up_to();
             let valid = std::str::from_utf8(&bytes[..offset]).unwrap_or_default();
             Err(LatticeFileError::new(
-                ErrorKind::NotUtf8 {
+                FileErrorKind::NotUtf8 {
                     offset,
                     byte: bytes[offset],
                 },
@@ -127,7 +127,7 @@ pub fn parse(text: &str) -> Result<Definition, LatticeFileError> {
     check_size(text.len())?;
     let document = DeTable::parse(text).map_err(|err| {
         let offset = err.span().map_or(0, |span| span.start);
-        let kind = ErrorKind::Toml {
+        let kind = FileErrorKind::Toml {
             message: err.message().to_owned(),
         };
         LatticeFileError::new(kind, Some(Location::at(text, offset)))
@@ -137,7 +137,7 @@ pub fn parse(text: &str) -> Result<Definition, LatticeFileError> {
 
 fn check_size(bytes: usize) -> Result<(), LatticeFileError> {
     if bytes > MAX_FILE_BYTES {
-        return Err(LatticeFileError::new(ErrorKind::TooLarge, None));
+        return Err(LatticeFileError::new(FileErrorKind::TooLarge, None));
     }
     Ok(())
 }
@@ -156,7 +156,7 @@ struct Parser<'t> {
 }
 
 impl<'t> Parser<'t> {
-    fn error(&self, kind: ErrorKind, span: &Range<usize>) -> LatticeFileError {
+    fn error(&self, kind: FileErrorKind, span: &Range<usize>) -> LatticeFileError {
         LatticeFileError::new(kind, Some(Location::at(self.text, span.start)))
     }
 
@@ -187,9 +187,9 @@ impl<'t> Parser<'t> {
                         let from = self.label(from)?;
                         let targets = self.labels(&format!("edges.{}", from.label), targets)?;
                         count += targets.len();
-                        if count > MAX_EDGES {
-                            let span = &targets[targets.len() - (count - MAX_EDGES)].span;
-                            return Err(self.error(ErrorKind::TooManyEdges, span));
+                        if count > MAX_FILE_EDGES {
+                            let span = &targets[targets.len() - (count - MAX_FILE_EDGES)].span;
+                            return Err(self.error(FileErrorKind::TooManyEdges, span));
                         }
                         edges.push((from, targets));
                     }
@@ -201,7 +201,7 @@ impl<'t> Parser<'t> {
                         .min()
                         .filter(|&(distance, _)| distance <= 2)
                         .map(|(_, known)| known);
-                    let kind = ErrorKind::UnknownKey {
+                    let kind = FileErrorKind::UnknownKey {
                         key: other.to_owned(),
                         suggestion,
                     };
@@ -211,7 +211,7 @@ impl<'t> Parser<'t> {
         }
         let Some(name) = name else {
             return Err(LatticeFileError::new(
-                ErrorKind::MissingName,
+                FileErrorKind::MissingName,
                 Some(Location { line: 1, column: 1 }),
             ));
         };
@@ -226,7 +226,7 @@ impl<'t> Parser<'t> {
         for (from, targets) in &edges {
             for to in targets {
                 if to.label == from.label {
-                    let kind = ErrorKind::SelfEdge {
+                    let kind = FileErrorKind::SelfEdge {
                         label: to.label.to_owned(),
                     };
                     return Err(self.error(kind, &to.span));
@@ -265,8 +265,8 @@ impl<'t> Parser<'t> {
             if index.contains_key(mention.label) {
                 continue;
             }
-            if nodes.len() == MAX_NODES {
-                return Err(self.error(ErrorKind::TooManyNodes, &mention.span));
+            if nodes.len() == MAX_FILE_NODES {
+                return Err(self.error(FileErrorKind::TooManyNodes, &mention.span));
             }
             index.insert(mention.label, nodes.len());
             nodes.push(ParsedNode {
@@ -279,7 +279,7 @@ impl<'t> Parser<'t> {
         }
         for (label, name, span) in dtypes {
             let dtype = DType::from_name(name).map_err(|error| {
-                let kind = ErrorKind::UnknownDType {
+                let kind = FileErrorKind::UnknownDType {
                     label: label.label.to_owned(),
                     error,
                 };
@@ -287,7 +287,7 @@ impl<'t> Parser<'t> {
             })?;
             let node = &mut nodes[index[label.label]];
             if let Some(own) = node.def.dtype.filter(|&own| own != dtype) {
-                let kind = ErrorKind::LabelIsAnotherDType {
+                let kind = FileErrorKind::LabelIsAnotherDType {
                     label: label.label.to_owned(),
                     own,
                     mapped: dtype,
@@ -308,7 +308,7 @@ impl<'t> Parser<'t> {
                 continue;
             };
             if let Some(&first) = by_dtype.get(&dtype) {
-                let kind = ErrorKind::DuplicateDType {
+                let kind = FileErrorKind::DuplicateDType {
                     dtype,
                     first: nodes[first].def.label.clone(),
                     second: nodes[i].def.label.clone(),
@@ -368,7 +368,7 @@ impl<'t> Parser<'t> {
         span: Range<usize>,
     ) -> Result<Mention<'v>, LatticeFileError> {
         if label.is_empty() {
-            return Err(self.error(ErrorKind::EmptyLabel, &span));
+            return Err(self.error(FileErrorKind::EmptyLabel, &span));
         }
         Ok(Mention { label, span })
     }
@@ -379,7 +379,7 @@ impl<'t> Parser<'t> {
         expected: &'static str,
         value: &Spanned<DeValue<'_>>,
     ) -> LatticeFileError {
-        let kind = ErrorKind::WrongType {
+        let kind = FileErrorKind::WrongType {
             key: key.to_owned(),
             expected,
         };
@@ -426,13 +426,13 @@ impl Location {
 pub struct LatticeFileError {
     path: Option<PathBuf>,
     location: Option<Location>,
-    kind: ErrorKind,
+    kind: FileErrorKind,
 }
 
 /// What is wrong with a lattice file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum ErrorKind {
+pub enum FileErrorKind {
     /// The file could not be read.
     Io(String),
     /// More than [`MAX_FILE_BYTES`] bytes.
@@ -497,14 +497,14 @@ pub enum ErrorKind {
         /// The label defined second.
         second: String,
     },
-    /// More than [`MAX_NODES`] nodes.
+    /// More than [`MAX_FILE_NODES`] nodes.
     TooManyNodes,
-    /// More than [`MAX_EDGES`] edges.
+    /// More than [`MAX_FILE_EDGES`] edges.
     TooManyEdges,
 }
 
 impl LatticeFileError {
-    fn new(kind: ErrorKind, location: Option<Location>) -> LatticeFileError {
+    fn new(kind: FileErrorKind, location: Option<Location>) -> LatticeFileError {
         LatticeFileError {
             path: None,
             location,
@@ -528,7 +528,7 @@ impl LatticeFileError {
     }
 
     /// What is wrong.
-    pub fn kind(&self) -> &ErrorKind {
+    pub fn kind(&self) -> &FileErrorKind {
         &self.kind
     }
 }
@@ -547,20 +547,20 @@ impl fmt::Display for LatticeFileError {
     }
 }
 
-impl fmt::Display for ErrorKind {
+impl fmt::Display for FileErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ErrorKind::Io(message) => write!(f, "cannot read the file: {message}"),
-            ErrorKind::TooLarge => write!(
+            FileErrorKind::Io(message) => write!(f, "cannot read the file: {message}"),
+            FileErrorKind::TooLarge => write!(
                 f,
                 "the file is larger than {MAX_FILE_BYTES} bytes, the limit for a lattice file; \
                  build a graph this large in code with dtype_lattice::engine::Lattice::from_edges"
             ),
-            ErrorKind::NotUtf8 { offset, byte } => write!(
+            FileErrorKind::NotUtf8 { offset, byte } => write!(
                 f,
                 "byte {offset} (0x{byte:02x}) is not UTF-8: save the file as UTF-8 text"
             ),
-            ErrorKind::Toml { message } => {
+            FileErrorKind::Toml { message } => {
                 write!(f, "not valid TOML: {message}")?;
                 if message.contains("duplicate key") {
                     write!(f, "; each key may appear once: merge the two entries")?;
@@ -572,11 +572,11 @@ impl fmt::Display for ErrorKind {
                 }
                 Ok(())
             }
-            ErrorKind::MissingName => write!(
+            FileErrorKind::MissingName => write!(
                 f,
                 "no `name`: add a first line such as name = \"my-lattice\""
             ),
-            ErrorKind::UnknownKey { key, suggestion } => {
+            FileErrorKind::UnknownKey { key, suggestion } => {
                 write!(f, "unknown key '{}'", key.escape_debug())?;
                 if let Some(known) = suggestion {
                     write!(f, ": did you mean '{known}'?")?;
@@ -586,26 +586,26 @@ impl fmt::Display for ErrorKind {
                     " (a lattice file has name, description, weak, [dtypes] and [edges])"
                 )
             }
-            ErrorKind::WrongType { key, expected } => {
+            FileErrorKind::WrongType { key, expected } => {
                 write!(f, "`{}` must be {expected}", key.escape_debug())
             }
-            ErrorKind::EmptyLabel => write!(f, "an empty label: give every node a name"),
-            ErrorKind::SelfEdge { label } => write!(
+            FileErrorKind::EmptyLabel => write!(f, "an empty label: give every node a name"),
+            FileErrorKind::SelfEdge { label } => write!(
                 f,
                 "'{0}' has an edge to itself: every type already promotes to itself, \
                  remove '{0}' from its own list",
                 label.escape_debug()
             ),
-            ErrorKind::UnknownDType { label, error } => {
+            FileErrorKind::UnknownDType { label, error } => {
                 write!(f, "[dtypes] maps '{}' to an {error}", label.escape_debug())
             }
-            ErrorKind::LabelIsAnotherDType { label, own, mapped } => write!(
+            FileErrorKind::LabelIsAnotherDType { label, own, mapped } => write!(
                 f,
                 "'{}' is the name of {own} and cannot stand for {mapped}: \
                  use another label for {mapped}",
                 label.escape_debug()
             ),
-            ErrorKind::DuplicateDType {
+            FileErrorKind::DuplicateDType {
                 dtype,
                 first,
                 second,
@@ -615,14 +615,14 @@ impl fmt::Display for ErrorKind {
                 first.escape_debug(),
                 second.escape_debug()
             ),
-            ErrorKind::TooManyNodes => write!(
+            FileErrorKind::TooManyNodes => write!(
                 f,
-                "more than {MAX_NODES} nodes, the limit for a lattice file \
+                "more than {MAX_FILE_NODES} nodes, the limit for a lattice file \
                  (checking costs n³/64 steps and an n × n table)"
             ),
-            ErrorKind::TooManyEdges => write!(
+            FileErrorKind::TooManyEdges => write!(
                 f,
-                "more than {MAX_EDGES} edges, the limit for a lattice file"
+                "more than {MAX_FILE_EDGES} edges, the limit for a lattice file"
             ),
         }
     }

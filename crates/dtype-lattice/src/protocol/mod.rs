@@ -28,7 +28,7 @@ use serde_json::{json, Map, Number, Value};
 
 use crate::frameworks::jax::{Jax, Promotion};
 use crate::policy::{self, Policy, Settings};
-use crate::types::hierarchy::{isdtype, issubdtype, Category, KindSpec, Scalar};
+use crate::types::hierarchy::{isdtype, issubdtype, AbstractType, ArrayApiKind, Scalar};
 use crate::types::{
     DType, ErrorKind, InfoError, Operand, ParseOperandError, PromotionError, TypeSpec, Typed,
 };
@@ -406,14 +406,14 @@ fn python_number(number: &Number) -> Result<Operand, Failure> {
     Operand::python_number(&number.to_string()).map_err(|err| Failure::value(err.to_string()))
 }
 
-fn kind_spec(value: &Value) -> Result<KindSpec, Failure> {
-    KindSpec::from_name(string(value)?).map_err(|err| Failure::value(err.to_string()))
+fn kind_spec(value: &Value) -> Result<ArrayApiKind, Failure> {
+    ArrayApiKind::from_name(string(value)?).map_err(|err| Failure::value(err.to_string()))
 }
 
 fn scalar(value: &Value) -> Result<Scalar, Failure> {
     let name = string(value)?;
-    if let Some(category) = Category::from_name(name) {
-        return Ok(Scalar::Category(category));
+    if let Some(category) = AbstractType::from_name(name) {
+        return Ok(Scalar::Abstract(category));
     }
     dtype(value).map(Scalar::DType)
 }

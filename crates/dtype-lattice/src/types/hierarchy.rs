@@ -8,15 +8,15 @@
 //! kind test, as `jax.numpy.isdtype` implements it.
 //!
 //! ```
-//! use dtype_lattice::types::hierarchy::{isdtype, issubdtype, Category, KindSpec};
+//! use dtype_lattice::types::hierarchy::{isdtype, issubdtype, AbstractType, ArrayApiKind};
 //! use dtype_lattice::DType;
 //!
-//! assert!(issubdtype(DType::BFloat16, Category::Floating));
-//! assert!(issubdtype(DType::Int4, Category::SignedInteger));
-//! assert!(!issubdtype(DType::Bool, Category::Number));
-//! assert!(issubdtype(Category::Floating, Category::Inexact));
-//! assert!(isdtype(DType::UInt2, &[KindSpec::Integral]));
-//! assert!(!isdtype(DType::Complex64, &[KindSpec::RealFloating]));
+//! assert!(issubdtype(DType::BFloat16, AbstractType::Floating));
+//! assert!(issubdtype(DType::Int4, AbstractType::SignedInteger));
+//! assert!(!issubdtype(DType::Bool, AbstractType::Number));
+//! assert!(issubdtype(AbstractType::Floating, AbstractType::Inexact));
+//! assert!(isdtype(DType::UInt2, &[ArrayApiKind::Integral]));
+//! assert!(!isdtype(DType::Complex64, &[ArrayApiKind::RealFloating]));
 //! ```
 
 use std::fmt;
@@ -25,7 +25,7 @@ use crate::types::{DType, Kind};
 
 /// One of NumPy's abstract scalar classes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Category {
+pub enum AbstractType {
     /// `np.generic`: every dtype.
     Generic,
     /// `np.number`: every dtype but `bool`.
@@ -44,62 +44,62 @@ pub enum Category {
     ComplexFloating,
 }
 
-impl Category {
+impl AbstractType {
     /// Every category, root first.
-    pub const ALL: [Category; 8] = [
-        Category::Generic,
-        Category::Number,
-        Category::Integer,
-        Category::SignedInteger,
-        Category::UnsignedInteger,
-        Category::Inexact,
-        Category::Floating,
-        Category::ComplexFloating,
+    pub const ALL: [AbstractType; 8] = [
+        AbstractType::Generic,
+        AbstractType::Number,
+        AbstractType::Integer,
+        AbstractType::SignedInteger,
+        AbstractType::UnsignedInteger,
+        AbstractType::Inexact,
+        AbstractType::Floating,
+        AbstractType::ComplexFloating,
     ];
 
     /// NumPy's class name without `np.`: `generic`, `signedinteger`, ...
     pub const fn name(self) -> &'static str {
         match self {
-            Category::Generic => "generic",
-            Category::Number => "number",
-            Category::Integer => "integer",
-            Category::SignedInteger => "signedinteger",
-            Category::UnsignedInteger => "unsignedinteger",
-            Category::Inexact => "inexact",
-            Category::Floating => "floating",
-            Category::ComplexFloating => "complexfloating",
+            AbstractType::Generic => "generic",
+            AbstractType::Number => "number",
+            AbstractType::Integer => "integer",
+            AbstractType::SignedInteger => "signedinteger",
+            AbstractType::UnsignedInteger => "unsignedinteger",
+            AbstractType::Inexact => "inexact",
+            AbstractType::Floating => "floating",
+            AbstractType::ComplexFloating => "complexfloating",
         }
     }
 
     /// The category with this name.
-    pub fn from_name(name: &str) -> Option<Category> {
-        Category::ALL.into_iter().find(|c| c.name() == name)
+    pub fn from_name(name: &str) -> Option<AbstractType> {
+        AbstractType::ALL.into_iter().find(|c| c.name() == name)
     }
 
     /// The category directly above this one; `None` for `generic`.
-    pub const fn parent(self) -> Option<Category> {
+    pub const fn parent(self) -> Option<AbstractType> {
         Some(match self {
-            Category::Generic => return None,
-            Category::Number => Category::Generic,
-            Category::Integer | Category::Inexact => Category::Number,
-            Category::SignedInteger | Category::UnsignedInteger => Category::Integer,
-            Category::Floating | Category::ComplexFloating => Category::Inexact,
+            AbstractType::Generic => return None,
+            AbstractType::Number => AbstractType::Generic,
+            AbstractType::Integer | AbstractType::Inexact => AbstractType::Number,
+            AbstractType::SignedInteger | AbstractType::UnsignedInteger => AbstractType::Integer,
+            AbstractType::Floating | AbstractType::ComplexFloating => AbstractType::Inexact,
         })
     }
 
     /// The innermost category a dtype belongs to.
-    pub const fn of(dtype: DType) -> Category {
+    pub const fn of(dtype: DType) -> AbstractType {
         match dtype.kind() {
-            Kind::Bool => Category::Generic,
-            Kind::Signed => Category::SignedInteger,
-            Kind::Unsigned => Category::UnsignedInteger,
-            Kind::Float => Category::Floating,
-            Kind::Complex => Category::ComplexFloating,
+            Kind::Bool => AbstractType::Generic,
+            Kind::Signed => AbstractType::SignedInteger,
+            Kind::Unsigned => AbstractType::UnsignedInteger,
+            Kind::Float => AbstractType::Floating,
+            Kind::Complex => AbstractType::ComplexFloating,
         }
     }
 
     /// `self` is `other` or lies below it.
-    fn within(self, other: Category) -> bool {
+    fn within(self, other: AbstractType) -> bool {
         let mut current = Some(self);
         while let Some(category) = current {
             if category == other {
@@ -111,7 +111,7 @@ impl Category {
     }
 }
 
-impl fmt::Display for Category {
+impl fmt::Display for AbstractType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.pad(self.name())
     }
@@ -123,7 +123,7 @@ pub enum Scalar {
     /// A dtype.
     DType(DType),
     /// An abstract class.
-    Category(Category),
+    Abstract(AbstractType),
 }
 
 impl From<DType> for Scalar {
@@ -132,9 +132,9 @@ impl From<DType> for Scalar {
     }
 }
 
-impl From<Category> for Scalar {
-    fn from(category: Category) -> Self {
-        Scalar::Category(category)
+impl From<AbstractType> for Scalar {
+    fn from(category: AbstractType) -> Self {
+        Scalar::Abstract(category)
     }
 }
 
@@ -144,14 +144,14 @@ impl From<Category> for Scalar {
 pub fn issubdtype(a: impl Into<Scalar>, b: impl Into<Scalar>) -> bool {
     match (a.into(), b.into()) {
         (a, Scalar::DType(b)) => a == Scalar::DType(b),
-        (Scalar::DType(a), Scalar::Category(b)) => Category::of(a).within(b),
-        (Scalar::Category(a), Scalar::Category(b)) => a.within(b),
+        (Scalar::DType(a), Scalar::Abstract(b)) => AbstractType::of(a).within(b),
+        (Scalar::Abstract(a), Scalar::Abstract(b)) => a.within(b),
     }
 }
 
 /// One kind that [`isdtype`] accepts: a named kind or a dtype.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum KindSpec {
+pub enum ArrayApiKind {
     /// `'bool'`.
     Bool,
     /// `'signed integer'`.
@@ -170,16 +170,16 @@ pub enum KindSpec {
     DType(DType),
 }
 
-impl KindSpec {
+impl ArrayApiKind {
     /// The named kinds, as the Array API spells them.
-    pub const NAMED: [(&'static str, KindSpec); 7] = [
-        ("bool", KindSpec::Bool),
-        ("signed integer", KindSpec::SignedInteger),
-        ("unsigned integer", KindSpec::UnsignedInteger),
-        ("integral", KindSpec::Integral),
-        ("real floating", KindSpec::RealFloating),
-        ("complex floating", KindSpec::ComplexFloating),
-        ("numeric", KindSpec::Numeric),
+    pub const NAMED: [(&'static str, ArrayApiKind); 7] = [
+        ("bool", ArrayApiKind::Bool),
+        ("signed integer", ArrayApiKind::SignedInteger),
+        ("unsigned integer", ArrayApiKind::UnsignedInteger),
+        ("integral", ArrayApiKind::Integral),
+        ("real floating", ArrayApiKind::RealFloating),
+        ("complex floating", ArrayApiKind::ComplexFloating),
+        ("numeric", ArrayApiKind::Numeric),
     ];
 
     /// Parses a kind as `jnp.isdtype` does: one of the [named
@@ -187,19 +187,19 @@ impl KindSpec {
     /// `"float"` is `float64`).
     ///
     /// ```
-    /// use dtype_lattice::types::hierarchy::KindSpec;
+    /// use dtype_lattice::types::hierarchy::ArrayApiKind;
     /// use dtype_lattice::DType;
-    /// assert_eq!(KindSpec::from_name("integral"), Ok(KindSpec::Integral));
-    /// assert_eq!(KindSpec::from_name("f4"), Ok(KindSpec::DType(DType::Float32)));
-    /// let err = KindSpec::from_name("integer").unwrap_err();
+    /// assert_eq!(ArrayApiKind::from_name("integral"), Ok(ArrayApiKind::Integral));
+    /// assert_eq!(ArrayApiKind::from_name("f4"), Ok(ArrayApiKind::DType(DType::Float32)));
+    /// let err = ArrayApiKind::from_name("integer").unwrap_err();
     /// assert!(err.to_string().starts_with("Unrecognized kind='integer' expected one of ['bool', "));
     /// ```
-    pub fn from_name(name: &str) -> Result<KindSpec, UnknownKind> {
-        if let Some(&(_, kind)) = KindSpec::NAMED.iter().find(|(n, _)| *n == name) {
+    pub fn from_name(name: &str) -> Result<ArrayApiKind, UnknownKind> {
+        if let Some(&(_, kind)) = ArrayApiKind::NAMED.iter().find(|(n, _)| *n == name) {
             return Ok(kind);
         }
         DType::from_name(name)
-            .map(KindSpec::DType)
+            .map(ArrayApiKind::DType)
             .map_err(|_| UnknownKind {
                 kind: name.to_owned(),
             })
@@ -209,24 +209,24 @@ impl KindSpec {
     pub fn matches(self, dtype: DType) -> bool {
         let kind = dtype.kind();
         match self {
-            KindSpec::Bool => kind == Kind::Bool,
-            KindSpec::SignedInteger => kind == Kind::Signed,
-            KindSpec::UnsignedInteger => kind == Kind::Unsigned,
-            KindSpec::Integral => dtype.is_integer(),
-            KindSpec::RealFloating => kind == Kind::Float,
-            KindSpec::ComplexFloating => kind == Kind::Complex,
-            KindSpec::Numeric => kind != Kind::Bool,
-            KindSpec::DType(other) => dtype == other,
+            ArrayApiKind::Bool => kind == Kind::Bool,
+            ArrayApiKind::SignedInteger => kind == Kind::Signed,
+            ArrayApiKind::UnsignedInteger => kind == Kind::Unsigned,
+            ArrayApiKind::Integral => dtype.is_integer(),
+            ArrayApiKind::RealFloating => kind == Kind::Float,
+            ArrayApiKind::ComplexFloating => kind == Kind::Complex,
+            ArrayApiKind::Numeric => kind != Kind::Bool,
+            ArrayApiKind::DType(other) => dtype == other,
         }
     }
 }
 
 /// `jnp.isdtype(dtype, kinds)`: whether `dtype` is of any of the kinds.
-pub fn isdtype(dtype: DType, kinds: &[KindSpec]) -> bool {
+pub fn isdtype(dtype: DType, kinds: &[ArrayApiKind]) -> bool {
     kinds.iter().any(|kind| kind.matches(dtype))
 }
 
-/// A kind [`KindSpec::from_name`] does not know; displays JAX's message.
+/// A kind [`ArrayApiKind::from_name`] does not know; displays JAX's message.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownKind {
     kind: String,
@@ -244,7 +244,7 @@ impl fmt::Display for UnknownKind {
         write!(f, "Unrecognized kind=")?;
         write_python_repr(f, &self.kind)?;
         write!(f, " expected one of [")?;
-        for (i, (name, _)) in KindSpec::NAMED.iter().enumerate() {
+        for (i, (name, _)) in ArrayApiKind::NAMED.iter().enumerate() {
             if i > 0 {
                 write!(f, ", ")?;
             }

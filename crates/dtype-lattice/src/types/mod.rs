@@ -6,11 +6,13 @@
 //!
 //! Nothing here knows a lattice or a framework's rules.
 
-mod dtype;
+// The submodules are public for their guides (names, notation, formats);
+// their items are re-exported here, and at the crate root.
+pub mod dtype;
 mod error;
 pub mod hierarchy;
-mod info;
-mod operand;
+pub mod info;
+pub mod operand;
 mod typed;
 
 pub(crate) use dtype::{edit_distance, nearest};
