@@ -18,10 +18,16 @@ use crate::Failure;
 
 /// Prints the check; a subject that is not a lattice is `Failure::NotALattice`
 /// (exit 1) after the report.
-pub fn run(subject: &Subject, format: Format, out: &mut dyn Write) -> Result<(), Failure> {
+pub fn run(
+    subject: &Subject,
+    format: Format,
+    examples: usize,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
     let (report, lattice) = match subject {
         Subject::Graph { definition, .. } => {
-            let check = check::check(definition).map_err(|err| Failure::Usage(err.to_string()))?;
+            let check = check::check(definition, examples)
+                .map_err(|err| Failure::Usage(err.to_string()))?;
             (graph_report(definition, &check, format), check.is_lattice())
         }
         Subject::Rules(policy) => (rules_report(policy.as_ref(), format), false),
@@ -61,7 +67,10 @@ fn graph_report(definition: &Definition, check: &Check, format: Format) -> Strin
                     "pair": pair(&a.pair),
                     "candidates": a.candidates.iter().map(|&c| label(c)).collect::<Vec<_>>(),
                 })).collect::<Vec<_>>(),
+                "ambiguous_count": check.ambiguous_count,
                 "no_upper_bound": check.no_upper_bound.iter().map(pair).collect::<Vec<_>>(),
+                "no_upper_bound_count": check.no_upper_bound_count,
+                "truncated": check.is_truncated(),
                 "laws": laws,
             });
             format!("{report}\n")
@@ -88,7 +97,7 @@ fn graph_report(definition: &Definition, check: &Check, format: Format) -> Strin
                 return text;
             }
             text += "cycle: none\n";
-            text += &format!("ambiguous pairs: {}\n", check.ambiguous.len());
+            text += &format!("ambiguous pairs: {}\n", check.ambiguous_count);
             for ambiguity in &check.ambiguous {
                 let candidates: Vec<&str> =
                     ambiguity.candidates.iter().map(|&c| label(c)).collect();
@@ -98,12 +107,14 @@ fn graph_report(definition: &Definition, check: &Check, format: Format) -> Strin
                     candidates.join(", ")
                 );
             }
+            text += &more(check.ambiguous.len(), check.ambiguous_count);
             text += &format!(
                 "pairs with no upper bound: {}\n",
-                check.no_upper_bound.len()
+                check.no_upper_bound_count
             );
             let pairs: Vec<String> = check.no_upper_bound.iter().map(braces).collect();
             text += &wrap(&pairs, 2, 100);
+            text += &more(check.no_upper_bound.len(), check.no_upper_bound_count);
             if let Some(laws) = &check.laws {
                 text += &format!(
                     "laws: checked on {} ordered pairs and {} unordered triples{}: ",
@@ -134,7 +145,7 @@ fn graph_report(definition: &Definition, check: &Check, format: Format) -> Strin
                     ),
                 };
             }
-            text += match (check.is_lattice(), check.no_upper_bound.is_empty()) {
+            text += match (check.is_lattice(), check.no_upper_bound_count == 0) {
                 (true, true) => "a lattice\n",
                 (true, false) => {
                     "a partial lattice: every pair with an upper bound has a least one\n"
@@ -143,6 +154,18 @@ fn graph_report(definition: &Definition, check: &Check, format: Format) -> Strin
             };
             text
         }
+    }
+}
+
+/// The line that says how many listed findings were left out, if any.
+fn more(listed: usize, count: usize) -> String {
+    if listed < count {
+        format!(
+            "  ... and {} more (--max-examples N lists more)\n",
+            count - listed
+        )
+    } else {
+        String::new()
     }
 }
 

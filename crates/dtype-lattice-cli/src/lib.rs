@@ -180,6 +180,10 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = subject::Format::Text)]
         format: subject::Format,
+        /// How many ambiguous pairs and pairs with no upper bound to list
+        /// (the counts are always exact).
+        #[arg(long, value_name = "N", default_value_t = dtype_lattice::design::check::EXAMPLES)]
+        max_examples: usize,
     },
     /// The design notebook's criteria on every pair of dtypes: dropped
     /// components, overflow, precision loss, results wider than the inputs.
@@ -235,7 +239,8 @@ pub enum Failure {
     /// The subject is not a (partial) lattice: exit 1, after the report
     /// or with this message.
     NotALattice(Option<String>),
-    /// Writing the output failed.
+    /// Reading the input or writing the output failed: exit 2, except for
+    /// a closed pipe (`| head -1`), which is the reader's choice: exit 0.
     Io(io::Error),
 }
 
@@ -245,43 +250,155 @@ impl From<io::Error> for Failure {
     }
 }
 
-/// Runs the tool on these arguments (the first is the program name) and
-/// returns its exit code.
+/// Runs the tool on these arguments (the first is the program name),
+/// writing to standard output, and returns its exit code.
 pub fn main(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> ExitCode {
-    let cli = match Cli::try_parse_from(args) {
+    use std::io::IsTerminal;
+    let stdout = io::stdout();
+    let colour = stdout.is_terminal() && colour_allowed();
+    main_to(args, &mut stdout.lock(), colour)
+}
+
+/// Runs the tool on these arguments, writing its output (help and version
+/// included) to `out`, ANSI-coloured help when `colour`; errors go to
+/// standard error. Every failed write is an error (exit 2, with a message
+/// saying so) except a closed pipe, which ends the output quietly (exit
+/// 0). Messages never carry raw control characters: they are written as
+/// escapes (`\u{1b}`), so a hostile label cannot drive the terminal.
+pub fn main_to(
+    args: impl IntoIterator<Item = impl Into<OsString> + Clone>,
+    out: &mut dyn Write,
+    colour: bool,
+) -> ExitCode {
+    /// The output, remembering whether a write failed (to tell a failed
+    /// write from a failed read of standard input).
+    struct Output<'a> {
+        inner: &'a mut dyn Write,
+        failed: bool,
+    }
+    impl Write for Output<'_> {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            let written = self.inner.write(buf);
+            self.failed |= written.is_err();
+            written
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            let flushed = self.inner.flush();
+            self.failed |= flushed.is_err();
+            flushed
+        }
+    }
+    /// Writes a message to standard error; if that fails there is no one
+    /// left to tell.
+    fn report(message: &str) {
+        let _ = writeln!(io::stderr(), "{message}");
+    }
+    use std::io::IsTerminal;
+    let mut out = Output {
+        inner: out,
+        failed: false,
+    };
+    let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
-        Err(err) => {
-            let _ = err.print();
-            if let Some(tip) = flag_tip(&err) {
-                eprintln!("\n  tip: the nearest flag is '{tip}'");
+        Err(err) if err.use_stderr() => {
+            let rendered = err.render();
+            // Clap's colours are escape sequences in its text, as are any
+            // in the arguments it quotes: colour only arguments free of
+            // control characters. Plain, clap drops escape sequences; the
+            // other control characters are escaped here.
+            let hostile = args
+                .iter()
+                .any(|arg| arg.to_string_lossy().chars().any(char::is_control));
+            if !hostile && io::stderr().is_terminal() && colour_allowed() {
+                let _ = write!(io::stderr(), "{}", rendered.ansi());
+            } else {
+                let _ = write!(
+                    io::stderr(),
+                    "{}",
+                    escape_controls(&rendered.to_string(), true)
+                );
             }
-            return ExitCode::from(if err.use_stderr() { 2 } else { 0 });
+            if let Some(tip) = flag_tip(&err) {
+                report(&escape_controls(
+                    &format!("\n  tip: the nearest flag is '{tip}'"),
+                    true,
+                ));
+            }
+            return ExitCode::from(2);
+        }
+        // --help and --version: the text is the tool's own.
+        Err(err) => {
+            let rendered = err.render();
+            let text = if colour {
+                rendered.ansi().to_string()
+            } else {
+                rendered.to_string()
+            };
+            return match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(err) if err.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                Err(err) => {
+                    report(&format!("error: cannot write the output: {err}"));
+                    ExitCode::from(2)
+                }
+            };
         }
     };
-    let stdout = io::stdout();
-    match run(cli, &mut stdout.lock()) {
+    let result = run(cli, &mut out);
+    let escaped = |message: &str| escape_controls(message, false);
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Usage(message)) => {
-            eprintln!("error: {message}");
+            report(&format!("error: {}", escaped(&message)));
             ExitCode::from(2)
         }
         Err(Failure::Promotion(err)) => {
-            eprintln!("{}: {err}", err.python_type());
+            report(&escaped(&format!("{}: {err}", err.python_type())));
             ExitCode::from(1)
         }
         Err(Failure::NotALattice(message)) => {
             if let Some(message) = message {
-                eprintln!("error: {message}");
+                report(&format!("error: {}", escaped(&message)));
             }
             ExitCode::from(1)
         }
         // A closed pipe (`| head -1`) is the reader's choice, not an error.
         Err(Failure::Io(err)) if err.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(Failure::Io(err)) => {
-            eprintln!("error: {err}");
+            let what = if out.failed {
+                "cannot write the output"
+            } else {
+                "cannot read the input"
+            };
+            report(&format!("error: {what}: {}", escaped(&err.to_string())));
             ExitCode::from(2)
         }
     }
+}
+
+/// Whether the environment allows colour on a terminal: `NO_COLOR` unset
+/// or empty and `TERM` not `dumb`, as clap decides.
+fn colour_allowed() -> bool {
+    let no_colour = std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty());
+    let dumb = std::env::var_os("TERM").is_some_and(|term| term == "dumb");
+    !no_colour && !dumb
+}
+
+/// `text` with every control character (C0, DEL, C1) written as Rust
+/// escapes it (`\r`, `\0`, `\u{1b}`), other characters as they are; line
+/// feeds and tabs are kept when `keep_lines` (clap's messages have several
+/// lines).
+fn escape_controls(text: &str, keep_lines: bool) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() && !(keep_lines && matches!(c, '\n' | '\t')) {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// For an unknown flag clap found no tip for (it misses transpositions
@@ -393,7 +510,11 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
         Command::Batch { jax } => {
             dtype_lattice::protocol::run(io::stdin().lock(), &mut *out, jax.settings())?
         }
-        Command::Check { subject, format } => check::run(&subject.load()?, format, out)?,
+        Command::Check {
+            subject,
+            format,
+            max_examples,
+        } => check::run(&subject.load()?, format, max_examples, out)?,
         Command::Audit { subjects, format } => audit::run(&subjects.load()?, format, out)?,
         Command::Explain {
             subject,

@@ -1,13 +1,14 @@
 //! What the design commands (`check`, `audit`, `explain`, `graph`) look at:
 //! a lattice file, or a built-in policy.
 //!
-//! A lattice file is a positional FILE argument; a policy is `--policy NAME`
+//! A lattice file is a positional FILE argument (`-` reads the file from
+//! standard input, named `<stdin>` in errors); a policy is `--policy NAME`
 //! with JAX's `--x64` and `--strict`. With neither, the subject is JAX's
 //! default lattice. A policy defined by a lattice is that lattice's graph
 //! (with its weak types stored as the policy stores them); one defined by
 //! rules (NumPy's) has no graph, only its `promote_types`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use dtype_lattice::design::lattice_file;
@@ -19,7 +20,8 @@ use crate::{Failure, JaxFlags};
 /// One subject: a lattice file or a built-in policy.
 #[derive(Debug, Args, Clone)]
 pub struct SubjectArgs {
-    /// A lattice file (TOML; see examples/lattices/) [default: --policy jax].
+    /// A lattice file (TOML; see examples/lattices/), or - to read it from
+    /// standard input [default: --policy jax].
     #[arg(value_name = "FILE", conflicts_with = "policy")]
     file: Option<PathBuf>,
     /// A built-in policy instead of a file.
@@ -46,7 +48,8 @@ impl SubjectArgs {
 /// then the files, each in the order given.
 #[derive(Debug, Args, Clone)]
 pub struct SubjectsArgs {
-    /// Lattice files (TOML; see examples/lattices/) [default: --policy jax].
+    /// Lattice files (TOML; see examples/lattices/); - reads one from
+    /// standard input [default: --policy jax].
     #[arg(value_name = "FILE")]
     files: Vec<PathBuf>,
     /// A built-in policy; repeat for several.
@@ -59,6 +62,13 @@ pub struct SubjectsArgs {
 impl SubjectsArgs {
     /// Loads every subject, stopping at the first bad one.
     pub fn load(&self) -> Result<Vec<Subject>, Failure> {
+        if self.files.iter().filter(|path| is_stdin(path)).count() > 1 {
+            return Err(Failure::Usage(
+                "- (standard input) may be given once among the files: standard input can be \
+                 read only once; save the other lattices to files"
+                    .into(),
+            ));
+        }
         if self.policies.is_empty() && !self.files.is_empty() {
             reject_settings(self.jax)?;
         }
@@ -131,9 +141,23 @@ pub enum Subject {
     Rules(Box<dyn Policy>),
 }
 
+/// The name errors give standard input, read for the FILE `-`.
+pub const STDIN_NAME: &str = "<stdin>";
+
+/// Whether a FILE argument means standard input (`-`).
+fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
 impl Subject {
     fn from_file(path: &PathBuf) -> Result<Subject, Failure> {
-        let definition = lattice_file::read(path).map_err(|err| Failure::Usage(err.to_string()))?;
+        let definition = if is_stdin(path) {
+            lattice_file::read_from(std::io::stdin().lock())
+                .map_err(|err| err.with_path(STDIN_NAME))
+        } else {
+            lattice_file::read(path)
+        }
+        .map_err(|err| Failure::Usage(err.to_string()))?;
         Ok(Subject::Graph {
             definition,
             policy: None,

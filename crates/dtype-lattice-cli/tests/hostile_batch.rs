@@ -1,5 +1,5 @@
-//! Hostile input to `batch`: every line gets exactly one answer, in order,
-//! whatever it holds, and memory stays bounded by the line limit.
+//! Hostile input to `batch`: every non-blank line gets exactly one answer,
+//! in order, whatever it holds, and memory stays bounded by the line limit.
 
 use std::io::Cursor;
 
@@ -26,18 +26,35 @@ fn is_answer(value: &Value) -> bool {
             || (value["error"]["type"].is_string() && value["error"]["message"].is_string()))
 }
 
+/// Whether a line (without its "\n") is blank by the protocol's rule: after
+/// a terminating "\r", and on the first line a byte-order mark, nothing but
+/// spaces, tabs and carriage returns.
+fn is_blank(line: &[u8], first: bool) -> bool {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let line = match line.strip_prefix(b"\xEF\xBB\xBF") {
+        Some(rest) if first => rest,
+        _ => line,
+    };
+    line.iter().all(|b| b" \t\r".contains(b))
+}
+
 fn error_type(value: &Value) -> &str {
     value["error"]["type"].as_str().unwrap_or("(ok)")
 }
 
 proptest! {
     #[test]
-    fn arbitrary_bytes_get_one_answer_per_line(lines in proptest::collection::vec(
-        proptest::collection::vec(any::<u8>().prop_filter("no newline", |&b| b != b'\n'), 0..200), 1..20)
+    fn arbitrary_bytes_get_one_answer_per_non_blank_line(lines in proptest::collection::vec(
+        prop_oneof![
+            3 => proptest::collection::vec(
+                any::<u8>().prop_filter("no newline", |&b| b != b'\n'), 0..200),
+            1 => proptest::collection::vec(proptest::sample::select(b" \t\r".to_vec()), 0..4),
+        ], 1..20)
     ) {
         let input: Vec<u8> = lines.iter().flat_map(|l| l.iter().copied().chain([b'\n'])).collect();
         let answers = answers(&input);
-        prop_assert_eq!(answers.len(), lines.len());
+        let non_blank = lines.iter().enumerate().filter(|(i, l)| !is_blank(l, *i == 0)).count();
+        prop_assert_eq!(answers.len(), non_blank);
         prop_assert!(answers.iter().all(is_answer));
     }
 
@@ -85,10 +102,17 @@ fn malformed_requests_each_get_their_own_error() {
         r#"{"fn": "result_type", "args": [[1]]}"#,
         r#"{"fn": "result_type", "args": [1e999]}"#,
         r#"{"fn": "result_type", "args": [123456789012345678901234567890123456789012345678901234567890]}"#,
-        "",
+        r#"{"fn": "promote_types", "args": ["int8", "uint8"], "polcy": "numpy"}"#,
+        "{",
+        r#"{"fn": "promote_types", "args": ["int8", "uint8"]} x"#,
         r#"{"fn": "promote_types", "args": ["int8", "uint8"]}"#,
     ];
-    let answers = answers((lines.join("\n") + "\n").as_bytes());
+    // Blank lines between them get no answer; every other line gets its own.
+    let input: String = lines
+        .iter()
+        .map(|line| format!("{line}\n\n \t\r\n"))
+        .collect();
+    let answers = answers(input.as_bytes());
     assert_eq!(answers.len(), lines.len());
     let (last, errors) = answers.split_last().unwrap();
     for (line, answer) in lines.iter().zip(errors) {

@@ -8,13 +8,13 @@
 //! defined, verified on the join table itself rather than assumed.
 //!
 //! ```
-//! use dtype_lattice::design::check::check;
+//! use dtype_lattice::design::check::{check, EXAMPLES};
 //! use dtype_lattice::design::Definition;
 //! use dtype_lattice::frameworks::jax::{Config, Jax};
 //! use dtype_lattice::engine::Poset;
 //!
 //! let jax = Definition::from_policy(&Jax::new(Config { x64: true, ..Config::default() })).unwrap();
-//! let report = check(&jax).unwrap();
+//! let report = check(&jax, EXAMPLES).unwrap();
 //! assert!(report.is_lattice());
 //! assert_eq!((report.nodes, report.cycle.as_ref()), (35, None));
 //! let laws = report.laws.as_ref().unwrap();
@@ -29,7 +29,7 @@
 //!     nodes: poset.labels().iter().map(|l| dtype_lattice::design::NodeDef::from_label(l)).collect(),
 //!     edges: poset.edges().collect(),
 //! };
-//! let report = check(&dag).unwrap();
+//! let report = check(&dag, EXAMPLES).unwrap();
 //! assert!(!report.is_lattice());
 //! let label = |node: usize| dag.nodes[node].label.as_str();
 //! let ambiguity = &report.ambiguous[0];
@@ -77,10 +77,16 @@ pub struct Check {
     /// The labels of the nodes on a cycle, if the edges have one; nothing
     /// else is checked then.
     pub cycle: Option<Vec<String>>,
-    /// Every pair with common upper bounds but no least one.
+    /// The first pairs with common upper bounds but no least one, by pair,
+    /// with their candidates (at most the number of examples asked for).
     pub ambiguous: Vec<Ambiguity>,
-    /// Every unordered pair of distinct nodes with no common upper bound.
+    /// How many pairs are ambiguous in all.
+    pub ambiguous_count: usize,
+    /// The first unordered pairs of distinct nodes with no common upper
+    /// bound, by pair (at most the number of examples asked for).
     pub no_upper_bound: Vec<(Node, Node)>,
+    /// How many pairs have no common upper bound in all.
+    pub no_upper_bound_count: usize,
     /// The laws of the join, on the pairs where it is defined (absent for a
     /// cycle).
     pub laws: Option<Laws>,
@@ -91,7 +97,7 @@ impl Check {
     /// pair, and a join that is commutative and associative.
     pub fn is_lattice(&self) -> bool {
         self.cycle.is_none()
-            && self.ambiguous.is_empty()
+            && self.ambiguous_count == 0
             && self.laws.as_ref().is_some_and(|laws| {
                 laws.not_commutative.is_none() && laws.not_associative.is_none()
             })
@@ -117,10 +123,28 @@ pub struct Laws {
     pub not_associative: Option<[Node; 3]>,
 }
 
-/// Checks a graph; an error only for a malformed definition (a duplicate
-/// label, an edge to a missing node or to itself, too many nodes). A cycle
-/// is a finding, not an error.
-pub fn check(definition: &Definition) -> Result<Check, GraphError> {
+/// How many examples [`check`] lists of each kind of finding unless told
+/// otherwise: the counts are always exact.
+pub const EXAMPLES: usize = 10;
+
+impl Check {
+    /// Whether some ambiguous pairs or pairs without an upper bound are
+    /// counted but not listed.
+    pub fn is_truncated(&self) -> bool {
+        self.ambiguous.len() < self.ambiguous_count
+            || self.no_upper_bound.len() < self.no_upper_bound_count
+    }
+}
+
+/// Checks a graph, listing at most `examples` pairs of each finding (and
+/// counting them all); an error only for a malformed definition (a
+/// duplicate label, an edge to a missing node or to itself, too many
+/// nodes). A cycle is a finding, not an error.
+///
+/// Time and memory are bounded by the graph's size, not by what it holds:
+/// at most n x n `u16` and a few n x n bit sets, and O(n³ / 64) word
+/// operations (within a lattice file's limits, well under two seconds).
+pub fn check(definition: &Definition, examples: usize) -> Result<Check, GraphError> {
     let mut edges = definition.edges.clone();
     edges.sort_unstable();
     edges.dedup();
@@ -129,7 +153,9 @@ pub fn check(definition: &Definition) -> Result<Check, GraphError> {
         edges,
         cycle: None,
         ambiguous: Vec::new(),
+        ambiguous_count: 0,
         no_upper_bound: Vec::new(),
+        no_upper_bound_count: 0,
         laws: None,
     };
     let poset = match definition.poset() {
@@ -141,9 +167,15 @@ pub fn check(definition: &Definition) -> Result<Check, GraphError> {
         Err(err) => return Err(err),
     };
     let n = poset.len();
-    let joins = Joins::new(poset);
-    report.no_upper_bound = joins.unbounded_pairs().collect();
+    let joins = Joins::with_examples(poset, examples);
+    for (i, pair) in joins.unbounded_pairs().enumerate() {
+        if i < examples {
+            report.no_upper_bound.push(pair);
+        }
+        report.no_upper_bound_count += 1;
+    }
     report.ambiguous = joins.ambiguous().to_vec();
+    report.ambiguous_count = joins.ambiguous_count();
     // The laws are verified where the table is defined (ambiguous pairs
     // are gaps in it).
     let proof = joins.poset().verify_joins(|a, b| joins.join(a, b));
@@ -415,7 +447,7 @@ mod tests {
             nodes: ["a", "b"].map(NodeDef::from_label).to_vec(),
             edges: vec![(0, 1), (1, 0)],
         };
-        let report = check(&def).unwrap();
+        let report = check(&def, EXAMPLES).unwrap();
         assert_eq!(report.cycle, Some(vec!["a".to_owned(), "b".to_owned()]));
         assert!(!report.is_lattice());
         assert_eq!(report.laws, None);

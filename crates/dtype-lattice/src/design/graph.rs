@@ -231,17 +231,23 @@ impl Drawing {
     /// The diagram in Graphviz's DOT language, left to right like JAX's
     /// figure. Node and edge `class` attributes name the kind and the
     /// highlight roles (`input`, `join` or `candidate`, `path`).
+    ///
+    /// Any label stays valid DOT and distinct labels stay distinct nodes:
+    /// node IDs are quoted with control characters written as escapes
+    /// (`\u{0}`) and backslashes doubled, and a label holding a control
+    /// character or `&` gets a `label=` showing it as written (control
+    /// characters as their escapes).
     pub fn dot(&self) -> String {
         let mut out = String::new();
+        let title = self.title();
         let label = match &self.highlight {
-            Some(h) => format!("{}\n{}", self.title(), h.caption),
-            None => self.title(),
+            Some(h) => dot_label([title.as_str(), h.caption.as_str()]),
+            None => dot_label([title.as_str()]),
         };
         let _ = writeln!(out, "digraph {} {{", dot_id(&self.name));
         let _ = writeln!(
             out,
-            "  graph [rankdir=LR, labelloc=t, fontname=\"Helvetica\", label={}];",
-            dot_id(&label)
+            "  graph [rankdir=LR, labelloc=t, fontname=\"Helvetica\", label={label}];"
         );
         let _ = writeln!(
             out,
@@ -270,6 +276,9 @@ impl Drawing {
                 }
             } else {
                 let _ = write!(extra, ", color=\"{stroke}\"");
+            }
+            if needs_dot_label(&def.label) {
+                let _ = write!(extra, ", label={}", dot_label([def.label.as_str()]));
             }
             let _ = writeln!(
                 out,
@@ -604,19 +613,153 @@ fn xml(text: &str) -> String {
     out
 }
 
-/// A DOT identifier: always quoted, with quotes and backslashes escaped.
-fn dot_id(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => {}
-            c => out.push(c),
+/// The longest piece of a quoted DOT string written at once, in bytes.
+/// Graphviz (2.42) refuses a quoted string of 16 KiB or more, so a longer
+/// one is written as `"..." + "..."`, which DOT joins into one string.
+const DOT_PIECE: usize = 4096;
+
+/// A quoted DOT string built from escaped pieces, split with `+` where it
+/// grows past [`DOT_PIECE`] bytes (never inside an escape).
+struct DotString {
+    out: String,
+    piece: usize,
+}
+
+impl DotString {
+    fn new() -> DotString {
+        DotString {
+            out: String::from("\""),
+            piece: 0,
         }
     }
-    out.push('"');
-    out
+
+    fn push(&mut self, escaped: &str) {
+        if self.piece > 0 && self.piece + escaped.len() > DOT_PIECE {
+            self.out.push_str("\" + \"");
+            self.piece = 0;
+        }
+        self.out.push_str(escaped);
+        self.piece += escaped.len();
+    }
+
+    fn finish(mut self) -> String {
+        self.out.push('"');
+        self.out
+    }
+}
+
+/// A DOT identifier (node or graph ID), always quoted. Distinct texts give
+/// distinct IDs and the ID holds no control character:
+///
+/// - `"` is written `\"` (DOT's one escape: the ID holds `"`);
+/// - `\` is written `\\` (the ID holds both backslashes);
+/// - a control character (C0, DEL, C1: everything [`char::is_control`]
+///   matches, NUL, CR and LF included) is written as Rust writes it in an
+///   escape, `\u{0}`, `\u{d}`, `\u{7f}` (lowercase hexadecimal).
+///
+/// Since every backslash of the text is doubled, a single backslash in the
+/// ID always starts an escape, so the mapping is injective. Graphviz shows
+/// `\u{0}` in an ID's default label as `u{0}`, so nodes whose labels need an
+/// escape get an explicit `label=` (see [`dot_label`]).
+fn dot_id(text: &str) -> String {
+    let mut out = DotString::new();
+    let mut buffer = [0; 4];
+    for c in text.chars() {
+        match c {
+            '"' => out.push("\\\""),
+            '\\' => out.push("\\\\"),
+            c if c.is_control() => out.push(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c.encode_utf8(&mut buffer)),
+        }
+    }
+    out.finish()
+}
+
+/// A DOT label shown to people: the lines of `lines`, each as written
+/// except that a control character is shown as its escape (`\u{0}`,
+/// `\u{d}`, as in [`dot_id`]). Backslashes are doubled and `&` written
+/// `&amp;` so that Graphviz shows them as they are (it reads `\n`, `\N` and
+/// HTML entities such as `&lt;` in labels).
+fn dot_label<'a>(lines: impl IntoIterator<Item = &'a str>) -> String {
+    let mut out = DotString::new();
+    let mut buffer = [0; 4];
+    for (i, line) in lines.into_iter().enumerate() {
+        if i > 0 {
+            out.push("\\n");
+        }
+        for c in line.chars() {
+            match c {
+                '"' => out.push("\\\""),
+                '\\' => out.push("\\\\"),
+                '&' => out.push("&amp;"),
+                c if c.is_control() => out.push(&format!("\\\\u{{{:x}}}", c as u32)),
+                c => out.push(c.encode_utf8(&mut buffer)),
+            }
+        }
+    }
+    out.finish()
+}
+
+/// Whether Graphviz's default label (the ID) would show `label` otherwise
+/// than as written.
+fn needs_dot_label(label: &str) -> bool {
+    label.chars().any(|c| c == '&' || c.is_control())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn dot_ids_are_distinct_for_distinct_texts() {
+        // Every text of up to four characters from an alphabet of the
+        // characters the escapes are made of, and those they stand for.
+        let alphabet = ['\\', 'u', '{', '0', '}', '\0', '"', '\r', 'd'];
+        let mut texts = vec![String::new()];
+        for _ in 0..4 {
+            let longer: Vec<String> = texts
+                .iter()
+                .filter(|t| t.chars().count() == texts.last().unwrap().chars().count())
+                .flat_map(|t| alphabet.iter().map(move |&c| format!("{t}{c}")))
+                .collect();
+            texts.extend(longer);
+        }
+        let ids: HashSet<String> = texts.iter().map(|t| dot_id(t)).collect();
+        assert_eq!(ids.len(), texts.len());
+        assert!(ids.iter().all(|id| !id.chars().any(char::is_control)));
+    }
+
+    #[test]
+    fn labels_that_differ_by_control_characters_are_distinct_nodes() {
+        let long = "y".repeat(3 * DOT_PIECE);
+        let labels = [
+            "ab", "a\0b", "a\rb", "a\nb", "a\u{1b}b", "a\u{7f}b", "a\u{85}b", "a\\b", "a\\u{0}b",
+            "a\"b", "a&b", &long,
+        ];
+        let definition = Definition {
+            name: "odd\r\nname".into(),
+            description: None,
+            nodes: labels.iter().map(|l| NodeDef::from_label(l)).collect(),
+            edges: (1..labels.len()).map(|i| (i - 1, i)).collect(),
+        };
+        let poset = definition.poset().unwrap();
+        let dot = Drawing::new(&definition, &poset, Some(["a\0b", "a\\b"]))
+            .unwrap()
+            .dot();
+        assert!(!dot.chars().any(|c| c.is_control() && c != '\n'), "{dot:?}");
+        let ids: Vec<&str> = dot
+            .lines()
+            .filter_map(|line| line.trim_start().split_once(" [class="))
+            .map(|(id, _)| id)
+            .filter(|id| !id.contains(" -> "))
+            .collect();
+        assert_eq!(ids.len(), labels.len());
+        assert_eq!(ids.iter().collect::<HashSet<_>>().len(), labels.len());
+        assert!(ids.contains(&r#""a\u{0}b""#) && ids.contains(&r#""a\\u{0}b""#));
+        // The long label is written in pieces Graphviz accepts.
+        let pieces = ids.last().unwrap().split("\" + \"").count();
+        assert_eq!(pieces, 3);
+        assert!(dot.contains(r#"label="a\\u{1b}b""#));
+    }
 }

@@ -37,6 +37,17 @@
 //! [`MAX_FILE_NODES`] nodes or [`MAX_FILE_EDGES`] edges, with a message saying so.
 //! Within the limits a file parses in a fraction of a second.
 //!
+//! Memory stays within a small multiple of the file's size whatever the
+//! text: a first pass over the raw text (a TOML lexer here, in constant
+//! memory) refuses, at the first place past a limit, an unknown top-level
+//! key, a value of a shape the format does not have (so nesting stays two
+//! levels deep), more than [`MAX_FILE_NODES`] nodes, [`MAX_FILE_EDGES`]
+//! edges, [`MAX_FILE_NODES`] `weak` labels or [`MAX_FILE_KEYS`] keys. It
+//! keeps the labels of every array of labels itself, and hands the TOML
+//! parser the text with those arrays, comments and blank lines blanked out
+//! (same offsets, so every place reported stays right): a few tokens per
+//! key, however large the file.
+//!
 //! ```
 //! use dtype_lattice::design::lattice_file;
 //! use dtype_lattice::DType;
@@ -64,7 +75,7 @@
 //! ```
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::io::Read;
 use std::ops::Range;
@@ -88,19 +99,54 @@ pub const MAX_FILE_NODES: usize = 4096;
 /// repeats).
 pub const MAX_FILE_EDGES: usize = 250_000;
 
+/// The most keys and `[table]` headers a lattice file may have: one
+/// `[dtypes]` and one `[edges]` entry per node, and a few more.
+pub const MAX_FILE_KEYS: usize = 2 * MAX_FILE_NODES + 16;
+
 /// The top-level keys of a lattice file.
 const KEYS: [&str; 5] = ["name", "description", "weak", "dtypes", "edges"];
+
+/// What `name`, `description` and a `[dtypes]` entry must be.
+const EXPECT_STRING: &str = "a string, such as \"int8\"";
+/// What `dtypes` and `edges` must be.
+const EXPECT_TABLE: &str = "a table: a [section] of label = value lines";
+/// What `weak` and an `[edges]` entry must be.
+const EXPECT_LABELS: &str = "an array of node labels, such as [\"int16\", \"float16\"]";
+
+/// The refusal of an unknown top-level key, with the nearest known one.
+fn unknown_key(key: &str) -> FileErrorKind {
+    let suggestion = KEYS
+        .into_iter()
+        .map(|known| (edit_distance(key, known), known))
+        .min()
+        .filter(|&(distance, _)| distance <= 2)
+        .map(|(_, known)| known);
+    FileErrorKind::UnknownKey {
+        key: key.to_owned(),
+        suggestion,
+    }
+}
 
 /// Reads and parses a lattice file. Reads at most [`MAX_FILE_BYTES`] + 1
 /// bytes, so a huge file (or a device that never ends) is refused quickly.
 pub fn read(path: impl AsRef<Path>) -> Result<Definition, LatticeFileError> {
     let path = path.as_ref();
-    let mut bytes = Vec::new();
     std::fs::File::open(path)
-        .and_then(|file| file.take(MAX_FILE_BYTES as u64 + 1).read_to_end(&mut bytes))
         .map_err(|err| LatticeFileError::new(FileErrorKind::Io(err.to_string()), None))
-        .and_then(|_| parse_bytes(&bytes))
+        .and_then(read_from)
         .map_err(|err| err.with_path(path))
+}
+
+/// Reads a lattice file from `reader` (standard input, say) and parses it.
+/// Reads at most [`MAX_FILE_BYTES`] + 1 bytes, as [`read`] does; errors
+/// name no file (see [`LatticeFileError::with_path`]).
+pub fn read_from(reader: impl Read) -> Result<Definition, LatticeFileError> {
+    let mut bytes = Vec::new();
+    reader
+        .take(MAX_FILE_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|err| LatticeFileError::new(FileErrorKind::Io(err.to_string()), None))?;
+    parse_bytes(&bytes)
 }
 
 /// Parses a lattice file's bytes: they must be UTF-8.
@@ -125,14 +171,25 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<Definition, LatticeFileError> {
 /// Parses the text of a lattice file.
 pub fn parse(text: &str) -> Result<Definition, LatticeFileError> {
     check_size(text.len())?;
-    let document = DeTable::parse(text).map_err(|err| {
-        let offset = err.span().map_or(0, |span| span.start);
-        let kind = FileErrorKind::Toml {
-            message: err.message().to_owned(),
-        };
-        LatticeFileError::new(kind, Some(Location::at(text, offset)))
-    })?;
-    Parser { text }.definition(document.into_inner())
+    let mut scan = Scan::new(text);
+    if let Err(stop) = scan.document() {
+        return Err(scan.refuse_at(stop));
+    }
+    let document = DeTable::parse(&scan.skeleton).map_err(|err| toml_error(text, &err))?;
+    Parser {
+        text,
+        arrays: &scan.arrays,
+    }
+    .definition(document.into_inner())
+}
+
+/// A TOML parser's error, placed in `text`.
+fn toml_error(text: &str, err: &toml::de::Error) -> LatticeFileError {
+    let offset = err.span().map_or(0, |span| span.start);
+    let kind = FileErrorKind::Toml {
+        message: err.message().to_owned(),
+    };
+    LatticeFileError::new(kind, Some(Location::at(text, offset)))
 }
 
 fn check_size(bytes: usize) -> Result<(), LatticeFileError> {
@@ -140,6 +197,770 @@ fn check_size(bytes: usize) -> Result<(), LatticeFileError> {
         return Err(LatticeFileError::new(FileErrorKind::TooLarge, None));
     }
     Ok(())
+}
+
+// The first pass: a TOML lexer and just enough of TOML's grammar to know
+// where each value of a lattice file sits, in memory that does not grow
+// with the text (beyond the text's blanked copy and the labels kept).
+
+/// A token of TOML text, as the first pass sees it (as TOML's own lexer
+/// cuts the text).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tok {
+    /// Spaces and tabs.
+    Ws,
+    /// `\n` or `\r\n`.
+    Newline,
+    /// A `\r` with no `\n` after it: not TOML.
+    LoneCr,
+    /// `#` to the end of the line.
+    Comment,
+    /// `"..."`.
+    Basic,
+    /// `'...'`.
+    Literal,
+    /// `"""..."""`.
+    MlBasic,
+    /// `'''...'''`.
+    MlLiteral,
+    LBracket,
+    RBracket,
+    LBrace,
+    RBrace,
+    Comma,
+    Equals,
+    Dot,
+    /// Anything else up to a delimiter: a bare key, number, boolean or date.
+    Atom,
+    /// The end of the text.
+    End,
+}
+
+impl Tok {
+    fn describe(self) -> &'static str {
+        match self {
+            Tok::Ws => "whitespace",
+            Tok::Newline => "a line break",
+            Tok::LoneCr => "a carriage return without a line feed",
+            Tok::Comment => "a comment",
+            Tok::Basic | Tok::Literal | Tok::MlBasic | Tok::MlLiteral => "a string",
+            Tok::LBracket => "`[`",
+            Tok::RBracket => "`]`",
+            Tok::LBrace => "`{`",
+            Tok::RBrace => "`}`",
+            Tok::Comma => "`,`",
+            Tok::Equals => "`=`",
+            Tok::Dot => "`.`",
+            Tok::Atom => "a bare word",
+            Tok::End => "the end of the file",
+        }
+    }
+
+    fn is_string(self) -> bool {
+        matches!(
+            self,
+            Tok::Basic | Tok::Literal | Tok::MlBasic | Tok::MlLiteral
+        )
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Token {
+    kind: Tok,
+    span: Range<usize>,
+}
+
+/// The token at `start` (a character boundary) of `bytes`; every token
+/// ends on an ASCII delimiter or at the end, so on a character boundary.
+fn lex(bytes: &[u8], start: usize) -> Token {
+    let len = bytes.len();
+    let find = |from: usize, stop: &dyn Fn(u8) -> bool| {
+        bytes[from..]
+            .iter()
+            .position(|&b| stop(b))
+            .map_or(len, |i| from + i)
+    };
+    let Some(&first) = bytes.get(start) else {
+        return Token {
+            kind: Tok::End,
+            span: start..start,
+        };
+    };
+    let (kind, end) = match first {
+        b' ' | b'\t' => (Tok::Ws, find(start, &|b| b != b' ' && b != b'\t')),
+        b'\n' => (Tok::Newline, start + 1),
+        b'\r' if bytes.get(start + 1) == Some(&b'\n') => (Tok::Newline, start + 2),
+        b'\r' => (Tok::LoneCr, start + 1),
+        b'#' => (Tok::Comment, find(start, &|b| b == b'\r' || b == b'\n')),
+        b'[' => (Tok::LBracket, start + 1),
+        b']' => (Tok::RBracket, start + 1),
+        b'{' => (Tok::LBrace, start + 1),
+        b'}' => (Tok::RBrace, start + 1),
+        b',' => (Tok::Comma, start + 1),
+        b'=' => (Tok::Equals, start + 1),
+        b'.' => (Tok::Dot, start + 1),
+        b'\'' if bytes[start..].starts_with(b"'''") => (
+            Tok::MlLiteral,
+            multi_line_end(bytes, start + 3, b'\'', false),
+        ),
+        b'"' if bytes[start..].starts_with(b"\"\"\"") => {
+            (Tok::MlBasic, multi_line_end(bytes, start + 3, b'"', true))
+        }
+        b'\'' => {
+            let stop = find(start + 1, &|b| b == b'\'' || b == b'\n');
+            let end = if bytes.get(stop) == Some(&b'\'') {
+                stop + 1
+            } else {
+                stop
+            };
+            (Tok::Literal, end)
+        }
+        b'"' => (Tok::Basic, basic_end(bytes, start + 1)),
+        _ => (Tok::Atom, find(start, &|b| b".=,[]{} \t#\r\n".contains(&b))),
+    };
+    Token {
+        kind,
+        span: start..end,
+    }
+}
+
+/// The end of a basic string whose body starts at `from`: after its
+/// closing quote, or before the line break or end that leaves it open.
+fn basic_end(bytes: &[u8], mut i: usize) -> usize {
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b'"' => return i + 1,
+            b'\n' => return i,
+            b'\\' => {
+                i += 1;
+                if matches!(bytes.get(i), Some(b'\\' | b'"')) {
+                    i += 1;
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    bytes.len()
+}
+
+/// The end of a multi-line string whose body starts at `from`: after the
+/// first unescaped run of three `quote`s and up to two more (quotes the
+/// body ends with), or the end of the text.
+fn multi_line_end(bytes: &[u8], mut i: usize, quote: u8, escapes: bool) -> usize {
+    while let Some(&b) = bytes.get(i) {
+        if escapes && b == b'\\' {
+            i += 1;
+            if matches!(bytes.get(i), Some(&next) if next == b'\\' || next == quote) {
+                i += 1;
+            }
+        } else if b == quote && bytes[i..].starts_with(&[quote; 3]) {
+            let mut end = i + 3;
+            for _ in 0..2 {
+                if bytes.get(end) == Some(&quote) {
+                    end += 1;
+                }
+            }
+            return end;
+        } else {
+            i += 1;
+        }
+    }
+    bytes.len()
+}
+
+/// Whether a comment's text after `#` is valid TOML: tabs, printable ASCII
+/// and anything not ASCII.
+fn valid_comment(body: &[u8]) -> bool {
+    body.iter()
+        .all(|&b| b == b'\t' || (0x20..0x7f).contains(&b) || b >= 0x80)
+}
+
+/// A label the first pass kept, where it is written.
+struct Label<'t> {
+    text: Cow<'t, str>,
+    span: Range<usize>,
+}
+
+/// Where the first pass stopped, and why.
+struct Stop {
+    kind: FileErrorKind,
+    at: usize,
+    /// The text is not TOML there (rather than TOML a lattice file cannot
+    /// be): the TOML parser's own message is worth asking for.
+    syntax: bool,
+}
+
+/// What a value must be, by its key.
+enum Place {
+    /// `name`, `description`, a `[dtypes]` entry: a string.
+    String(String),
+    /// `weak`, an `[edges]` entry (`true`): an array of labels.
+    Labels(String, bool),
+    /// `dtypes`, `edges`: a table of labels.
+    Table(&'static str),
+    /// Deeper than the format goes: the key that has the wrong type.
+    Wrong(String, &'static str),
+}
+
+impl Place {
+    /// The place of a dotted key whose first part is a known key.
+    fn of(path: &[(Cow<'_, str>, usize)]) -> Place {
+        let parts: Vec<&str> = path.iter().map(|(part, _)| part.as_ref()).collect();
+        match parts[..] {
+            [key @ ("name" | "description")] => Place::String(key.to_owned()),
+            ["weak"] => Place::Labels("weak".to_owned(), false),
+            ["dtypes"] => Place::Table("dtypes"),
+            ["edges"] => Place::Table("edges"),
+            ["dtypes", label] => Place::String(format!("dtypes.{label}")),
+            ["edges", label] => Place::Labels(format!("edges.{label}"), true),
+            ["dtypes", label, ..] => Place::Wrong(format!("dtypes.{label}"), EXPECT_STRING),
+            ["edges", label, ..] => Place::Wrong(format!("edges.{label}"), EXPECT_LABELS),
+            ["weak", ..] => Place::Wrong("weak".to_owned(), EXPECT_LABELS),
+            [key, ..] => Place::Wrong(key.to_owned(), EXPECT_STRING),
+            [] => Place::Wrong(String::new(), EXPECT_STRING),
+        }
+    }
+}
+
+/// The longest statement given to the TOML parser as written, to get its
+/// own message for text that is not TOML.
+const WINDOW: usize = 64 << 10;
+
+/// The first pass over a lattice file's text.
+struct Scan<'t> {
+    text: &'t str,
+    /// Where the next token starts.
+    pos: usize,
+    /// The next token, once looked at.
+    peeked: Option<Token>,
+    /// The text the TOML parser reads: the text read so far, with label
+    /// arrays, valid comments and blank lines turned into spaces.
+    skeleton: String,
+    /// The labels of each array turned into spaces, by the offset of its
+    /// `[`.
+    arrays: HashMap<usize, Vec<Label<'t>>>,
+    /// The distinct labels met: the nodes.
+    nodes: HashSet<Cow<'t, str>>,
+    edges: usize,
+    weak: usize,
+    keys: usize,
+    /// The table the last `[header]` opened: "" for the top level.
+    table: &'static str,
+    /// Where the top-level statement being read starts.
+    statement: usize,
+    /// Whether the line being read holds something; a line break after an
+    /// empty line is blanked.
+    line_used: bool,
+}
+
+impl<'t> Scan<'t> {
+    fn new(text: &'t str) -> Scan<'t> {
+        let start = if text.starts_with('\u{feff}') { 3 } else { 0 };
+        let mut skeleton = String::with_capacity(text.len());
+        skeleton.push_str(&text[..start]);
+        Scan {
+            text,
+            pos: start,
+            peeked: None,
+            skeleton,
+            arrays: HashMap::new(),
+            nodes: HashSet::new(),
+            edges: 0,
+            weak: 0,
+            keys: 0,
+            table: "",
+            statement: start,
+            line_used: false,
+        }
+    }
+
+    fn peek_token(&mut self) -> &Token {
+        let (bytes, pos) = (self.text.as_bytes(), self.pos);
+        self.peeked.get_or_insert_with(|| lex(bytes, pos))
+    }
+
+    fn peek(&mut self) -> Tok {
+        self.peek_token().kind
+    }
+
+    fn peek_start(&mut self) -> usize {
+        self.peek_token().span.start
+    }
+
+    /// Consumes the next token, copying it to the skeleton as it is or
+    /// as spaces.
+    fn take(&mut self, blank: bool) -> Token {
+        self.peek();
+        let token = self.peeked.take().unwrap_or(Token {
+            kind: Tok::End,
+            span: self.pos..self.pos,
+        });
+        self.pos = token.span.end;
+        if blank {
+            self.skeleton
+                .extend(std::iter::repeat_n(' ', token.span.len()));
+        } else {
+            self.skeleton.push_str(&self.text[token.span.clone()]);
+        }
+        token
+    }
+
+    fn keep(&mut self) -> Token {
+        self.take(false)
+    }
+
+    fn blank(&mut self) -> Token {
+        self.take(true)
+    }
+
+    fn skip_ws(&mut self) {
+        while self.peek() == Tok::Ws {
+            self.keep();
+        }
+    }
+
+    fn expect(&mut self, kind: Tok) -> Result<Token, Stop> {
+        let token = self.keep();
+        if token.kind == kind {
+            Ok(token)
+        } else {
+            Err(unexpected(&token))
+        }
+    }
+
+    fn refuse(kind: FileErrorKind, at: usize) -> Stop {
+        Stop {
+            kind,
+            at,
+            syntax: false,
+        }
+    }
+
+    /// The whole text.
+    fn document(&mut self) -> Result<(), Stop> {
+        loop {
+            self.statement = self.peek_start();
+            match self.peek() {
+                Tok::End => return Ok(()),
+                Tok::Ws => {
+                    self.keep();
+                }
+                Tok::Newline => {
+                    let blank = !self.line_used;
+                    self.take(blank);
+                    self.line_used = false;
+                }
+                Tok::Comment => self.comment()?,
+                Tok::LBracket => {
+                    self.header()?;
+                    self.end_of_line()?;
+                }
+                Tok::Atom | Tok::Basic | Tok::Literal => {
+                    self.key_value(self.table)?;
+                    self.end_of_line()?;
+                }
+                _ => return Err(unexpected(&self.keep())),
+            }
+        }
+    }
+
+    /// After a statement: a comment, then a line break or the end.
+    fn end_of_line(&mut self) -> Result<(), Stop> {
+        self.line_used = true;
+        self.skip_ws();
+        if self.peek() == Tok::Comment {
+            self.comment()?;
+        }
+        match self.peek() {
+            Tok::Newline => {
+                self.keep();
+                self.line_used = false;
+                Ok(())
+            }
+            Tok::End => Ok(()),
+            _ => Err(unexpected(&self.keep())),
+        }
+    }
+
+    /// A comment: blanked, or refused if TOML does not allow its
+    /// characters.
+    fn comment(&mut self) -> Result<(), Stop> {
+        let span = self.peek_token().span.clone();
+        if valid_comment(&self.text.as_bytes()[span.start + 1..span.end]) {
+            self.blank();
+            Ok(())
+        } else {
+            let token = self.keep();
+            Err(Stop {
+                kind: FileErrorKind::Toml {
+                    message: "invalid comment character".to_owned(),
+                },
+                at: token.span.start,
+                syntax: true,
+            })
+        }
+    }
+
+    /// Counts a key or header.
+    fn count_key(&mut self, at: usize) -> Result<(), Stop> {
+        self.keys += 1;
+        if self.keys > MAX_FILE_KEYS {
+            return Err(Self::refuse(FileErrorKind::TooManyKeys, at));
+        }
+        Ok(())
+    }
+
+    /// Counts a label as a node, if it is a new one.
+    fn node(&mut self, label: Cow<'t, str>, at: usize) -> Result<(), Stop> {
+        if !self.nodes.contains(label.as_ref()) {
+            if self.nodes.len() == MAX_FILE_NODES {
+                return Err(Self::refuse(FileErrorKind::TooManyNodes, at));
+            }
+            self.nodes.insert(label);
+        }
+        Ok(())
+    }
+
+    /// A `[table]` or `[[array of tables]]` header.
+    fn header(&mut self) -> Result<(), Stop> {
+        let open = self.keep();
+        let array = self.peek() == Tok::LBracket && self.peek_start() == open.span.end;
+        if array {
+            self.keep();
+        }
+        self.skip_ws();
+        let path = self.key_path()?;
+        // Three parts are refused below, whatever follows them.
+        if path.len() < 3 {
+            self.skip_ws();
+            let close = self.expect(Tok::RBracket)?;
+            if array {
+                let second = self.expect(Tok::RBracket)?;
+                if second.span.start != close.span.end {
+                    return Err(unexpected(&second));
+                }
+            }
+        }
+        self.count_key(open.span.start)?;
+        let (first, at) = &path[0];
+        if !KEYS.contains(&first.as_ref()) {
+            return Err(Self::refuse(unknown_key(first), *at));
+        }
+        let wrong = |key: String, expected| {
+            Err(Self::refuse(
+                FileErrorKind::WrongType { key, expected },
+                open.span.start,
+            ))
+        };
+        if array {
+            let key = path
+                .iter()
+                .map(|(part, _)| part.as_ref())
+                .collect::<Vec<_>>();
+            let expected = match Place::of(&path) {
+                Place::String(_) => EXPECT_STRING,
+                Place::Labels(..) => EXPECT_LABELS,
+                Place::Table(_) => EXPECT_TABLE,
+                Place::Wrong(_, expected) => expected,
+            };
+            return wrong(key.join("."), expected);
+        }
+        match Place::of(&path) {
+            Place::Table(table) => {
+                self.table = table;
+                Ok(())
+            }
+            Place::String(key) => wrong(key, EXPECT_STRING),
+            Place::Labels(key, _) => wrong(key, EXPECT_LABELS),
+            Place::Wrong(key, expected) => wrong(key, expected),
+        }
+    }
+
+    /// A dotted key: its first three parts, decoded, with their offsets
+    /// (three parts are already too many anywhere in a lattice file).
+    fn key_path(&mut self) -> Result<Vec<(Cow<'t, str>, usize)>, Stop> {
+        let mut path = Vec::new();
+        loop {
+            let token = self.keep();
+            path.push((self.key(&token)?, token.span.start));
+            if path.len() == 3 {
+                return Ok(path);
+            }
+            self.skip_ws();
+            if self.peek() != Tok::Dot {
+                return Ok(path);
+            }
+            self.keep();
+            self.skip_ws();
+        }
+    }
+
+    /// A key: bare, or a one-line string.
+    fn key(&self, token: &Token) -> Result<Cow<'t, str>, Stop> {
+        match token.kind {
+            Tok::Atom => {
+                let key = &self.text[token.span.clone()];
+                if key
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+                {
+                    Ok(Cow::Borrowed(key))
+                } else {
+                    Err(unexpected(token))
+                }
+            }
+            Tok::Basic | Tok::Literal => self.string(token),
+            _ => Err(unexpected(token)),
+        }
+    }
+
+    /// A string token's value. Plain strings are their text; others are
+    /// decoded (and checked) by the TOML parser, one string at a time.
+    fn string(&self, token: &Token) -> Result<Cow<'t, str>, Stop> {
+        let raw: &'t str = &self.text[token.span.clone()];
+        let plain = |quote: u8, escapes: bool| {
+            raw.len() >= 2
+                && raw.as_bytes()[0] == quote
+                && raw.as_bytes()[raw.len() - 1] == quote
+                && raw.as_bytes()[1..raw.len() - 1]
+                    .iter()
+                    .all(|&b| b == b'\t' || (b >= 0x20 && b != 0x7f && !(escapes && b == b'\\')))
+        };
+        let simple = match token.kind {
+            Tok::Basic => plain(b'"', true),
+            Tok::Literal => plain(b'\'', false),
+            _ => false,
+        };
+        if simple {
+            return Ok(Cow::Borrowed(&raw[1..raw.len() - 1]));
+        }
+        match DeValue::parse(raw) {
+            Ok(value) => match value.into_inner() {
+                DeValue::String(text) => Ok(text),
+                _ => Err(unexpected(token)),
+            },
+            Err(err) => Err(Stop {
+                kind: FileErrorKind::Toml {
+                    message: err.message().to_owned(),
+                },
+                at: token.span.start + err.span().map_or(0, |span| span.start),
+                syntax: true,
+            }),
+        }
+    }
+
+    /// `key = value`, in the table `table` ("" for the top level).
+    fn key_value(&mut self, table: &'static str) -> Result<(), Stop> {
+        let start = self.peek_start();
+        let key = self.key_path()?;
+        self.count_key(start)?;
+        let mut path = Vec::with_capacity(key.len() + 1);
+        if table.is_empty() {
+            let (first, at) = &key[0];
+            if !KEYS.contains(&first.as_ref()) {
+                return Err(Self::refuse(unknown_key(first), *at));
+            }
+        } else {
+            path.push((Cow::Borrowed(table), start));
+        }
+        path.extend(key);
+        let place = Place::of(&path);
+        if let Place::Wrong(key, expected) = place {
+            // A key of three parts or more, refused whatever follows it.
+            let at = path.last().map_or(start, |(_, at)| *at);
+            return Err(Self::refuse(FileErrorKind::WrongType { key, expected }, at));
+        }
+        if path.len() >= 2 && matches!(path[0].0.as_ref(), "dtypes" | "edges") {
+            let (label, at) = path[1].clone();
+            self.node(label, at)?;
+        }
+        self.skip_ws();
+        self.expect(Tok::Equals)?;
+        self.skip_ws();
+        self.value(place)
+    }
+
+    /// The value of a key at `place`.
+    fn value(&mut self, place: Place) -> Result<(), Stop> {
+        let kind = self.peek();
+        let at = self.peek_start();
+        let wrong = |key: String, expected| {
+            Err(Self::refuse(FileErrorKind::WrongType { key, expected }, at))
+        };
+        match (place, kind) {
+            (Place::Wrong(key, expected), _) => wrong(key, expected),
+            // One token: the TOML parser reads it, and the lattice's rules
+            // judge it.
+            (_, kind) if kind.is_string() => {
+                self.keep();
+                Ok(())
+            }
+            (_, Tok::Atom) => self.scalar().map(|_| ()),
+            (Place::Labels(key, edges), Tok::LBracket) => self.label_array(key, edges),
+            (Place::Table(table), Tok::LBrace) => self.inline_table(table),
+            (Place::String(key), Tok::LBracket | Tok::LBrace) => wrong(key, EXPECT_STRING),
+            (Place::Labels(key, _), Tok::LBrace) => wrong(key, EXPECT_LABELS),
+            (Place::Table(table), Tok::LBracket) => wrong(table.to_owned(), EXPECT_TABLE),
+            _ => Err(unexpected(&self.keep())),
+        }
+    }
+
+    /// A number, boolean or date (the TOML parser checks which): its span.
+    fn scalar(&mut self) -> Result<Range<usize>, Stop> {
+        let start = self.keep().span.start;
+        let mut end = self.pos;
+        // `1.5` is three tokens, a date and time with a space three more.
+        for _ in 0..8 {
+            match self.peek() {
+                Tok::Atom | Tok::Dot => end = self.keep().span.end,
+                Tok::Ws
+                    if lex(self.text.as_bytes(), self.peek_token().span.end).kind == Tok::Atom =>
+                {
+                    self.keep();
+                }
+                _ => return Ok(start..end),
+            }
+        }
+        match self.peek() {
+            Tok::Atom | Tok::Dot | Tok::Ws => Err(unexpected(&self.keep())),
+            _ => Ok(start..end),
+        }
+    }
+
+    /// An array of labels, turned into spaces in the skeleton; the labels
+    /// are kept.
+    fn label_array(&mut self, key: String, edges: bool) -> Result<(), Stop> {
+        let open = self.keep();
+        let mut labels = Vec::new();
+        let mut after_value = false;
+        loop {
+            match self.peek() {
+                Tok::Ws | Tok::Newline => {
+                    self.blank();
+                }
+                Tok::Comment => self.comment()?,
+                Tok::RBracket => {
+                    self.keep();
+                    break;
+                }
+                Tok::Comma if after_value => {
+                    self.blank();
+                    after_value = false;
+                }
+                kind if kind.is_string() && !after_value => {
+                    let token = self.peek_token().clone();
+                    let text = self.string(&token)?;
+                    self.blank();
+                    let at = token.span.start;
+                    if edges {
+                        self.edges += 1;
+                        if self.edges > MAX_FILE_EDGES {
+                            return Err(Self::refuse(FileErrorKind::TooManyEdges, at));
+                        }
+                    } else {
+                        self.weak += 1;
+                        if self.weak > MAX_FILE_NODES {
+                            return Err(Self::refuse(FileErrorKind::TooManyWeak, at));
+                        }
+                    }
+                    self.node(text.clone(), at)?;
+                    labels.push(Label {
+                        text,
+                        span: token.span,
+                    });
+                    after_value = true;
+                }
+                Tok::Atom if !after_value => {
+                    let span = self.scalar()?;
+                    let kind = match DeValue::parse(&self.text[span.clone()]) {
+                        Err(err) => {
+                            return Err(Stop {
+                                kind: FileErrorKind::Toml {
+                                    message: err.message().to_owned(),
+                                },
+                                at: span.start + err.span().map_or(0, |s| s.start),
+                                syntax: true,
+                            })
+                        }
+                        Ok(_) => FileErrorKind::WrongType {
+                            key,
+                            expected: EXPECT_LABELS,
+                        },
+                    };
+                    return Err(Self::refuse(kind, span.start));
+                }
+                Tok::LBracket | Tok::LBrace if !after_value => {
+                    let at = self.peek_start();
+                    let kind = FileErrorKind::WrongType {
+                        key,
+                        expected: EXPECT_LABELS,
+                    };
+                    return Err(Self::refuse(kind, at));
+                }
+                _ => return Err(unexpected(&self.keep())),
+            }
+        }
+        self.arrays.insert(open.span.start, labels);
+        Ok(())
+    }
+
+    /// `{ label = value, ... }` as the value of `dtypes` or `edges`.
+    fn inline_table(&mut self, table: &'static str) -> Result<(), Stop> {
+        self.keep();
+        let mut after_entry = false;
+        loop {
+            match self.peek() {
+                Tok::Ws | Tok::Newline => {
+                    self.blank();
+                }
+                Tok::Comment => self.comment()?,
+                Tok::RBrace => {
+                    self.keep();
+                    return Ok(());
+                }
+                Tok::Comma if after_entry => {
+                    self.keep();
+                    after_entry = false;
+                }
+                Tok::Atom | Tok::Basic | Tok::Literal if !after_entry => {
+                    self.key_value(table)?;
+                    after_entry = true;
+                }
+                _ => return Err(unexpected(&self.keep())),
+            }
+        }
+    }
+
+    /// The error for a stop: the TOML parser's, if the text before the
+    /// statement (or, for text that is not TOML, the statement itself if
+    /// short) is not TOML; else the stop's own.
+    fn refuse_at(mut self, stop: Stop) -> LatticeFileError {
+        let text = self.text;
+        self.skeleton.truncate(self.statement);
+        if stop.syntax {
+            let end = text[stop.at..]
+                .find('\n')
+                .map_or(text.len(), |i| stop.at + i);
+            if end - self.statement <= WINDOW {
+                self.skeleton.push_str(&text[self.statement..end]);
+            }
+        }
+        match DeTable::parse(&self.skeleton) {
+            Err(err) => toml_error(text, &err),
+            Ok(_) => LatticeFileError::new(stop.kind, Some(Location::at(text, stop.at))),
+        }
+    }
+}
+
+/// Text that is not TOML at `token`.
+fn unexpected(token: &Token) -> Stop {
+    Stop {
+        kind: FileErrorKind::Toml {
+            message: format!("{} was not expected here", token.kind.describe()),
+        },
+        at: token.span.start,
+        syntax: true,
+    }
 }
 
 /// A table entry: a key and its value, with their spans.
@@ -151,11 +972,14 @@ struct Mention<'a> {
     span: Range<usize>,
 }
 
-struct Parser<'t> {
-    text: &'t str,
+struct Parser<'p> {
+    text: &'p str,
+    /// The labels of the arrays the first pass blanked out, by the offset
+    /// of their `[`.
+    arrays: &'p HashMap<usize, Vec<Label<'p>>>,
 }
 
-impl<'t> Parser<'t> {
+impl<'p> Parser<'p> {
     fn error(&self, kind: FileErrorKind, span: &Range<usize>) -> LatticeFileError {
         LatticeFileError::new(kind, Some(Location::at(self.text, span.start)))
     }
@@ -194,19 +1018,7 @@ impl<'t> Parser<'t> {
                         edges.push((from, targets));
                     }
                 }
-                other => {
-                    let suggestion = KEYS
-                        .into_iter()
-                        .map(|known| (edit_distance(other, known), known))
-                        .min()
-                        .filter(|&(distance, _)| distance <= 2)
-                        .map(|(_, known)| known);
-                    let kind = FileErrorKind::UnknownKey {
-                        key: other.to_owned(),
-                        suggestion,
-                    };
-                    return Err(self.error(kind, &key.span()));
-                }
+                other => return Err(self.error(unknown_key(other), &key.span())),
             }
         }
         let Some(name) = name else {
@@ -323,7 +1135,7 @@ impl<'t> Parser<'t> {
     fn string(&self, key: &str, value: &Spanned<DeValue<'_>>) -> Result<String, LatticeFileError> {
         match value.get_ref() {
             DeValue::String(text) => Ok(text.to_string()),
-            _ => Err(self.wrong_type(key, "a string, such as \"int8\"", value)),
+            _ => Err(self.wrong_type(key, EXPECT_STRING, value)),
         }
     }
 
@@ -333,29 +1145,42 @@ impl<'t> Parser<'t> {
         value: &'v Spanned<DeValue<'i>>,
     ) -> Result<Vec<Entry<'v, 'i>>, LatticeFileError> {
         let DeValue::Table(table) = value.get_ref() else {
-            return Err(self.wrong_type(key, "a table: a [section] of label = value lines", value));
+            return Err(self.wrong_type(key, EXPECT_TABLE, value));
         };
         let mut entries: Vec<_> = table.iter().collect();
         entries.sort_by_key(|(key, _)| key.span().start);
         Ok(entries)
     }
 
+    /// An array of labels: those the first pass kept (it blanked them out
+    /// of the text the TOML parser read), and any the parser read.
     fn labels<'v>(
         &self,
         key: &str,
         value: &'v Spanned<DeValue<'_>>,
-    ) -> Result<Vec<Mention<'v>>, LatticeFileError> {
-        const EXPECTED: &str = "an array of node labels, such as [\"int16\", \"float16\"]";
+    ) -> Result<Vec<Mention<'v>>, LatticeFileError>
+    where
+        'p: 'v,
+    {
         let DeValue::Array(items) = value.get_ref() else {
-            return Err(self.wrong_type(key, EXPECTED, value));
+            return Err(self.wrong_type(key, EXPECT_LABELS, value));
         };
-        items
+        let kept = self
+            .arrays
+            .get(&value.span().start)
+            .map_or(&[][..], Vec::as_slice);
+        let mut mentions = kept
             .iter()
-            .map(|item| match item.get_ref() {
+            .map(|label| self.mention(&label.text, label.span.clone()))
+            .chain(items.iter().map(|item| match item.get_ref() {
                 DeValue::String(label) => self.mention(label, item.span()),
-                _ => Err(self.wrong_type(key, EXPECTED, item)),
-            })
-            .collect()
+                _ => Err(self.wrong_type(key, EXPECT_LABELS, item)),
+            }))
+            .collect::<Result<Vec<_>, _>>()?;
+        if !kept.is_empty() && !items.is_empty() {
+            mentions.sort_by_key(|mention| mention.span.start);
+        }
+        Ok(mentions)
     }
 
     fn label<'v>(&self, key: &'v Spanned<Cow<'_, str>>) -> Result<Mention<'v>, LatticeFileError> {
@@ -501,6 +1326,11 @@ pub enum FileErrorKind {
     TooManyNodes,
     /// More than [`MAX_FILE_EDGES`] edges.
     TooManyEdges,
+    /// More than [`MAX_FILE_KEYS`] keys and `[table]` headers.
+    TooManyKeys,
+    /// `weak` lists more than [`MAX_FILE_NODES`] labels (repeats
+    /// included).
+    TooManyWeak,
 }
 
 impl LatticeFileError {
@@ -512,12 +1342,15 @@ impl LatticeFileError {
         }
     }
 
-    fn with_path(mut self, path: &Path) -> LatticeFileError {
-        self.path = Some(path.to_owned());
+    /// The same error, naming the input it came from: a file, or a name
+    /// such as `<stdin>` for what [`read_from`] read.
+    pub fn with_path(mut self, path: impl AsRef<Path>) -> LatticeFileError {
+        self.path = Some(path.as_ref().to_owned());
         self
     }
 
-    /// The file, when the error came from [`read`].
+    /// The file, when the error came from [`read`] (or was given one with
+    /// [`LatticeFileError::with_path`]).
     pub fn path(&self) -> Option<&Path> {
         self.path.as_deref()
     }
@@ -624,6 +1457,16 @@ impl fmt::Display for FileErrorKind {
                 f,
                 "more than {MAX_FILE_EDGES} edges, the limit for a lattice file"
             ),
+            FileErrorKind::TooManyKeys => write!(
+                f,
+                "more than {MAX_FILE_KEYS} keys and [tables], the limit for a lattice file \
+                 (one [dtypes] and one [edges] line per node); give each key once"
+            ),
+            FileErrorKind::TooManyWeak => write!(
+                f,
+                "`weak` lists more than {MAX_FILE_NODES} labels, the most nodes a lattice file \
+                 may have: list each weak label once"
+            ),
         }
     }
 }
@@ -690,6 +1533,167 @@ mod tests {
         .unwrap();
         assert_eq!(definition.nodes[0].dtype, Some(DType::Float64));
         assert!(definition.nodes[0].weak);
+    }
+
+    /// The parse without the first pass: the TOML parser on the whole text.
+    fn parse_whole(text: &str) -> Result<Definition, LatticeFileError> {
+        let document = DeTable::parse(text).map_err(|err| toml_error(text, &err))?;
+        Parser {
+            text,
+            arrays: &HashMap::new(),
+        }
+        .definition(document.into_inner())
+    }
+
+    /// Lines that lattice files, valid or not, are made of.
+    const LINES: &[&str] = &[
+        "name = \"n\"",
+        "name = 'n' # named",
+        "description = \"\"\"two\nlines\"\"\"",
+        "description = 1979-05-27 07:32:00",
+        "description = 1.5",
+        "weak = [\"u*\", 'x']",
+        "weak = [ # labels\n  \"i*\",\n]",
+        "weak = []",
+        "[dtypes]",
+        "[edges]",
+        "[ edges ]",
+        "[\"edges\"]",
+        "[edges.a]",
+        "[[edges]]",
+        "[name]",
+        "edges.a = [\"b\"]",
+        "edges . \"b\" = ['c', \"a\"]",
+        "dtypes.u8 = \"uint8\"",
+        "dtypes = { u8 = \"uint8\", \"f*\" = 'float64' }",
+        "edges = {\n  a = [\"b\"], # note\n  b = [],\n}",
+        "edges = { a = { b = [] } }",
+        "a = [\"b\", \"c\",]",
+        "a = [\"b\" \"c\"]",
+        "a = [,]",
+        "a = [\"\\u0062\", \"\\q\"]",
+        "a = [\"\"\"b\"\"\", '''c''']",
+        "a = [[\"b\"]]",
+        "a = [1, 2]",
+        "a = [x]",
+        "a = \"b\"",
+        "a.b = [\"c\"]",
+        "\"a b\" = [\"c d\"]",
+        "u8 = \"uint8\"",
+        "u8 = \"unit8\"",
+        "b = [\"a\"]",
+        "c = [\"\"]",
+        "# a comment",
+        "# bad \u{1}",
+        "",
+        "   ",
+        "\r",
+        "zz = 1",
+        "[zz]",
+        "=",
+        "]",
+        "name = ",
+        "a = [\"b\"",
+        "\"unterminated = 1",
+    ];
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+
+        /// The first pass changes what a file means nowhere: a file the
+        /// TOML parser and the lattice rules accept gives the same
+        /// definition, and a file refused either way is refused.
+        #[test]
+        fn the_first_pass_keeps_the_meaning(
+            lines in proptest::collection::vec(0..LINES.len(), 0..10),
+            crlf in proptest::bool::ANY,
+        ) {
+            let newline = if crlf { "\r\n" } else { "\n" };
+            let text: String = lines
+                .iter()
+                .map(|&i| LINES[i].replace('\n', newline) + newline)
+                .collect();
+            match (parse(&text), parse_whole(&text)) {
+                (Ok(scanned), Ok(whole)) => proptest::prop_assert_eq!(scanned, whole),
+                (Err(_), Err(_)) => {}
+                (scanned, whole) => proptest::prop_assert!(
+                    false,
+                    "{text:?}: first pass {scanned:?}, whole {whole:?}"
+                ),
+            }
+        }
+    }
+
+    /// A label written in one of TOML's ways (bare only as a key).
+    fn written(label: &str, way: usize, key: bool) -> String {
+        let bare = label
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        match way % 4 {
+            0 if bare && key => label.to_owned(),
+            1 if !label.contains('\'') => format!("'{label}'"),
+            2 => {
+                let escaped: String = label
+                    .chars()
+                    .map(|c| format!("\\u{:04X}", c as u32))
+                    .collect();
+                format!("\"{escaped}\"")
+            }
+            _ => format!("{label:?}"),
+        }
+    }
+
+    /// Spacing TOML allows between array items.
+    const GAPS: [&str; 5] = ["", " ", "\n  ", " # gap\n", "\n\n\t"];
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        /// Valid lattice files in many spellings mean the same with and
+        /// without the first pass.
+        #[test]
+        fn spellings_of_valid_files_keep_their_meaning(
+            edges in proptest::collection::vec(
+                (0..8usize, proptest::collection::vec((0..8usize, 0..4usize, 0..5usize), 0..5), 0..4usize),
+                0..8,
+            ),
+            weak in proptest::collection::vec((0..8usize, 0..4usize), 0..3),
+            form in 0..3usize,
+            trailing in proptest::bool::ANY,
+        ) {
+            const LABELS: [&str; 8] = ["a", "b", "u8", "int8", "f*", "x y", "q\"t", "é"];
+            let mut text = String::from("# a lattice\nname = \"n\"\n\n");
+            if !weak.is_empty() {
+                let items: Vec<String> = weak.iter().map(|&(l, w)| written(LABELS[l], w, false)).collect();
+                text += &format!("weak = [{}]\n", items.join(", "));
+            }
+            let mut seen = HashSet::new();
+            let entries: Vec<String> = edges
+                .iter()
+                .filter(|(from, _, _)| seen.insert(*from))
+                .map(|(from, targets, way)| {
+                    let items: Vec<String> = targets
+                        .iter()
+                        .filter(|(to, _, _)| to != from)
+                        .map(|&(to, w, gap)| format!("{}{}", GAPS[gap], written(LABELS[to], w, false)))
+                        .collect();
+                    let comma = if trailing && !items.is_empty() { "," } else { "" };
+                    format!("{} = [{}{comma}\n]", written(LABELS[*from], *way, true), items.join(","))
+                })
+                .collect();
+            match form {
+                0 => text += &format!("[edges]\n{}\n", entries.join("\n")),
+                1 => {
+                    for entry in &entries {
+                        text += &format!("edges.{entry}\n");
+                    }
+                }
+                _ => text += &format!("edges = {{\n{}\n}}\n", entries.join(",\n")),
+            }
+            let whole = parse_whole(&text);
+            proptest::prop_assert!(whole.is_ok(), "{text}: {whole:?}");
+            proptest::prop_assert_eq!(parse(&text), whole, "{}", text);
+        }
     }
 
     #[test]

@@ -78,7 +78,7 @@
 //! graph itself (labels and edge lists). BENCHMARKS.md has the measurements:
 //! 1,024 nodes compile in milliseconds and 4,096 in well under a second.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fmt;
 
 /// Index of a node: its position in the label list the graph was built from.
@@ -89,6 +89,35 @@ pub type Node = usize;
 pub const MAX_NODES: usize = u16::MAX as usize;
 
 const NO_JOIN: u16 = u16::MAX;
+
+/// Bounds on the graphs [`Poset::with_limits`] accepts, for callers that
+/// hand the engine graphs they do not trust: checking a graph of n nodes
+/// and e edges costs n x n `u16` and bits and O(n x e / 64 + n³ / 64) word
+/// operations, so both are worth capping. Lattice files use
+/// 4,096 nodes and 250,000 edges
+/// ([`lattice_file`](crate::design::lattice_file)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Limits {
+    /// The most nodes (at most [`MAX_NODES`]).
+    pub nodes: usize,
+    /// The most edges, counted as given (repeats included).
+    pub edges: usize,
+}
+
+impl Limits {
+    /// What [`Poset::new`] takes: up to [`MAX_NODES`] nodes, any number of
+    /// edges.
+    pub const DEFAULT: Limits = Limits {
+        nodes: MAX_NODES,
+        edges: usize::MAX,
+    };
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits::DEFAULT
+    }
+}
 
 /// A validated DAG with the upper-bound set of every node.
 ///
@@ -105,6 +134,16 @@ pub struct Poset {
     /// Upper-bound sets, one row of `words` u64 per node, bits by rank.
     closure: Vec<u64>,
     words: usize,
+}
+
+/// What [`Joins::new`] needs to know of a pair: [`Bound`] without the
+/// candidates of an ambiguous pair, whose search costs a pass over every
+/// common bound; only the reported examples pay it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Outcome {
+    Least(Node),
+    None,
+    Ambiguous,
 }
 
 /// The outcome of asking for the least upper bound of two nodes.
@@ -129,10 +168,34 @@ impl Poset {
         labels: impl IntoIterator<Item = S>,
         edges: impl IntoIterator<Item = (Node, Node)>,
     ) -> Result<Poset, GraphError> {
-        let labels: Vec<String> = labels.into_iter().map(Into::into).collect();
+        Poset::with_limits(labels, edges, Limits::DEFAULT)
+    }
+
+    /// [`new`](Self::new) within `limits`: more nodes or edges are refused
+    /// as soon as they are counted, before anything is built for them.
+    ///
+    /// ```
+    /// use dtype_lattice::engine::{GraphError, Limits, Poset};
+    ///
+    /// let limits = Limits { nodes: 2, edges: 10 };
+    /// let err = Poset::with_limits(["a", "b", "c"], [], limits).unwrap_err();
+    /// assert_eq!(err, GraphError::TooManyNodes { limit: 2 });
+    /// assert!(Poset::with_limits(["a", "b"], [(0, 1)], limits).is_ok());
+    /// ```
+    pub fn with_limits<S: Into<String>>(
+        labels: impl IntoIterator<Item = S>,
+        edges: impl IntoIterator<Item = (Node, Node)>,
+        limits: Limits,
+    ) -> Result<Poset, GraphError> {
+        let node_limit = limits.nodes.min(MAX_NODES);
+        let labels: Vec<String> = labels
+            .into_iter()
+            .take(node_limit.saturating_add(1))
+            .map(Into::into)
+            .collect();
         let n = labels.len();
-        if n > MAX_NODES {
-            return Err(GraphError::TooManyNodes { count: n });
+        if n > node_limit {
+            return Err(GraphError::TooManyNodes { limit: node_limit });
         }
         let mut seen = HashMap::with_capacity(n);
         for (i, label) in labels.iter().enumerate() {
@@ -145,7 +208,12 @@ impl Poset {
             }
         }
         let mut successors = vec![Vec::new(); n];
-        for (from, to) in edges {
+        for (count, (from, to)) in edges.into_iter().enumerate() {
+            if count >= limits.edges {
+                return Err(GraphError::TooManyEdges {
+                    limit: limits.edges,
+                });
+            }
             if from >= n || to >= n {
                 return Err(GraphError::NoSuchNode {
                     index: from.max(to),
@@ -246,9 +314,10 @@ impl Poset {
         self.labels.iter().position(|l| l == label)
     }
 
-    /// The direct successors of a node (the edges out of it, deduplicated).
+    /// The direct successors of a node (the edges out of it, deduplicated);
+    /// none for a node out of range.
     pub fn successors(&self, node: Node) -> &[Node] {
-        &self.successors[node]
+        self.successors.get(node).map_or(&[], Vec::as_slice)
     }
 
     /// All edges, deduplicated, in order of source node.
@@ -259,15 +328,21 @@ impl Poset {
             .flat_map(|(from, list)| list.iter().map(move |&to| (from, to)))
     }
 
-    /// `a <= b`: `b` is `a` or reachable from it.
+    /// `a <= b`: `b` is `a` or reachable from it; `false` when either is
+    /// out of range.
     pub fn leq(&self, a: Node, b: Node) -> bool {
-        self.has_bit(a, self.rank[b] as usize)
+        a < self.len() && b < self.len() && self.has_bit(a, self.rank[b] as usize)
     }
 
     /// The upper-bound set of a node (itself and everything reachable from
-    /// it), in topological order.
+    /// it), in topological order; empty for a node out of range.
     pub fn upper_bounds(&self, node: Node) -> impl Iterator<Item = Node> + '_ {
-        self.ones(self.row(node)).map(|r| self.by_rank[r])
+        let row = if node < self.len() {
+            self.row(node)
+        } else {
+            &[]
+        };
+        self.ones(row).map(|r| self.by_rank[r])
     }
 
     /// Nodes in a topological order: every edge goes from an earlier node to
@@ -276,8 +351,52 @@ impl Poset {
         &self.by_rank
     }
 
-    /// The least upper bound of `a` and `b`, or why there is none.
+    /// Whether `a` and `b` have a least upper bound, none, or several
+    /// minimal ones (not which): O(n / 64).
+    //
+    // Plain loops over the rows' words, which the compiler vectorizes: this
+    // settles every pair.
+    fn outcome(&self, a: Node, b: Node) -> Outcome {
+        let (row_a, row_b) = (self.row(a), self.row(b));
+        let Some(w) = row_a.iter().zip(row_b).position(|(x, y)| x & y != 0) else {
+            return Outcome::None;
+        };
+        let first = w * 64 + (row_a[w] & row_b[w]).trailing_zeros() as usize;
+        let least = self.by_rank[first];
+        let row_l = self.row(least);
+        let outside = (row_a[w..].iter().zip(&row_b[w..]))
+            .zip(&row_l[w..])
+            .fold(0, |acc, ((x, y), l)| acc | (x & y & !l));
+        if outside == 0 {
+            Outcome::Least(least)
+        } else {
+            Outcome::Ambiguous
+        }
+    }
+
+    /// Whether `c`'s upper bounds are exactly the common upper bounds of
+    /// `a` and `b`, i.e. `c` is their least upper bound (given that it is
+    /// an upper bound of both). Nodes in range.
+    fn is_least(&self, a: Node, b: Node, c: Node) -> bool {
+        let (row_a, row_b, row_c) = (self.row(a), self.row(b), self.row(c));
+        let differ = (row_a.iter().zip(row_b))
+            .zip(row_c)
+            .fold(0, |acc, ((x, y), z)| acc | ((x & y) ^ z));
+        differ == 0
+    }
+
+    /// Whether `a` and `b` have no common upper bound. Nodes in range.
+    fn disjoint(&self, a: Node, b: Node) -> bool {
+        let (row_a, row_b) = (self.row(a), self.row(b));
+        row_a.iter().zip(row_b).fold(0, |acc, (x, y)| acc | (x & y)) == 0
+    }
+
+    /// The least upper bound of `a` and `b`, or why there is none
+    /// ([`Bound::None`] too when either is out of range).
     pub fn least_upper_bound(&self, a: Node, b: Node) -> Bound {
+        if a >= self.len() || b >= self.len() {
+            return Bound::None;
+        }
         let common = || self.row(a).iter().zip(self.row(b)).map(|(x, y)| x & y);
         let Some(first) = self.ones_iter(common()).next() else {
             return Bound::None;
@@ -314,7 +433,8 @@ impl Poset {
     /// It checks, pair by pair, that every entry is the least upper bound
     /// of its pair (its upper-bound set is exactly the intersection of the
     /// pair's), which implies the laws on every triple; see
-    /// [`Lattice::verify_laws`] for the argument. O(n² · n / 64).
+    /// [`Lattice::verify_laws`] for the argument. O(n² · n / 64), shared
+    /// out among threads on large graphs.
     ///
     /// ```
     /// use dtype_lattice::engine::{Bound, Poset};
@@ -333,7 +453,7 @@ impl Poset {
     /// ```
     pub fn verify_joins(
         &self,
-        join: impl Fn(Node, Node) -> Option<Node>,
+        join: impl Fn(Node, Node) -> Option<Node> + Sync,
     ) -> Result<(), LawViolation> {
         self.check_joins(join, false)
     }
@@ -342,7 +462,7 @@ impl Poset {
     /// table has no gap where the pair has an upper bound.
     fn check_joins(
         &self,
-        join: impl Fn(Node, Node) -> Option<Node>,
+        join: impl Fn(Node, Node) -> Option<Node> + Sync,
         complete: bool,
     ) -> Result<(), LawViolation> {
         let n = self.len();
@@ -368,26 +488,54 @@ impl Poset {
                 ));
             }
         }
-        for a in 0..n {
-            for b in a..n {
-                let c = join(a, b);
-                if c != join(b, a) {
-                    return Err(violation(a, b, "the join depends on the order of the two"));
-                }
-                if a == b && c != Some(a) {
-                    return Err(violation(a, b, "a node joined with itself is another node"));
-                }
-                let mut common = self.row(a).iter().zip(self.row(b)).map(|(x, y)| x & y);
-                let least = match c {
-                    None => !complete || common.all(|word| word == 0),
-                    Some(c) => c < n && common.eq(self.row(c).iter().copied()),
-                };
-                if !least {
-                    return Err(violation(a, b, "the join is not the least upper bound"));
+        // Commutativity first, block by block (see `mirror`); then, for
+        // every pair {a, b} with b no higher in the order, that the entry is
+        // the least upper bound: an upper bound of both whose own upper
+        // bounds are exactly the pair's common ones (the bit sets, compared
+        // directly). Rows are independent, so they are shared out among
+        // threads on large graphs. O(n² · n / 64).
+        const BLOCK: usize = 64;
+        for row_block in (0..n).step_by(BLOCK) {
+            for column_block in (row_block..n).step_by(BLOCK) {
+                for a in row_block..(row_block + BLOCK).min(n) {
+                    for b in column_block.max(a)..(column_block + BLOCK).min(n) {
+                        if join(a, b) != join(b, a) {
+                            return Err(violation(
+                                a,
+                                b,
+                                "the join depends on the order of the two",
+                            ));
+                        }
+                    }
                 }
             }
         }
-        Ok(())
+        // Each share reports its first fault by pair, so that the one
+        // reported does not depend on how many threads there were.
+        let faults = share_out((0..n).collect(), |rows: Vec<Node>| {
+            let mut first = None;
+            for a in rows {
+                let a_rank = self.rank[a];
+                for b in (0..n).filter(|&b| self.rank[b] <= a_rank) {
+                    let least = match join(a, b) {
+                        Some(c) => {
+                            c < n && self.leq(a, c) && self.leq(b, c) && self.is_least(a, b, c)
+                        }
+                        None => !complete || self.disjoint(a, b),
+                    };
+                    if !least {
+                        let fault = (a.min(b), a.max(b), a == b);
+                        first = first.min(Some(fault)).or(Some(fault));
+                    }
+                }
+            }
+            first
+        });
+        match faults.into_iter().flatten().min() {
+            Some((a, b, true)) => Err(violation(a, b, "a node joined with itself is another node")),
+            Some((a, b, false)) => Err(violation(a, b, "the join is not the least upper bound")),
+            None => Ok(()),
+        }
     }
 
     fn row(&self, node: Node) -> &[u64] {
@@ -424,6 +572,61 @@ fn node_index<'a>(
         labels.push(label);
         labels.len() - 1
     })
+}
+
+/// Runs `work` on the items in turn-about shares, one per thread, and
+/// returns each share's result. Threads only for many items (the engine's
+/// largest graphs), as many as the machine runs at once, at most four; a
+/// single share otherwise.
+fn share_out<T: Send, R: Send>(items: Vec<T>, work: impl Fn(Vec<T>) -> R + Sync) -> Vec<R> {
+    const ENOUGH: usize = 256;
+    let threads = if items.len() < ENOUGH {
+        1
+    } else {
+        std::thread::available_parallelism().map_or(1, |n| n.get().min(4))
+    };
+    if threads == 1 {
+        return vec![work(items)];
+    }
+    // Turn-about (item i to share i % threads) balances rows whose cost
+    // grows with their place in the order.
+    let mut shares: Vec<Vec<T>> = (0..threads).map(|_| Vec::new()).collect();
+    for (i, item) in items.into_iter().enumerate() {
+        shares[i % threads].push(item);
+    }
+    let work = &work;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = shares
+            .into_iter()
+            .map(|share| scope.spawn(move || work(share)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|handle| {
+                handle
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    })
+}
+
+/// Copies `table[b][a]` into `table[a][b]` wherever `upper(a, b)`, in
+/// 64 x 64 blocks so that both the rows and the columns read stay in
+/// cache (a column read whole misses the cache at every entry).
+fn mirror(table: &mut [u16], n: usize, upper: impl Fn(Node, Node) -> bool) {
+    const BLOCK: usize = 64;
+    for row_block in (0..n).step_by(BLOCK) {
+        for column_block in (0..n).step_by(BLOCK) {
+            for a in row_block..(row_block + BLOCK).min(n) {
+                for b in column_block..(column_block + BLOCK).min(n) {
+                    if upper(a, b) {
+                        table[a * n + b] = table[b * n + a];
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// A row with only bit `r` set.
@@ -520,10 +723,16 @@ pub enum GraphError {
         /// last with an edge to the first.
         nodes: Vec<String>,
     },
-    /// More nodes than [`MAX_NODES`].
+    /// More nodes than the limit ([`MAX_NODES`], or the one given to
+    /// [`Poset::with_limits`]).
     TooManyNodes {
-        /// How many were given.
-        count: usize,
+        /// The most nodes allowed.
+        limit: usize,
+    },
+    /// More edges than the limit given to [`Poset::with_limits`].
+    TooManyEdges {
+        /// The most edges allowed.
+        limit: usize,
     },
 }
 
@@ -553,9 +762,14 @@ impl fmt::Display for GraphError {
                     nodes.first().map_or("", String::as_str)
                 )
             }
-            GraphError::TooManyNodes { count } => write!(
+            GraphError::TooManyNodes { limit } => write!(
                 f,
-                "{count} nodes is more than the {MAX_NODES} a lattice may have"
+                "more than {limit} nodes, the most this graph may have: split it, or raise the limit"
+            ),
+            GraphError::TooManyEdges { limit } => write!(
+                f,
+                "more than {limit} edges, the most this graph may have: drop edges implied by \
+                 others (promotion is transitive), or raise the limit"
             ),
         }
     }
@@ -582,8 +796,11 @@ pub enum LatticeError {
     Ambiguous {
         /// Labels of the nodes, for reporting.
         labels: Vec<String>,
-        /// Every ambiguous pair.
+        /// The first ambiguous pairs, by pair, with their candidates (at
+        /// most [`Joins::EXAMPLES`] from [`Lattice::new`]).
         pairs: Vec<Ambiguity>,
+        /// How many pairs are ambiguous in all.
+        count: usize,
     },
 }
 
@@ -591,8 +808,19 @@ impl fmt::Display for LatticeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             LatticeError::Graph(err) => err.fmt(f),
-            LatticeError::Ambiguous { labels, pairs } => {
+            LatticeError::Ambiguous {
+                labels,
+                pairs,
+                count,
+            } => {
                 write!(f, "not a lattice: ")?;
+                if *count > pairs.len() {
+                    write!(
+                        f,
+                        "{count} pairs have no least upper bound; the first {}: ",
+                        pairs.len()
+                    )?;
+                }
                 for (i, ambiguity) in pairs.iter().enumerate() {
                     if i > 0 {
                         write!(f, "; ")?;
@@ -669,60 +897,85 @@ pub struct Lattice {
 impl Joins {
     /// Computes the least upper bound of every pair of a validated poset.
     ///
-    /// Rows are filled in reverse topological order, so when row `a` is
-    /// computed the rows of its successors are complete. If `b ≤ a` the
-    /// join is `a`; otherwise every common upper bound of `a` and `b` lies
-    /// above some successor `s` of `a`, so the common upper bounds of the
-    /// pair are the union of those of the pairs `(s, b)`. When each of those
-    /// has a least element `j_s`, the pair's least upper bound exists
-    /// exactly when one `j_s` lies below all the others, and is that one
-    /// (the one of lowest rank, checked with one bit test per successor).
-    /// That costs O(out-degree) per pair instead of O(n / 64). Where it
-    /// cannot decide (a pair `(s, b)` is itself ambiguous) or the row is
-    /// dense (more than four successors per word of a row), the pair is
-    /// settled with [`Poset::least_upper_bound`] instead.
+    /// A pair's common upper bounds are the intersection of the two nodes'
+    /// upper-bound sets (bit sets indexed by topological rank), so their
+    /// first common bit is the only candidate for the least one, and it is
+    /// the least exactly when every common bound lies above it: two passes
+    /// over a row of words, O(n / 64) per pair and O(n³ / 128) in all.
+    /// Only pairs with the second node no higher in the order are computed;
+    /// the others are their mirror image. Rows do not depend on each other,
+    /// so on large graphs they are shared out among the machine's threads.
+    ///
+    /// Memory is the n x n table of `u16` and n x n bits, whatever the
+    /// graph: ambiguous pairs are counted and marked in a bit set, and
+    /// only the first [`Joins::EXAMPLES`] (by pair) get their candidates
+    /// listed. See [`with_examples`](Self::with_examples) for another
+    /// number.
     pub fn new(poset: Poset) -> Joins {
+        Joins::with_examples(poset, Joins::EXAMPLES)
+    }
+
+    /// How many ambiguous pairs [`new`](Self::new) lists with their
+    /// candidates.
+    pub const EXAMPLES: usize = 8;
+
+    /// [`new`](Self::new), listing the candidates of the first `examples`
+    /// ambiguous pairs (in order of pair).
+    pub fn with_examples(poset: Poset, examples: usize) -> Joins {
         let n = poset.len();
         let mut joins = vec![NO_JOIN; n * n].into_boxed_slice();
-        let mut ambiguous = Vec::new();
-        // The ambiguous pairs so far, (smaller, larger), to tell them apart
-        // from pairs without an upper bound (both are NO_JOIN in the table).
-        let mut is_ambiguous = HashSet::new();
-        for (a_rank, &a) in poset.by_rank.iter().enumerate().rev() {
-            let successors = &poset.successors[a];
-            // Two passes over the successors against two over a row's
-            // words (with more work per step): past a few successors per
-            // word, the bit sets are cheaper.
-            let dense = successors.len() > 4 * poset.words;
-            for b in 0..n {
-                if poset.rank[b] as usize > a_rank {
-                    // Row b came earlier and already holds this pair.
-                    joins[a * n + b] = joins[b * n + a];
-                    continue;
-                }
-                let from_successors = if dense {
-                    None
-                } else {
-                    join_from_successors(&poset, &joins, &is_ambiguous, a, b)
-                };
-                let bound = from_successors.unwrap_or_else(|| poset.least_upper_bound(a, b));
-                joins[a * n + b] = match bound {
-                    Bound::Least(c) => c as u16,
-                    Bound::None => NO_JOIN,
-                    Bound::Ambiguous(candidates) => {
-                        let pair = (a.min(b), a.max(b));
-                        is_ambiguous.insert(pair);
-                        ambiguous.push(Ambiguity { pair, candidates });
-                        NO_JOIN
+        // Row `a` settles the pairs {a, b} with b no higher in the order,
+        // each from the two upper-bound bit sets alone, so rows are
+        // independent and shared out among threads; the rest of the table
+        // is their mirror image, filled at the end.
+        let rows: Vec<(Node, &mut [u16])> = joins.chunks_mut(n.max(1)).enumerate().collect();
+        let found = share_out(rows, |rows| {
+            let mut ambiguous = PairSet::new(n);
+            let mut count = 0;
+            for (a, row) in rows {
+                let a_rank = poset.rank[a];
+                for (b, cell) in row.iter_mut().enumerate() {
+                    if poset.rank[b] > a_rank {
+                        continue;
                     }
-                };
+                    *cell = match poset.outcome(a, b) {
+                        Outcome::Least(c) => c as u16,
+                        Outcome::None => NO_JOIN,
+                        Outcome::Ambiguous => {
+                            ambiguous.insert(a, b);
+                            count += 1;
+                            NO_JOIN
+                        }
+                    };
+                }
             }
+            (ambiguous, count)
+        });
+        let mut ambiguous = PairSet::new(n);
+        let mut count = 0;
+        for (set, found) in found {
+            ambiguous.union(&set);
+            count += found;
         }
-        ambiguous.sort_by_key(|ambiguity| ambiguity.pair);
+        mirror(&mut joins, n, |a, b| poset.rank[b] > poset.rank[a]);
+        let listed = ambiguous
+            .iter()
+            .take(examples)
+            .map(|pair| Ambiguity {
+                pair,
+                candidates: match poset.least_upper_bound(pair.0, pair.1) {
+                    Bound::Ambiguous(candidates) => candidates,
+                    // The set holds only pairs the outcome called ambiguous.
+                    Bound::Least(_) | Bound::None => Vec::new(),
+                },
+            })
+            .collect();
         Joins {
             poset,
             table: joins,
-            ambiguous,
+            ambiguous: listed,
+            ambiguous_count: count,
+            ambiguous_set: ambiguous,
         }
     }
 
@@ -745,33 +998,46 @@ impl Joins {
         }
     }
 
-    /// Every pair with common upper bounds but no least one, ordered by
-    /// pair; empty exactly when the poset is a (partial) lattice.
+    /// The first ambiguous pairs (pairs with common upper bounds but no
+    /// least one), ordered by pair, with their candidates: at most the
+    /// number of examples asked for; [`ambiguous_count`](Self::ambiguous_count)
+    /// counts them all.
     pub fn ambiguous(&self) -> &[Ambiguity] {
         &self.ambiguous
     }
 
+    /// How many pairs are ambiguous; zero exactly when the poset is a
+    /// (partial) lattice.
+    pub fn ambiguous_count(&self) -> usize {
+        self.ambiguous_count
+    }
+
+    /// Whether the pair is ambiguous (`false` for nodes out of range).
+    pub fn is_ambiguous(&self, a: Node, b: Node) -> bool {
+        let n = self.poset.len();
+        a < n && b < n && self.ambiguous_set.contains(a.min(b), a.max(b))
+    }
+
     /// Every unordered pair of distinct nodes with no common upper bound
-    /// (the ambiguous pairs have some).
+    /// (the ambiguous pairs have some), in order of pair. Lazy: take the
+    /// first few, or count them, without holding the list.
     pub fn unbounded_pairs(&self) -> impl Iterator<Item = (Node, Node)> + '_ {
         let n = self.poset.len();
         (0..n)
             .flat_map(move |a| (a + 1..n).map(move |b| (a, b)))
             .filter(move |&(a, b)| {
-                self.table[a * n + b] == NO_JOIN
-                    && self
-                        .ambiguous
-                        .binary_search_by_key(&(a, b), |ambiguity| ambiguity.pair)
-                        .is_err()
+                self.table[a * n + b] == NO_JOIN && !self.ambiguous_set.contains(a, b)
             })
     }
 
-    /// The lattice, or every ambiguous pair if the poset is not one.
+    /// The lattice, or the ambiguous pairs (counted, the first listed) if
+    /// the poset is not one.
     pub fn into_lattice(self) -> Result<Lattice, LatticeError> {
-        if !self.ambiguous.is_empty() {
+        if self.ambiguous_count > 0 {
             return Err(LatticeError::Ambiguous {
                 labels: self.poset.labels,
                 pairs: self.ambiguous,
+                count: self.ambiguous_count,
             });
         }
         Ok(Lattice {
@@ -804,13 +1070,71 @@ pub struct Joins {
     poset: Poset,
     /// table[a * n + b], `NO_JOIN` where the pair has no least upper bound.
     table: Box<[u16]>,
-    /// Every ambiguous pair, ordered by pair.
+    /// The first ambiguous pairs, ordered by pair, with their candidates.
     ambiguous: Vec<Ambiguity>,
+    /// How many pairs are ambiguous.
+    ambiguous_count: usize,
+    /// Every ambiguous pair.
+    ambiguous_set: PairSet,
+}
+
+/// A set of unordered pairs `(a, b)`, `a <= b`, of `n` nodes: n x n bits,
+/// whatever it holds.
+#[derive(Clone, Debug)]
+struct PairSet {
+    n: usize,
+    bits: Vec<u64>,
+}
+
+impl PairSet {
+    fn new(n: usize) -> PairSet {
+        PairSet {
+            n,
+            bits: vec![0; (n * n).div_ceil(64)],
+        }
+    }
+
+    /// Adds the pair (in either order); whether it was new.
+    fn insert(&mut self, a: Node, b: Node) -> bool {
+        let i = a.min(b) * self.n + a.max(b);
+        let (word, bit) = (i / 64, 1u64 << (i % 64));
+        let new = self.bits[word] & bit == 0;
+        self.bits[word] |= bit;
+        new
+    }
+
+    /// Adds every pair of `other` (of as many nodes).
+    fn union(&mut self, other: &PairSet) {
+        for (word, bits) in self.bits.iter_mut().zip(&other.bits) {
+            *word |= bits;
+        }
+    }
+
+    /// Whether it holds `(a, b)`, `a <= b`.
+    fn contains(&self, a: Node, b: Node) -> bool {
+        let i = a * self.n + b;
+        self.bits[i / 64] >> (i % 64) & 1 == 1
+    }
+
+    /// The pairs, in order.
+    fn iter(&self) -> impl Iterator<Item = (Node, Node)> + '_ {
+        self.bits.iter().enumerate().flat_map(move |(w, &word)| {
+            let mut word = word;
+            std::iter::from_fn(move || {
+                (word != 0).then(|| {
+                    let i = w * 64 + word.trailing_zeros() as usize;
+                    word &= word - 1;
+                    (i / self.n, i % self.n)
+                })
+            })
+        })
+    }
 }
 
 impl Lattice {
     /// Computes every join of a validated poset (see [`Joins::new`] for the
-    /// algorithm), or every pair that has no least upper bound.
+    /// algorithm), or says how many pairs have no least upper bound and
+    /// lists the first few.
     pub fn new(poset: Poset) -> Result<Lattice, LatticeError> {
         Joins::new(poset).into_lattice()
     }
@@ -940,47 +1264,6 @@ impl Lattice {
             .flat_map(move |a| (a + 1..n).map(move |b| (a, b)))
             .filter(move |&(a, b)| self.joins[a * n + b] == NO_JOIN)
     }
-}
-
-/// The join of `a` and `b` from the joins of `a`'s successors with `b`
-/// (see [`Joins::new`]), or `None` when one of those pairs is ambiguous
-/// or `a`'s successors disagree (then the pair itself is ambiguous, and
-/// the caller finds its candidates). Needs the rows of `a`'s successors.
-fn join_from_successors(
-    poset: &Poset,
-    joins: &[u16],
-    is_ambiguous: &HashSet<(Node, Node)>,
-    a: Node,
-    b: Node,
-) -> Option<Bound> {
-    if poset.leq(b, a) {
-        return Some(Bound::Least(a));
-    }
-    let n = poset.len();
-    let mut least: Option<Node> = None;
-    for &s in &poset.successors[a] {
-        match joins[s * n + b] {
-            NO_JOIN if !is_ambiguous.is_empty() && is_ambiguous.contains(&(s.min(b), s.max(b))) => {
-                return None;
-            }
-            NO_JOIN => {}
-            j => {
-                let j = usize::from(j);
-                match least {
-                    Some(c) if poset.rank[c] <= poset.rank[j] => {}
-                    _ => least = Some(j),
-                }
-            }
-        }
-    }
-    let Some(least) = least else {
-        return Some(Bound::None);
-    };
-    let below_all = poset.successors[a].iter().all(|&s| match joins[s * n + b] {
-        NO_JOIN => true,
-        j => poset.leq(least, usize::from(j)),
-    });
-    below_all.then_some(Bound::Least(least))
 }
 
 #[cfg(test)]

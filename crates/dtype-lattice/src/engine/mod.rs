@@ -23,6 +23,6 @@ mod lattice;
 pub use explain::{common_upper_bounds, shortest_path, Explanation};
 pub use hasse::transitive_reduction;
 pub use lattice::{
-    Ambiguity, Bound, GraphError, Joins, Lattice, LatticeError, LawViolation, Node, Poset,
+    Ambiguity, Bound, GraphError, Joins, Lattice, LatticeError, LawViolation, Limits, Node, Poset,
     MAX_NODES,
 };

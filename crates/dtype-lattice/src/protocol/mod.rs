@@ -6,8 +6,10 @@
 //! "standard"|"strict", "policy": NAME}` (all but `fn` optional); the answer
 //! is `{"ok": V}` or `{"error": {"type": T, "message": M}}` where T names the
 //! Python exception the framework raises. A line that is not a valid request
-//! gets an error answer too, and a stream goes on. The README lists the
-//! functions and argument forms.
+//! (an unknown key included) gets an error answer too, and a stream goes on;
+//! a blank line gets none. Error messages quote a request's text at most
+//! once, cut to 64 characters. The README lists the functions and argument
+//! forms.
 //!
 //! ```
 //! use dtype_lattice::policy::Settings;
@@ -76,26 +78,49 @@ impl From<PromotionError> for Failure {
 
 type Answer = Result<Value, Failure>;
 
-/// The longest request line answered; a longer one gets an error answer
-/// and is skipped without being held in memory.
+/// The longest request line answered, counted without its `"\n"` or
+/// `"\r\n"` terminator; a longer one gets an error answer and is skipped
+/// without being held in memory.
 pub const MAX_LINE_BYTES: usize = 1 << 20;
 
-/// Reads requests from `input` and writes one answer line per line;
-/// `defaults` applies where a request gives no `x64` or `promotion`.
+/// The UTF-8 byte-order mark, which [`run`] skips at the start of its input.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Reads requests from `input` and writes one answer line per request
+/// line, in order; `defaults` applies where a request gives no `x64` or
+/// `promotion`.
+///
+/// Lines end with `"\n"` or `"\r\n"`. A blank line (empty, or only
+/// spaces, tabs and carriage returns) gets no answer, and a UTF-8
+/// byte-order mark at the start of the input is skipped.
 ///
 /// Memory stays bounded by [`MAX_LINE_BYTES`] whatever the input: lines are
-/// read one at a time, and an over-long line is consumed in chunks and
-/// answered with an error.
+/// read one at a time, and a line whose content (without its terminator)
+/// is longer is consumed in chunks and answered with an error.
+///
+/// ```
+/// use dtype_lattice::policy::Settings;
+/// use dtype_lattice::protocol::run;
+///
+/// let input = "\u{feff}{\"fn\": \"dtype\", \"args\": [\"f4\"]}\r\n\r\n{\"fn\": \"dtype\", \"args\": [\"?\"]}\n";
+/// let mut output = Vec::new();
+/// run(input.as_bytes(), &mut output, Settings::default()).unwrap();
+/// assert_eq!(output, b"{\"ok\":\"float32\"}\n{\"ok\":\"bool\"}\n");
+/// ```
 pub fn run(mut input: impl BufRead, mut output: impl Write, defaults: Settings) -> io::Result<()> {
     let mut line = Vec::new();
-    while let Some(complete) = read_line(&mut input, &mut line)? {
+    let mut first = true;
+    while let Some(complete) = read_line(&mut input, &mut line, first)? {
+        first = false;
         let answer = if !complete {
             encode(Err(Failure::value(format!(
                 "request line is longer than {MAX_LINE_BYTES} bytes; split the batch or shorten the request"
             ))))
+        } else if line.iter().all(|&b| matches!(b, b' ' | b'\t' | b'\r')) {
+            continue;
         } else {
             match std::str::from_utf8(&line) {
-                Ok(text) => answer_value(text.trim_end_matches(['\n', '\r']), defaults),
+                Ok(text) => answer_value(text, defaults),
                 Err(err) => encode(Err(Failure::value(format!(
                     "request line is not UTF-8 ({err}); send JSON text"
                 )))),
@@ -107,18 +132,40 @@ pub fn run(mut input: impl BufRead, mut output: impl Write, defaults: Settings) 
     output.flush()
 }
 
-/// Reads one line into `line` (at most [`MAX_LINE_BYTES`] of it): `None` at
-/// the end of input, `Some(false)` if the line was too long (the rest of it
-/// is skipped).
-fn read_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<Option<bool>> {
+/// Reads one line's content into `line`: without its `"\n"` or `"\r\n"`
+/// terminator, and on the `first` line without a byte-order mark. `None`
+/// at the end of input, `Some(false)` if the content is longer than
+/// [`MAX_LINE_BYTES`] (then `line` is left empty and the rest of the line
+/// is skipped), else `Some(true)`.
+fn read_line(
+    input: &mut impl BufRead,
+    line: &mut Vec<u8>,
+    first: bool,
+) -> io::Result<Option<bool>> {
     line.clear();
-    let limit = MAX_LINE_BYTES as u64 + 1;
+    // Room for the longest content with a byte-order mark and "\r\n", so
+    // that whether a line fits does not depend on its terminator.
+    let limit = (BOM.len() + MAX_LINE_BYTES + 2) as u64;
     let read = Read::take(&mut *input, limit).read_until(b'\n', line)?;
     if read == 0 {
         return Ok(None);
     }
-    if line.len() <= MAX_LINE_BYTES || line.ends_with(b"\n") {
+    let terminated = line.ends_with(b"\n");
+    if terminated {
+        line.pop();
+    }
+    if line.ends_with(b"\r") {
+        line.pop();
+    }
+    if first && line.starts_with(BOM) {
+        line.drain(..BOM.len());
+    }
+    if line.len() <= MAX_LINE_BYTES {
         return Ok(Some(true));
+    }
+    line.clear();
+    if terminated {
+        return Ok(Some(false));
     }
     // Too long: skip to the end of the line without keeping it.
     loop {
@@ -137,7 +184,6 @@ fn read_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<Option<
             }
         }
     }
-    line.clear();
     Ok(Some(false))
 }
 
@@ -152,9 +198,87 @@ fn answer_value(line: &str, defaults: Settings) -> Value {
     match serde_json::from_str::<Value>(line) {
         Ok(request) => encode(evaluate(&request, defaults)),
         Err(err) => encode(Err(Failure::value(format!(
-            "request is not valid JSON: {err}"
+            "request is not valid JSON: {}",
+            json_error(&err)
         )))),
     }
+}
+
+/// serde_json's message with the place stated once: "at column C" in a
+/// one-line request, "at line L column C" otherwise.
+fn json_error(err: &serde_json::Error) -> String {
+    let message = err.to_string();
+    if err.line() == 0 {
+        return message;
+    }
+    // serde_json ends its message with " at line L column C".
+    let place = format!(" at line {} column {}", err.line(), err.column());
+    let what = message.strip_suffix(&place).unwrap_or(&message);
+    if err.line() == 1 {
+        format!("{what} at column {}", err.column())
+    } else {
+        format!("{what} at line {} column {}", err.line(), err.column())
+    }
+}
+
+/// At most this many characters of a request go into an error message.
+const QUOTE_CHARS: usize = 64;
+
+/// The longest string read as a dtype, operand, kind or policy name; a
+/// longer one is refused before it is parsed, since parse errors quote
+/// their input in full.
+const MAX_NAME_BYTES: usize = 256;
+
+/// `text` cut to its first [`QUOTE_CHARS`] characters, with its length in
+/// characters if it was longer.
+fn cut(text: &str) -> (&str, Option<usize>) {
+    match text.char_indices().nth(QUOTE_CHARS) {
+        None => (text, None),
+        Some((end, _)) => (&text[..end], Some(text.chars().count())),
+    }
+}
+
+/// Request text quoted between `mark`s for an error message, escaped and
+/// cut: `'int9'`, or `'xxxx...' (1048000 characters)`.
+fn quote(text: &str, mark: char) -> String {
+    let (start, length) = cut(text);
+    let mut quoted = String::with_capacity(start.len() + 2);
+    quoted.push(mark);
+    for c in start.chars() {
+        match c {
+            '\'' | '"' if c != mark => quoted.push(c),
+            _ => quoted.extend(c.escape_debug()),
+        }
+    }
+    if let Some(length) = length {
+        quoted.push_str("...");
+        quoted.push(mark);
+        quoted.push_str(&format!(" ({length} characters)"));
+    } else {
+        quoted.push(mark);
+    }
+    quoted
+}
+
+/// A JSON value from a request for an error message: its JSON text, cut.
+fn show(value: &Value) -> String {
+    let text = value.to_string();
+    match cut(&text) {
+        (start, Some(length)) => format!("{start}... ({length} characters)"),
+        (_, None) => text,
+    }
+}
+
+/// `text` if it is short enough to be a `what` name, else a `ValueError`
+/// that quotes it cut.
+fn short_name<'a>(text: &'a str, what: &str) -> Result<&'a str, Failure> {
+    if text.len() <= MAX_NAME_BYTES {
+        return Ok(text);
+    }
+    Err(Failure::value(format!(
+        "{what} {} is not a name: a name is at most {MAX_NAME_BYTES} bytes",
+        quote(text, '\'')
+    )))
 }
 
 fn encode(answer: Answer) -> Value {
@@ -166,10 +290,23 @@ fn encode(answer: Answer) -> Value {
     }
 }
 
+/// The keys a request may have.
+const KEYS: &[&str] = &["fn", "args", "x64", "promotion", "policy"];
+
 fn evaluate(request: &Value, defaults: Settings) -> Answer {
     let request = request.as_object().ok_or_else(|| {
         Failure::type_error("a request must be a JSON object with \"fn\" and \"args\"")
     })?;
+    if let Some(key) = request.keys().find(|key| !KEYS.contains(&key.as_str())) {
+        let suggestion = crate::types::nearest(key, KEYS.iter().copied())
+            .map(|known| format!(": did you mean '{known}'?"))
+            .unwrap_or_default();
+        return Err(Failure::type_error(format!(
+            "unknown request key {}{suggestion} (known: {})",
+            quote(key, '\''),
+            KEYS.join(", ")
+        )));
+    }
     let name = match request.get("fn") {
         Some(Value::String(name)) => name.as_str(),
         _ => {
@@ -185,31 +322,26 @@ fn evaluate(request: &Value, defaults: Settings) -> Answer {
     };
     let settings = settings(request, defaults)?;
     let jax = Jax::new(settings.jax());
-    if matches!(name, "add" | "can_cast") {
-        // Asked of JAX, these get the answer every policy gives.
-        if matches!(request.get("policy"), None | Some(Value::Null)) {
-            return evaluate_policy(&jax, name, args);
-        }
-    }
+    // JAX (the default) answers its own functions and the dtype facts here;
+    // every other policy, and `add` and `can_cast` of any, go through the
+    // `Policy` trait, so that they get the answer every policy gives.
     match request.get("policy") {
         None | Some(Value::Null) => {}
-        Some(Value::String(policy)) if policy == "jax" => {
-            if matches!(name, "add" | "can_cast") {
-                return evaluate_policy(&jax, name, args);
-            }
-        }
+        Some(Value::String(policy)) if policy == "jax" => {}
         Some(Value::String(policy)) => {
-            let policy =
-                policy::by_name(policy, settings).map_err(|err| Failure::value(err.to_string()))?;
+            let policy = policy::by_name(short_name(policy, "policy")?, settings)
+                .map_err(|err| Failure::value(err.to_string()))?;
             return evaluate_policy(policy.as_ref(), name, args);
         }
         Some(other) => {
             return Err(Failure::type_error(format!(
-                "\"policy\" must be a policy name, not {other}"
+                "\"policy\" must be a policy name, not {}",
+                show(other)
             )))
         }
     }
     match name {
+        "add" | "can_cast" => evaluate_policy(&jax, name, args),
         "promote_types" => {
             let [a, b] = exactly(args)?;
             Ok(dtype_value(
@@ -282,7 +414,8 @@ const JAX_FNS: &[&str] = &[
 
 fn unknown_fn(name: &str) -> Failure {
     Failure::value(format!(
-        "unknown fn {name:?}: expected one of {}, and with a \"policy\" add and can_cast",
+        "unknown fn {}: expected one of {}, and with a \"policy\" add and can_cast",
+        quote(name, '"'),
         JAX_FNS.join(", ")
     ))
 }
@@ -293,9 +426,10 @@ fn unknown_fn(name: &str) -> Failure {
 fn evaluate_policy(policy: &dyn Policy, name: &str, args: &[Value]) -> Answer {
     let not_modelled = || {
         Failure::value(format!(
-            "policy {} does not model fn {name:?}; every policy answers promote_types and \
+            "policy {} does not model fn {}; every policy answers promote_types and \
              result_type, and add and can_cast where it models them",
-            policy.name()
+            policy.name(),
+            quote(name, '"')
         ))
     };
     match name {
@@ -315,9 +449,10 @@ fn evaluate_policy(policy: &dyn Policy, name: &str, args: &[Value]) -> Answer {
             Ok(Value::Bool(answer))
         }
         other if JAX_FNS.contains(&other) => Err(Failure::value(format!(
-            "fn {other:?} is JAX's (or a dtype fact, the same for every policy): send it \
+            "fn {} is JAX's (or a dtype fact, the same for every policy): send it \
              without \"policy\"; policy {} answers promote_types and result_type, and add and \
              can_cast where it models them",
+            quote(other, '"'),
             policy.name()
         ))),
         other => Err(unknown_fn(other)),
@@ -336,7 +471,8 @@ fn settings(request: &Map<String, Value>, defaults: Settings) -> Result<Settings
         Some(Value::String(s)) if s == Promotion::Strict.name() => true,
         Some(other) => {
             return Err(Failure::value(format!(
-                "\"promotion\" must be \"standard\" or \"strict\", not {other}"
+                "\"promotion\" must be \"standard\" or \"strict\", not {}",
+                show(other)
             )))
         }
     };
@@ -348,21 +484,34 @@ fn exactly<const N: usize>(args: &[Value]) -> Result<&[Value; N], Failure> {
         .map_err(|_| Failure::type_error(format!("expected {N} argument(s), got {}", args.len())))
 }
 
-fn string(value: &Value) -> Result<&str, Failure> {
-    value
-        .as_str()
-        .ok_or_else(|| Failure::type_error(format!("expected a name string, got {value}")))
+/// A name string, no longer than [`MAX_NAME_BYTES`]; `what` says what it
+/// names.
+fn name<'a>(value: &'a Value, what: &str) -> Result<&'a str, Failure> {
+    let text = value.as_str().ok_or_else(|| {
+        Failure::type_error(format!(
+            "expected a {what} name string, got {}",
+            show(value)
+        ))
+    })?;
+    short_name(text, what)
 }
 
 fn dtype(value: &Value) -> Result<DType, Failure> {
-    let name = string(value)?;
-    DType::from_name(name).map_err(|err| Failure::type_error(err.to_string()))
+    DType::from_name(name(value, "dtype")?).map_err(|err| Failure::type_error(err.to_string()))
 }
 
 fn type_spec(value: &Value) -> Result<TypeSpec, Failure> {
-    string(value)?
-        .parse()
-        .map_err(|err: ParseOperandError| Failure::type_error(err.to_string()))
+    name(value, "type")?.parse().map_err(operand_error)
+}
+
+/// A parse error's message, quoting the input once: where the whole text
+/// is the unknown dtype name, the dtype error alone says it.
+fn operand_error(err: ParseOperandError) -> Failure {
+    let message = match &err {
+        ParseOperandError::DType { input, source } if source.input() == input => source.to_string(),
+        _ => err.to_string(),
+    };
+    Failure::type_error(message)
 }
 
 fn operands(args: &[Value]) -> Result<Vec<Operand>, Failure> {
@@ -373,9 +522,7 @@ fn operands(args: &[Value]) -> Result<Vec<Operand>, Failure> {
 /// a JSON number or boolean (a Python scalar value), or `null` (`None`).
 fn operand(value: &Value) -> Result<Operand, Failure> {
     match value {
-        Value::String(text) => text
-            .parse()
-            .map_err(|err: ParseOperandError| Failure::type_error(err.to_string())),
+        Value::String(text) => short_name(text, "operand")?.parse().map_err(operand_error),
         Value::Object(array) => {
             let weak = match array.get("weak") {
                 None => false,
@@ -397,21 +544,35 @@ fn operand(value: &Value) -> Result<Operand, Failure> {
         Value::Bool(value) => Ok(Operand::py_bool(*value)),
         Value::Null => Ok(Operand::NONE),
         Value::Array(_) => Err(Failure::type_error(format!(
-            "a list is not an operand: {value}"
+            "a list is not an operand: {}",
+            show(value)
         ))),
     }
 }
 
+/// A JSON number as Python reads it. Its text is kept exactly as sent, so
+/// it may be long: a long one that is not a number Python reads is quoted
+/// cut.
 fn python_number(number: &Number) -> Result<Operand, Failure> {
-    Operand::python_number(&number.to_string()).map_err(|err| Failure::value(err.to_string()))
+    let text = number.to_string();
+    Operand::python_number(&text).map_err(|err| {
+        if text.len() <= MAX_NAME_BYTES {
+            Failure::value(err.to_string())
+        } else {
+            Failure::value(format!(
+                "number {} is not an integer (up to 128 bits) or a finite float",
+                quote(&text, '\'')
+            ))
+        }
+    })
 }
 
 fn kind_spec(value: &Value) -> Result<ArrayApiKind, Failure> {
-    ArrayApiKind::from_name(string(value)?).map_err(|err| Failure::value(err.to_string()))
+    ArrayApiKind::from_name(name(value, "kind")?).map_err(|err| Failure::value(err.to_string()))
 }
 
 fn scalar(value: &Value) -> Result<Scalar, Failure> {
-    let name = string(value)?;
+    let name = name(value, "type")?;
     if let Some(category) = AbstractType::from_name(name) {
         return Ok(Scalar::Abstract(category));
     }

@@ -216,7 +216,7 @@ impl fmt::Display for TypeSpec {
 /// Why not the enum itself: `result_type` reads every operand on the
 /// dispatch path of an operation, and a form held as a number is read
 /// with one table load, where an enum's variant takes a jump whose cost
-/// shows when call sites pass varied forms (DESIGN.md, "Performance").
+/// shows when call sites pass varied forms (BENCHMARKS.md, part 5).
 #[derive(Clone, Copy)]
 pub struct Operand {
     /// The form and, where it has one, the type, as one number (see

@@ -1,0 +1,136 @@
+//! Reports stay bounded whatever the graph holds: exact counts, the first
+//! few examples, and a flag when the list is cut. The families are the
+//! adversarial graphs of `support/adversarial.rs` at a size a debug build
+//! checks quickly; `bench/bounds.sh` times the full sizes. Expected counts
+//! come from each family's construction, not from a run.
+
+#[path = "support/adversarial.rs"]
+#[allow(dead_code)] // `to_toml` serves the example that writes the files
+mod adversarial;
+#[path = "support/rng.rs"]
+mod rng;
+
+use adversarial::Graph;
+use dtype_lattice::design::check::{check, Check};
+use dtype_lattice::design::{Definition, NodeDef};
+use dtype_lattice::engine::{Joins, Lattice, LatticeError, Poset};
+
+fn definition(graph: &Graph) -> Definition {
+    Definition {
+        name: "adversarial".into(),
+        description: None,
+        nodes: graph.labels().map(|l| NodeDef::from_label(&l)).collect(),
+        edges: graph.edges.clone(),
+    }
+}
+
+fn checked(graph: &Graph, examples: usize) -> Check {
+    check(&definition(graph), examples).expect("a well-formed graph")
+}
+
+#[test]
+fn an_antichain_counts_every_pair_and_lists_the_first() {
+    let n = 200;
+    let report = checked(&adversarial::antichain(n), 10);
+    assert_eq!(report.no_upper_bound_count, n * (n - 1) / 2);
+    assert_eq!(
+        report.no_upper_bound,
+        (1..=10).map(|b| (0, b)).collect::<Vec<_>>()
+    );
+    assert!(report.is_truncated());
+    assert_eq!(report.ambiguous_count, 0);
+    assert!(report.is_lattice(), "an antichain is a partial lattice");
+}
+
+#[test]
+fn ambiguous_pairs_are_counted_and_the_first_listed_with_their_candidates() {
+    let (tops, sources) = (40, 12);
+    let report = checked(&adversarial::hubs(tops, sources), 3);
+    assert_eq!(report.ambiguous_count, adversarial::hubs_ambiguous(sources));
+    assert_eq!(report.ambiguous.len(), 3);
+    // The first pair by index is the two hubs; every listed pair has all
+    // the tops as candidates.
+    assert_eq!(report.ambiguous[0].pair, (0, 1));
+    for ambiguity in &report.ambiguous {
+        assert_eq!(ambiguity.candidates, (2..2 + tops).collect::<Vec<_>>());
+    }
+    assert_eq!(report.no_upper_bound_count, tops * (tops - 1) / 2);
+    assert!(report.is_truncated() && !report.is_lattice());
+
+    let (chain, sources) = (60, 30);
+    let report = checked(&adversarial::middles(chain, sources), 5);
+    assert_eq!(
+        report.ambiguous_count,
+        adversarial::middles_ambiguous(sources)
+    );
+    let (x, y) = (chain + 2, chain + 3);
+    assert_eq!(report.ambiguous[0].candidates, [x, y]);
+    assert_eq!(report.no_upper_bound_count, 0);
+}
+
+#[test]
+fn asking_for_no_examples_still_counts() {
+    let report = checked(&adversarial::hubs(10, 4), 0);
+    assert!(report.ambiguous.is_empty() && report.no_upper_bound.is_empty());
+    assert_eq!(report.ambiguous_count, adversarial::hubs_ambiguous(4));
+    assert_eq!(report.no_upper_bound_count, 10 * 9 / 2);
+}
+
+#[test]
+fn a_report_of_every_family_is_small() {
+    for name in adversarial::FAMILIES {
+        let graph = adversarial::family(name, true).unwrap();
+        let report = checked(&graph, 10);
+        assert!(
+            report.ambiguous.len() <= 10 && report.no_upper_bound.len() <= 10,
+            "{name}"
+        );
+        assert_eq!(
+            report.is_truncated(),
+            report.ambiguous_count > 10 || report.no_upper_bound_count > 10,
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn the_engines_error_lists_a_bounded_sample_and_the_count() {
+    let sources = 12;
+    let graph = adversarial::hubs(40, sources);
+    let err = Lattice::from_edges(graph.labels(), graph.edges.iter().copied()).unwrap_err();
+    let LatticeError::Ambiguous { pairs, count, .. } = &err else {
+        panic!("{err}")
+    };
+    assert_eq!(*count, adversarial::hubs_ambiguous(sources));
+    assert_eq!(pairs.len(), Joins::EXAMPLES);
+    let text = err.to_string();
+    assert!(
+        text.starts_with(&format!(
+            "not a lattice: {count} pairs have no least upper bound; the first {}: {{n0, n1}} has 40 minimal common upper bounds",
+            Joins::EXAMPLES
+        )),
+        "{text}"
+    );
+    // The message names each listed pair once: it grows with the sample,
+    // not with the graph.
+    assert_eq!(
+        text.matches(" minimal common upper bounds ").count(),
+        Joins::EXAMPLES
+    );
+}
+
+#[test]
+fn node_indices_out_of_range_are_answered_not_panicked() {
+    let poset = Poset::from_dict(&[("a", &["b"][..])]).unwrap();
+    let far = 1_000;
+    assert!(!poset.leq(0, far) && !poset.leq(far, 0));
+    assert!(poset.successors(far).is_empty());
+    assert_eq!(poset.upper_bounds(far).count(), 0);
+    assert_eq!(
+        poset.least_upper_bound(0, far),
+        dtype_lattice::engine::Bound::None
+    );
+    let joins = Joins::new(poset);
+    assert_eq!(joins.join(0, far), None);
+    assert!(!joins.is_ambiguous(0, far));
+}
