@@ -28,7 +28,9 @@ pub fn run(subjects: &[Subject], format: Format, out: &mut dyn Write) -> Result<
             .collect(),
         Format::Text => text(&audits),
     };
-    out.write_all(report.as_bytes())?;
+    // Labels are the user's: no raw control character reaches a terminal
+    // (JSON has none; text keeps its line breaks).
+    out.write_all(crate::escape_controls(&report, true).as_bytes())?;
     Ok(())
 }
 

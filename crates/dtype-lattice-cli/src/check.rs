@@ -32,7 +32,9 @@ pub fn run(
         }
         Subject::Rules(policy) => (rules_report(policy.as_ref(), format), false),
     };
-    out.write_all(report.as_bytes())?;
+    // Labels are the user's: no raw control character reaches a terminal
+    // (JSON has none; text keeps its line breaks).
+    out.write_all(crate::escape_controls(&report, true).as_bytes())?;
     out.flush()?;
     if lattice {
         Ok(())

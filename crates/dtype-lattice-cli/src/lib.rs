@@ -37,7 +37,9 @@ pub struct Cli {
 /// Which promotion rules to use, shared by every command.
 #[derive(Debug, Args, Clone)]
 pub struct PolicyArgs {
-    /// The promotion rules.
+    /// The promotion rules: jax, numpy, numpy-legacy, array-api, torch,
+    /// tensorflow, tensorflow-safe, tensorflow-all, jax-lax (aliases: np,
+    /// numpy2, pytorch, tf, array_api).
     #[arg(long, default_value = "jax", value_name = "NAME")]
     policy: String,
     #[command(flatten)]
@@ -221,13 +223,31 @@ enum Command {
     Graph {
         #[command(flatten)]
         subject: subject::SubjectArgs,
-        /// Output format.
-        #[arg(long, value_enum, default_value_t = graph::Format::Svg)]
-        format: graph::Format,
+        /// Output format [default: from --output's extension (.svg, .dot,
+        /// .gv), else svg].
+        #[arg(long, value_enum)]
+        format: Option<graph::Format>,
+        /// Write the drawing to this file instead of standard output.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<std::path::PathBuf>,
         /// Mark a pair, their join and the shortest paths to it: `A,B`.
         #[arg(long, value_name = "A,B")]
         highlight: Option<String>,
     },
+    /// Print a shell completion script.
+    ///
+    /// Generated from this tool's arguments, e.g.
+    /// `dtype-lattice completions bash > /etc/bash_completion.d/dtype-lattice`.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff).
+    ///
+    /// Generated from this tool's arguments, e.g.
+    /// `dtype-lattice man > dtype-lattice.1; man ./dtype-lattice.1`.
+    Man,
 }
 
 /// How a command failed.
@@ -319,11 +339,8 @@ pub fn main_to(
                     escape_controls(&rendered.to_string(), true)
                 );
             }
-            if let Some(tip) = flag_tip(&err) {
-                report(&escape_controls(
-                    &format!("\n  tip: the nearest flag is '{tip}'"),
-                    true,
-                ));
+            if let Some(tip) = tip(&err, &args) {
+                report(&escape_controls(&format!("\n  tip: {tip}"), true));
             }
             return ExitCode::from(2);
         }
@@ -389,7 +406,7 @@ fn colour_allowed() -> bool {
 /// escapes it (`\r`, `\0`, `\u{1b}`), other characters as they are; line
 /// feeds and tabs are kept when `keep_lines` (clap's messages have several
 /// lines).
-fn escape_controls(text: &str, keep_lines: bool) -> String {
+pub(crate) fn escape_controls(text: &str, keep_lines: bool) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         if c.is_control() && !(keep_lines && matches!(c, '\n' | '\t')) {
@@ -401,9 +418,11 @@ fn escape_controls(text: &str, keep_lines: bool) -> String {
     out
 }
 
-/// For an unknown flag clap found no tip for (it misses transpositions
-/// such as `--x46`), the closest long flag of any command, if one is close.
-fn flag_tip(err: &clap::Error) -> Option<String> {
+/// A tip for an argument clap refused and found no tip for: the closest
+/// long flag of the subcommand at hand (the first argument that names one;
+/// clap misses transpositions such as `--x46`), or, for a third type given
+/// to `promote`, that `result-type` takes any number of operands.
+fn tip(err: &clap::Error, args: &[OsString]) -> Option<String> {
     use clap::error::{ContextKind, ContextValue, ErrorKind};
     if err.kind() != ErrorKind::UnknownArgument || err.get(ContextKind::SuggestedArg).is_some() {
         return None;
@@ -411,23 +430,42 @@ fn flag_tip(err: &clap::Error) -> Option<String> {
     let Some(ContextValue::String(given)) = err.get(ContextKind::InvalidArg) else {
         return None;
     };
-    let given = given.trim_start_matches('-');
     let command = <Cli as clap::CommandFactory>::command();
-    let flags: Vec<String> = std::iter::once(&command)
-        .chain(command.get_subcommands())
-        .flat_map(|c| c.get_arguments().filter_map(|a| a.get_long()))
-        .map(str::to_owned)
+    let at_hand = args
+        .iter()
+        .skip(1)
+        .find_map(|arg| command.find_subcommand(arg))
+        .unwrap_or(&command);
+    if !given.starts_with('-') {
+        return (at_hand.get_name() == "promote").then(|| {
+            "promote takes two types; result-type takes any number of operands: \
+             dtype-lattice result-type A B C"
+                .to_owned()
+        });
+    }
+    let flags: Vec<&str> = at_hand
+        .get_arguments()
+        .filter_map(|a| a.get_long())
         .collect();
-    flags
-        .into_iter()
-        .map(|flag| (strsim::damerau_levenshtein(given, &flag), flag))
-        .filter(|(distance, _)| *distance <= 2)
-        .min()
-        .map(|(_, flag)| format!("--{flag}"))
+    let given = given.trim_start_matches('-');
+    dtype_lattice::types::nearest(given, flags.into_iter())
+        .map(|flag| format!("the nearest flag is '--{flag}'"))
 }
 
 fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
     match cli.command {
+        Command::Completions { shell } => {
+            let mut command = <Cli as clap::CommandFactory>::command();
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut command, "dtype-lattice", &mut script);
+            out.write_all(&script)?;
+        }
+        Command::Man => {
+            let page = clap_mangen::Man::new(<Cli as clap::CommandFactory>::command());
+            let mut roff = Vec::new();
+            page.render(&mut roff)?;
+            out.write_all(&roff)?;
+        }
         Command::Table {
             rules,
             all,
@@ -527,7 +565,7 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
             let poset = poset(definition)?;
             let report = why::Report::new(definition, &poset, subject.policy(), [&a, &b])
                 .map_err(|err| Failure::Usage(err.to_string()))?;
-            out.write_all(explain::render(&report, format).as_bytes())?;
+            out.write_all(escape_controls(&explain::render(&report, format), true).as_bytes())?;
             out.flush()?;
             if let Some(failure) = explain::failure(&report) {
                 return Err(failure);
@@ -536,8 +574,14 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
         Command::Graph {
             subject,
             format,
+            output,
             highlight,
         } => {
+            let format = match (format, &output) {
+                (Some(format), _) => format,
+                (None, Some(path)) => graph::Format::from_path(path).map_err(Failure::Usage)?,
+                (None, None) => graph::Format::Svg,
+            };
             let pair = match &highlight {
                 Some(text) => Some(highlight_pair(text)?),
                 None => None,
@@ -557,7 +601,12 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
                     ))
                 })?,
             };
-            out.write_all(text.as_bytes())?;
+            match output {
+                Some(path) => std::fs::write(&path, text).map_err(|err| {
+                    Failure::Usage(format!("cannot write {}: {err}", path.display()))
+                })?,
+                None => out.write_all(text.as_bytes())?,
+            }
         }
     }
     out.flush()?;
@@ -597,6 +646,27 @@ mod tests {
             description: None,
             nodes: ["a", "b"].map(NodeDef::from_label).to_vec(),
             edges,
+        }
+    }
+
+    /// The help text lists the policies by hand (clap's attributes take
+    /// literal text); this keeps it in step with the registry.
+    #[test]
+    fn policy_help_names_every_policy_and_alias() {
+        let command = <Cli as clap::CommandFactory>::command();
+        for subcommand in ["table", "promote", "result-type", "check"] {
+            let sub = command.find_subcommand(subcommand).unwrap();
+            let policy = sub
+                .get_arguments()
+                .find(|a| a.get_long() == Some("policy"))
+                .unwrap();
+            let help = policy.get_help().unwrap().to_string();
+            for name in policy::POLICY_NAMES {
+                assert!(help.contains(name), "{subcommand}: {name} in {help}");
+            }
+            for (alias, _) in policy::ALIASES {
+                assert!(help.contains(alias), "{subcommand}: {alias} in {help}");
+            }
         }
     }
 

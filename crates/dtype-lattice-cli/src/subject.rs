@@ -24,7 +24,9 @@ pub struct SubjectArgs {
     /// standard input [default: --policy jax].
     #[arg(value_name = "FILE", conflicts_with = "policy")]
     file: Option<PathBuf>,
-    /// A built-in policy instead of a file.
+    /// A built-in policy instead of a file: jax, numpy, numpy-legacy,
+    /// array-api, torch, tensorflow, tensorflow-safe, tensorflow-all, jax-lax
+    /// (aliases: np, numpy2, pytorch, tf, array_api).
     #[arg(long, value_name = "NAME")]
     policy: Option<String>,
     #[command(flatten)]
@@ -52,7 +54,9 @@ pub struct SubjectsArgs {
     /// standard input [default: --policy jax].
     #[arg(value_name = "FILE")]
     files: Vec<PathBuf>,
-    /// A built-in policy; repeat for several.
+    /// A built-in policy (jax, numpy, numpy-legacy, array-api, torch,
+    /// tensorflow, tensorflow-safe, tensorflow-all, jax-lax; aliases: np,
+    /// numpy2, pytorch, tf, array_api); repeat for several.
     #[arg(long = "policy", value_name = "NAME")]
     policies: Vec<String>,
     #[command(flatten)]

@@ -311,3 +311,25 @@ fn a_dash_reads_the_lattice_file_from_standard_input() {
     assert_eq!(output.status.code(), Some(2));
     assert!(text(&output.stderr).contains("- (standard input) may be given once"));
 }
+
+#[test]
+fn reports_carry_no_raw_control_characters_whatever_the_labels() {
+    let file = TempFile::new("reports", &odd_file());
+    for args in [
+        vec!["check", file.path()],
+        vec!["check", "--format", "json", file.path()],
+        vec!["audit", file.path()],
+        vec!["explain", "ab", "a\\b", file.path()],
+        vec!["explain", "--format", "json", "ab", "a\\b", file.path()],
+        vec!["graph", file.path()],
+        vec!["graph", "--format", "dot", file.path()],
+    ] {
+        let output = run(&args);
+        assert!(
+            output.status.code().is_some_and(|code| code <= 1),
+            "{args:?}: {output:?}"
+        );
+        assert_no_controls(&format!("{args:?} stdout"), &text(&output.stdout));
+        assert_no_controls(&format!("{args:?} stderr"), &text(&output.stderr));
+    }
+}

@@ -39,9 +39,7 @@ use crate::design::Definition;
 
 use crate::engine::{Bound, Explanation, Node, Poset};
 use crate::policy::Policy;
-use crate::types::{
-    edit_distance, DType, NoPathReason, PromotionError, PyScalar, TypeList, TypeSpec,
-};
+use crate::types::{nearest, DType, NoPathReason, PromotionError, PyScalar, TypeList, TypeSpec};
 
 /// The explanation of one pair, with what a front end needs to show it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -187,19 +185,7 @@ impl Definition {
     }
 
     fn nearest_label(&self, input: &str) -> Option<String> {
-        // Beyond this length an input is not a typo of a label, and the
-        // quadratic distance would only cost time.
-        const LONGEST_PLAUSIBLE: usize = 64;
-        let length = input.chars().count();
-        if length > LONGEST_PLAUSIBLE {
-            return None;
-        }
-        let (distance, label) = self
-            .nodes
-            .iter()
-            .map(|n| (edit_distance(input, &n.label), &n.label))
-            .min_by_key(|&(distance, _)| distance)?;
-        (distance <= (length / 3).max(1)).then(|| label.clone())
+        nearest(input, self.nodes.iter().map(|n| n.label.as_str())).map(str::to_owned)
     }
 }
 

@@ -600,13 +600,14 @@ fn xml(text: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&apos;"),
-            // XML 1.0 forbids most control characters and these two
+            // Allowed, but raw they would reach a terminal that shows the
+            // drawing: as character references they stay in the text.
+            '\t' => out.push_str("&#9;"),
+            '\n' => out.push_str("&#10;"),
+            '\r' => out.push_str("&#13;"),
+            // XML 1.0 forbids the other control characters and these two
             // non-characters, even escaped.
-            c if (c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
-                || matches!(c, '\u{fffe}' | '\u{ffff}') =>
-            {
-                out.push('\u{fffd}')
-            }
+            c if c.is_control() || matches!(c, '\u{fffe}' | '\u{ffff}') => out.push('\u{fffd}'),
             c => out.push(c),
         }
     }

@@ -38,11 +38,12 @@
 //! Within the limits a file parses in a fraction of a second.
 //!
 //! Memory stays within a small multiple of the file's size whatever the
-//! text: a first pass over the raw text (a TOML lexer here, in constant
-//! memory) refuses, at the first place past a limit, an unknown top-level
-//! key, a value of a shape the format does not have (so nesting stays two
-//! levels deep), more than [`MAX_FILE_NODES`] nodes, [`MAX_FILE_EDGES`]
-//! edges, [`MAX_FILE_NODES`] `weak` labels or [`MAX_FILE_KEYS`] keys. It
+//! text: a first pass over the raw text (TOML's own lexer, `toml_parser`'s,
+//! read as a stream in constant memory) refuses, at the first place past a
+//! limit, an unknown top-level key, a value of a shape the format does not
+//! have (so nesting stays two levels deep), more than [`MAX_FILE_NODES`]
+//! nodes, [`MAX_FILE_EDGES`] edges, [`MAX_FILE_NODES`] `weak` labels or
+//! [`MAX_FILE_KEYS`] keys. It
 //! keeps the labels of every array of labels itself, and hands the TOML
 //! parser the text with those arrays, comments and blank lines blanked out
 //! (same offsets, so every place reported stays right): a few tokens per
@@ -83,10 +84,12 @@ use std::path::{Path, PathBuf};
 
 use toml::de::{DeTable, DeValue};
 use toml::Spanned;
+use toml_parser::lexer::{Lexer, Token, TokenKind};
+use toml_parser::{ParseError, Source};
 
 use crate::design::{Definition, NodeDef};
 use crate::engine::Node;
-use crate::types::{edit_distance, DType, ParseDTypeError};
+use crate::types::{nearest, DType, ParseDTypeError};
 
 /// The largest lattice file accepted, in bytes (8 MiB).
 pub const MAX_FILE_BYTES: usize = 8 << 20;
@@ -115,12 +118,7 @@ const EXPECT_LABELS: &str = "an array of node labels, such as [\"int16\", \"floa
 
 /// The refusal of an unknown top-level key, with the nearest known one.
 fn unknown_key(key: &str) -> FileErrorKind {
-    let suggestion = KEYS
-        .into_iter()
-        .map(|known| (edit_distance(key, known), known))
-        .min()
-        .filter(|&(distance, _)| distance <= 2)
-        .map(|(_, known)| known);
+    let suggestion = nearest(key, KEYS.into_iter());
     FileErrorKind::UnknownKey {
         key: key.to_owned(),
         suggestion,
@@ -199,180 +197,19 @@ fn check_size(bytes: usize) -> Result<(), LatticeFileError> {
     Ok(())
 }
 
-// The first pass: a TOML lexer and just enough of TOML's grammar to know
-// where each value of a lattice file sits, in memory that does not grow
-// with the text (beyond the text's blanked copy and the labels kept).
+// The first pass: TOML's own lexer (`toml_parser`'s, the one the `toml`
+// crate parses with), read as a stream, and just enough of TOML's grammar
+// to know where each value of a lattice file sits, in memory that does not
+// grow with the text (beyond the text's blanked copy and the labels kept).
 
-/// A token of TOML text, as the first pass sees it (as TOML's own lexer
-/// cuts the text).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Tok {
-    /// Spaces and tabs.
-    Ws,
-    /// `\n` or `\r\n`.
-    Newline,
-    /// A `\r` with no `\n` after it: not TOML.
-    LoneCr,
-    /// `#` to the end of the line.
-    Comment,
-    /// `"..."`.
-    Basic,
-    /// `'...'`.
-    Literal,
-    /// `"""..."""`.
-    MlBasic,
-    /// `'''...'''`.
-    MlLiteral,
-    LBracket,
-    RBracket,
-    LBrace,
-    RBrace,
-    Comma,
-    Equals,
-    Dot,
-    /// Anything else up to a delimiter: a bare key, number, boolean or date.
-    Atom,
-    /// The end of the text.
-    End,
+/// A token's place in the text, in bytes.
+fn range(token: &Token) -> Range<usize> {
+    token.span().start()..token.span().end()
 }
 
-impl Tok {
-    fn describe(self) -> &'static str {
-        match self {
-            Tok::Ws => "whitespace",
-            Tok::Newline => "a line break",
-            Tok::LoneCr => "a carriage return without a line feed",
-            Tok::Comment => "a comment",
-            Tok::Basic | Tok::Literal | Tok::MlBasic | Tok::MlLiteral => "a string",
-            Tok::LBracket => "`[`",
-            Tok::RBracket => "`]`",
-            Tok::LBrace => "`{`",
-            Tok::RBrace => "`}`",
-            Tok::Comma => "`,`",
-            Tok::Equals => "`=`",
-            Tok::Dot => "`.`",
-            Tok::Atom => "a bare word",
-            Tok::End => "the end of the file",
-        }
-    }
-
-    fn is_string(self) -> bool {
-        matches!(
-            self,
-            Tok::Basic | Tok::Literal | Tok::MlBasic | Tok::MlLiteral
-        )
-    }
-}
-
-#[derive(Clone, Debug)]
-struct Token {
-    kind: Tok,
-    span: Range<usize>,
-}
-
-/// The token at `start` (a character boundary) of `bytes`; every token
-/// ends on an ASCII delimiter or at the end, so on a character boundary.
-fn lex(bytes: &[u8], start: usize) -> Token {
-    let len = bytes.len();
-    let find = |from: usize, stop: &dyn Fn(u8) -> bool| {
-        bytes[from..]
-            .iter()
-            .position(|&b| stop(b))
-            .map_or(len, |i| from + i)
-    };
-    let Some(&first) = bytes.get(start) else {
-        return Token {
-            kind: Tok::End,
-            span: start..start,
-        };
-    };
-    let (kind, end) = match first {
-        b' ' | b'\t' => (Tok::Ws, find(start, &|b| b != b' ' && b != b'\t')),
-        b'\n' => (Tok::Newline, start + 1),
-        b'\r' if bytes.get(start + 1) == Some(&b'\n') => (Tok::Newline, start + 2),
-        b'\r' => (Tok::LoneCr, start + 1),
-        b'#' => (Tok::Comment, find(start, &|b| b == b'\r' || b == b'\n')),
-        b'[' => (Tok::LBracket, start + 1),
-        b']' => (Tok::RBracket, start + 1),
-        b'{' => (Tok::LBrace, start + 1),
-        b'}' => (Tok::RBrace, start + 1),
-        b',' => (Tok::Comma, start + 1),
-        b'=' => (Tok::Equals, start + 1),
-        b'.' => (Tok::Dot, start + 1),
-        b'\'' if bytes[start..].starts_with(b"'''") => (
-            Tok::MlLiteral,
-            multi_line_end(bytes, start + 3, b'\'', false),
-        ),
-        b'"' if bytes[start..].starts_with(b"\"\"\"") => {
-            (Tok::MlBasic, multi_line_end(bytes, start + 3, b'"', true))
-        }
-        b'\'' => {
-            let stop = find(start + 1, &|b| b == b'\'' || b == b'\n');
-            let end = if bytes.get(stop) == Some(&b'\'') {
-                stop + 1
-            } else {
-                stop
-            };
-            (Tok::Literal, end)
-        }
-        b'"' => (Tok::Basic, basic_end(bytes, start + 1)),
-        _ => (Tok::Atom, find(start, &|b| b".=,[]{} \t#\r\n".contains(&b))),
-    };
-    Token {
-        kind,
-        span: start..end,
-    }
-}
-
-/// The end of a basic string whose body starts at `from`: after its
-/// closing quote, or before the line break or end that leaves it open.
-fn basic_end(bytes: &[u8], mut i: usize) -> usize {
-    while let Some(&b) = bytes.get(i) {
-        match b {
-            b'"' => return i + 1,
-            b'\n' => return i,
-            b'\\' => {
-                i += 1;
-                if matches!(bytes.get(i), Some(b'\\' | b'"')) {
-                    i += 1;
-                }
-            }
-            _ => i += 1,
-        }
-    }
-    bytes.len()
-}
-
-/// The end of a multi-line string whose body starts at `from`: after the
-/// first unescaped run of three `quote`s and up to two more (quotes the
-/// body ends with), or the end of the text.
-fn multi_line_end(bytes: &[u8], mut i: usize, quote: u8, escapes: bool) -> usize {
-    while let Some(&b) = bytes.get(i) {
-        if escapes && b == b'\\' {
-            i += 1;
-            if matches!(bytes.get(i), Some(&next) if next == b'\\' || next == quote) {
-                i += 1;
-            }
-        } else if b == quote && bytes[i..].starts_with(&[quote; 3]) {
-            let mut end = i + 3;
-            for _ in 0..2 {
-                if bytes.get(end) == Some(&quote) {
-                    end += 1;
-                }
-            }
-            return end;
-        } else {
-            i += 1;
-        }
-    }
-    bytes.len()
-}
-
-/// Whether a comment's text after `#` is valid TOML: tabs, printable ASCII
-/// and anything not ASCII.
-fn valid_comment(body: &[u8]) -> bool {
-    body.iter()
-        .all(|&b| b == b'\t' || (0x20..0x7f).contains(&b) || b >= 0x80)
+/// Whether a token is a string, of any of TOML's four kinds.
+fn is_string(kind: TokenKind) -> bool {
+    kind.encoding().is_some()
 }
 
 /// A label the first pass kept, where it is written.
@@ -429,10 +266,15 @@ const WINDOW: usize = 64 << 10;
 /// The first pass over a lattice file's text.
 struct Scan<'t> {
     text: &'t str,
-    /// Where the next token starts.
-    pos: usize,
-    /// The next token, once looked at.
-    peeked: Option<Token>,
+    /// The text, for slicing tokens into what `toml_parser` decodes.
+    source: Source<'t>,
+    /// TOML's lexer over the text, read one token at a time.
+    tokens: Lexer<'t>,
+    /// The next token. The lexer's last token, the end of the text, stays
+    /// here once reached: it is never taken.
+    next: Token,
+    /// The token after the next, once looked at.
+    second: Option<Token>,
     /// The text the TOML parser reads: the text read so far, with label
     /// arrays, valid comments and blank lines turned into spaces.
     skeleton: String,
@@ -455,13 +297,21 @@ struct Scan<'t> {
 
 impl<'t> Scan<'t> {
     fn new(text: &'t str) -> Scan<'t> {
+        // The lexer steps over a byte order mark; the skeleton keeps it.
         let start = if text.starts_with('\u{feff}') { 3 } else { 0 };
         let mut skeleton = String::with_capacity(text.len());
         skeleton.push_str(&text[..start]);
+        let source = Source::new(text);
+        let mut tokens = source.lex();
+        let next = tokens
+            .next()
+            .expect("TOML's lexer gives at least one token");
         Scan {
             text,
-            pos: start,
-            peeked: None,
+            source,
+            tokens,
+            next,
+            second: None,
             skeleton,
             arrays: HashMap::new(),
             nodes: HashSet::new(),
@@ -474,33 +324,57 @@ impl<'t> Scan<'t> {
         }
     }
 
-    fn peek_token(&mut self) -> &Token {
-        let (bytes, pos) = (self.text.as_bytes(), self.pos);
-        self.peeked.get_or_insert_with(|| lex(bytes, pos))
+    /// The lexer's next token. It is asked only until it gives its last
+    /// token, the end of the text, which is never taken.
+    fn lex(&mut self) -> Token {
+        self.tokens
+            .next()
+            .expect("TOML's lexer gives an end-of-input token last")
     }
 
-    fn peek(&mut self) -> Tok {
-        self.peek_token().kind
+    fn peek_token(&self) -> Token {
+        self.next
     }
 
-    fn peek_start(&mut self) -> usize {
-        self.peek_token().span.start
+    /// The token after the next (the end of the text, if that is next).
+    fn peek_second(&mut self) -> Token {
+        let next = self.peek_token();
+        if next.kind() == TokenKind::Eof {
+            return next;
+        }
+        match self.second {
+            Some(token) => token,
+            None => {
+                let token = self.lex();
+                self.second = Some(token);
+                token
+            }
+        }
+    }
+
+    fn peek(&self) -> TokenKind {
+        self.peek_token().kind()
+    }
+
+    fn peek_start(&self) -> usize {
+        self.peek_token().span().start()
     }
 
     /// Consumes the next token, copying it to the skeleton as it is or
-    /// as spaces.
+    /// as spaces. The end of the text stays to be looked at again.
     fn take(&mut self, blank: bool) -> Token {
-        self.peek();
-        let token = self.peeked.take().unwrap_or(Token {
-            kind: Tok::End,
-            span: self.pos..self.pos,
-        });
-        self.pos = token.span.end;
+        let token = self.next;
+        if token.kind() != TokenKind::Eof {
+            self.next = match self.second.take() {
+                Some(next) => next,
+                None => self.lex(),
+            };
+        }
         if blank {
             self.skeleton
-                .extend(std::iter::repeat_n(' ', token.span.len()));
+                .extend(std::iter::repeat_n(' ', token.span().len()));
         } else {
-            self.skeleton.push_str(&self.text[token.span.clone()]);
+            self.skeleton.push_str(&self.text[range(&token)]);
         }
         token
     }
@@ -514,18 +388,70 @@ impl<'t> Scan<'t> {
     }
 
     fn skip_ws(&mut self) {
-        while self.peek() == Tok::Ws {
+        while self.peek() == TokenKind::Whitespace {
             self.keep();
         }
     }
 
-    fn expect(&mut self, kind: Tok) -> Result<Token, Stop> {
+    fn expect(&mut self, kind: TokenKind) -> Result<Token, Stop> {
         let token = self.keep();
-        if token.kind == kind {
+        if token.kind() == kind {
             Ok(token)
         } else {
-            Err(unexpected(&token))
+            Err(self.unexpected(&token))
         }
+    }
+
+    /// Consumes the next token, which is not TOML where it is.
+    fn refuse_next(&mut self) -> Stop {
+        let token = self.keep();
+        self.unexpected(&token)
+    }
+
+    /// Text that is not TOML at `token`.
+    fn unexpected(&self, token: &Token) -> Stop {
+        let what = match token.kind() {
+            TokenKind::Whitespace => "whitespace",
+            TokenKind::Newline if self.invalid(token).is_some() => {
+                "a carriage return without a line feed"
+            }
+            TokenKind::Newline => "a line break",
+            TokenKind::Comment => "a comment",
+            TokenKind::BasicString
+            | TokenKind::LiteralString
+            | TokenKind::MlBasicString
+            | TokenKind::MlLiteralString => "a string",
+            TokenKind::LeftSquareBracket => "`[`",
+            TokenKind::RightSquareBracket => "`]`",
+            TokenKind::LeftCurlyBracket => "`{`",
+            TokenKind::RightCurlyBracket => "`}`",
+            TokenKind::Comma => "`,`",
+            TokenKind::Equals => "`=`",
+            TokenKind::Dot => "`.`",
+            TokenKind::Atom => "a bare word",
+            TokenKind::Eof => "the end of the file",
+        };
+        Stop {
+            kind: FileErrorKind::Toml {
+                message: format!("{what} was not expected here"),
+            },
+            at: token.span().start(),
+            syntax: true,
+        }
+    }
+
+    /// What TOML's decoder refuses in a comment (a character TOML does not
+    /// allow) or a line break (a `\r` without `\n`, which the lexer takes
+    /// for a line break).
+    fn invalid(&self, token: &Token) -> Option<ParseError> {
+        let raw = self.source.get(token)?;
+        let mut error = None;
+        match token.kind() {
+            TokenKind::Comment => raw.decode_comment(&mut error),
+            TokenKind::Newline => raw.decode_newline(&mut error),
+            _ => {}
+        }
+        error
     }
 
     fn refuse(kind: FileErrorKind, at: usize) -> Stop {
@@ -541,25 +467,25 @@ impl<'t> Scan<'t> {
         loop {
             self.statement = self.peek_start();
             match self.peek() {
-                Tok::End => return Ok(()),
-                Tok::Ws => {
+                TokenKind::Eof => return Ok(()),
+                TokenKind::Whitespace => {
                     self.keep();
                 }
-                Tok::Newline => {
+                TokenKind::Newline => {
                     let blank = !self.line_used;
-                    self.take(blank);
+                    self.newline(blank)?;
                     self.line_used = false;
                 }
-                Tok::Comment => self.comment()?,
-                Tok::LBracket => {
+                TokenKind::Comment => self.comment()?,
+                TokenKind::LeftSquareBracket => {
                     self.header()?;
                     self.end_of_line()?;
                 }
-                Tok::Atom | Tok::Basic | Tok::Literal => {
+                TokenKind::Atom | TokenKind::BasicString | TokenKind::LiteralString => {
                     self.key_value(self.table)?;
                     self.end_of_line()?;
                 }
-                _ => return Err(unexpected(&self.keep())),
+                _ => return Err(self.refuse_next()),
             }
         }
     }
@@ -568,36 +494,51 @@ impl<'t> Scan<'t> {
     fn end_of_line(&mut self) -> Result<(), Stop> {
         self.line_used = true;
         self.skip_ws();
-        if self.peek() == Tok::Comment {
+        if self.peek() == TokenKind::Comment {
             self.comment()?;
         }
         match self.peek() {
-            Tok::Newline => {
-                self.keep();
+            TokenKind::Newline => {
+                self.newline(false)?;
                 self.line_used = false;
                 Ok(())
             }
-            Tok::End => Ok(()),
-            _ => Err(unexpected(&self.keep())),
+            TokenKind::Eof => Ok(()),
+            _ => Err(self.refuse_next()),
         }
+    }
+
+    /// A line break: copied or blanked, or refused if it is a `\r` alone.
+    fn newline(&mut self, blank: bool) -> Result<(), Stop> {
+        let token = self.peek_token();
+        // A `\n` is always one; anything with a `\r` is for TOML's decoder.
+        let lf = self.text.as_bytes()[token.span().start()] == b'\n';
+        if !lf && self.invalid(&token).is_some() {
+            return Err(self.refuse_next());
+        }
+        self.take(blank);
+        Ok(())
     }
 
     /// A comment: blanked, or refused if TOML does not allow its
     /// characters.
     fn comment(&mut self) -> Result<(), Stop> {
-        let span = self.peek_token().span.clone();
-        if valid_comment(&self.text.as_bytes()[span.start + 1..span.end]) {
-            self.blank();
-            Ok(())
-        } else {
-            let token = self.keep();
-            Err(Stop {
-                kind: FileErrorKind::Toml {
-                    message: "invalid comment character".to_owned(),
-                },
-                at: token.span.start,
-                syntax: true,
-            })
+        let token = self.peek_token();
+        match self.invalid(&token) {
+            None => {
+                self.blank();
+                Ok(())
+            }
+            Some(error) => {
+                self.keep();
+                Err(Stop {
+                    kind: FileErrorKind::Toml {
+                        message: error.description().to_owned(),
+                    },
+                    at: token.span().start(),
+                    syntax: true,
+                })
+            }
         }
     }
 
@@ -623,8 +564,8 @@ impl<'t> Scan<'t> {
 
     /// A `[table]` or `[[array of tables]]` header.
     fn header(&mut self) -> Result<(), Stop> {
-        let open = self.keep();
-        let array = self.peek() == Tok::LBracket && self.peek_start() == open.span.end;
+        let open = self.keep().span();
+        let array = self.peek() == TokenKind::LeftSquareBracket && self.peek_start() == open.end();
         if array {
             self.keep();
         }
@@ -633,15 +574,15 @@ impl<'t> Scan<'t> {
         // Three parts are refused below, whatever follows them.
         if path.len() < 3 {
             self.skip_ws();
-            let close = self.expect(Tok::RBracket)?;
+            let close = self.expect(TokenKind::RightSquareBracket)?;
             if array {
-                let second = self.expect(Tok::RBracket)?;
-                if second.span.start != close.span.end {
-                    return Err(unexpected(&second));
+                let second = self.expect(TokenKind::RightSquareBracket)?;
+                if second.span().start() != close.span().end() {
+                    return Err(self.unexpected(&second));
                 }
             }
         }
-        self.count_key(open.span.start)?;
+        self.count_key(open.start())?;
         let (first, at) = &path[0];
         if !KEYS.contains(&first.as_ref()) {
             return Err(Self::refuse(unknown_key(first), *at));
@@ -649,7 +590,7 @@ impl<'t> Scan<'t> {
         let wrong = |key: String, expected| {
             Err(Self::refuse(
                 FileErrorKind::WrongType { key, expected },
-                open.span.start,
+                open.start(),
             ))
         };
         if array {
@@ -682,12 +623,12 @@ impl<'t> Scan<'t> {
         let mut path = Vec::new();
         loop {
             let token = self.keep();
-            path.push((self.key(&token)?, token.span.start));
+            path.push((self.key(&token)?, token.span().start()));
             if path.len() == 3 {
                 return Ok(path);
             }
             self.skip_ws();
-            if self.peek() != Tok::Dot {
+            if self.peek() != TokenKind::Dot {
                 return Ok(path);
             }
             self.keep();
@@ -697,27 +638,27 @@ impl<'t> Scan<'t> {
 
     /// A key: bare, or a one-line string.
     fn key(&self, token: &Token) -> Result<Cow<'t, str>, Stop> {
-        match token.kind {
-            Tok::Atom => {
-                let key = &self.text[token.span.clone()];
+        match token.kind() {
+            TokenKind::Atom => {
+                let key = &self.text[range(token)];
                 if key
                     .bytes()
                     .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
                 {
                     Ok(Cow::Borrowed(key))
                 } else {
-                    Err(unexpected(token))
+                    Err(self.unexpected(token))
                 }
             }
-            Tok::Basic | Tok::Literal => self.string(token),
-            _ => Err(unexpected(token)),
+            TokenKind::BasicString | TokenKind::LiteralString => self.string(token),
+            _ => Err(self.unexpected(token)),
         }
     }
 
     /// A string token's value. Plain strings are their text; others are
     /// decoded (and checked) by the TOML parser, one string at a time.
     fn string(&self, token: &Token) -> Result<Cow<'t, str>, Stop> {
-        let raw: &'t str = &self.text[token.span.clone()];
+        let raw: &'t str = &self.text[range(token)];
         let plain = |quote: u8, escapes: bool| {
             raw.len() >= 2
                 && raw.as_bytes()[0] == quote
@@ -726,9 +667,9 @@ impl<'t> Scan<'t> {
                     .iter()
                     .all(|&b| b == b'\t' || (b >= 0x20 && b != 0x7f && !(escapes && b == b'\\')))
         };
-        let simple = match token.kind {
-            Tok::Basic => plain(b'"', true),
-            Tok::Literal => plain(b'\'', false),
+        let simple = match token.kind() {
+            TokenKind::BasicString => plain(b'"', true),
+            TokenKind::LiteralString => plain(b'\'', false),
             _ => false,
         };
         if simple {
@@ -737,13 +678,13 @@ impl<'t> Scan<'t> {
         match DeValue::parse(raw) {
             Ok(value) => match value.into_inner() {
                 DeValue::String(text) => Ok(text),
-                _ => Err(unexpected(token)),
+                _ => Err(self.unexpected(token)),
             },
             Err(err) => Err(Stop {
                 kind: FileErrorKind::Toml {
                     message: err.message().to_owned(),
                 },
-                at: token.span.start + err.span().map_or(0, |span| span.start),
+                at: token.span().start() + err.span().map_or(0, |span| span.start),
                 syntax: true,
             }),
         }
@@ -775,7 +716,7 @@ impl<'t> Scan<'t> {
             self.node(label, at)?;
         }
         self.skip_ws();
-        self.expect(Tok::Equals)?;
+        self.expect(TokenKind::Equals)?;
         self.skip_ws();
         self.value(place)
     }
@@ -791,38 +732,41 @@ impl<'t> Scan<'t> {
             (Place::Wrong(key, expected), _) => wrong(key, expected),
             // One token: the TOML parser reads it, and the lattice's rules
             // judge it.
-            (_, kind) if kind.is_string() => {
+            (_, kind) if is_string(kind) => {
                 self.keep();
                 Ok(())
             }
-            (_, Tok::Atom) => self.scalar().map(|_| ()),
-            (Place::Labels(key, edges), Tok::LBracket) => self.label_array(key, edges),
-            (Place::Table(table), Tok::LBrace) => self.inline_table(table),
-            (Place::String(key), Tok::LBracket | Tok::LBrace) => wrong(key, EXPECT_STRING),
-            (Place::Labels(key, _), Tok::LBrace) => wrong(key, EXPECT_LABELS),
-            (Place::Table(table), Tok::LBracket) => wrong(table.to_owned(), EXPECT_TABLE),
-            _ => Err(unexpected(&self.keep())),
+            (_, TokenKind::Atom) => self.scalar().map(|_| ()),
+            (Place::Labels(key, edges), TokenKind::LeftSquareBracket) => {
+                self.label_array(key, edges)
+            }
+            (Place::Table(table), TokenKind::LeftCurlyBracket) => self.inline_table(table),
+            (Place::String(key), TokenKind::LeftSquareBracket | TokenKind::LeftCurlyBracket) => {
+                wrong(key, EXPECT_STRING)
+            }
+            (Place::Labels(key, _), TokenKind::LeftCurlyBracket) => wrong(key, EXPECT_LABELS),
+            (Place::Table(table), TokenKind::LeftSquareBracket) => {
+                wrong(table.to_owned(), EXPECT_TABLE)
+            }
+            _ => Err(self.refuse_next()),
         }
     }
 
     /// A number, boolean or date (the TOML parser checks which): its span.
     fn scalar(&mut self) -> Result<Range<usize>, Stop> {
-        let start = self.keep().span.start;
-        let mut end = self.pos;
+        let Range { start, mut end } = range(&self.keep());
         // `1.5` is three tokens, a date and time with a space three more.
         for _ in 0..8 {
             match self.peek() {
-                Tok::Atom | Tok::Dot => end = self.keep().span.end,
-                Tok::Ws
-                    if lex(self.text.as_bytes(), self.peek_token().span.end).kind == Tok::Atom =>
-                {
+                TokenKind::Atom | TokenKind::Dot => end = self.keep().span().end(),
+                TokenKind::Whitespace if self.peek_second().kind() == TokenKind::Atom => {
                     self.keep();
                 }
                 _ => return Ok(start..end),
             }
         }
         match self.peek() {
-            Tok::Atom | Tok::Dot | Tok::Ws => Err(unexpected(&self.keep())),
+            TokenKind::Atom | TokenKind::Dot | TokenKind::Whitespace => Err(self.refuse_next()),
             _ => Ok(start..end),
         }
     }
@@ -830,28 +774,29 @@ impl<'t> Scan<'t> {
     /// An array of labels, turned into spaces in the skeleton; the labels
     /// are kept.
     fn label_array(&mut self, key: String, edges: bool) -> Result<(), Stop> {
-        let open = self.keep();
+        let open = self.keep().span().start();
         let mut labels = Vec::new();
         let mut after_value = false;
         loop {
             match self.peek() {
-                Tok::Ws | Tok::Newline => {
+                TokenKind::Whitespace => {
                     self.blank();
                 }
-                Tok::Comment => self.comment()?,
-                Tok::RBracket => {
+                TokenKind::Newline => self.newline(true)?,
+                TokenKind::Comment => self.comment()?,
+                TokenKind::RightSquareBracket => {
                     self.keep();
                     break;
                 }
-                Tok::Comma if after_value => {
+                TokenKind::Comma if after_value => {
                     self.blank();
                     after_value = false;
                 }
-                kind if kind.is_string() && !after_value => {
-                    let token = self.peek_token().clone();
+                kind if is_string(kind) && !after_value => {
+                    let token = self.peek_token();
                     let text = self.string(&token)?;
                     self.blank();
-                    let at = token.span.start;
+                    let at = token.span().start();
                     if edges {
                         self.edges += 1;
                         if self.edges > MAX_FILE_EDGES {
@@ -866,11 +811,11 @@ impl<'t> Scan<'t> {
                     self.node(text.clone(), at)?;
                     labels.push(Label {
                         text,
-                        span: token.span,
+                        span: range(&token),
                     });
                     after_value = true;
                 }
-                Tok::Atom if !after_value => {
+                TokenKind::Atom if !after_value => {
                     let span = self.scalar()?;
                     let kind = match DeValue::parse(&self.text[span.clone()]) {
                         Err(err) => {
@@ -889,7 +834,7 @@ impl<'t> Scan<'t> {
                     };
                     return Err(Self::refuse(kind, span.start));
                 }
-                Tok::LBracket | Tok::LBrace if !after_value => {
+                TokenKind::LeftSquareBracket | TokenKind::LeftCurlyBracket if !after_value => {
                     let at = self.peek_start();
                     let kind = FileErrorKind::WrongType {
                         key,
@@ -897,10 +842,10 @@ impl<'t> Scan<'t> {
                     };
                     return Err(Self::refuse(kind, at));
                 }
-                _ => return Err(unexpected(&self.keep())),
+                _ => return Err(self.refuse_next()),
             }
         }
-        self.arrays.insert(open.span.start, labels);
+        self.arrays.insert(open, labels);
         Ok(())
     }
 
@@ -910,23 +855,26 @@ impl<'t> Scan<'t> {
         let mut after_entry = false;
         loop {
             match self.peek() {
-                Tok::Ws | Tok::Newline => {
+                TokenKind::Whitespace => {
                     self.blank();
                 }
-                Tok::Comment => self.comment()?,
-                Tok::RBrace => {
+                TokenKind::Newline => self.newline(true)?,
+                TokenKind::Comment => self.comment()?,
+                TokenKind::RightCurlyBracket => {
                     self.keep();
                     return Ok(());
                 }
-                Tok::Comma if after_entry => {
+                TokenKind::Comma if after_entry => {
                     self.keep();
                     after_entry = false;
                 }
-                Tok::Atom | Tok::Basic | Tok::Literal if !after_entry => {
+                TokenKind::Atom | TokenKind::BasicString | TokenKind::LiteralString
+                    if !after_entry =>
+                {
                     self.key_value(table)?;
                     after_entry = true;
                 }
-                _ => return Err(unexpected(&self.keep())),
+                _ => return Err(self.refuse_next()),
             }
         }
     }
@@ -949,17 +897,6 @@ impl<'t> Scan<'t> {
             Err(err) => toml_error(text, &err),
             Ok(_) => LatticeFileError::new(stop.kind, Some(Location::at(text, stop.at))),
         }
-    }
-}
-
-/// Text that is not TOML at `token`.
-fn unexpected(token: &Token) -> Stop {
-    Stop {
-        kind: FileErrorKind::Toml {
-            message: format!("{} was not expected here", token.kind.describe()),
-        },
-        at: token.span.start,
-        syntax: true,
     }
 }
 
@@ -1694,6 +1631,29 @@ mod tests {
             proptest::prop_assert!(whole.is_ok(), "{text}: {whole:?}");
             proptest::prop_assert_eq!(parse(&text), whole, "{}", text);
         }
+    }
+
+    /// TOML's lexer reads a `\r` without `\n` as a line break; the first
+    /// pass refuses it wherever it stands, as the TOML parser does.
+    #[test]
+    fn a_carriage_return_alone_is_refused_wherever_it_is() {
+        for text in [
+            "name = \"n\"\r",
+            "name = \"n\"\n\r\r\n",
+            "name = \"n\"\nweak = [\"a\",\r\"b\"]\n",
+            "name = \"n\"\nedges = {\r a = [] }\n",
+            "name = \"n\"\nweak = [\"a\"] \r# c\n",
+        ] {
+            assert!(parse_whole(text).is_err(), "{text:?}");
+            assert_eq!(parse(text), parse_whole(text), "{text:?}");
+        }
+        // Past the statement the TOML parser is shown, the first pass's own
+        // message.
+        let items: Vec<String> = (0..12_000).map(|i| format!("\"l{}\"", i % 3000)).collect();
+        let text = format!("name = \"n\"\nedges.a = [{},\r]\n", items.join(", "));
+        assert!(error(&text).ends_with(
+            "not valid TOML: a carriage return without a line feed was not expected here"
+        ));
     }
 
     #[test]

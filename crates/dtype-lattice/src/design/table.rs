@@ -76,17 +76,44 @@ pub fn type_label(spec: TypeSpec, labels: Labels) -> String {
 }
 
 /// `b1`, `u2`, `bf`, `c16`...: the kind letter and the size in bytes, as
-/// the documentation's generator prints `np.dtype(d).kind + itemsize`;
-/// types narrower than a byte have no such label and keep their name.
+/// the documentation's generator prints `np.dtype(d).kind + itemsize`.
+/// The types that label would not tell apart keep their name: those
+/// narrower than a byte, and the eleven one-byte floats (all `f1`).
+///
+/// ```
+/// use dtype_lattice::design::table::{dtype_label, Labels};
+/// use dtype_lattice::DType;
+///
+/// assert_eq!(dtype_label(DType::Int16, Labels::Short), "i2");
+/// assert_eq!(dtype_label(DType::Float8E4M3Fn, Labels::Short), "float8_e4m3fn");
+/// let labels: std::collections::HashSet<String> =
+///     DType::ALL.iter().map(|&d| dtype_label(d, Labels::Short)).collect();
+/// assert_eq!(labels.len(), DType::COUNT); // no two alike
+/// ```
 pub fn dtype_label(dtype: DType, labels: Labels) -> String {
     match (labels, dtype) {
         (Labels::Names, _) => dtype.name().to_owned(),
         (Labels::Short, DType::BFloat16) => "bf".to_owned(),
-        (Labels::Short, d) if d.bits() >= 8 || d == DType::Bool => {
+        (Labels::Short, d) if (d.bits() >= 8 && !d.is_small_float()) || d == DType::Bool => {
             format!("{}{}", d.kind().code(), d.itemsize_bits() / 8)
         }
         (Labels::Short, d) => d.name().to_owned(),
     }
+}
+
+/// What the short labels mean, for a table's legend: each label with the
+/// dtype it stands for, for the types given (labels that are names are
+/// left out).
+pub fn legend(types: &[TypeSpec]) -> Vec<(String, &'static str)> {
+    types
+        .iter()
+        .filter_map(|&spec| match spec {
+            TypeSpec::DType(dtype) => Some(dtype),
+            TypeSpec::Python(_) => None,
+        })
+        .map(|dtype| (dtype_label(dtype, Labels::Short), dtype.name()))
+        .filter(|(label, name)| label != name)
+        .collect()
 }
 
 /// A result as a cell shows it: the dtype's label, or for a weak result

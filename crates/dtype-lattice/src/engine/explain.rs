@@ -53,11 +53,8 @@ pub struct Explanation {
 }
 
 impl Explanation {
-    /// Explains the promotion of `a` with `b` in `poset`.
-    ///
-    /// # Panics
-    ///
-    /// If `a` or `b` is not a node of `poset`.
+    /// Explains the promotion of `a` with `b` in `poset`. A node out of
+    /// range has no upper bounds, so the pair has no join.
     pub fn new(poset: &Poset, a: Node, b: Node) -> Explanation {
         let bound = poset.least_upper_bound(a, b);
         let paths = match bound {
@@ -88,9 +85,7 @@ impl Explanation {
 /// assert_eq!(common, ["c", "d"]);
 /// ```
 ///
-/// # Panics
-///
-/// If `a` or `b` is not a node of `poset`.
+/// None when either is out of range.
 pub fn common_upper_bounds(poset: &Poset, a: Node, b: Node) -> impl Iterator<Item = Node> + '_ {
     poset.upper_bounds(a).filter(move |&c| poset.leq(b, c))
 }

@@ -249,6 +249,9 @@ impl DType {
         if let Some(dtype) = lookup(name) {
             return Ok(dtype);
         }
+        if let Some(dtype) = ecosystem(name) {
+            return Ok(dtype);
+        }
         // A byte-order mark may precede a type code. '>' (big-endian) is
         // never native on the little-endian machines JAX runs on, so NumPy
         // gives a byte-swapped dtype for it, except where a single byte has
@@ -283,6 +286,45 @@ impl DType {
             .chain(ALIASES.iter().copied())
             .chain(CODES.iter().copied())
     }
+}
+
+/// A dtype written as the ecosystems print or spell it: `np.int8`,
+/// `numpy.int8`, `jnp.float32`, `jax.numpy.bfloat16`, `ml_dtypes.float8_e4m3fn`
+/// (any name NumPy takes after the module), `torch.float16`, `tf.int32`,
+/// `tensorflow.int32` (canonical names only: PyTorch's `torch.cfloat` is
+/// not NumPy's `cfloat`), `dtype('int8')`, `np.dtype("int8")` and
+/// `<class 'numpy.int8'>`.
+fn ecosystem(name: &str) -> Option<DType> {
+    let name = name.trim();
+    if let Some(class) = name
+        .strip_prefix("<class '")
+        .and_then(|n| n.strip_suffix("'>"))
+    {
+        return ecosystem(class);
+    }
+    let call = [
+        "np.dtype(",
+        "numpy.dtype(",
+        "jnp.dtype(",
+        "jax.numpy.dtype(",
+        "dtype(",
+    ]
+    .into_iter()
+    .find_map(|prefix| name.strip_prefix(prefix)?.strip_suffix(')'));
+    if let Some(argument) = call {
+        let argument = argument.trim();
+        let quoted = ['\'', '"']
+            .into_iter()
+            .find_map(|quote| argument.strip_prefix(quote)?.strip_suffix(quote));
+        return quoted.and_then(|inner| DType::from_name(inner).ok());
+    }
+    const NUMPY_LIKE: [&str; 5] = ["np.", "numpy.", "jnp.", "jax.numpy.", "ml_dtypes."];
+    const OTHERS: [&str; 3] = ["torch.", "tf.", "tensorflow."];
+    if let Some(rest) = NUMPY_LIKE.into_iter().find_map(|m| name.strip_prefix(m)) {
+        return lookup(rest);
+    }
+    let rest = OTHERS.into_iter().find_map(|m| name.strip_prefix(m))?;
+    DType::ALL.into_iter().find(|d| d.name() == rest)
 }
 
 /// NumPy's type codes: one-letter type characters and array-protocol
@@ -367,23 +409,50 @@ fn suggest(input: &str) -> Option<&'static str> {
     lookup(alias).map(DType::name)
 }
 
-/// The candidate closest to `input` by edit distance (ignoring case), if
-/// one is close enough to be a plausible typo: within a third of the
-/// input's length. Inputs far longer than any name suggest nothing.
-pub(crate) fn nearest<'a>(
-    input: &str,
-    candidates: impl Iterator<Item = &'a str>,
-) -> Option<&'a str> {
-    const LONGEST_PLAUSIBLE: usize = 32;
+/// The candidate `input` most plausibly misspells, if any: one equal to it
+/// but for case first (`Int8` is `int8`), else the closest by edit distance
+/// within a third of the input's length (one edit for short inputs), and
+/// never one that shares nothing with it (`8` suggests nothing). Inputs far
+/// longer than any name suggest nothing. Every "did you mean" in the crate
+/// and its front ends (dtype names, policies, flags, lattice-file keys,
+/// node labels) asks this.
+///
+/// ```
+/// use dtype_lattice::types::nearest;
+/// let names = ["int8", "uint8", "bfloat16", "float16"];
+/// assert_eq!(nearest("Int8", names.into_iter()), Some("int8"));
+/// assert_eq!(nearest("Float16", names.into_iter()), Some("float16"));
+/// assert_eq!(nearest("unit8", names.into_iter()), Some("uint8"));
+/// assert_eq!(nearest("8", names.into_iter()), None);
+/// ```
+pub fn nearest<'a>(input: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    const LONGEST_PLAUSIBLE: usize = 64;
     let length = input.chars().count();
     if length > LONGEST_PLAUSIBLE {
         return None;
     }
-    let lower = input.to_ascii_lowercase();
-    let (distance, name) = candidates
-        .map(|candidate| (edit_distance(&lower, candidate), candidate))
-        .min_by_key(|&(distance, _)| distance)?;
-    (distance <= (length / 3).max(1)).then_some(name)
+    let plausible = (length / 3).max(1).min(length.saturating_sub(1));
+    let lower = input.to_lowercase();
+    let mut best: Option<(usize, &str)> = None;
+    for candidate in candidates {
+        // A length difference is at least that many edits: far longer
+        // candidates (a label may be thousands of characters) are skipped
+        // before the quadratic distance.
+        if candidate.len() > 4 * (length + plausible)
+            || candidate.chars().count().abs_diff(length) > plausible
+        {
+            continue;
+        }
+        if candidate.to_lowercase() == lower {
+            return Some(candidate);
+        }
+        let distance = edit_distance(&lower, &candidate.to_lowercase());
+        if best.is_none_or(|(shortest, _)| distance < shortest) {
+            best = Some((distance, candidate));
+        }
+    }
+    let (distance, name) = best?;
+    (distance <= plausible).then_some(name)
 }
 
 /// Edit distance over chars counting insertions, deletions, substitutions
@@ -395,7 +464,9 @@ pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let width = b.len() + 1;
     // Rows i-2, i-1 and i of the distance matrix.
     let mut rows = vec![0usize; 3 * width];
-    for (j, cell) in rows[width..2 * width].iter_mut().enumerate() {
+    // Row 0 starts where each step writes its row, so that the first step
+    // finds it as the previous one.
+    for (j, cell) in rows[2 * width..].iter_mut().enumerate() {
         *cell = j;
     }
     for i in 1..=a.len() {
@@ -414,7 +485,7 @@ pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
             current[j] = best;
         }
     }
-    rows[if a.is_empty() { width } else { 2 * width } + b.len()]
+    rows[2 * width + b.len()]
 }
 
 impl fmt::Display for DType {
@@ -488,6 +559,50 @@ impl std::error::Error for ParseDTypeError {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The cases the issue that fixed the distance reported (the first row
+    /// of the table was zero, so any prefix of a name cost nothing).
+    #[test]
+    fn suggestions_are_plausible_misspellings() {
+        let suggest = |input: &str| DType::from_name(input).unwrap_err().suggestion();
+        assert_eq!(suggest("Int8"), Some("int8"));
+        assert_eq!(suggest("Float16"), Some("float16"));
+        assert_eq!(suggest("unit8"), Some("uint8"));
+        assert_eq!(suggest("flaot32"), Some("float32"));
+        assert_eq!(suggest("8"), None);
+        assert!(suggest("int9").is_some_and(|s| s.starts_with("int")));
+        assert_eq!(edit_distance("int", "int8"), 1);
+        assert_eq!(edit_distance("", "int8"), 4);
+        assert_eq!(edit_distance("int8", ""), 4);
+        assert_eq!(edit_distance("ab", "ba"), 1);
+        assert_eq!(nearest("z", ["description", "name"].into_iter()), None);
+    }
+
+    #[test]
+    fn the_ecosystems_spellings_name_their_dtypes() {
+        for (spelling, dtype) in [
+            ("np.int8", DType::Int8),
+            ("numpy.int8", DType::Int8),
+            ("jnp.float32", DType::Float32),
+            ("jax.numpy.bfloat16", DType::BFloat16),
+            ("torch.float16", DType::Float16),
+            ("tf.int32", DType::Int32),
+            ("tensorflow.complex64", DType::Complex64),
+            ("ml_dtypes.float8_e4m3fn", DType::Float8E4M3Fn),
+            ("dtype('int8')", DType::Int8),
+            ("np.dtype(\"int8\")", DType::Int8),
+            ("<class 'numpy.int8'>", DType::Int8),
+            ("<class 'ml_dtypes.bfloat16'>", DType::BFloat16),
+            ("np.double", DType::Float64),
+        ] {
+            assert_eq!(DType::from_name(spelling), Ok(dtype), "{spelling}");
+        }
+        // PyTorch's and TensorFlow's modules take their own names only:
+        // torch.cfloat is complex64 there, NumPy's cfloat complex128.
+        assert!(DType::from_name("torch.cfloat").is_err());
+        assert!(DType::from_name("np.dtype(int8)").is_err());
+        assert!(DType::from_name("pd.int8").is_err());
+    }
 
     #[test]
     fn every_name_round_trips() {

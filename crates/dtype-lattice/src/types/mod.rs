@@ -15,7 +15,7 @@ pub mod info;
 pub mod operand;
 mod typed;
 
-pub(crate) use dtype::{edit_distance, nearest};
+pub use dtype::nearest;
 pub use dtype::{DType, Kind, ParseDTypeError};
 pub use error::{ErrorKind, NoPathReason, PromotionError, TypeList};
 pub use info::{FInfo, IInfo, InfoError};

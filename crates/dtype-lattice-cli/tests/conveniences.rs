@@ -1,0 +1,94 @@
+//! What people type: tips for a misplaced argument, a drawing written to a
+//! file named for its format, completions and a man page from the
+//! argument definitions, and dtypes spelled as the ecosystems print them.
+
+mod support;
+
+use support::{run, stderr, stdout};
+
+#[test]
+fn promote_with_three_types_points_to_result_type() {
+    let output = run(&["promote", "int8", "int16", "int32"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("result-type takes any number of operands"));
+}
+
+#[test]
+fn flag_tips_name_only_the_subcommands_own_flags() {
+    // `batch` has no --policy (other subcommands do): no tip for it.
+    let output = run(&["batch", "--polic", "numpy"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(!stderr(&output).contains("tip: the nearest flag is '--policy'"));
+    let output = run(&["table", "--x46"]);
+    assert_eq!(
+        stderr(&output)
+            .matches("tip: the nearest flag is '--x64'")
+            .count(),
+        1
+    );
+}
+
+#[test]
+fn graph_writes_the_format_its_file_name_asks_for() {
+    let dir = std::env::temp_dir().join(format!("dtype-lattice-graph-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, format) in [
+        ("lattice.svg", "svg"),
+        ("lattice.dot", "dot"),
+        ("lattice.GV", "dot"),
+    ] {
+        let path = dir.join(name);
+        let output = run(&["graph", "--x64", "-o", path.to_str().unwrap()]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        assert!(output.stdout.is_empty());
+        let written = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(
+            written,
+            stdout(&run(&["graph", "--x64", "--format", format])),
+            "{name}"
+        );
+    }
+    let output = run(&["graph", "-o", dir.join("lattice.png").to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains(".svg, .dot or .gv"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn completions_and_the_man_page_cover_every_subcommand() {
+    let command = <dtype_lattice_cli::Cli as clap::CommandFactory>::command();
+    let names: Vec<&str> = command.get_subcommands().map(|c| c.get_name()).collect();
+    for shell in ["bash", "zsh", "fish"] {
+        let script = stdout(&run(&["completions", shell]));
+        for name in &names {
+            assert!(script.contains(name), "{shell}: {name}");
+        }
+    }
+    let page = stdout(&run(&["man"]));
+    assert!(page.starts_with(".ie") || page.contains(".TH dtype-lattice 1"));
+    for name in &names {
+        assert!(page.contains(&name.replace('-', "\\-")), "man: {name}");
+    }
+    assert_eq!(run(&["completions", "tcsh"]).status.code(), Some(2));
+}
+
+#[test]
+fn dtypes_spelled_as_the_ecosystems_print_them_are_taken() {
+    // int8 with uint8 is int16 in JAX (conformance/golden/promote_types.jsonl).
+    for (a, b) in [
+        ("np.int8", "uint8"),
+        ("jnp.int8", "numpy.uint8"),
+        ("dtype('int8')", "<class 'numpy.uint8'>"),
+        ("torch.int8", "tf.uint8"),
+    ] {
+        let output = run(&["promote", a, b]);
+        assert_eq!(
+            stdout(&output).trim(),
+            "int16",
+            "{a} {b}: {}",
+            stderr(&output)
+        );
+    }
+    let output = run(&["promote", "Int8", "uint8"]);
+    assert!(stderr(&output).contains("did you mean 'int8'?"));
+}
