@@ -611,6 +611,54 @@ fn share_out<T: Send, R: Send>(items: Vec<T>, work: impl Fn(Vec<T>) -> R + Sync)
     })
 }
 
+/// Up to this many successors, a node's joins come from its successors'
+/// joins (a table load each) rather than from the bit sets (two rows of
+/// words): measured on grids and layered lattices, where most nodes have
+/// two to eight successors.
+const FEW_SUCCESSORS: usize = 8;
+
+/// The join of `a` and `b` from the joins of `a`'s successors with `b`,
+/// where that decides it: if `b <= a` it is `a`; otherwise every common
+/// upper bound lies above some successor `s`, so the pair's common bounds
+/// are the union of the pairs `{s, b}`'s, and when each has a least element
+/// the pair's join exists exactly when one of them lies below all the
+/// others (the one of lowest rank, a bit test each). `None` where a pair
+/// `{s, b}` is ambiguous: the caller settles it from the bit sets. The
+/// pairs `{s, b}` must be in the table already.
+fn join_from_successors(
+    poset: &Poset,
+    joins: &[u16],
+    ambiguous: &PairSet,
+    a: Node,
+    b: Node,
+) -> Option<Outcome> {
+    if poset.leq(b, a) {
+        return Some(Outcome::Least(a));
+    }
+    let n = poset.len();
+    let mut least: Option<Node> = None;
+    for &s in &poset.successors[a] {
+        match joins[s * n + b] {
+            NO_JOIN if ambiguous.contains(s.min(b), s.max(b)) => return None,
+            NO_JOIN => {}
+            j => {
+                let j = usize::from(j);
+                if least.is_none_or(|c| poset.rank[j] < poset.rank[c]) {
+                    least = Some(j);
+                }
+            }
+        }
+    }
+    let Some(least) = least else {
+        return Some(Outcome::None);
+    };
+    let below_all = poset.successors[a].iter().all(|&s| match joins[s * n + b] {
+        NO_JOIN => true,
+        j => poset.leq(least, usize::from(j)),
+    });
+    below_all.then_some(Outcome::Least(least))
+}
+
 /// Copies `table[b][a]` into `table[a][b]` wherever `upper(a, b)`, in
 /// 64 x 64 blocks so that both the rows and the columns read stay in
 /// cache (a column read whole misses the cache at every entry).
@@ -901,10 +949,13 @@ impl Joins {
     /// upper-bound sets (bit sets indexed by topological rank), so their
     /// first common bit is the only candidate for the least one, and it is
     /// the least exactly when every common bound lies above it: two passes
-    /// over a row of words, O(n / 64) per pair and O(n³ / 128) in all.
+    /// over a row of words, O(n / 64) per pair and O(n³ / 128) in all. A
+    /// node with few successors takes a pair's join from its successors'
+    /// joins instead (a table load each), in reverse topological order.
     /// Only pairs with the second node no higher in the order are computed;
-    /// the others are their mirror image. Rows do not depend on each other,
-    /// so on large graphs they are shared out among the machine's threads.
+    /// the others are their mirror image. Rows settled from the bit sets do
+    /// not depend on each other, so on large graphs they are shared out
+    /// among the machine's threads.
     ///
     /// Memory is the n x n table of `u16` and n x n bits, whatever the
     /// graph: ambiguous pairs are counted and marked in a bit set, and
@@ -924,11 +975,19 @@ impl Joins {
     pub fn with_examples(poset: Poset, examples: usize) -> Joins {
         let n = poset.len();
         let mut joins = vec![NO_JOIN; n * n].into_boxed_slice();
-        // Row `a` settles the pairs {a, b} with b no higher in the order,
-        // each from the two upper-bound bit sets alone, so rows are
-        // independent and shared out among threads; the rest of the table
-        // is their mirror image, filled at the end.
-        let rows: Vec<(Node, &mut [u16])> = joins.chunks_mut(n.max(1)).enumerate().collect();
+        // Row `a` settles the pairs {a, b} with b no higher in the order;
+        // the rest of the table is their mirror image, filled at the end.
+        // A node with few successors takes a pair's join from theirs (a
+        // few table loads; their pairs {s, b} lie in the half already
+        // computed, as s is higher than a); any other settles it from the
+        // two upper-bound bit sets alone, which needs no other row, so
+        // those rows go first, shared out among threads.
+        let from_successors = |a: Node| poset.successors[a].len() <= FEW_SUCCESSORS;
+        let rows: Vec<(Node, &mut [u16])> = joins
+            .chunks_mut(n.max(1))
+            .enumerate()
+            .filter(|&(a, _)| !from_successors(a))
+            .collect();
         let found = share_out(rows, |rows| {
             let mut ambiguous = PairSet::new(n);
             let mut count = 0;
@@ -956,6 +1015,22 @@ impl Joins {
         for (set, found) in found {
             ambiguous.union(&set);
             count += found;
+        }
+        for &a in poset.by_rank.iter().rev().filter(|&&a| from_successors(a)) {
+            let a_rank = poset.rank[a];
+            for b in (0..n).filter(|&b| poset.rank[b] <= a_rank) {
+                let outcome = join_from_successors(&poset, &joins, &ambiguous, a, b)
+                    .unwrap_or_else(|| poset.outcome(a, b));
+                joins[a * n + b] = match outcome {
+                    Outcome::Least(c) => c as u16,
+                    Outcome::None => NO_JOIN,
+                    Outcome::Ambiguous => {
+                        ambiguous.insert(a, b);
+                        count += 1;
+                        NO_JOIN
+                    }
+                };
+            }
         }
         mirror(&mut joins, n, |a, b| poset.rank[b] > poset.rank[a]);
         let listed = ambiguous
