@@ -2,7 +2,7 @@
 //! panic.
 #![no_main]
 
-use dtype_lattice::policy::Settings;
+use dtype_lattice::registry::Settings;
 use dtype_lattice::protocol;
 use libfuzzer_sys::fuzz_target;
 

@@ -21,7 +21,8 @@ use dtype_lattice::design::graph::{Drawing, MAX_VERTICES};
 use dtype_lattice::design::table::{self as promotion_table, Table};
 use dtype_lattice::design::{explain as why, Definition};
 use dtype_lattice::engine::{GraphError, Poset};
-use dtype_lattice::policy::{self, Policy, Settings};
+use dtype_lattice::registry::{self, Settings};
+use dtype_lattice::Policy;
 use dtype_lattice::{Operand, PromotionError, TypeSpec};
 
 use crate::table::{Format, Labels};
@@ -75,7 +76,7 @@ impl JaxFlags {
     /// The policy called `name` under these settings, or a usage error
     /// naming the known ones.
     fn policy(self, name: &str) -> Result<Box<dyn Policy>, Failure> {
-        policy::by_name(name, self.settings()).map_err(|err| Failure::Usage(err.to_string()))
+        registry::by_name(name, self.settings()).map_err(|err| Failure::Usage(err.to_string()))
     }
 }
 
@@ -661,10 +662,10 @@ mod tests {
                 .find(|a| a.get_long() == Some("policy"))
                 .unwrap();
             let help = policy.get_help().unwrap().to_string();
-            for name in policy::POLICY_NAMES {
+            for name in registry::POLICY_NAMES {
                 assert!(help.contains(name), "{subcommand}: {name} in {help}");
             }
-            for (alias, _) in policy::ALIASES {
+            for (alias, _) in registry::ALIASES {
                 assert!(help.contains(alias), "{subcommand}: {alias} in {help}");
             }
         }

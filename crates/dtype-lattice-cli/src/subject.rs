@@ -13,7 +13,8 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use dtype_lattice::design::lattice_file;
 use dtype_lattice::design::Definition;
-use dtype_lattice::policy::{self, Policy};
+use dtype_lattice::registry;
+use dtype_lattice::Policy;
 
 use crate::{Failure, JaxFlags};
 
@@ -193,7 +194,7 @@ impl Subject {
         match self {
             Subject::Graph { definition, .. } => Ok(definition),
             Subject::Rules(policy) => {
-                let with_lattice = policy::with_lattice();
+                let with_lattice = registry::with_lattice();
                 Err(Failure::Usage(format!(
                     "{} is not defined by a lattice but by rules, so it has no graph \
                      (`dtype-lattice check --policy {}` shows why); policies with a lattice: {}",

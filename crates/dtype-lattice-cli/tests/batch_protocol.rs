@@ -8,8 +8,8 @@
 
 use std::io::Cursor;
 
-use dtype_lattice::policy::Settings;
 use dtype_lattice::protocol::{answer_line, run, MAX_LINE_BYTES};
+use dtype_lattice::registry::Settings;
 use serde_json::{json, Value};
 
 /// From `promote_types.jsonl`: JAX answers `int16`.

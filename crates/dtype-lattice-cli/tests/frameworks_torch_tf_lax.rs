@@ -13,8 +13,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::process::Command;
 
-use dtype_lattice::policy::by_name;
-use dtype_lattice::policy::Settings;
+use dtype_lattice::registry::by_name;
+use dtype_lattice::registry::Settings;
 use dtype_lattice::{DType, Kind};
 use serde_json::{json, Value};
 

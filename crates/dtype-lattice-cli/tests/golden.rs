@@ -19,7 +19,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use dtype_lattice::policy::Settings;
+use dtype_lattice::registry::Settings;
 use serde_json::Value;
 
 fn golden_dir() -> PathBuf {

@@ -3,8 +3,8 @@
 
 use std::io::Cursor;
 
-use dtype_lattice::policy::Settings;
 use dtype_lattice::protocol::{self, MAX_LINE_BYTES};
+use dtype_lattice::registry::Settings;
 use proptest::prelude::*;
 use serde_json::Value;
 

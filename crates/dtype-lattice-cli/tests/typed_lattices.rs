@@ -10,7 +10,7 @@ mod support;
 use std::fs;
 
 use dtype_lattice::design::Definition;
-use dtype_lattice::policy::{by_name, with_lattice, Settings};
+use dtype_lattice::registry::{by_name, with_lattice, Settings};
 use serde_json::Value;
 use support::{run, stderr, stdout};
 

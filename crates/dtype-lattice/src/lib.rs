@@ -43,11 +43,11 @@
 //! ```
 //!
 //! Every framework answers through one trait, [`Policy`], found by name in
-//! the [registry](policy::by_name); errors say which Python exception the
+//! the [registry](registry::by_name); errors say which Python exception the
 //! framework raises as an [`ErrorKind`] to match on:
 //!
 //! ```
-//! use dtype_lattice::policy::{by_name, Settings};
+//! use dtype_lattice::registry::{by_name, Settings};
 //! use dtype_lattice::{DType, ErrorKind, Operand, Typed};
 //!
 //! let numpy = by_name("numpy", Settings::default()).unwrap();
@@ -116,12 +116,14 @@
 //!   scalar hierarchy.
 //! - [`engine`]: knows nothing of dtypes. Edges in, a verified join table
 //!   out; bounds, paths and the Hasse diagram.
-//! - [`policy`]: the [`Policy`] trait every framework implements, the
-//!   [`TypedLattice`](policy::TypedLattice) lattice policies expose, and the
-//!   registry, the one file that names every framework.
+//! - [`policy`]: the [`Policy`] trait every framework implements and the
+//!   [`TypedLattice`](policy::TypedLattice) lattice policies expose.
 //! - [`frameworks`]: JAX (its lattice data, its rules, and a private module of
 //!   hot-path tables), NumPy, PyTorch, TensorFlow, the Array API and
 //!   `jax.lax`, each behind [`Policy`].
+//! - [`registry`]: the one file that names every framework: policies by
+//!   name and alias, with the [`Settings`](registry::Settings) front ends'
+//!   flags choose.
 //! - [`design`]: the tools for designing promotion: definitions and lattice
 //!   files, check, audit, associativity, explain, tables, diffs, drawings.
 //! - `protocol` (feature `json`): the batch protocol, one JSON request in,
@@ -141,6 +143,7 @@ pub mod frameworks;
 pub mod policy;
 #[cfg(feature = "json")]
 pub mod protocol;
+pub mod registry;
 pub mod types;
 
 pub use policy::Policy;

@@ -5,7 +5,7 @@
 //! framework's own exception class and text.
 //!
 //! Adding a framework: a module here, one line in
-//! [`policy::registry`](crate::policy), a generator under `conformance/`
+//! [`registry`](crate::registry), a generator under `conformance/`
 //! and its golden test (DESIGN.md says how).
 
 pub mod array_api;

@@ -7,9 +7,8 @@
 //! (dtype, weak) value they stand for, so generic tools (tables, checks,
 //! drawings) work on any of them without reading labels.
 //!
-//! The [registry](by_name) is the one place that names every framework: the
-//! front ends find a policy by name there, with the [`Settings`] their flags
-//! set.
+//! The [registry](crate::registry), a layer above the frameworks, is the one
+//! place that names every framework: front ends find a policy by name there.
 //!
 //! ```
 //! use dtype_lattice::frameworks::jax::{Config, Jax};
@@ -28,10 +27,8 @@
 //! assert_eq!(describe(&jax, &[PyScalar::Float.into()]), "float32 (weak)");
 //! ```
 
-mod registry;
 mod typed_lattice;
 
-pub use registry::{by_name, with_lattice, Settings, UnknownPolicy, ALIASES, POLICY_NAMES};
 pub use typed_lattice::TypedLattice;
 
 use crate::types::{DType, Operand, PromotionError, TypeSpec, Typed};

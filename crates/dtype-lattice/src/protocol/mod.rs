@@ -12,7 +12,7 @@
 //! forms.
 //!
 //! ```
-//! use dtype_lattice::policy::Settings;
+//! use dtype_lattice::registry::Settings;
 //! use dtype_lattice::protocol::answer_line;
 //!
 //! let request = r#"{"fn": "promote_types", "args": ["int8", "uint8"]}"#;
@@ -29,7 +29,8 @@ use std::io::{self, BufRead, Read, Write};
 use serde_json::{json, Map, Number, Value};
 
 use crate::frameworks::jax::{Jax, Promotion};
-use crate::policy::{self, Policy, Settings};
+use crate::policy::Policy;
+use crate::registry::{self, Settings};
 use crate::types::hierarchy::{isdtype, issubdtype, AbstractType, ArrayApiKind, Scalar};
 use crate::types::{
     DType, ErrorKind, InfoError, Operand, ParseOperandError, PromotionError, TypeSpec, Typed,
@@ -99,7 +100,7 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 /// is longer is consumed in chunks and answered with an error.
 ///
 /// ```
-/// use dtype_lattice::policy::Settings;
+/// use dtype_lattice::registry::Settings;
 /// use dtype_lattice::protocol::run;
 ///
 /// let input = "\u{feff}{\"fn\": \"dtype\", \"args\": [\"f4\"]}\r\n\r\n{\"fn\": \"dtype\", \"args\": [\"?\"]}\n";
@@ -329,7 +330,7 @@ fn evaluate(request: &Value, defaults: Settings) -> Answer {
         None | Some(Value::Null) => {}
         Some(Value::String(policy)) if policy == "jax" => {}
         Some(Value::String(policy)) => {
-            let policy = policy::by_name(short_name(policy, "policy")?, settings)
+            let policy = registry::by_name(short_name(policy, "policy")?, settings)
                 .map_err(|err| Failure::value(err.to_string()))?;
             return evaluate_policy(policy.as_ref(), name, args);
         }

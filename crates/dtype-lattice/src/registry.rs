@@ -1,14 +1,17 @@
-//! The registry: the one file that names every framework.
+//! The registry: the one file that names every framework, so that adding
+//! one touches one line here. It sits above the frameworks (which know
+//! only the [`Policy`] trait), and the front ends and the batch protocol
+//! find policies through it.
 
 use std::fmt;
 
-use super::Policy;
 use crate::frameworks::array_api::ArrayApi;
 use crate::frameworks::jax::{Config, Jax, Promotion};
 use crate::frameworks::jax_lax::JaxLax;
 use crate::frameworks::numpy::{Numpy, NumpyLegacy};
 use crate::frameworks::tensorflow::{Mode, TensorFlow};
 use crate::frameworks::torch::Torch;
+use crate::policy::Policy;
 
 /// The names [`by_name`] knows, in the order tools list them.
 pub const POLICY_NAMES: &[&str] = &[
@@ -63,7 +66,7 @@ impl Settings {
 /// The policy with this name (or [alias](ALIASES)), under `settings`.
 ///
 /// ```
-/// use dtype_lattice::policy::{by_name, Settings};
+/// use dtype_lattice::registry::{by_name, Settings};
 ///
 /// let jax = by_name("jax", Settings::default()).unwrap();
 /// assert_eq!(jax.name(), "jax (x64 off, standard)");
@@ -100,7 +103,7 @@ pub fn by_name(name: &str, settings: Settings) -> Result<Box<dyn Policy>, Unknow
 /// order: those the graph tools (`explain`, `graph`) can draw.
 ///
 /// ```
-/// use dtype_lattice::policy::with_lattice;
+/// use dtype_lattice::registry::with_lattice;
 /// assert_eq!(with_lattice(), ["jax", "array-api", "torch", "tensorflow-all"]);
 /// ```
 pub fn with_lattice() -> Vec<&'static str> {
