@@ -162,14 +162,23 @@ enum Command {
     },
     /// Answer JSON Lines requests from stdin, one answer line per request.
     ///
-    /// Request: {"fn": F, "args": [...], "x64": false, "promotion": "standard"}.
-    /// F: promote_types, lattice_result_type, result_type, asarray,
-    /// canonicalize_dtype, safe_to_cast, isdtype, issubdtype, finfo, iinfo,
-    /// itemsize_bits, dtype. --x64 and --strict set the defaults for requests
-    /// that do not say.
+    /// Request: {"fn": F, "args": [...], "x64": false, "promotion":
+    /// "standard", "policy": "jax"}; only "fn" is required, and --x64,
+    /// --strict and --policy set the defaults for requests that do not say.
+    /// Every policy answers promote_types and result_type, and add and
+    /// can_cast where it models them (NumPy, TensorFlow, jax.lax); JAX also
+    /// answers lattice_result_type, asarray, canonicalize_dtype,
+    /// safe_to_cast, and the dtype facts isdtype, issubdtype, finfo, iinfo,
+    /// itemsize_bits and dtype. Answer: {"ok": V} or {"error": {"type": T,
+    /// "message": M}}. Blank lines get no answer. The README's batch
+    /// section lists the argument forms.
     Batch {
         #[command(flatten)]
         jax: JaxFlags,
+        /// The policy for requests without "policy" (any name --policy
+        /// takes elsewhere).
+        #[arg(long, default_value = "jax", value_name = "NAME")]
+        policy: String,
     },
     /// Is it a lattice? Cycles, ambiguous pairs, pairs with no upper bound,
     /// and the join's laws checked on every triple.
@@ -546,8 +555,14 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
             };
             writeln!(out, "{}", result.map_err(Failure::Promotion)?)?;
         }
-        Command::Batch { jax } => {
-            dtype_lattice::protocol::run(io::stdin().lock(), &mut *out, jax.settings())?
+        Command::Batch { jax, policy } => {
+            // An unknown default is a usage error now, not one per request.
+            jax.policy(&policy)?;
+            let defaults = dtype_lattice::protocol::Defaults {
+                settings: jax.settings(),
+                policy: Some(policy),
+            };
+            dtype_lattice::protocol::run(io::stdin().lock(), &mut *out, defaults)?
         }
         Command::Check {
             subject,

@@ -92,3 +92,59 @@ fn dtypes_spelled_as_the_ecosystems_print_them_are_taken() {
     let output = run(&["promote", "Int8", "uint8"]);
     assert!(stderr(&output).contains("did you mean 'int8'?"));
 }
+
+/// Runs `batch` with `input` on standard input.
+fn batch(args: &[&str], input: &str) -> std::process::Output {
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_dtype-lattice"))
+        .arg("batch")
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn batch_policy_sets_the_default_for_requests_without_one() {
+    // uint64 with int64: NumPy float64, JAX (x64 off) int32, per the golden
+    // files numpy_result_type.jsonl and result_type.jsonl.
+    let without = r#"{"fn": "result_type", "args": ["uint64", "int64"]}"#;
+    let as_jax = r#"{"fn": "result_type", "args": ["uint64", "int64"], "policy": "jax"}"#;
+    let output = batch(&["--policy", "np"], &format!("{without}\n{as_jax}\n"));
+    let lines: Vec<serde_json::Value> = stdout(&output)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["ok"]["dtype"], "float64");
+    assert_eq!(lines[1]["ok"]["dtype"], "int32");
+    let output = batch(&[], &format!("{without}\n"));
+    assert!(stdout(&output).contains("int32"));
+    let output = batch(&["--policy", "nmpy"], "");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("did you mean 'numpy'?"));
+}
+
+#[test]
+fn batch_help_documents_the_request_fields() {
+    let help = stdout(&run(&["batch", "--help"]));
+    for field in [
+        "\"fn\"",
+        "\"args\"",
+        "\"x64\"",
+        "\"promotion\"",
+        "\"policy\"",
+        "add",
+        "can_cast",
+    ] {
+        assert!(help.contains(field), "{field}");
+    }
+}

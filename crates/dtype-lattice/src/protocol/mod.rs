@@ -84,12 +84,40 @@ type Answer = Result<Value, Failure>;
 /// without being held in memory.
 pub const MAX_LINE_BYTES: usize = 1 << 20;
 
+/// What a request gets for the fields it leaves out: JAX's settings
+/// (`x64`, `promotion`) and the policy (`None`: JAX). A [`Settings`]
+/// converts into defaults with JAX as the policy.
+///
+/// ```
+/// use dtype_lattice::protocol::{answer_line, Defaults};
+///
+/// let numpy = Defaults { policy: Some("numpy".into()), ..Defaults::default() };
+/// let request = r#"{"fn": "result_type", "args": ["int8", 2.5]}"#;
+/// assert_eq!(answer_line(request, numpy), r#"{"ok":{"dtype":"float64","weak":false}}"#);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Defaults {
+    /// `x64` and `promotion`.
+    pub settings: Settings,
+    /// `policy`, as a registry name or alias; `None` for JAX.
+    pub policy: Option<String>,
+}
+
+impl From<Settings> for Defaults {
+    fn from(settings: Settings) -> Defaults {
+        Defaults {
+            settings,
+            policy: None,
+        }
+    }
+}
+
 /// The UTF-8 byte-order mark, which [`run`] skips at the start of its input.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// Reads requests from `input` and writes one answer line per request
-/// line, in order; `defaults` applies where a request gives no `x64` or
-/// `promotion`.
+/// line, in order; `defaults` applies where a request gives no `x64`,
+/// `promotion` or `policy`.
 ///
 /// Lines end with `"\n"` or `"\r\n"`. A blank line (empty, or only
 /// spaces, tabs and carriage returns) gets no answer, and a UTF-8
@@ -108,7 +136,12 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 /// run(input.as_bytes(), &mut output, Settings::default()).unwrap();
 /// assert_eq!(output, b"{\"ok\":\"float32\"}\n{\"ok\":\"bool\"}\n");
 /// ```
-pub fn run(mut input: impl BufRead, mut output: impl Write, defaults: Settings) -> io::Result<()> {
+pub fn run(
+    mut input: impl BufRead,
+    mut output: impl Write,
+    defaults: impl Into<Defaults>,
+) -> io::Result<()> {
+    let defaults = defaults.into();
     let mut line = Vec::new();
     let mut first = true;
     while let Some(complete) = read_line(&mut input, &mut line, first)? {
@@ -121,7 +154,7 @@ pub fn run(mut input: impl BufRead, mut output: impl Write, defaults: Settings) 
             continue;
         } else {
             match std::str::from_utf8(&line) {
-                Ok(text) => answer_value(text, defaults),
+                Ok(text) => answer_value(text, &defaults),
                 Err(err) => encode(Err(Failure::value(format!(
                     "request line is not UTF-8 ({err}); send JSON text"
                 )))),
@@ -190,12 +223,12 @@ fn read_line(
 
 /// The answer to one request (a line of JSON text, without its newline),
 /// as one line of JSON text; `defaults` applies where the request gives no
-/// `x64` or `promotion`.
-pub fn answer_line(line: &str, defaults: Settings) -> String {
-    answer_value(line, defaults).to_string()
+/// `x64`, `promotion` or `policy`.
+pub fn answer_line(line: &str, defaults: impl Into<Defaults>) -> String {
+    answer_value(line, &defaults.into()).to_string()
 }
 
-fn answer_value(line: &str, defaults: Settings) -> Value {
+fn answer_value(line: &str, defaults: &Defaults) -> Value {
     match serde_json::from_str::<Value>(line) {
         Ok(request) => encode(evaluate(&request, defaults)),
         Err(err) => encode(Err(Failure::value(format!(
@@ -294,7 +327,7 @@ fn encode(answer: Answer) -> Value {
 /// The keys a request may have.
 const KEYS: &[&str] = &["fn", "args", "x64", "promotion", "policy"];
 
-fn evaluate(request: &Value, defaults: Settings) -> Answer {
+fn evaluate(request: &Value, defaults: &Defaults) -> Answer {
     let request = request.as_object().ok_or_else(|| {
         Failure::type_error("a request must be a JSON object with \"fn\" and \"args\"")
     })?;
@@ -321,24 +354,27 @@ fn evaluate(request: &Value, defaults: Settings) -> Answer {
         None => &[],
         Some(_) => return Err(Failure::type_error("\"args\" must be a list")),
     };
-    let settings = settings(request, defaults)?;
+    let settings = settings(request, defaults.settings)?;
     let jax = Jax::new(settings.jax());
     // JAX (the default) answers its own functions and the dtype facts here;
     // every other policy, and `add` and `can_cast` of any, go through the
     // `Policy` trait, so that they get the answer every policy gives.
-    match request.get("policy") {
-        None | Some(Value::Null) => {}
-        Some(Value::String(policy)) if policy == "jax" => {}
-        Some(Value::String(policy)) => {
-            let policy = registry::by_name(short_name(policy, "policy")?, settings)
-                .map_err(|err| Failure::value(err.to_string()))?;
-            return evaluate_policy(policy.as_ref(), name, args);
-        }
+    let policy = match request.get("policy") {
+        None | Some(Value::Null) => defaults.policy.as_deref(),
+        Some(Value::String(policy)) => Some(policy.as_str()),
         Some(other) => {
             return Err(Failure::type_error(format!(
                 "\"policy\" must be a policy name, not {}",
                 show(other)
             )))
+        }
+    };
+    match policy {
+        None | Some("jax") => {}
+        Some(policy) => {
+            let policy = registry::by_name(short_name(policy, "policy")?, settings)
+                .map_err(|err| Failure::value(err.to_string()))?;
+            return evaluate_policy(policy.as_ref(), name, args);
         }
     }
     match name {
