@@ -2,43 +2,12 @@
 //! messages. Expected answers come from JAX: its documentation's table and
 //! the golden data generated from JAX 0.10.2.
 
-use std::io::Write;
+mod support;
+
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dtype-lattice"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn run_with_input(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_dtype-lattice"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).unwrap()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).unwrap()
-}
+use support::{run, run_with_input, stderr, stdout};
 
 /// The answer JAX gave to a request, from the golden data.
 fn jax_answer(file: &str, request: &Value) -> Value {

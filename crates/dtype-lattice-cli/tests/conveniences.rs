@@ -4,7 +4,7 @@
 
 mod support;
 
-use support::{run, stderr, stdout};
+use support::{run, run_with_input, stderr, stdout};
 
 #[test]
 fn promote_with_three_types_points_to_result_type() {
@@ -95,22 +95,10 @@ fn dtypes_spelled_as_the_ecosystems_print_them_are_taken() {
 
 /// Runs `batch` with `input` on standard input.
 fn batch(args: &[&str], input: &str) -> std::process::Output {
-    use std::io::Write;
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_dtype-lattice"))
-        .arg("batch")
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    let args: Vec<&str> = std::iter::once("batch")
+        .chain(args.iter().copied())
+        .collect();
+    run_with_input(&args, input)
 }
 
 #[test]

@@ -31,6 +31,9 @@
 //! budget the engine promises: the n x n join table of `u16` plus n x n
 //! bits of closure.
 
+#[path = "../tests/support/adversarial.rs"]
+#[allow(dead_code)] // the other families serve bench/bounds.sh and the tests
+mod adversarial;
 #[path = "../tests/support/counting_alloc.rs"]
 mod counting_alloc;
 #[path = "../tests/support/rng.rs"]
@@ -45,36 +48,13 @@ use dtype_lattice::engine::{Lattice, Node, Poset};
 
 const SIZES: [usize; 4] = [64, 256, 1024, 4096];
 
-/// A graph as the engine takes it.
-struct Graph {
-    nodes: usize,
-    edges: Vec<(Node, Node)>,
-}
+use adversarial::Graph;
 
-impl Graph {
-    fn labels(&self) -> impl Iterator<Item = String> {
-        (0..self.nodes).map(|i| format!("n{i}"))
-    }
-}
-
-/// The product of two chains of `side` nodes: node `i * side + j` is the
-/// pair (i, j).
+/// The product of two chains of √`nodes` nodes.
 fn grid(nodes: usize) -> Graph {
     let side = (nodes as f64).sqrt() as usize;
     assert_eq!(side * side, nodes, "grid sizes are squares");
-    let mut edges = Vec::new();
-    for i in 0..side {
-        for j in 0..side {
-            let node = i * side + j;
-            if i + 1 < side {
-                edges.push((node, node + side));
-            }
-            if j + 1 < side {
-                edges.push((node, node + 1));
-            }
-        }
-    }
-    Graph { nodes, edges }
+    adversarial::grid(side)
 }
 
 /// The `nodes` largest sets of a random union-closed family over 64
@@ -269,14 +249,7 @@ fn main() {
         }
         [flag, name, nodes] if flag == "--emit-toml" => {
             let graph = graph_or_usage(name, nodes);
-            let mut successors = vec![Vec::new(); graph.nodes];
-            for &(from, to) in &graph.edges {
-                successors[from].push(format!("\"n{to}\""));
-            }
-            println!("name = \"{name}-{nodes}\"\n[edges]");
-            for (from, targets) in successors.iter().enumerate() {
-                println!("n{from} = [{}]", targets.join(", "));
-            }
+            print!("{}", graph.to_toml(&format!("{name}-{nodes}")));
         }
         [flag, name, nodes] if flag == "--compile" => {
             let graph = graph_or_usage(name, nodes);

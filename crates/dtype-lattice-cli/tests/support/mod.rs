@@ -1,12 +1,28 @@
-//! Running the built binary, for the test files of `explain` and `graph`.
+//! Running the built binary, for the test files that drive it.
 
-use std::process::{Command, Output};
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
 
 pub fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_dtype-lattice"))
         .args(args)
         .output()
         .expect("the binary runs")
+}
+
+/// Runs the binary with `input` on standard input.
+#[allow(dead_code)] // not every test file feeds input
+pub fn run_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dtype-lattice"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    // The tool may stop reading early; a closed pipe here is fine.
+    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    child.wait_with_output().unwrap()
 }
 
 pub fn stdout(output: &Output) -> String {

@@ -988,50 +988,35 @@ impl Joins {
             .enumerate()
             .filter(|&(a, _)| !from_successors(a))
             .collect();
-        let found = share_out(rows, |rows| {
-            let mut ambiguous = PairSet::new(n);
-            let mut count = 0;
+        let shares = share_out(rows, |rows| {
+            let mut found = Ambiguous::new(n);
             for (a, row) in rows {
                 let a_rank = poset.rank[a];
                 for (b, cell) in row.iter_mut().enumerate() {
-                    if poset.rank[b] > a_rank {
-                        continue;
+                    if poset.rank[b] <= a_rank {
+                        *cell = found.entry(a, b, poset.outcome(a, b));
                     }
-                    *cell = match poset.outcome(a, b) {
-                        Outcome::Least(c) => c as u16,
-                        Outcome::None => NO_JOIN,
-                        Outcome::Ambiguous => {
-                            ambiguous.insert(a, b);
-                            count += 1;
-                            NO_JOIN
-                        }
-                    };
                 }
             }
-            (ambiguous, count)
+            found
         });
-        let mut ambiguous = PairSet::new(n);
-        let mut count = 0;
-        for (set, found) in found {
-            ambiguous.union(&set);
-            count += found;
+        let mut found = Ambiguous::new(n);
+        for share in shares {
+            found.pairs.union(&share.pairs);
+            found.count += share.count;
         }
         for &a in poset.by_rank.iter().rev().filter(|&&a| from_successors(a)) {
             let a_rank = poset.rank[a];
             for b in (0..n).filter(|&b| poset.rank[b] <= a_rank) {
-                let outcome = join_from_successors(&poset, &joins, &ambiguous, a, b)
+                let outcome = join_from_successors(&poset, &joins, &found.pairs, a, b)
                     .unwrap_or_else(|| poset.outcome(a, b));
-                joins[a * n + b] = match outcome {
-                    Outcome::Least(c) => c as u16,
-                    Outcome::None => NO_JOIN,
-                    Outcome::Ambiguous => {
-                        ambiguous.insert(a, b);
-                        count += 1;
-                        NO_JOIN
-                    }
-                };
+                joins[a * n + b] = found.entry(a, b, outcome);
             }
         }
+        let Ambiguous {
+            pairs: ambiguous,
+            count,
+        } = found;
         mirror(&mut joins, n, |a, b| poset.rank[b] > poset.rank[a]);
         let listed = ambiguous
             .iter()
@@ -1151,6 +1136,35 @@ pub struct Joins {
     ambiguous_count: usize,
     /// Every ambiguous pair.
     ambiguous_set: PairSet,
+}
+
+/// The ambiguous pairs found while filling a join table, and how many.
+struct Ambiguous {
+    pairs: PairSet,
+    count: usize,
+}
+
+impl Ambiguous {
+    fn new(n: usize) -> Ambiguous {
+        Ambiguous {
+            pairs: PairSet::new(n),
+            count: 0,
+        }
+    }
+
+    /// The table entry for the pair `{a, b}`, whose least upper bound is
+    /// `outcome`, recording it if it is ambiguous.
+    fn entry(&mut self, a: Node, b: Node, outcome: Outcome) -> u16 {
+        match outcome {
+            Outcome::Least(c) => c as u16,
+            Outcome::None => NO_JOIN,
+            Outcome::Ambiguous => {
+                self.pairs.insert(a, b);
+                self.count += 1;
+                NO_JOIN
+            }
+        }
+    }
 }
 
 /// A set of unordered pairs `(a, b)`, `a <= b`, of `n` nodes: n x n bits,
