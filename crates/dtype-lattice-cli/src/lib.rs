@@ -498,7 +498,8 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
                 }
                 None => None,
             };
-            out.write_all(table::render(&table, labels, marks.as_ref(), format).as_bytes())?;
+            let text = table::render(&table, &policy.name(), labels, marks.as_ref(), format);
+            out.write_all(text.as_bytes())?;
         }
         Command::Diff {
             left,

@@ -64,15 +64,32 @@ impl Marks {
     }
 }
 
-/// The table rendered in `format`, its labels in the `labels` style.
-pub fn render(table: &Table, labels: Labels, marks: Option<&Marks>, format: Format) -> String {
-    let labels = labels.into();
+/// The table rendered in `format`, its labels in the `labels` style, with
+/// a caption naming `policy` (its settings included) and a legend of the
+/// short labels (CSV has neither: it is the documentation's data).
+pub fn render(
+    table: &Table,
+    policy: &str,
+    labels: Labels,
+    marks: Option<&Marks>,
+    format: Format,
+) -> String {
+    let style: table::Labels = labels.into();
+    let legend = match labels {
+        Labels::Short => table::legend(&table.types),
+        Labels::Names => Vec::new(),
+    };
     let shown = Shown {
-        labels: table.labels(labels),
+        caption: format!(
+            "{policy}: the result type of each pair, row with column; i*, f*, c* are weak \
+             (Python's int, float, complex), - where promotion fails."
+        ),
+        legend,
+        labels: table.labels(style),
         cells: (0..table.types.len())
             .map(|r| {
                 (0..table.types.len())
-                    .map(|c| table.cell_label(r, c, labels))
+                    .map(|c| table.cell_label(r, c, style))
                     .collect()
             })
             .collect(),
@@ -90,6 +107,9 @@ pub fn render(table: &Table, labels: Labels, marks: Option<&Marks>, format: Form
 /// A table's labels and cells as they are shown (`-` for a failed
 /// promotion).
 struct Shown<'a> {
+    caption: String,
+    /// Each short label with the dtype it stands for.
+    legend: Vec<(String, &'static str)>,
     labels: Vec<String>,
     cells: Vec<Vec<String>>,
     marks: Option<&'a Marks>,
@@ -106,10 +126,26 @@ impl Shown<'_> {
             .is_some_and(|marks| marks.cells[row][column])
     }
 
-    fn legend(&self, out: &mut String, marked: &str) {
+    /// The lines under a text or Markdown table: the caption, what the
+    /// short labels mean, and which cells are marked.
+    fn notes(&self, out: &mut String, marked: &str) {
+        let _ = writeln!(out, "\n{}", self.caption);
+        if !self.legend.is_empty() {
+            let _ = writeln!(out, "\n{}.", self.legend_text());
+        }
         if let Some(marks) = &self.marks {
             let _ = writeln!(out, "\n{marked} cells differ from {}.", marks.against);
         }
+    }
+
+    /// `b1 bool, u1 uint8, ...`.
+    fn legend_text(&self) -> String {
+        let pairs: Vec<String> = self
+            .legend
+            .iter()
+            .map(|(label, name)| format!("{label} {name}"))
+            .collect();
+        format!("Labels: {}", pairs.join(", "))
     }
 
     fn rows(&self) -> impl Iterator<Item = (&str, impl Iterator<Item = &str>)> {
@@ -159,7 +195,7 @@ impl Shown<'_> {
         for (head, cells) in self.labels.iter().zip(&shown) {
             line(head, cells);
         }
-        self.legend(&mut out, "Bracketed");
+        self.notes(&mut out, "Bracketed");
         out
     }
 
@@ -184,7 +220,7 @@ impl Shown<'_> {
             }
             out.push('\n');
         }
-        self.legend(&mut out, "Bold");
+        self.notes(&mut out, "Bold");
         out
     }
 
@@ -209,8 +245,8 @@ impl Shown<'_> {
         out
     }
 
-    /// `{"labels", "rows"}`, with `"differs"` (a matrix of booleans) and
-    /// `"differs_from"` when cells are marked.
+    /// `{"caption", "labels", "legend", "rows"}`, with `"differs"` (a
+    /// matrix of booleans) and `"differs_from"` when cells are marked.
     fn json(&self) -> String {
         let rows: Vec<Vec<serde_json::Value>> = self
             .cells
@@ -224,7 +260,17 @@ impl Shown<'_> {
                     .collect()
             })
             .collect();
-        let mut value = serde_json::json!({ "labels": self.labels, "rows": rows });
+        let legend: Vec<serde_json::Value> = self
+            .legend
+            .iter()
+            .map(|(label, name)| serde_json::json!({ "label": label, "dtype": name }))
+            .collect();
+        let mut value = serde_json::json!({
+            "caption": self.caption,
+            "labels": self.labels,
+            "legend": legend,
+            "rows": rows,
+        });
         if let Some(marks) = &self.marks {
             value["differs_from"] = serde_json::Value::from(marks.against.as_str());
             value["differs"] = serde_json::json!(marks.cells);
@@ -236,7 +282,10 @@ impl Shown<'_> {
 
     /// The documentation's markup: `<td class="d">` for a marked cell.
     fn html(&self) -> String {
-        let mut out = String::from("<table id=\"types\">\n<tr><th></th>");
+        let mut out = format!(
+            "<table id=\"types\">\n<caption>{}</caption>\n<tr><th></th>",
+            escape_html(&self.caption)
+        );
         for label in &self.labels {
             let _ = write!(out, "<th>{}</th>", escape_html(label));
         }
@@ -254,6 +303,20 @@ impl Shown<'_> {
             out.push_str("</tr>\n");
         }
         out.push_str("</table>\n");
+        if !self.legend.is_empty() {
+            let _ = writeln!(
+                out,
+                "<p class=\"legend\">{}.</p>",
+                escape_html(&self.legend_text())
+            );
+        }
+        if let Some(marks) = &self.marks {
+            let _ = writeln!(
+                out,
+                "<p class=\"legend\">Cells of class d differ from {}.</p>",
+                escape_html(&marks.against)
+            );
+        }
         out
     }
 }

@@ -42,7 +42,10 @@ fn table_formats_agree_on_the_cells() {
         serde_json::from_str(&stdout(&run(&["table", "--all", "--format", "json"]))).unwrap();
     assert_eq!(json["labels"].as_array().unwrap().len(), 35);
     let text = stdout(&run(&["table", "--all"]));
-    assert_eq!(text.lines().count(), 36);
+    // The table, then its caption (and, with short labels, the legend)
+    // after a blank line.
+    assert_eq!(text.lines().take_while(|l| !l.is_empty()).count(), 36);
+    assert!(text.contains("jax (x64 off, standard): the result type of each pair"));
     // int4 with int8 fails in JAX (see the golden data): `-` and null.
     let request = serde_json::json!({
         "fn": "lattice_result_type", "args": ["int4", "int8"], "x64": false, "promotion": "standard"
@@ -62,9 +65,17 @@ fn table_formats_agree_on_the_cells() {
     );
     assert_eq!(json["rows"][int4][int8], Value::Null);
     let markdown = stdout(&run(&["table", "--format", "markdown"]));
-    assert_eq!(markdown.lines().count(), 20);
+    assert_eq!(markdown.lines().take_while(|l| !l.is_empty()).count(), 20);
     let html = stdout(&run(&["table", "--format", "html"]));
     assert_eq!(html.matches("<tr>").count(), 19);
+    // The legend says what each short label stands for, once each.
+    assert_eq!(json["legend"].as_array().unwrap().len(), 0); // --all: names
+    let short: Value = serde_json::from_str(&stdout(&run(&["table", "--format", "json"]))).unwrap();
+    let legend = short["legend"].as_array().unwrap();
+    assert_eq!(legend.len(), 15); // the docs' 15 dtypes
+    assert!(legend.contains(&serde_json::json!({"label": "bf", "dtype": "bfloat16"})));
+    assert!(markdown.contains("Labels: b1 bool, u1 uint8,"));
+    assert!(html.contains("<caption>jax (x64 off, standard): "));
 }
 
 #[test]
