@@ -5,26 +5,16 @@
 //! with exit 2, a closed pipe still quiet, and `-` reading a lattice file
 //! from standard input. Runs the built binary.
 
+mod support;
+
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-const BIN: &str = env!("CARGO_BIN_EXE_dtype-lattice");
+use support::run_with_input;
 
-/// Runs the tool with `input` on standard input.
-fn run_with_input(args: &[&str], input: &[u8]) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    // The tool may stop reading early; a closed pipe here is fine.
-    let _ = child.stdin.take().unwrap().write_all(input);
-    child.wait_with_output().unwrap()
-}
+const BIN: &str = env!("CARGO_BIN_EXE_dtype-lattice");
 
 fn run(args: &[&str]) -> Output {
     run_with_input(args, b"")

@@ -1,4 +1,6 @@
-//! Running the built binary, for the test files that drive it.
+//! Running the built binary, for the test files that drive it (each uses
+//! some of these helpers).
+#![allow(dead_code)]
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
@@ -11,8 +13,7 @@ pub fn run(args: &[&str]) -> Output {
 }
 
 /// Runs the binary with `input` on standard input.
-#[allow(dead_code)] // not every test file feeds input
-pub fn run_with_input(args: &[&str], input: &str) -> Output {
+pub fn run_with_input(args: &[&str], input: impl AsRef<[u8]>) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_dtype-lattice"))
         .args(args)
         .stdin(Stdio::piped())
@@ -21,7 +22,7 @@ pub fn run_with_input(args: &[&str], input: &str) -> Output {
         .spawn()
         .expect("the binary runs");
     // The tool may stop reading early; a closed pipe here is fine.
-    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    let _ = child.stdin.take().unwrap().write_all(input.as_ref());
     child.wait_with_output().unwrap()
 }
 
