@@ -284,7 +284,7 @@ fn a_dash_reads_the_lattice_file_from_standard_input() {
     }
     let output = run_with_input(
         &["explain", "int8", "uint8", "-"],
-        &std::fs::read(example("jax.toml")).unwrap(),
+        std::fs::read(example("jax.toml")).unwrap(),
     );
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     assert!(text(&output.stdout).contains("int16"));
