@@ -420,7 +420,7 @@ fn characters_xml_cannot_hold_are_replaced() {
     assert_eq!(labels, ["\u{fffd}\u{fffd}", "ok"].into());
 }
 
-/// The README shows `docs/jax-lattice-x64.svg`, drawn by the command it
+/// docs/lattices.md shows `docs/jax-lattice-x64.svg`, drawn by the command it
 /// quotes. This keeps the picture in step with the drawing code; the
 /// drawing's correctness is what the tests above check.
 #[test]
