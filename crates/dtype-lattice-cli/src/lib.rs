@@ -498,7 +498,7 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
                 }
                 None => None,
             };
-            let text = table::render(&table, &policy.name(), labels, marks.as_ref(), format);
+            let text = table::render(&table, policy.as_ref(), labels, marks.as_ref(), format);
             out.write_all(text.as_bytes())?;
         }
         Command::Diff {

@@ -69,12 +69,23 @@ impl Marks {
 /// short labels (CSV has neither: it is the documentation's data).
 pub fn render(
     table: &Table,
-    policy: &str,
+    policy: &dyn Policy,
     labels: Labels,
     marks: Option<&Marks>,
     format: Format,
 ) -> String {
     let style: table::Labels = labels.into();
+    let label = |dtype| table::dtype_label(dtype, style);
+    let canonical: Vec<String> = table::canonicalized(policy, &table.types)
+        .into_iter()
+        .map(|(from, to)| format!("{} gives {}", label(from), to))
+        .collect();
+    let canonical = if canonical.is_empty() {
+        String::new()
+    } else {
+        format!(" Taken alone, {}.", canonical.join(", "))
+    };
+    let policy = policy.name();
     let legend = match labels {
         Labels::Short => table::legend(&table.types),
         Labels::Names => Vec::new(),
@@ -82,7 +93,7 @@ pub fn render(
     let shown = Shown {
         caption: format!(
             "{policy}: the result type of each pair, row with column; i*, f*, c* are weak \
-             (Python's int, float, complex), - where promotion fails."
+             (Python's int, float, complex), - where promotion fails.{canonical}"
         ),
         legend,
         labels: table.labels(style),

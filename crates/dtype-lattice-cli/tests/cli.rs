@@ -205,3 +205,17 @@ fn result_type_flags_may_follow_the_operands() {
     assert_eq!(stderr(&after), stderr(&before));
     assert_eq!(after.status.code(), Some(0));
 }
+
+#[test]
+fn the_table_caption_says_what_64_bit_types_become_without_x64() {
+    // JAX canonicalizes uint64 to uint32 with x64 off, and keeps it with x64
+    // on (conformance/golden/canonicalize_dtype.jsonl).
+    for (x64, kept) in [(false, "uint32"), (true, "uint64")] {
+        let request = serde_json::json!({
+            "fn": "canonicalize_dtype", "args": ["uint64"], "x64": x64, "promotion": "standard"
+        });
+        assert_eq!(jax_answer("canonicalize_dtype.jsonl", &request)["ok"], kept);
+    }
+    assert!(stdout(&run(&["table"])).contains("u8 gives uint32"));
+    assert!(!stdout(&run(&["table", "--x64"])).contains(" gives "));
+}

@@ -131,6 +131,35 @@ pub fn result_label(result: Typed, labels: Labels) -> String {
     scalar.label().to_owned()
 }
 
+/// The dtypes of `types` that `policy` turns into another when one stands
+/// alone (`result_type` of the dtype), with what it becomes: JAX without
+/// x64 makes its 64-bit types 32-bit, so a table's `u8` column means
+/// uint32 there. Empty where every dtype is its own.
+///
+/// ```
+/// use dtype_lattice::design::table::{canonicalized, DOCS_TYPES};
+/// use dtype_lattice::frameworks::jax::{Config, Jax};
+/// use dtype_lattice::DType;
+///
+/// let x32 = canonicalized(&Jax::default(), &DOCS_TYPES);
+/// assert!(x32.contains(&(DType::UInt64, DType::UInt32)));
+/// let x64 = Jax::new(Config { x64: true, ..Config::default() });
+/// assert!(canonicalized(&x64, &DOCS_TYPES).is_empty());
+/// ```
+pub fn canonicalized(policy: &dyn Policy, types: &[TypeSpec]) -> Vec<(DType, DType)> {
+    types
+        .iter()
+        .filter_map(|&spec| match spec {
+            TypeSpec::DType(dtype) => Some(dtype),
+            TypeSpec::Python(_) => None,
+        })
+        .filter_map(|dtype| {
+            let alone = policy.result_type(&[Operand::dtype(dtype)]).ok()?;
+            (alone.dtype != dtype).then_some((dtype, alone.dtype))
+        })
+        .collect()
+}
+
 /// `result_type` of every pair of a list of types under one policy.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Table {
