@@ -103,6 +103,10 @@ enum Command {
         /// brackets, json "differs".
         #[arg(long, value_name = "POLICY")]
         diff: Option<String>,
+        /// With --format html: the table alone, to embed in a page, instead
+        /// of a standalone page with its style sheet.
+        #[arg(long)]
+        fragment: bool,
     },
     /// The cells where two policies differ, as a list and a count.
     ///
@@ -482,6 +486,7 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
             format,
             labels,
             diff,
+            fragment,
         } => {
             let policy = rules.policy()?;
             let labels = labels.unwrap_or(if all { Labels::Names } else { Labels::Short });
@@ -498,7 +503,14 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
                 }
                 None => None,
             };
-            let text = table::render(&table, policy.as_ref(), labels, marks.as_ref(), format);
+            let text = table::render(
+                &table,
+                policy.as_ref(),
+                labels,
+                marks.as_ref(),
+                format,
+                fragment,
+            );
             out.write_all(text.as_bytes())?;
         }
         Command::Diff {

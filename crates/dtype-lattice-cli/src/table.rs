@@ -66,13 +66,16 @@ impl Marks {
 
 /// The table rendered in `format`, its labels in the `labels` style, with
 /// a caption naming `policy` (its settings included) and a legend of the
-/// short labels (CSV has neither: it is the documentation's data).
+/// short labels (CSV has neither: it is the documentation's data). HTML is
+/// a page with its style sheet, or with `fragment` the table alone, for
+/// embedding.
 pub fn render(
     table: &Table,
     policy: &dyn Policy,
     labels: Labels,
     marks: Option<&Marks>,
     format: Format,
+    fragment: bool,
 ) -> String {
     let style: table::Labels = labels.into();
     let label = |dtype| table::dtype_label(dtype, style);
@@ -111,8 +114,32 @@ pub fn render(
         Format::Markdown => shown.markdown(),
         Format::Csv => shown.csv(),
         Format::Json => shown.json(),
-        Format::Html => shown.html(),
+        Format::Html if fragment => shown.html(),
+        Format::Html => page(&policy, &shown.html()),
     }
+}
+
+/// The look of JAX's documentation table: thin grey rules, banded rows, a
+/// bold first column, and the cells that differ in green.
+const STYLE: &str = "\
+body { font-family: sans-serif; margin: 2em; color: #222; }
+#types { border-collapse: collapse; border: 2px solid #aaa; font-size: 14px; }
+#types caption { caption-side: top; text-align: left; padding: 0 0 0.6em; max-width: 60em; }
+#types th, #types td { border: 1px solid #ddd; padding: 3px 6px; text-align: center; }
+#types th { border-bottom: 1px solid #aaa; background: #f2f2f2; }
+#types tr:nth-child(even) { background: #f2f2f2; }
+#types td:first-child { background: #f2f2f2; border-right: 1px solid #aaa; font-weight: bold; }
+#types td.d { background: #ccf2cc; }
+p.legend { max-width: 60em; font-size: 14px; }
+";
+
+/// A standalone page around the table's markup.
+fn page(title: &str, table: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <title>{}</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n{table}</body>\n</html>\n",
+        escape_html(title)
+    )
 }
 
 /// A table's labels and cells as they are shown (`-` for a failed
@@ -324,7 +351,7 @@ impl Shown<'_> {
         if let Some(marks) = &self.marks {
             let _ = writeln!(
                 out,
-                "<p class=\"legend\">Cells of class d differ from {}.</p>",
+                "<p class=\"legend\">Green cells (class d) differ from {}.</p>",
                 escape_html(&marks.against)
             );
         }

@@ -136,3 +136,26 @@ fn batch_help_documents_the_request_fields() {
         assert!(help.contains(field), "{field}");
     }
 }
+
+#[test]
+fn html_tables_are_standalone_pages_or_fragments() {
+    let page = stdout(&run(&[
+        "table", "--x64", "--diff", "numpy", "--format", "html",
+    ]));
+    assert!(page.starts_with("<!DOCTYPE html>"));
+    assert!(page.contains("<style>") && page.contains("#types td.d"));
+    assert!(page.trim_end().ends_with("</html>"));
+    let fragment = stdout(&run(&[
+        "table",
+        "--x64",
+        "--diff",
+        "numpy",
+        "--format",
+        "html",
+        "--fragment",
+    ]));
+    assert!(fragment.starts_with("<table id=\"types\">"));
+    assert!(!fragment.contains("<style>"));
+    // The page holds the fragment whole.
+    assert!(page.contains(&fragment));
+}
