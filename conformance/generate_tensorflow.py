@@ -73,6 +73,8 @@ MODES = {"tensorflow": "off", "tensorflow-safe": "safe",
 # Python ints whose value matters: out of uint8's range, negative, just
 # beyond int32 (the weak int's range in the NumPy modes), beyond int64.
 PY_INT_VALUES = [300, -1, 2**31, 2**63]
+# Python complex values (JSON has none: written {"complex": [REAL, IMAG]}).
+PY_COMPLEX_VALUES = [1j, 2 + 3j]
 # WeakTensor accepts these dtypes; int8 and uint1 show the refusals.
 WEAK_NAMES = ["int32", "int64", "float32", "float64", "complex128", "int8",
               "uint1"]
@@ -126,6 +128,8 @@ def operands(mode: str) -> list[Operand]:
     return ([tensor(n) for n in DTYPE_NAMES] + weak_operands
             + [py_scalar(s) for s in PY_SCALARS]
             + [py_value(v) for v in PY_INT_VALUES]
+            + [Operand(v, {"complex": [v.real, v.imag]})
+               for v in PY_COMPLEX_VALUES]
             + [Operand(None, None)])
 
 

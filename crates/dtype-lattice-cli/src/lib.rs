@@ -333,7 +333,7 @@ pub fn main_to(
         failed: false,
     };
     let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
-    let cli = match Cli::try_parse_from(&args) {
+    let cli = match Cli::try_parse_from(args.iter().map(negative_complex_in_parentheses)) {
         Ok(cli) => cli,
         Err(err) if err.use_stderr() => {
             let rendered = err.render();
@@ -406,6 +406,26 @@ pub fn main_to(
             ExitCode::from(2)
         }
     }
+}
+
+/// `-1.5j` as `(-1.5j)`, the same Python value: clap takes negative
+/// numbers as operands only when Rust reads them as floats, and would take
+/// a negative complex literal for short flags. No flag starts with `-` and
+/// a digit, so nothing else changes.
+fn negative_complex_in_parentheses(arg: &OsString) -> OsString {
+    let Some(text) = arg.to_str() else {
+        return arg.clone();
+    };
+    let negative_number = text
+        .strip_prefix('-')
+        .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit() || c == '.'));
+    if negative_number
+        && text.ends_with(['j', 'J'])
+        && dtype_lattice::Operand::python_number(text).is_ok()
+    {
+        return format!("({text})").into();
+    }
+    arg.clone()
 }
 
 /// Whether the environment allows colour on a terminal: `NO_COLOR` unset

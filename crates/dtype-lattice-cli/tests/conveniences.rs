@@ -159,3 +159,41 @@ fn html_tables_are_standalone_pages_or_fragments() {
     // The page holds the fragment whole.
     assert!(page.contains(&fragment));
 }
+
+#[test]
+fn complex_literals_are_read_as_python_reads_them() {
+    // Each spelling answers as the batch protocol's JSON form of the same
+    // value, whose answers the golden files check against the libraries.
+    for (literal, json) in [
+        ("1j", "[0, 1]"),
+        ("2+3j", "[2, 3]"),
+        ("(2-3j)", "[2, -3]"),
+        ("-1.5j", "[0, -1.5]"),
+        ("-2+3J", "[-2, 3]"),
+    ] {
+        for dtype in ["int8", "bfloat16", "float64"] {
+            let cli = run(&["result-type", "--x64", dtype, literal]);
+            assert_eq!(cli.status.code(), Some(0), "{literal}: {}", stderr(&cli));
+            let request = format!(
+                r#"{{"fn": "result_type", "args": ["{dtype}", {{"complex": {json}}}], "x64": true}}"#
+            );
+            let answer = stdout(&batch(&[], &request));
+            let (dtype_out, weak) = (stdout(&cli).trim().to_owned(), answer.contains("true"));
+            let expected_cli = if weak {
+                format!("{} (weak)", json_dtype(&answer))
+            } else {
+                json_dtype(&answer)
+            };
+            assert_eq!(dtype_out, expected_cli, "{dtype} {literal}");
+        }
+    }
+    let output = run(&["result-type", "float32", "2+j"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("'2+j'"), "{}", stderr(&output));
+    assert!(stderr(&output).contains("complex literal such as 1j or 2+3j"));
+}
+
+fn json_dtype(answer: &str) -> String {
+    let value: serde_json::Value = serde_json::from_str(answer.trim()).unwrap();
+    value["ok"]["dtype"].as_str().unwrap().to_owned()
+}

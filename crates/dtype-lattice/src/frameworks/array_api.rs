@@ -112,6 +112,7 @@ impl ArrayApi {
                 OperandKind::PyType(scalar) => scalars.push((scalar, None)),
                 OperandKind::PyInt(value) => scalars.push((PyScalar::Int, Some(value))),
                 OperandKind::PyFloat(_) => scalars.push((PyScalar::Float, None)),
+                OperandKind::PyComplex { .. } => scalars.push((PyScalar::Complex, None)),
                 OperandKind::PyBool(_) => scalars.push((PyScalar::Bool, None)),
                 OperandKind::None => none = true,
             }

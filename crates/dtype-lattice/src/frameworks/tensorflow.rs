@@ -289,7 +289,9 @@ impl TensorFlow {
                     }
                     OperandKind::PyType(PyScalar::Int) => Value::Int(2),
                     OperandKind::PyType(PyScalar::Float) | OperandKind::PyFloat(_) => Value::Float,
-                    OperandKind::PyType(PyScalar::Complex) => Value::Complex,
+                    OperandKind::PyType(PyScalar::Complex) | OperandKind::PyComplex { .. } => {
+                        Value::Complex
+                    }
                     OperandKind::PyType(PyScalar::Bool) => Value::Bool(true),
                     OperandKind::PyBool(value) => Value::Bool(value),
                     OperandKind::PyInt(value) => Value::Int(value),

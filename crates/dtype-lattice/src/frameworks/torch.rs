@@ -297,6 +297,7 @@ fn tier(operand: &Operand) -> Result<(Slot, DType), PromotionError> {
         OperandKind::PyType(scalar) => (Slot::Wrapped, wrapped_dtype(scalar)),
         OperandKind::PyInt(value) => (Slot::Wrapped, scalar_int_type(value)?),
         OperandKind::PyFloat(_) => (Slot::Wrapped, DType::Float32),
+        OperandKind::PyComplex { .. } => (Slot::Wrapped, wrapped_dtype(PyScalar::Complex)),
         OperandKind::PyBool(_) | OperandKind::None => (Slot::Wrapped, DType::Bool),
     })
 }
@@ -410,6 +411,7 @@ fn python_class(operand: &Operand) -> &'static str {
         OperandKind::PyType(scalar) => scalar.name(),
         OperandKind::PyInt(_) => "int",
         OperandKind::PyFloat(_) => "float",
+        OperandKind::PyComplex { .. } => "complex",
         OperandKind::PyBool(_) => "bool",
         OperandKind::None => "NoneType",
     }

@@ -556,10 +556,13 @@ fn operands(args: &[Value]) -> Result<Vec<Operand>, Failure> {
 }
 
 /// An operand: a string in the command line's notation, an array object,
-/// a JSON number or boolean (a Python scalar value), or `null` (`None`).
+/// a JSON number or boolean (a Python scalar value), `{"complex": [REAL,
+/// IMAG]}` (a Python complex value; JSON has no complex numbers), or `null`
+/// (`None`).
 fn operand(value: &Value) -> Result<Operand, Failure> {
     match value {
         Value::String(text) => short_name(text, "operand")?.parse().map_err(operand_error),
+        Value::Object(object) if object.contains_key("complex") => complex(object),
         Value::Object(array) => {
             let weak = match array.get("weak") {
                 None => false,
@@ -584,6 +587,26 @@ fn operand(value: &Value) -> Result<Operand, Failure> {
             "a list is not an operand: {}",
             show(value)
         ))),
+    }
+}
+
+/// `{"complex": [REAL, IMAG]}`, both parts finite JSON numbers.
+fn complex(object: &serde_json::Map<String, Value>) -> Result<Operand, Failure> {
+    let bad = || {
+        Failure::type_error(format!(
+            "a complex operand is {{\"complex\": [REAL, IMAG]}} with two finite numbers, not {}",
+            show(&Value::Object(object.clone()))
+        ))
+    };
+    let part = |value: &Value| value.as_f64().filter(|v| v.is_finite());
+    match object.get("complex") {
+        Some(Value::Array(parts)) if object.len() == 1 && parts.len() == 2 => {
+            match (part(&parts[0]), part(&parts[1])) {
+                (Some(real), Some(imag)) => Ok(Operand::py_complex(real, imag)),
+                _ => Err(bad()),
+            }
+        }
+        _ => Err(bad()),
     }
 }
 
@@ -648,6 +671,7 @@ fn finfo(dtype: DType) -> Answer {
         "resolution": float(info.resolution),
         "nmant": info.nmant,
         "nexp": info.nexp,
+        "iexp": info.iexp,
         "maxexp": info.maxexp,
         "minexp": info.minexp,
         "precision": info.precision,

@@ -16,6 +16,7 @@
 //! assert_eq!("float".parse(), Ok(Operand::py_type(PyScalar::Float)));
 //! assert_eq!("f*".parse(), Ok(Operand::py_type(PyScalar::Float)));
 //! assert_eq!("2".parse(), Ok(Operand::py_int(2)));
+//! assert_eq!("2+3j".parse(), Ok(Operand::py_complex(2.0, 3.0)));
 //! assert_eq!("0d:int8".parse(), Ok(Operand::zero_dim(DType::Int8)));
 //! assert_eq!("py:int".parse(), Ok(Operand::py_type(PyScalar::Int)));
 //! assert_eq!("bool".parse(), Ok(Operand::dtype(DType::Bool)));
@@ -223,7 +224,8 @@ pub struct Operand {
     /// [`code`]); `result_type` indexes its tables with it.
     code: u8,
     /// A Python value's bits, little-endian: an `int`'s 16 bytes, a
-    /// `float`'s first 8, a `bool`'s first byte. Zero for other forms.
+    /// `float`'s first 8, a `complex`'s real part then its imaginary part,
+    /// a `bool`'s first byte. Zero for other forms.
     value: [u8; 16],
 }
 
@@ -241,7 +243,8 @@ mod code {
     pub const PY_BOOL: u8 = 132;
     pub const PY_INT: u8 = 133;
     pub const PY_FLOAT: u8 = 134;
-    pub const NONE: u8 = 135;
+    pub const PY_COMPLEX: u8 = 135;
+    pub const NONE: u8 = 136;
 }
 
 impl Operand {
@@ -310,6 +313,22 @@ impl Operand {
         }
     }
 
+    /// A Python `complex` value, `real + imag*1j`.
+    ///
+    /// ```
+    /// use dtype_lattice::{frameworks::jax::Jax, DType, Operand, Policy, Typed};
+    /// let x = [Operand::dtype(DType::Float32), Operand::py_complex(0.0, 1.0)];
+    /// assert_eq!(Jax::default().result_type(&x), Ok(Typed::strong(DType::Complex64)));
+    /// ```
+    pub const fn py_complex(real: f64, imag: f64) -> Operand {
+        let [a, b, c, d, e, f, g, h] = real.to_bits().to_le_bytes();
+        let [i, j, k, l, m, n, o, p] = imag.to_bits().to_le_bytes();
+        Operand {
+            code: code::PY_COMPLEX,
+            value: [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p],
+        }
+    }
+
     /// A Python `bool` value.
     pub const fn py_bool(value: bool) -> Operand {
         let mut operand = Operand::with_code(code::PY_BOOL);
@@ -344,12 +363,29 @@ impl Operand {
             }
             code::PY_BOOL => OperandKind::PyBool(self.value[0] != 0),
             code::PY_INT => OperandKind::PyInt(i128::from_le_bytes(self.value)),
-            code::PY_FLOAT => {
-                let [a, b, c, d, e, f, g, h, ..] = self.value;
-                OperandKind::PyFloat(f64::from_bits(u64::from_le_bytes([a, b, c, d, e, f, g, h])))
-            }
+            code::PY_FLOAT => OperandKind::PyFloat(self.half(0)),
+            code::PY_COMPLEX => OperandKind::PyComplex {
+                real: self.half(0),
+                imag: self.half(1),
+            },
             _ => OperandKind::None,
         }
+    }
+
+    /// The float held in the first (0) or second (1) half of the value.
+    const fn half(self, which: usize) -> f64 {
+        let v = self.value;
+        let o = which * 8;
+        f64::from_bits(u64::from_le_bytes([
+            v[o],
+            v[o + 1],
+            v[o + 2],
+            v[o + 3],
+            v[o + 4],
+            v[o + 5],
+            v[o + 6],
+            v[o + 7],
+        ]))
     }
 
     /// The form and, where it has one, the type, as one number below
@@ -411,6 +447,13 @@ pub enum OperandKind {
     PyInt(i128),
     /// A Python `float` value.
     PyFloat(f64),
+    /// A Python `complex` value; see [`Operand::py_complex`].
+    PyComplex {
+        /// The real part.
+        real: f64,
+        /// The imaginary part.
+        imag: f64,
+    },
     /// A Python `bool` value.
     PyBool(bool),
     /// Python's `None`; see [`Operand::NONE`].
@@ -426,6 +469,7 @@ impl From<OperandKind> for Operand {
             OperandKind::PyType(scalar) => Operand::py_type(scalar),
             OperandKind::PyInt(value) => Operand::py_int(value),
             OperandKind::PyFloat(value) => Operand::py_float(value),
+            OperandKind::PyComplex { real, imag } => Operand::py_complex(real, imag),
             OperandKind::PyBool(value) => Operand::py_bool(value),
             OperandKind::None => Operand::NONE,
         }
@@ -467,8 +511,8 @@ impl FromStr for Operand {
     /// `weak:DTYPE` / `array:DTYPE` (arrays), `0d:DTYPE` (a
     /// zero-dimensional array), `py:int` `py:float` `py:complex` `py:bool`
     /// (Python scalar types, the only way to write Python's `bool` type), an
-    /// integer or float literal,
-    /// `True` / `False` (Python values) or `None`.
+    /// integer, float or complex literal (`2`, `2.5`, `1j`, `2+3j`,
+    /// `(2-3j)`), `True` / `False` (Python values) or `None`.
     fn from_str(s: &str) -> Result<Operand, ParseOperandError> {
         let array = |name: &str, weak: bool| {
             DType::from_name(name)
@@ -514,20 +558,25 @@ impl FromStr for Operand {
 }
 
 fn looks_numeric(s: &str) -> bool {
+    let s = s.strip_prefix('(').unwrap_or(s);
     let digits = s.strip_prefix(['-', '+']).unwrap_or(s);
     digits.starts_with(|c: char| c.is_ascii_digit() || c == '.')
 }
 
 impl Operand {
     /// A Python number literal as Python reads it: digits (with a sign) are
-    /// an `int`, of up to 128 bits; anything else a finite `float`. The
-    /// command line's notation and the batch protocol's JSON numbers both
-    /// read numbers with this.
+    /// an `int`, of up to 128 bits; a number ending in `j` (or `J`) a
+    /// `complex`, written as Python writes one (`1j`, `-1.5e3j`, `2+3j`,
+    /// `(2-3j)`, the parentheses optional); anything else a finite `float`.
+    /// The command line's notation and the batch protocol's JSON numbers
+    /// both read numbers with this.
     ///
     /// ```
     /// use dtype_lattice::Operand;
     /// assert_eq!(Operand::python_number("-12"), Ok(Operand::py_int(-12)));
     /// assert_eq!(Operand::python_number("2.5e3"), Ok(Operand::py_float(2500.0)));
+    /// assert_eq!(Operand::python_number("1j"), Ok(Operand::py_complex(0.0, 1.0)));
+    /// assert_eq!(Operand::python_number("(2-3j)"), Ok(Operand::py_complex(2.0, -3.0)));
     /// assert!(Operand::python_number("1e400").is_err());
     /// ```
     pub fn python_number(s: &str) -> Result<Operand, ParseOperandError> {
@@ -539,6 +588,15 @@ fn parse_number(s: &str) -> Result<Operand, ParseOperandError> {
     let bad = || ParseOperandError::Number {
         input: s.to_owned(),
     };
+    let unwrapped = s
+        .strip_prefix('(')
+        .and_then(|inner| inner.strip_suffix(')'));
+    if let Some(imaginary) = unwrapped.unwrap_or(s).strip_suffix(['j', 'J']) {
+        return parse_complex(imaginary).ok_or_else(bad);
+    }
+    if unwrapped.is_some() {
+        return Err(bad());
+    }
     if s.bytes()
         .all(|b| b.is_ascii_digit() || b == b'-' || b == b'+')
     {
@@ -547,6 +605,38 @@ fn parse_number(s: &str) -> Result<Operand, ParseOperandError> {
     match s.parse::<f64>() {
         Ok(value) if value.is_finite() => Ok(Operand::py_float(value)),
         _ => Err(bad()),
+    }
+}
+
+/// The parts of `REAL+IMAGj` or `IMAGj` with the `j` taken off: the real
+/// part ends at the last sign that does not follow an exponent's `e`.
+fn parse_complex(text: &str) -> Option<Operand> {
+    let finite = |part: &str| {
+        // Rust reads "inf" and "nan", which Python's literals do not have.
+        let digits = part.strip_prefix(['-', '+']).unwrap_or(part);
+        let plain = digits.starts_with(|c: char| c.is_ascii_digit() || c == '.');
+        part.parse::<f64>().ok().filter(|v| plain && v.is_finite())
+    };
+    let bytes = text.as_bytes();
+    let split = (1..bytes.len())
+        .rev()
+        .find(|&i| matches!(bytes[i], b'+' | b'-') && !matches!(bytes[i - 1], b'e' | b'E'));
+    match split {
+        Some(at) => Some(Operand::py_complex(
+            finite(&text[..at])?,
+            finite(&text[at..])?,
+        )),
+        None => Some(Operand::py_complex(0.0, finite(text)?)),
+    }
+}
+
+/// A float as Python's `repr` of a complex writes its parts: `2`, not `2.0`.
+struct Part(f64);
+
+impl fmt::Display for Part {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = format!("{:?}", self.0);
+        f.write_str(text.strip_suffix(".0").unwrap_or(&text))
     }
 }
 
@@ -562,6 +652,14 @@ impl fmt::Display for Operand {
             OperandKind::PyType(scalar) => write!(f, "{scalar}"),
             OperandKind::PyInt(value) => write!(f, "{value}"),
             OperandKind::PyFloat(value) => write!(f, "{value:?}"),
+            // Python's repr, parentheses when there is a real part.
+            OperandKind::PyComplex { real, imag } if real == 0.0 && real.is_sign_positive() => {
+                write!(f, "{}j", Part(imag))
+            }
+            OperandKind::PyComplex { real, imag } => {
+                let sign = if imag.is_sign_negative() { "" } else { "+" };
+                write!(f, "({}{sign}{}j)", Part(real), Part(imag))
+            }
             OperandKind::PyBool(true) => write!(f, "True"),
             OperandKind::PyBool(false) => write!(f, "False"),
             OperandKind::None => write!(f, "None"),
@@ -586,7 +684,8 @@ pub enum ParseOperandError {
         /// The whole operand text.
         input: String,
     },
-    /// It looks like a number but is not a Python int or finite float.
+    /// It looks like a number but is not a Python int, finite float or
+    /// complex literal with finite parts.
     Number {
         /// The whole operand text.
         input: String,
@@ -606,7 +705,8 @@ impl fmt::Display for ParseOperandError {
             ),
             ParseOperandError::Number { input } => write!(
                 f,
-                "bad operand '{}': not an integer (up to 128 bits) or a finite float",
+                "bad operand '{}': not an integer (up to 128 bits), a finite float or a \
+                 complex literal such as 1j or 2+3j",
                 input.escape_debug()
             ),
         }
@@ -648,6 +748,49 @@ mod tests {
         }
         for value in [false, true] {
             assert_eq!(Operand::py_bool(value).kind(), OperandKind::PyBool(value));
+        }
+        let OperandKind::PyComplex { real, imag } = Operand::py_complex(-0.0, 1e300).kind() else {
+            panic!("a complex is not read back as a complex");
+        };
+        assert_eq!(
+            (real.to_bits(), imag.to_bits()),
+            ((-0.0f64).to_bits(), 1e300f64.to_bits())
+        );
+    }
+
+    #[test]
+    fn complex_literals_read_as_python_reads_them() {
+        for (text, real, imag) in [
+            ("1j", 0.0, 1.0),
+            ("1J", 0.0, 1.0),
+            ("-1.5j", 0.0, -1.5),
+            ("2+3j", 2.0, 3.0),
+            ("(2-3j)", 2.0, -3.0),
+            ("1e-3+2e-4j", 1e-3, 2e-4),
+            ("-2.5e+2-1e2j", -250.0, -100.0),
+            (".5j", 0.0, 0.5),
+        ] {
+            assert_eq!(text.parse(), Ok(Operand::py_complex(real, imag)), "{text}");
+        }
+        for text in [
+            "j", "2+j", "1e400j", "infj", "nanj", "(2+3j", "(2)", "2+3jj", "1+2+3j", "1jx",
+        ] {
+            assert!(text.parse::<Operand>().is_err(), "{text} was read");
+        }
+    }
+
+    #[test]
+    fn complex_values_display_as_python_writes_them_and_read_back() {
+        for (real, imag, shown) in [
+            (0.0, 1.0, "1j"),
+            (2.0, 3.0, "(2+3j)"),
+            (2.0, -3.5, "(2-3.5j)"),
+            (-0.0, 1.0, "(-0+1j)"),
+            (0.0, 1e300, "1e300j"),
+        ] {
+            let operand = Operand::py_complex(real, imag);
+            assert_eq!(operand.to_string(), shown);
+            assert_eq!(shown.parse(), Ok(operand));
         }
     }
 }

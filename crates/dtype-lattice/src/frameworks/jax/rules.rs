@@ -85,6 +85,7 @@ impl Config {
             OperandKind::PyType(scalar) => (self.default_dtype(scalar), true),
             OperandKind::PyInt(_) => (self.default_dtype(PyScalar::Int), true),
             OperandKind::PyFloat(_) => (self.default_dtype(PyScalar::Float), true),
+            OperandKind::PyComplex { .. } => (self.default_dtype(PyScalar::Complex), true),
             OperandKind::None => (self.default_dtype(PyScalar::Float), false),
         }
     }

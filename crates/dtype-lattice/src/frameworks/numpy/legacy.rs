@@ -152,6 +152,7 @@ fn input(operand: &Operand) -> Result<Input, PromotionError> {
         OperandKind::PyType(scalar) => Input::Scalar(scalar),
         OperandKind::PyInt(_) => Input::Scalar(PyScalar::Int),
         OperandKind::PyFloat(_) => Input::Scalar(PyScalar::Float),
+        OperandKind::PyComplex { .. } => Input::Scalar(PyScalar::Complex),
         OperandKind::None => Input::Array(DType::Float64),
     })
 }

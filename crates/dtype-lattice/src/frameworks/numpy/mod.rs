@@ -210,7 +210,7 @@ fn operand_class(operand: &Operand) -> Result<Class, PromotionError> {
         OperandKind::PyType(PyScalar::Bool) | OperandKind::PyBool(_) => Class::DType(DType::Bool),
         OperandKind::PyType(PyScalar::Int) | OperandKind::PyInt(_) => Class::PyInt,
         OperandKind::PyType(PyScalar::Float) | OperandKind::PyFloat(_) => Class::PyFloat,
-        OperandKind::PyType(PyScalar::Complex) => Class::PyComplex,
+        OperandKind::PyType(PyScalar::Complex) | OperandKind::PyComplex { .. } => Class::PyComplex,
         OperandKind::None => Class::DType(DType::Float64),
     })
 }
