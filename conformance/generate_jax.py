@@ -37,6 +37,7 @@ Argument encodings (``args``):
   holds, and JAX reads their dtype and ``aval.weak_type`` exactly as for
   concrete arrays, without canonicalizing the dtype.
 * a JSON integer / float / true / false: that Python scalar value.
+* ``{"complex": [REAL, IMAG]}``: the Python complex value ``REAL + IMAG*1j``.
 * ``null``: ``None``.
 
 Files and the JAX functions behind them (``jax._src.dtypes`` is ``dtypes``):
@@ -126,8 +127,9 @@ STANDARD_ONLY = [(False, "standard"), (True, "standard")]
 SINGLE_VALUES = [
     0, 1, -1, 127, 255, 2**31 - 1, 2**31, -2**31, -2**31 - 1, 2**32, 2**40,
     2**63 - 1, 2**63, -2**63, -2**63 - 1, 2**64, 2**100, 1.5, 1e300, True, False,
+    1j, 2 + 3j, -1.5j, 1e300j,
 ]
-PAIRED_VALUES = [0, 2, 2**31, -2**31 - 1, 2**63, 1.5, True]
+PAIRED_VALUES = [0, 2, 2**31, -2**31 - 1, 2**63, 1.5, True, 1j, 2 + 3j]
 
 ISDTYPE_KINDS = ["bool", "signed integer", "unsigned integer", "integral",
                  "real floating", "complex floating", "numeric"]
@@ -144,12 +146,13 @@ ISSUBDTYPE_CATEGORIES = {
     "complexfloating": np.complexfloating,
 }
 
-FINFO_INT_FIELDS = ["bits", "nmant", "nexp", "maxexp", "minexp", "precision"]
+FINFO_INT_FIELDS = ["bits", "nmant", "nexp", "iexp", "maxexp", "minexp",
+                    "precision"]
 FINFO_FLOAT_FIELDS = ["eps", "epsneg", "max", "min", "tiny",
                       "smallest_subnormal", "resolution"]
 FINFO_FIELDS = ["bits", "eps", "epsneg", "max", "min", "tiny",
-                "smallest_subnormal", "resolution", "nmant", "nexp", "maxexp",
-                "minexp", "precision", "dtype"]
+                "smallest_subnormal", "resolution", "nmant", "nexp", "iexp",
+                "maxexp", "minexp", "precision", "dtype"]
 
 DOCS_TABLE_TYPES = ["bool", "uint8", "uint16", "uint32", "uint64", "int8",
                     "int16", "int32", "int64", "bfloat16", "float16",
@@ -199,7 +202,10 @@ def node(name: str) -> Operand:
 
 
 def scalar(value: Any) -> Operand:
-    """A Python scalar value (int, float or bool)."""
+    """A Python scalar value (int, float, complex or bool); JSON has no
+    complex numbers, so a complex is written ``{"complex": [REAL, IMAG]}``."""
+    if isinstance(value, complex):
+        return Operand(value, {"complex": [value.real, value.imag]})
     return Operand(value, value)
 
 

@@ -203,6 +203,15 @@ pub struct FInfo {
     /// assert_eq!(DType::Float8E8M0Fnu.finfo().unwrap().nexp, 8);
     /// ```
     pub nexp: i32,
+    /// Width of the exponent field again, under the name NumPy's `finfo`
+    /// inherited from its older `MachAr` (NumPy and `ml_dtypes` both report
+    /// it, always equal to [`nexp`](FInfo::nexp)).
+    ///
+    /// ```
+    /// # use dtype_lattice::DType;
+    /// assert_eq!(DType::Float4E2M1Fn.finfo().unwrap().iexp, 2);
+    /// ```
+    pub iexp: i32,
     /// The smallest power of two that overflows: `max < 2^maxexp`.
     ///
     /// ```
@@ -300,12 +309,13 @@ impl fmt::Display for InfoError {
     /// The message of `ml_dtypes.finfo` / `ml_dtypes.iinfo`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            // NumPy >= 2.5 quotes the dtype's repr, which ml_dtypes writes
+            // without quotes.
+            InfoError::NotInexact(dtype) if dtype.is_ml_dtypes() => {
+                write!(f, "data type dtype({dtype}) not compatible with finfo")
+            }
             InfoError::NotInexact(dtype) => {
-                write!(
-                    f,
-                    "data type <class '{}'> not inexact",
-                    dtype.python_class()
-                )
+                write!(f, "data type dtype('{dtype}') not compatible with finfo")
             }
             InfoError::NotInteger(dtype) => {
                 write!(f, "Invalid integer data type '{}'.", dtype.numpy_kind())
@@ -326,7 +336,7 @@ impl DType {
     /// assert_eq!(DType::Float8E4M3Fn.finfo().unwrap().max, 448.0);
     /// assert_eq!(DType::Complex128.finfo(), DType::Float64.finfo());
     /// let err = DType::Int8.finfo().unwrap_err();
-    /// assert_eq!(err.to_string(), "data type <class 'numpy.int8'> not inexact");
+    /// assert_eq!(err.to_string(), "data type dtype('int8') not compatible with finfo");
     /// ```
     pub fn finfo(self) -> Result<FInfo, InfoError> {
         let real = match self {
@@ -459,6 +469,7 @@ impl Encoding {
             resolution: self.resolution(),
             nmant: self.nmant(),
             nexp: self.nexp(),
+            iexp: self.nexp(),
             maxexp: self.maxexp(),
             minexp: self.minexp(),
             precision: self.precision(),
