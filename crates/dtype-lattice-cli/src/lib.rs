@@ -17,7 +17,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use dtype_lattice::design::graph::{Drawing, MAX_VERTICES};
+use dtype_lattice::design::graph::Drawing;
 use dtype_lattice::design::table::{self as promotion_table, Table};
 use dtype_lattice::design::{explain as why, Definition};
 use dtype_lattice::engine::{GraphError, Poset};
@@ -642,13 +642,9 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
                 .map_err(|err| Failure::Usage(err.to_string()))?;
             let text = match format {
                 graph::Format::Dot => drawing.dot(),
-                graph::Format::Svg => drawing.svg().map_err(|too_large| {
-                    Failure::Usage(format!(
-                        "drawing this graph would take {} vertices (nodes plus edge bends), \
-                         more than the {MAX_VERTICES} laid out here; use --format dot with Graphviz",
-                        too_large.vertices,
-                    ))
-                })?,
+                graph::Format::Svg => drawing
+                    .svg()
+                    .map_err(|too_large| Failure::Usage(format!("{too_large} (--format dot)")))?,
             };
             match output {
                 Some(path) => std::fs::write(&path, text).map_err(|err| {

@@ -89,6 +89,19 @@ pub struct TooLarge {
     pub vertices: usize,
 }
 
+impl std::fmt::Display for TooLarge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "drawing this graph would take {} vertices (nodes plus edge bends), more than the \
+             {MAX_VERTICES} laid out here; draw it as DOT with Graphviz",
+            self.vertices
+        )
+    }
+}
+
+impl std::error::Error for TooLarge {}
+
 /// Lays out `poset` (a Hasse diagram: its edges are drawn as given) with
 /// one [`Vertex`] per node.
 ///

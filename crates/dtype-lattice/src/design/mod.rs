@@ -9,6 +9,8 @@
 //! - [`explain`]: why two nodes promote as they do, with the rules' error.
 //! - [`table`] and [`diff`]: promotion tables and the cells where two
 //!   policies differ, as data for any front end to render.
+//! - [`from_dict`]: a graph given as a dict of lists, as JAX's `dtypes.py`
+//!   writes one.
 //! - [`graph`]: the Hasse diagram drawn as SVG (laid out here) or DOT.
 
 pub mod associativity;
@@ -17,6 +19,7 @@ pub mod check;
 mod definition;
 pub mod diff;
 pub mod explain;
+pub mod from_dict;
 pub mod graph;
 #[cfg(feature = "toml")]
 pub mod lattice_file;
@@ -24,3 +27,4 @@ mod layout;
 pub mod table;
 
 pub use definition::{Definition, NodeDef, WEAK_LABELS};
+pub use from_dict::{DictError, DictSpec};

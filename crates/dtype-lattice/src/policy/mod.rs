@@ -34,7 +34,7 @@ pub use typed_lattice::TypedLattice;
 use crate::types::{DType, Operand, PromotionError, TypeSpec, Typed};
 
 /// A framework's type promotion rules.
-pub trait Policy {
+pub trait Policy: Send + Sync {
     /// A short name for the policy and its settings, e.g. `jax (x64, strict)`.
     fn name(&self) -> String;
 

@@ -1,0 +1,291 @@
+"""JAX's dtype promotion, exact and fast, and lattices you can check and draw.
+
+Every answer comes from the Rust library dtype-lattice, the same functions its
+command-line tool calls; this package converts Python objects and renders
+results. The module-level functions follow JAX under its defaults (x64 off,
+standard promotion); :func:`policy` gives any other framework or setting.
+
+>>> import numpy as np
+>>> import dtype_lattice as dl
+>>> dl.promote_types(np.int8, np.uint8)
+dtype('int16')
+>>> dl.result_type(np.float16, 2.5)
+dtype('float16')
+>>> dl.result_type("int8", 2, return_weak_type_flag=True)
+(dtype('int8'), False)
+>>> dl.policy("numpy").result_type(np.int8, 2.5)
+dtype('float64')
+>>> lat = dl.Lattice({"A": ["C", "D"], "B": ["C", "D"]})
+>>> lat.check().is_lattice
+False
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import _native
+from ._native import InvalidArgumentError, TypePromotionError
+from ._report import AuditReport, CheckReport, Difference, Explanation, Table
+from ._info import FInfo, IInfo
+
+__all__ = [
+    "AuditReport", "CheckReport", "Difference", "Explanation", "FInfo", "IInfo",
+    "InvalidArgumentError", "Lattice", "Operand", "Policy", "Table",
+    "TypePromotionError", "canonicalize_dtype", "finfo", "iinfo", "isdtype",
+    "issubdtype", "lattice_result_type", "operand", "patch_jax", "policy",
+    "policy_names", "promote_types", "result_type",
+]
+__version__ = _native.__version__
+
+EXPLICIT_X64_MODES = ("warn", "error", "allow")
+
+
+class Policy:
+    """One framework's promotion rules under one configuration.
+
+    Made by :func:`policy`. ``promote_types`` and ``result_type`` are the
+    library's functions themselves (no Python in between); the other
+    methods exist where the framework has them and raise ``TypeError``
+    otherwise.
+    """
+
+    __slots__ = ("_native", "promote_types", "result_type",
+                 "lattice_result_type", "add", "can_cast", "safe_to_cast")
+
+    def __init__(self, native: Any) -> None:
+        self._native = native
+        self.promote_types = native.promote_types
+        self.result_type = native.result_type
+        self.lattice_result_type = native.lattice_result_type
+        self.add = native.add
+        self.can_cast = native.can_cast
+        self.safe_to_cast = native.safe_to_cast
+
+    @property
+    def name(self) -> str:
+        """The policy and its settings, as the command line prints them."""
+        return self._native.name
+
+    @property
+    def x64(self) -> bool:
+        return self._native.x64
+
+    @property
+    def strict(self) -> bool:
+        return self._native.strict
+
+    @property
+    def lattice(self) -> "Lattice | None":
+        """The policy's typed lattice, or None for a policy defined by rules."""
+        native = self._native.lattice()
+        return None if native is None else Lattice._wrap(native)
+
+    def canonicalize_dtype(self, dtype: Any) -> Any:
+        """JAX's ``canonicalize_dtype`` under this configuration."""
+        return self._native.canonicalize_dtype(dtype)
+
+    def table(self, types: list | None = None) -> Table:
+        """The promotion table over ``types`` (default: the 18 types of
+        JAX's documentation), as data that renders as HTML in notebooks."""
+        return Table(self.name, self._native.table(types))
+
+    def diff(self, other: "Policy", types: list | None = None) -> list[Difference]:
+        """The cells where ``promote_types`` differs from ``other``'s (as
+        ``dtype-lattice diff`` reports them), over ``types``."""
+        names = self._native.table(types)["types"]
+        return [Difference(names[r], names[c], ours, theirs,
+                           [(d, "ours" if side == 0 else "theirs") for d, side in lacking])
+                for r, c, ours, theirs, lacking
+                in self._native.diff(other._native, types)]
+
+    def __repr__(self) -> str:
+        return f"<dtype_lattice.Policy {self.name}>"
+
+
+def policy(name: str = "jax", *, x64: bool = False, strict: bool = False,
+           explicit_x64_dtypes: str = "warn") -> Policy:
+    """The policy called ``name``: any name or alias the command line's
+    ``--policy`` takes (``policy_names()`` lists them)."""
+    if explicit_x64_dtypes not in EXPLICIT_X64_MODES:
+        raise ValueError(
+            f"explicit_x64_dtypes must be one of {', '.join(EXPLICIT_X64_MODES)}, "
+            f"not {explicit_x64_dtypes!r}")
+    return Policy(_native.policy(name, x64=x64, strict=strict,
+                                 **_explicit_x64(explicit_x64_dtypes)))
+
+
+def _explicit_x64(mode: str) -> dict:
+    # The native `policy` takes the mode once the library models it.
+    try:
+        _native.policy("jax", explicit_x64_dtypes=mode)
+    except TypeError:
+        if mode != "warn":
+            raise NotImplementedError(
+                "this build does not model jax_explicit_x64_dtypes") from None
+        return {}
+    return {"explicit_x64_dtypes": mode}
+
+
+def policy_names() -> tuple[list[str], list[tuple[str, str]]]:
+    """The policy names and their aliases, as ``(names, [(alias, name)])``."""
+    return _native.policy_names()
+
+
+_JAX = _native.policy("jax")
+#: ``jnp.promote_types(a, b)`` under JAX's defaults.
+promote_types = _JAX.promote_types
+#: ``jax.numpy.result_type(*args, return_weak_type_flag=False)`` under JAX's
+#: defaults.
+result_type = _JAX.result_type
+#: JAX's internal ``lattice_result_type(*args)``: ``(dtype, weak)``.
+lattice_result_type = _JAX.lattice_result_type
+
+
+def canonicalize_dtype(dtype: Any) -> Any:
+    """JAX's ``canonicalize_dtype`` with x64 off (``policy("jax", x64=True)``
+    for the other setting)."""
+    return _JAX.canonicalize_dtype(dtype)
+
+
+class Operand:
+    """A stand-in for an array: a ``dtype`` and JAX's ``weak_type`` flag.
+
+    Any function here reads it as an array of that dtype, so weak arrays can
+    be described without JAX installed.
+    """
+
+    __slots__ = ("dtype", "weak_type")
+
+    def __init__(self, dtype: Any, weak_type: bool = False) -> None:
+        self.dtype = dtype
+        self.weak_type = weak_type
+
+    def __repr__(self) -> str:
+        prefix = "weak" if self.weak_type else "array"
+        return f"dl.operand('{prefix}:{self.dtype}')"
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Operand) and self.dtype == other.dtype
+                and self.weak_type == other.weak_type)
+
+    def __hash__(self) -> int:
+        return hash((self.dtype, self.weak_type))
+
+
+def operand(text: str) -> Any:
+    """What the command line's operand notation names: ``"weak:int32"`` and
+    ``"array:bfloat16"`` give an :class:`Operand`, a dtype name its
+    ``numpy.dtype``, ``"2+3j"``, ``"int"``, ``"True"`` the Python value or
+    type."""
+    form, value, weak = _native.parse_operand(text)
+    return Operand(value, weak) if form == "array" else value
+
+
+def finfo(dtype: Any) -> FInfo:
+    """NumPy's ``finfo`` facts of a float or complex dtype (``ml_dtypes``'
+    for the small floats), computed from the format's encoding."""
+    return FInfo(**_native.finfo(dtype))
+
+
+def iinfo(dtype: Any) -> IInfo:
+    """NumPy's ``iinfo`` facts of an integer dtype."""
+    return IInfo(**_native.iinfo(dtype))
+
+
+def isdtype(dtype: Any, kind: Any) -> bool:
+    """The Array API's ``isdtype``: ``kind`` a kind name (``"integral"``,
+    ``"real floating"``, ...), a dtype, or a tuple of them."""
+    return _native.isdtype_(dtype, kind)
+
+
+def issubdtype(a: Any, b: Any) -> bool:
+    """NumPy's ``issubdtype`` over the 32 dtypes and NumPy's abstract types
+    (``np.integer`` or ``"integer"``, ``np.floating``, ...)."""
+    return _native.issubdtype_(a, b)
+
+
+class Lattice:
+    """A promotion graph: each node and the nodes it may promote to.
+
+    ``edges`` is a dict of lists, as JAX's ``dtypes.py`` and the design
+    notebook write lattices; a node that is a dtype name stands for that
+    dtype, ``i*``, ``f*``, ``c*`` are weak; ``dtypes`` maps other labels to
+    dtypes, ``weak`` lists more weak nodes. Renders as SVG in notebooks.
+    """
+
+    __slots__ = ("_native",)
+
+    def __init__(self, edges: dict, *, dtypes: dict | None = None,
+                 weak: list | None = None, name: str | None = None) -> None:
+        self._native = _native.Lattice(
+            [(str(k), [str(v) for v in vs]) for k, vs in edges.items()],
+            dtypes=None if dtypes is None else
+            [(str(k), str(v)) for k, v in dtypes.items()],
+            weak=None if weak is None else [str(w) for w in weak],
+            name=name)
+
+    @classmethod
+    def _wrap(cls, native: Any) -> "Lattice":
+        lattice = cls.__new__(cls)
+        lattice._native = native
+        return lattice
+
+    @classmethod
+    def from_toml(cls, path: Any) -> "Lattice":
+        """A lattice file, as ``dtype-lattice check FILE`` reads it."""
+        return cls._wrap(_native.Lattice.from_toml(str(path)))
+
+    @property
+    def name(self) -> str:
+        return self._native.name
+
+    @property
+    def nodes(self) -> list[str]:
+        return self._native.nodes
+
+    @property
+    def edges(self) -> list[tuple[str, str]]:
+        return self._native.edges
+
+    def check(self, max_examples: int = 10) -> CheckReport:
+        """Whether the graph is a lattice, and why not."""
+        return CheckReport(self.name, self._native.check(max_examples))
+
+    def join(self, a: str, b: str) -> str | None:
+        """The least upper bound of two nodes (None if they have no upper
+        bound; ``ValueError`` naming the candidates if no least one)."""
+        return self._native.join(str(a), str(b))
+
+    def explain(self, a: str, b: str) -> Explanation:
+        """Each input's upper bounds, the common ones, the join and a
+        shortest path to it from each."""
+        return Explanation(self.name, str(a), str(b),
+                           self._native.explain(str(a), str(b)))
+
+    def audit(self) -> AuditReport:
+        """The design notebook's criteria on every pair of dtypes."""
+        return AuditReport(self._native.audit())
+
+    def to_svg(self, highlight: tuple[str, str] | None = None) -> str:
+        """The Hasse diagram as SVG; ``highlight`` a pair to mark."""
+        return self._native.to_svg(highlight)
+
+    def to_dot(self, highlight: tuple[str, str] | None = None) -> str:
+        """The Hasse diagram as Graphviz DOT."""
+        return self._native.to_dot(highlight)
+
+    def _repr_svg_(self) -> str:
+        return self.to_svg()
+
+    def __len__(self) -> int:
+        return len(self._native)
+
+    def __repr__(self) -> str:
+        return repr(self._native)
+
+
+def patch_jax(*args: Any, **kwargs: Any) -> Any:
+    """Makes JAX ask dtype-lattice for its promotions (see ``_jax``)."""
+    from ._jax import patch_jax as patch
+    return patch(*args, **kwargs)

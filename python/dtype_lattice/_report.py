@@ -1,0 +1,188 @@
+"""Reports as Python objects that read well in a notebook.
+
+The library computes every field; these classes name them and render them
+(HTML through ``_repr_html_``, text through ``str``).
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any, NamedTuple
+
+_STYLE = ("<style>.dl-table{border-collapse:collapse;font:12px monospace}"
+          ".dl-table td,.dl-table th{border:1px solid #ccc;padding:2px 5px;"
+          "text-align:center}.dl-table th{background:#f4f4f4}"
+          ".dl-weak{font-style:italic}.dl-err{color:#999}</style>")
+
+
+class Ambiguity(NamedTuple):
+    """A pair with common upper bounds but no least one."""
+    pair: tuple[str, str]
+    candidates: list[str]
+
+
+class Difference(NamedTuple):
+    """One cell where two policies' ``promote_types`` differ: the two types,
+    each policy's answer (None where it refuses), and the dtypes of the
+    cell that one policy lacks (``(dtype, "ours" | "theirs")``)."""
+    row: str
+    column: str
+    ours: str | None
+    theirs: str | None
+    lacking: list
+
+
+class CheckReport:
+    """What ``Lattice.check`` found: ``is_lattice``, ``cycle``,
+    ``ambiguous`` (``Ambiguity`` pairs with their ``candidates``),
+    ``no_upper_bound`` (pairs), the counts, and the join's laws."""
+
+    def __init__(self, name: str, data: dict) -> None:
+        self.name = name
+        self.is_lattice: bool = data["is_lattice"]
+        self.cycle: list[str] | None = data["cycle"]
+        self.ambiguous = [Ambiguity(tuple(p), c) for p, c in data["ambiguous"]]
+        self.ambiguous_count: int = data["ambiguous_count"]
+        self.no_upper_bound = [tuple(p) for p in data["no_upper_bound"]]
+        self.no_upper_bound_count: int = data["no_upper_bound_count"]
+        self.commutative: bool | None = data["commutative"]
+        self.associative: bool | None = data["associative"]
+
+    def lines(self) -> list[str]:
+        verdict = "a lattice" if self.is_lattice else "not a lattice"
+        out = [f"{self.name}: {verdict}"]
+        if self.cycle:
+            out.append("cycle: " + " -> ".join(self.cycle))
+        for a in self.ambiguous:
+            out.append(f"{a.pair[0]} and {a.pair[1]} have no least upper bound: "
+                       f"candidates {', '.join(a.candidates)}")
+        if self.ambiguous_count > len(self.ambiguous):
+            out.append(f"... {self.ambiguous_count} ambiguous pairs in all")
+        if self.no_upper_bound:
+            shown = ", ".join(f"{a}/{b}" for a, b in self.no_upper_bound)
+            out.append(f"{self.no_upper_bound_count} pairs with no upper bound: {shown}")
+        return out
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines())
+
+    def __repr__(self) -> str:
+        return f"<CheckReport {self.name}: is_lattice={self.is_lattice}>"
+
+    def _repr_html_(self) -> str:
+        head, *rest = self.lines()
+        colour = "#2a7" if self.is_lattice else "#c33"
+        items = "".join(f"<li>{escape(line)}</li>" for line in rest)
+        return (f"<div><b style='color:{colour}'>{escape(head)}</b>"
+                f"<ul>{items}</ul></div>")
+
+
+class Explanation:
+    """Why two nodes join where they do: ``upper_bounds`` of each,
+    ``common``, ``join``, ``paths`` and the ``outcome`` sentence."""
+
+    def __init__(self, name: str, a: str, b: str, data: dict) -> None:
+        self.name, self.inputs = name, (a, b)
+        self.upper_bounds: tuple[list[str], list[str]] = tuple(data["upper_bounds"])
+        self.common: list[str] = data["common"]
+        self.join: str | None = data["join"]
+        self.paths = None if data["paths"] is None else tuple(data["paths"])
+        self.outcome: str = data["outcome"]
+        self.error: str | None = data["error"]
+
+    def __str__(self) -> str:
+        a, b = self.inputs
+        out = [f"{a}: upper bounds {', '.join(self.upper_bounds[0])}",
+               f"{b}: upper bounds {', '.join(self.upper_bounds[1])}",
+               f"common: {', '.join(self.common) or 'none'}", self.outcome]
+        if self.paths:
+            out += [" -> ".join(path) for path in self.paths]
+        return "\n".join(out)
+
+    def __repr__(self) -> str:
+        return f"<Explanation {self.inputs[0]} v {self.inputs[1]} = {self.join}>"
+
+    def _repr_html_(self) -> str:
+        return "<pre>" + escape(str(self)) + "</pre>"
+
+
+CRITERIA = ["dropped_component", "overflow", "precision_loss", "wider_than_inputs"]
+
+
+class AuditReport:
+    """The design notebook's criteria: for each, the pairs
+    ``(a, b, join)`` that violate it."""
+
+    def __init__(self, data: dict) -> None:
+        self.name: str = data["name"]
+        self.pairs: int = data["pairs"]
+        self.undefined = [tuple(p) for p in data["undefined"]]
+        self.opaque = [tuple(p) for p in data["opaque"]]
+        self.findings = {c: [tuple(f) for f in data[c]] for c in CRITERIA}
+
+    def __getitem__(self, criterion: str) -> list:
+        return self.findings[criterion]
+
+    def __str__(self) -> str:
+        out = [f"{self.name}: {self.pairs} pairs"]
+        for criterion, found in self.findings.items():
+            out.append(f"{criterion}: {len(found)}")
+        return "\n".join(out)
+
+    def _repr_html_(self) -> str:
+        rows = "".join(
+            f"<tr><td>{escape(c)}</td><td>{len(f)}</td><td>"
+            + escape(", ".join(f"{a}+{b}->{j}" for a, b, j in f[:5]))
+            + (" ..." if len(f) > 5 else "") + "</td></tr>"
+            for c, f in self.findings.items())
+        return (f"{_STYLE}<table class='dl-table'><caption>{escape(self.name)}: "
+                f"{self.pairs} pairs</caption><tr><th>criterion</th>"
+                f"<th>pairs</th><th>examples</th></tr>{rows}</table>")
+
+
+class Table:
+    """A promotion table: ``types`` (row and column types), ``labels``
+    (their short labels), ``cells[row][column]`` (``(dtype, weak)`` or the
+    error message), ``short`` (each cell's short label, ``-`` for an error)
+    and the ``legend`` of the labels."""
+
+    def __init__(self, name: str, data: dict) -> None:
+        self.name = name
+        self.types: list[str] = data["types"]
+        self.labels: list[str] = data["labels"]
+        self.cells: list[list[Any]] = data["cells"]
+        self.short: list[list[str]] = data["short"]
+        self.legend: list[tuple[str, str]] = data["legend"]
+
+    def __getitem__(self, key: tuple[str, str]) -> Any:
+        row, column = key
+        return self.cells[self.types.index(row)][self.types.index(column)]
+
+    def __str__(self) -> str:
+        width = max(len(label) for row in [self.labels, *self.short] for label in row) + 1
+        lines = [" " * width + "".join(f"{l:>{width}}" for l in self.labels)]
+        for label, row in zip(self.labels, self.short):
+            lines.append(f"{label:>{width}}" + "".join(f"{c:>{width}}" for c in row))
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        head = "".join(f"<th>{escape(l)}</th>" for l in self.labels)
+        rows = []
+        for label, row, shown in zip(self.labels, self.cells, self.short):
+            cells = []
+            for cell, text in zip(row, shown):
+                if isinstance(cell, str):
+                    cells.append(f"<td class='dl-err' title='{escape(cell)}'>-</td>")
+                else:
+                    dtype, weak = cell
+                    cls = " class='dl-weak'" if weak else ""
+                    title = dtype + (" (weak)" if weak else "")
+                    cells.append(f"<td{cls} title='{escape(title)}'>{escape(text)}</td>")
+            rows.append(f"<tr><th>{escape(label)}</th>{''.join(cells)}</tr>")
+        legend = ", ".join(f"{escape(l)} = {escape(n)}" for l, n in self.legend)
+        return (f"{_STYLE}<table class='dl-table'><caption>{escape(self.name)}"
+                f"</caption><tr><th></th>{head}</tr>{''.join(rows)}</table>"
+                f"<p style='font:11px sans-serif'>{legend}</p>")
+
+    def __repr__(self) -> str:
+        return f"<Table {self.name}: {len(self.types)} x {len(self.types)}>"

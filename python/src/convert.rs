@@ -1,0 +1,270 @@
+//! Python objects in, NumPy dtypes out.
+//!
+//! Reading an operand is most of the cost of a call from Python, so the
+//! common inputs are recognised by identity: NumPy's dtype objects and
+//! scalar types are singletons, held here for the life of the process, so
+//! comparing a pointer with theirs is safe and takes nanoseconds. Anything
+//! else goes through NumPy's own `np.dtype(obj)`, then the library's name
+//! parser, which knows every spelling the command line does.
+
+use dtype_lattice::{DType, Operand, ParseDTypeError, PyScalar, TypeSpec};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBool, PyComplex, PyFloat, PyInt, PyString, PyType};
+
+/// Objects looked up once: NumPy's dtype object and scalar type of each
+/// of the 32 dtypes, and the types whose instances need a closer look.
+pub(crate) struct Known {
+    /// `np.dtype(name)` for each dtype, by `DType::index`; `None` where the
+    /// installed ml_dtypes lacks the type.
+    dtypes: Vec<Option<Py<PyAny>>>,
+    /// Each dtype object's address, by `DType::index` (0 for none).
+    dtype_addresses: Vec<usize>,
+    /// Each scalar type's address (`np.int8`, `ml_dtypes.bfloat16`), by
+    /// `DType::index`.
+    scalar_addresses: Vec<usize>,
+    /// Keeps the scalar types alive, so their addresses stay theirs.
+    _scalar_types: Vec<Py<PyAny>>,
+    ndarray: Py<PyType>,
+    generic: Py<PyType>,
+    numpy_dtype: Py<PyAny>,
+}
+
+static KNOWN: PyOnceLock<Known> = PyOnceLock::new();
+
+pub(crate) fn known(py: Python<'_>) -> PyResult<&'static Known> {
+    KNOWN.get_or_try_init(py, || {
+        let numpy = py.import("numpy")?;
+        // Registers the extended dtypes with NumPy.
+        py.import("ml_dtypes")?;
+        let numpy_dtype = numpy.getattr("dtype")?;
+        let mut dtypes = Vec::with_capacity(DType::COUNT);
+        let mut dtype_addresses = vec![0; DType::COUNT];
+        let mut scalar_addresses = vec![0; DType::COUNT];
+        let mut scalar_types = Vec::new();
+        for dtype in DType::ALL {
+            match numpy_dtype.call1((dtype.name(),)) {
+                Ok(object) => {
+                    dtype_addresses[dtype.index()] = object.as_ptr() as usize;
+                    let scalar = object.getattr("type")?;
+                    scalar_addresses[dtype.index()] = scalar.as_ptr() as usize;
+                    scalar_types.push(scalar.unbind());
+                    dtypes.push(Some(object.unbind()));
+                }
+                Err(_) => dtypes.push(None),
+            }
+        }
+        Ok(Known {
+            dtypes,
+            dtype_addresses,
+            scalar_addresses,
+            _scalar_types: scalar_types,
+            ndarray: numpy.getattr("ndarray")?.cast_into::<PyType>()?.unbind(),
+            generic: numpy.getattr("generic")?.cast_into::<PyType>()?.unbind(),
+            numpy_dtype: numpy_dtype.unbind(),
+        })
+    })
+}
+
+impl Known {
+    /// NumPy's dtype object for `dtype`.
+    pub(crate) fn numpy(&self, py: Python<'_>, dtype: DType) -> PyResult<Py<PyAny>> {
+        match &self.dtypes[dtype.index()] {
+            Some(object) => Ok(object.clone_ref(py)),
+            None => Err(PyValueError::new_err(format!(
+                "the installed ml_dtypes has no {dtype}; install ml_dtypes >= 0.6"
+            ))),
+        }
+    }
+
+    /// The dtype of a dtype object or scalar type recognised by identity.
+    #[inline]
+    fn by_identity(&self, object: &Bound<'_, PyAny>) -> Option<DType> {
+        let address = object.as_ptr() as usize;
+        let found = |addresses: &[usize]| addresses.iter().position(|&a| a == address);
+        found(&self.dtype_addresses)
+            .or_else(|| found(&self.scalar_addresses))
+            .map(|index| DType::ALL[index])
+    }
+
+    /// A dtype-like object as a dtype: a dtype object, a scalar type, a
+    /// name in any spelling the library reads (`"int8"`, `"np.int8"`,
+    /// `"torch.float16"`), or anything `np.dtype` takes.
+    pub(crate) fn dtype(&self, object: &Bound<'_, PyAny>) -> PyResult<DType> {
+        if let Some(dtype) = self.by_identity(object) {
+            return Ok(dtype);
+        }
+        if let Ok(text) = object.cast::<PyString>() {
+            return DType::from_name(text.to_str()?).map_err(name_error);
+        }
+        let py = object.py();
+        // `np.dtype` reads scalar types, `.dtype` attributes (jnp.int8)
+        // and NumPy's other spellings; its answer is then a known object,
+        // or named by its `str`.
+        if let Ok(converted) = self.numpy_dtype.bind(py).call1((object,)) {
+            if let Some(dtype) = self.by_identity(&converted) {
+                return Ok(dtype);
+            }
+            let name = converted.str()?;
+            return DType::from_name(name.to_str()?).map_err(name_error);
+        }
+        // Other frameworks' dtype objects print as `torch.float16`,
+        // `<dtype: 'int32'>`; the library reads such spellings.
+        let text = object.str()?;
+        DType::from_name(text.to_str()?).map_err(|_| {
+            PyTypeError::new_err(format!(
+                "cannot read {} as a dtype: give a NumPy dtype, a scalar type such as \
+                 np.int8, or a name such as 'int8'",
+                short_repr(object)
+            ))
+        })
+    }
+
+    /// A type as `promote_types` takes it: a dtype, or Python's `int`,
+    /// `float`, `complex` (`bool` is the bool dtype, as in JAX).
+    pub(crate) fn type_spec(&self, object: &Bound<'_, PyAny>) -> PyResult<TypeSpec> {
+        if let Some(dtype) = self.by_identity(object) {
+            return Ok(TypeSpec::DType(dtype));
+        }
+        if let Some(scalar) = python_type(object) {
+            return Ok(TypeSpec::from(scalar));
+        }
+        if let Ok(text) = object.cast::<PyString>() {
+            return text.to_str()?.parse().map_err(operand_error);
+        }
+        self.dtype(object).map(TypeSpec::DType)
+    }
+
+    /// One operand of `result_type`: a dtype-like object (a specifier), a
+    /// Python scalar type or value, `None`, a NumPy array or scalar (a
+    /// strongly-typed array), any object with a `dtype` (an array: JAX's
+    /// `weak_type` flag is read where it has one), or a string in the
+    /// command line's notation (`"weak:int32"`, `"2+3j"`).
+    pub(crate) fn operand(&self, object: &Bound<'_, PyAny>) -> PyResult<Operand> {
+        if let Some(dtype) = self.by_identity(object) {
+            return Ok(Operand::dtype(dtype));
+        }
+        if let Some(value) = python_value(object)? {
+            return Ok(value);
+        }
+        if object.is_none() {
+            return Ok(Operand::NONE);
+        }
+        let py = object.py();
+        if object.is_instance(self.ndarray.bind(py))?
+            || object.is_instance(self.generic.bind(py))?
+        {
+            return Ok(Operand::array(
+                self.dtype(&object.getattr("dtype")?)?,
+                false,
+            ));
+        }
+        if let Some(scalar) = python_type(object) {
+            return Ok(Operand::py_type(scalar));
+        }
+        if let Ok(text) = object.cast::<PyString>() {
+            return text.to_str()?.parse().map_err(operand_error);
+        }
+        if !object.is_instance_of::<PyType>() {
+            if let Ok(dtype) = object.getattr("dtype") {
+                return Ok(Operand::array(self.dtype(&dtype)?, weak_type(object)?));
+            }
+        }
+        // Subclasses of Python's scalars (an IntEnum, a bool subclass)
+        // are the values they hold.
+        if object.is_instance_of::<PyBool>() {
+            return Ok(Operand::py_bool(object.is_truthy()?));
+        }
+        if object.is_instance_of::<PyInt>() {
+            return Ok(py_int(object));
+        }
+        if object.is_instance_of::<PyFloat>() {
+            return Ok(Operand::py_float(object.extract()?));
+        }
+        self.dtype(object).map(Operand::dtype)
+    }
+}
+
+/// Python's `int`, `float`, `complex` and `bool` types.
+#[inline]
+fn python_type(object: &Bound<'_, PyAny>) -> Option<PyScalar> {
+    let py = object.py();
+    let is = |t: Bound<'_, PyType>| object.is(&t);
+    if is(py.get_type::<PyInt>()) {
+        Some(PyScalar::Int)
+    } else if is(py.get_type::<PyFloat>()) {
+        Some(PyScalar::Float)
+    } else if is(py.get_type::<PyComplex>()) {
+        Some(PyScalar::Complex)
+    } else if is(py.get_type::<PyBool>()) {
+        Some(PyScalar::Bool)
+    } else {
+        None
+    }
+}
+
+/// A value of exactly Python's `bool`, `int`, `float` or `complex`.
+#[inline]
+fn python_value(object: &Bound<'_, PyAny>) -> PyResult<Option<Operand>> {
+    Ok(Some(if object.is_exact_instance_of::<PyBool>() {
+        Operand::py_bool(object.is_truthy()?)
+    } else if object.is_exact_instance_of::<PyInt>() {
+        py_int(object)
+    } else if object.is_exact_instance_of::<PyFloat>() {
+        Operand::py_float(object.extract()?)
+    } else if let Ok(complex) = object.cast_exact::<PyComplex>() {
+        Operand::py_complex(complex.real(), complex.imag())
+    } else {
+        return Ok(None);
+    }))
+}
+
+/// A Python int; one beyond 128 bits is out of every dtype's range as the
+/// 128-bit bound of its sign is, so it is read as that bound.
+fn py_int(object: &Bound<'_, PyAny>) -> Operand {
+    match object.extract::<i128>() {
+        Ok(value) => Operand::py_int(value),
+        Err(_) if object.gt(0).unwrap_or(false) => Operand::py_int(i128::MAX),
+        Err(_) => Operand::py_int(i128::MIN),
+    }
+}
+
+/// JAX's weak flag of an array-like: `x.weak_type`, or a tracer's
+/// `x.aval.weak_type`; strong where neither exists.
+fn weak_type(object: &Bound<'_, PyAny>) -> PyResult<bool> {
+    if let Ok(flag) = object.getattr("weak_type") {
+        return flag.is_truthy();
+    }
+    match object
+        .getattr("aval")
+        .and_then(|aval| aval.getattr("weak_type"))
+    {
+        Ok(flag) => flag.is_truthy(),
+        Err(_) => Ok(false),
+    }
+}
+
+fn name_error(err: ParseDTypeError) -> PyErr {
+    PyTypeError::new_err(err.to_string())
+}
+
+fn operand_error(err: dtype_lattice::ParseOperandError) -> PyErr {
+    match err {
+        dtype_lattice::ParseOperandError::Number { .. } => PyValueError::new_err(err.to_string()),
+        _ => PyTypeError::new_err(err.to_string()),
+    }
+}
+
+/// `repr(object)`, cut to a readable length.
+pub(crate) fn short_repr(object: &Bound<'_, PyAny>) -> String {
+    let text = object
+        .repr()
+        .map(|r| r.to_string())
+        .unwrap_or_else(|_| "<object>".to_owned());
+    if text.chars().count() > 80 {
+        format!("{}...", text.chars().take(77).collect::<String>())
+    } else {
+        text
+    }
+}

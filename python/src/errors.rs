@@ -1,0 +1,55 @@
+//! The library's errors as the Python exceptions the frameworks raise.
+
+use dtype_lattice::{ErrorKind, PromotionError};
+use pyo3::create_exception;
+use pyo3::exceptions::{
+    PyAttributeError, PyException, PyNotImplementedError, PyOverflowError, PyRuntimeError,
+    PySystemError, PyTypeError, PyValueError,
+};
+use pyo3::prelude::*;
+
+// JAX's `jax.errors.TypePromotionError` derives from `ValueError`; this one
+// does too, so code catching either keeps working (`patch_jax` raises JAX's
+// own class instead).
+create_exception!(
+    dtype_lattice,
+    TypePromotionError,
+    PyValueError,
+    "No implicit promotion path between the inputs (JAX's TypePromotionError)."
+);
+create_exception!(
+    dtype_lattice,
+    InvalidArgumentError,
+    PyException,
+    "TensorFlow's InvalidArgumentError."
+);
+
+/// The exception a framework raises for `err`, with its message.
+pub(crate) fn to_python(py: Python<'_>, err: &PromotionError) -> PyErr {
+    let message = err.to_string();
+    match err.kind() {
+        ErrorKind::TypePromotion => TypePromotionError::new_err(message),
+        // NumPy's own class, so `except np.exceptions.DTypePromotionError`
+        // works.
+        ErrorKind::DTypePromotion => match numpy_promotion_error(py) {
+            Some(class) => PyErr::from_type(class, message),
+            None => PyTypeError::new_err(message),
+        },
+        ErrorKind::Value => PyValueError::new_err(message),
+        ErrorKind::Type => PyTypeError::new_err(message),
+        ErrorKind::Overflow => PyOverflowError::new_err(message),
+        ErrorKind::NotImplemented => PyNotImplementedError::new_err(message),
+        ErrorKind::Attribute => PyAttributeError::new_err(message),
+        ErrorKind::Runtime => PyRuntimeError::new_err(message),
+        ErrorKind::InvalidArgument => InvalidArgumentError::new_err(message),
+        ErrorKind::System => PySystemError::new_err(message),
+        _ => PyValueError::new_err(message),
+    }
+}
+
+fn numpy_promotion_error(py: Python<'_>) -> Option<Bound<'_, pyo3::types::PyType>> {
+    py.import("numpy.exceptions")
+        .and_then(|module| module.getattr("DTypePromotionError"))
+        .and_then(|class| class.cast_into().map_err(Into::into))
+        .ok()
+}
