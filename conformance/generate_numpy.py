@@ -51,6 +51,15 @@ Files:
 * ``array_api_result_type``    ``xp.result_type(*args)``: no operand, every
   single operand and every ordered pair; a dtype array-api-strict does not
   have is looked up as ``getattr(xp, name)``, which raises AttributeError
+* ``array_api_add``            ``a + b``, the operator (``Array.__add__``, or
+  ``__radd__`` when a Python scalar comes first), on every ordered pair of
+  arrays, Python scalars around the integer bounds and ``None``: it refuses
+  bool arrays, Python scalars of a kind the array does not hold and ints
+  beyond its dtype's bounds, which ``xp.result_type`` lets through. Two
+  Python scalars are added by Python itself; the answer is then ``NotOurs``
+  with the result's Python type (``golden_io.py``). Zero-dimensional arrays
+  are left out: array-api-strict gives them one dimension before adding,
+  and they were measured to answer as arrays with dimensions do
 
 Answers: ``{"ok": V}`` or ``{"error": {"type": T, "message": M}}`` (T is
 ``type(e).__name__``, M is ``str(e)``). V is a dtype name for
@@ -71,7 +80,7 @@ import numpy as np
 
 import golden_io
 from golden_io import (DTYPE_NAMES, PY_COMPLEX_VALUES, PY_SCALARS,
-                       PYTHON_TYPES, Lazy, Operand, ours, parse_args,
+                       PYTHON_TYPES, Lazy, NotOurs, Operand, ours, parse_args,
                        py_scalar, py_value, resolve, run, typed,
                        unary_and_binary, write_all)
 
@@ -193,6 +202,24 @@ def gen_array_api_result_type() -> list[dict]:
                lambda *v: typed(xp_call(*v)), unary_and_binary(S))
 
 
+def xp_add(a: Any, b: Any) -> dict:
+    # Python evaluates the left operand first, so a dtype the library lacks
+    # fails on the left before the right is looked at.
+    left = resolve(a)
+    result = left + resolve(b)
+    if isinstance(result, (bool, int, float, complex)):
+        raise NotOurs(type(result).__name__)
+    return typed(ours(str(result.dtype).removeprefix("array_api_strict.")))
+
+
+def gen_array_api_add() -> list[dict]:
+    S = ([xp_array(n) for n in DTYPE_NAMES]
+         + [py_scalar(s) for s in PY_SCALARS]
+         + [py_value(v) for v in BOUND_VALUES + PY_COMPLEX_VALUES]
+         + [Operand(None, None)])
+    return run("add", "array-api", xp_add, ([a, b] for a in S for b in S))
+
+
 GENERATORS = {
     "numpy_promote_types": gen_numpy_promote_types,
     "numpy_result_type": gen_numpy_result_type,
@@ -200,6 +227,7 @@ GENERATORS = {
     "numpy_add": gen_numpy_add,
     "array_api_promote_types": gen_array_api_promote_types,
     "array_api_result_type": gen_array_api_result_type,
+    "array_api_add": gen_array_api_add,
 }
 
 

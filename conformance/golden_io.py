@@ -11,7 +11,9 @@ module uses the standard library only. The file format is the one
 ``A`` is ``{"ok": V}`` or ``{"error": {"type": T, "message": M}}``, T being
 ``type(e).__name__`` and M ``str(e)`` of whatever the call raised. Where a
 library answers a dtype that is not one of the 32 (PyTorch's ``complex32``),
-the answer is ``{"error": {"type": "NotOurs", "message": NAME}}``.
+the answer is ``{"error": {"type": "NotOurs", "message": NAME}}``; where an
+operator's result is no array at all (Python adds two Python scalars itself),
+NAME is the result's Python type, ``int``, ``float`` or ``complex``.
 
 A Python complex value is encoded in ``args`` as ``{"complex": [RE, IM]}``,
 its parts as JSON floats (``1j`` is ``{"complex": [0.0, 1.0]}``), since JSON

@@ -274,6 +274,7 @@ golden! {
     numpy_result_type => "numpy_result_type.jsonl";
     array_api_promote_types => "array_api_promote_types.jsonl";
     array_api_result_type => "array_api_result_type.jsonl";
+    array_api_add => "array_api_add.jsonl";
     numpy_add => "numpy_add.jsonl";
     numpy_can_cast => "numpy_can_cast.jsonl";
     torch_promote_types => "torch_promote_types.jsonl";
