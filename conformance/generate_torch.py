@@ -35,9 +35,16 @@ Files:
   Python's int, float, complex
 * ``torch_result_type``    ``torch.result_type(*args)``: no operand, every
   single operand, every ordered pair
+* ``torch_add``            ``torch.add(*args).dtype`` on the operands of
+  ``torch_result_type``: no operand, every single operand, every ordered
+  pair. It promotes as ``torch.result_type`` does, then casts each input to
+  the result (``copy_``) and runs the CPU kernel (``add_stub``), either of
+  which PyTorch lacks for some dtypes (NotImplementedError); its argument
+  parser words its TypeErrors differently
 
 Answers: a dtype name for ``promote_types``; ``{"dtype": NAME, "weak":
-false}`` for ``result_type`` (PyTorch has no weakly-typed results). The
+false}`` for ``result_type`` and ``add`` (PyTorch has no weakly-typed
+results). The
 script checks that every dtype answered is one of the 32 dtypes.
 """
 
@@ -98,6 +105,10 @@ def gen_promote_types() -> list[dict]:
                ([a, b] for a in types for b in types))
 
 
+def call_add(*values: Any) -> dict:
+    return typed(name_of(torch.add(*map(resolve, values)).dtype))
+
+
 def operands() -> list[Operand]:
     """Tensors with dimensions, zero-dimensional tensors, wrapped numbers
     and None."""
@@ -113,9 +124,14 @@ def gen_result_type() -> list[dict]:
                unary_and_binary(operands()))
 
 
+def gen_add() -> list[dict]:
+    return run("add", POLICY, call_add, unary_and_binary(operands()))
+
+
 GENERATORS = {
     "torch_promote_types": gen_promote_types,
     "torch_result_type": gen_result_type,
+    "torch_add": gen_add,
 }
 
 

@@ -59,7 +59,7 @@ pub trait Policy {
 
     /// The type the framework's addition of `operands` produces, where the
     /// policy models that operation (NumPy's `np.add`, the Array API's `+`,
-    /// `tf.add`, `jax.lax.add`): it can differ from
+    /// `torch.add`, `tf.add`, `jax.lax.add`): it can differ from
     /// [`result_type`](Policy::result_type) by the operation's own checks (a
     /// value out of range, a dtype with no kernel). `None` where the policy
     /// does not model it.
