@@ -26,6 +26,7 @@ Operands (``args``), the notation of the batch interface:
 * ``"py:int"``, ``"py:float"``, ``"py:complex"``, ``"py:bool"``: a Python
   scalar of that type, passed as ``2``, ``2.0``, ``2j`` and ``True``.
 * a JSON integer: that Python int (``300``, ``-1``, ``2**63``).
+* ``{"complex": [RE, IM]}``: that Python complex (``1j``, ``2+3j``, ``-1.5j``).
 * ``null``: ``None``.
 * in ``promote_types``, ``"int"``, ``"float"``, ``"complex"``: the Python type
   objects themselves.
@@ -40,15 +41,25 @@ Files:
 * ``numpy_can_cast``       ``np.can_cast(a, b, casting="safe")`` over the 32
   dtypes: the safe casts NumPy's promotion of ml_dtypes types rests on
 * ``numpy_add``            ``np.add(a, b).dtype`` for arrays of NumPy's own 14
-  numeric dtypes and Python ints around the integer bounds, both orders:
-  the OverflowError NumPy raises when a Python int does not fit the array's
-  dtype (``np.result_type`` does not check values)
+  numeric dtypes and Python ints around the integer bounds (and Python
+  complex values), both orders: the OverflowError NumPy raises when a Python
+  int does not fit the array's dtype (``np.result_type`` does not check
+  values)
 * ``array_api_promote_types``  array-api-strict has no ``promote_types``;
   these lines call ``xp.result_type(a, b)`` with two dtypes, or with Python
   type objects, which it refuses
 * ``array_api_result_type``    ``xp.result_type(*args)``: no operand, every
   single operand and every ordered pair; a dtype array-api-strict does not
   have is looked up as ``getattr(xp, name)``, which raises AttributeError
+* ``array_api_add``            ``a + b``, the operator (``Array.__add__``, or
+  ``__radd__`` when a Python scalar comes first), on every ordered pair of
+  arrays, Python scalars around the integer bounds and ``None``: it refuses
+  bool arrays, Python scalars of a kind the array does not hold and ints
+  beyond its dtype's bounds, which ``xp.result_type`` lets through. Two
+  Python scalars are added by Python itself; the answer is then ``NotOurs``
+  with the result's Python type (``golden_io.py``). Zero-dimensional arrays
+  are left out: array-api-strict gives them one dimension before adding,
+  and they were measured to answer as arrays with dimensions do
 
 Answers: ``{"ok": V}`` or ``{"error": {"type": T, "message": M}}`` (T is
 ``type(e).__name__``, M is ``str(e)``). V is a dtype name for
@@ -68,9 +79,10 @@ import ml_dtypes
 import numpy as np
 
 import golden_io
-from golden_io import (DTYPE_NAMES, PY_SCALARS, PYTHON_TYPES, Lazy, Operand,
-                       ours, parse_args, py_scalar, py_value, resolve, run,
-                       typed, unary_and_binary, write_all)
+from golden_io import (DTYPE_NAMES, PY_COMPLEX_VALUES, PY_SCALARS,
+                       PYTHON_TYPES, Lazy, NotOurs, Operand, ours, parse_args,
+                       py_scalar, py_value, resolve, run, typed,
+                       unary_and_binary, write_all)
 
 GENERATOR = "conformance/generate_numpy.py"
 
@@ -106,7 +118,7 @@ def np_operands() -> list[Operand]:
     return ([np_array(n) for n in DTYPE_NAMES]
             + [np_zero_dim(n) for n in DTYPE_NAMES]
             + [py_scalar(s) for s in PY_SCALARS]
-            + [py_value(v) for v in PY_INT_VALUES]
+            + [py_value(v) for v in PY_INT_VALUES + PY_COMPLEX_VALUES]
             + [Operand(None, None)])
 
 
@@ -146,7 +158,7 @@ def gen_numpy_can_cast() -> list[dict]:
 
 def gen_numpy_add() -> list[dict]:
     arrays = [np_array(n) for n in NUMPY_NAMES]
-    values = [py_value(v) for v in BOUND_VALUES]
+    values = [py_value(v) for v in BOUND_VALUES + PY_COMPLEX_VALUES]
     pairs = [pair for x in arrays for v in values for pair in ([x, v], [v, x])]
     return run("add", "numpy",
                lambda a, b: typed(numpy_name(np.add(a, b).dtype)), pairs)
@@ -184,10 +196,28 @@ def gen_array_api_promote_types() -> list[dict]:
 def gen_array_api_result_type() -> list[dict]:
     S = ([xp_array(n) for n in DTYPE_NAMES]
          + [py_scalar(s) for s in PY_SCALARS]
-         + [py_value(v) for v in PY_INT_VALUES]
+         + [py_value(v) for v in PY_INT_VALUES + PY_COMPLEX_VALUES]
          + [Operand(None, None)])
     return run("result_type", "array-api",
                lambda *v: typed(xp_call(*v)), unary_and_binary(S))
+
+
+def xp_add(a: Any, b: Any) -> dict:
+    # Python evaluates the left operand first, so a dtype the library lacks
+    # fails on the left before the right is looked at.
+    left = resolve(a)
+    result = left + resolve(b)
+    if isinstance(result, (bool, int, float, complex)):
+        raise NotOurs(type(result).__name__)
+    return typed(ours(str(result.dtype).removeprefix("array_api_strict.")))
+
+
+def gen_array_api_add() -> list[dict]:
+    S = ([xp_array(n) for n in DTYPE_NAMES]
+         + [py_scalar(s) for s in PY_SCALARS]
+         + [py_value(v) for v in BOUND_VALUES + PY_COMPLEX_VALUES]
+         + [Operand(None, None)])
+    return run("add", "array-api", xp_add, ([a, b] for a in S for b in S))
 
 
 GENERATORS = {
@@ -197,6 +227,7 @@ GENERATORS = {
     "numpy_add": gen_numpy_add,
     "array_api_promote_types": gen_array_api_promote_types,
     "array_api_result_type": gen_array_api_result_type,
+    "array_api_add": gen_array_api_add,
 }
 
 

@@ -20,6 +20,8 @@ Operands (``args``), the notation of the batch interface:
   lowest tier ("wrapped numbers").
 * a JSON integer: that Python int (values at the edges of what PyTorch
   reads into a Scalar).
+* ``{"complex": [RE, IM]}``: that Python complex (``1j``, ``2+3j``, ``-1.5j``),
+  a wrapped number like ``py:complex``.
 * ``null``: ``None``.
 * in ``promote_types``, ``"int"``, ``"float"``, ``"complex"``: the Python type
   objects, which ``torch.promote_types`` refuses.
@@ -33,9 +35,16 @@ Files:
   Python's int, float, complex
 * ``torch_result_type``    ``torch.result_type(*args)``: no operand, every
   single operand, every ordered pair
+* ``torch_add``            ``torch.add(*args).dtype`` on the operands of
+  ``torch_result_type``: no operand, every single operand, every ordered
+  pair. It promotes as ``torch.result_type`` does, then casts each input to
+  the result (``copy_``) and runs the CPU kernel (``add_stub``), either of
+  which PyTorch lacks for some dtypes (NotImplementedError); its argument
+  parser words its TypeErrors differently
 
 Answers: a dtype name for ``promote_types``; ``{"dtype": NAME, "weak":
-false}`` for ``result_type`` (PyTorch has no weakly-typed results). The
+false}`` for ``result_type`` and ``add`` (PyTorch has no weakly-typed
+results). The
 script checks that every dtype answered is one of the 32 dtypes.
 """
 
@@ -50,9 +59,10 @@ warnings.filterwarnings("ignore", message="Failed to initialize NumPy")
 import torch  # noqa: E402
 
 import golden_io  # noqa: E402
-from golden_io import (DTYPE_NAMES, PY_SCALARS, PYTHON_TYPES, Lazy,  # noqa: E402
-                       Operand, ours, parse_args, py_scalar, py_value,
-                       resolve, run, typed, unary_and_binary, write_all)
+from golden_io import (DTYPE_NAMES, PY_COMPLEX_VALUES, PY_SCALARS,  # noqa: E402
+                       PYTHON_TYPES, Lazy, Operand, ours, parse_args,
+                       py_scalar, py_value, resolve, run, typed,
+                       unary_and_binary, write_all)
 
 GENERATOR = "conformance/generate_torch.py"
 POLICY = "torch"
@@ -95,19 +105,33 @@ def gen_promote_types() -> list[dict]:
                ([a, b] for a in types for b in types))
 
 
+def call_add(*values: Any) -> dict:
+    return typed(name_of(torch.add(*map(resolve, values)).dtype))
+
+
+def operands() -> list[Operand]:
+    """Tensors with dimensions, zero-dimensional tensors, wrapped numbers
+    and None."""
+    return ([tensor(n, (2,), n) for n in DTYPE_NAMES]
+            + [tensor(n, (), f"0d:{n}") for n in DTYPE_NAMES]
+            + [py_scalar(s) for s in PY_SCALARS]
+            + [py_value(v) for v in PY_INT_VALUES + PY_COMPLEX_VALUES]
+            + [Operand(None, None)])
+
+
 def gen_result_type() -> list[dict]:
-    operands = ([tensor(n, (2,), n) for n in DTYPE_NAMES]
-                + [tensor(n, (), f"0d:{n}") for n in DTYPE_NAMES]
-                + [py_scalar(s) for s in PY_SCALARS]
-                + [py_value(v) for v in PY_INT_VALUES]
-                + [Operand(None, None)])
     return run("result_type", POLICY, call_result_type,
-               unary_and_binary(operands))
+               unary_and_binary(operands()))
+
+
+def gen_add() -> list[dict]:
+    return run("add", POLICY, call_add, unary_and_binary(operands()))
 
 
 GENERATORS = {
     "torch_promote_types": gen_promote_types,
     "torch_result_type": gen_result_type,
+    "torch_add": gen_add,
 }
 
 

@@ -11,7 +11,13 @@ module uses the standard library only. The file format is the one
 ``A`` is ``{"ok": V}`` or ``{"error": {"type": T, "message": M}}``, T being
 ``type(e).__name__`` and M ``str(e)`` of whatever the call raised. Where a
 library answers a dtype that is not one of the 32 (PyTorch's ``complex32``),
-the answer is ``{"error": {"type": "NotOurs", "message": NAME}}``.
+the answer is ``{"error": {"type": "NotOurs", "message": NAME}}``; where an
+operator's result is no array at all (Python adds two Python scalars itself),
+NAME is the result's Python type, ``int``, ``float`` or ``complex``.
+
+A Python complex value is encoded in ``args`` as ``{"complex": [RE, IM]}``,
+its parts as JSON floats (``1j`` is ``{"complex": [0.0, 1.0]}``), since JSON
+has no complex numbers.
 """
 
 from __future__ import annotations
@@ -38,6 +44,10 @@ DTYPE_NAMES = [
 PYTHON_TYPES = {"int": int, "float": float, "complex": complex}
 # A Python scalar of each type, as the batch notation `py:TYPE` stands for.
 PY_SCALARS = {"py:int": 2, "py:float": 2.0, "py:complex": 2j, "py:bool": True}
+# Python complex values, for the generators that take Python scalars: a
+# purely imaginary one, one with both parts, and one whose real part is -0.0
+# (Python reads ``-1.5j`` as ``-(1.5j)``).
+PY_COMPLEX_VALUES = [1j, 2 + 3j, -1.5j]
 
 
 class Operand(NamedTuple):
@@ -61,6 +71,8 @@ def py_scalar(label: str) -> Operand:
 
 
 def py_value(value: Any) -> Operand:
+    if isinstance(value, complex):
+        return Operand(value, {"complex": [value.real, value.imag]})
     return Operand(value, value)
 
 

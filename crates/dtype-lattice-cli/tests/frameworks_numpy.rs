@@ -2,7 +2,7 @@
 //! tools, against what the real libraries and the seed documents say.
 //!
 //! Expected values come from three places only:
-//! - golden data written by `conformance/generate_numpy.py` from NumPy 2.4.6,
+//! - golden data written by `conformance/generate_numpy.py` from NumPy 2.5.5,
 //!   ml_dtypes 0.6.0 and array-api-strict 2.6.1 (`golden.rs` checks every
 //!   file through batch; `can_cast` and `add` are checked here through the
 //!   library too);
@@ -96,6 +96,11 @@ fn add_raises_numpys_overflow_error_for_python_ints_out_of_range() {
     let mut overflows = 0;
     for case in &cases {
         let args = case["args"].as_array().unwrap();
+        // Python complex values, `{"complex": [re, im]}`, are checked
+        // through batch by `golden.rs`; this test is about ints.
+        if args.iter().any(Value::is_object) {
+            continue;
+        }
         let ours = match Numpy.add(&[operand(&args[0]), operand(&args[1])]).unwrap() {
             Ok(typed) => {
                 serde_json::json!({ "ok": { "dtype": typed.dtype.name(), "weak": typed.weak } })

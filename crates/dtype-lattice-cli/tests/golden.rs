@@ -43,7 +43,7 @@ const PINNED: &[(&str, &[(&str, &str)])] = &[
     (
         "conformance/generate_numpy.py",
         &[
-            ("numpy", "2.4.6"),
+            ("numpy", "2.5.5"),
             ("ml_dtypes", "0.6.0"),
             ("array_api_strict", "2.6.1"),
         ],
@@ -280,10 +280,12 @@ golden! {
     numpy_result_type => "numpy_result_type.jsonl";
     array_api_promote_types => "array_api_promote_types.jsonl";
     array_api_result_type => "array_api_result_type.jsonl";
+    array_api_add => "array_api_add.jsonl";
     numpy_add => "numpy_add.jsonl";
     numpy_can_cast => "numpy_can_cast.jsonl";
     torch_promote_types => "torch_promote_types.jsonl";
     torch_result_type => "torch_result_type.jsonl";
+    torch_add => "torch_add.jsonl";
     tensorflow_add => "tensorflow_add.jsonl";
     tensorflow_safe_result_type => "tensorflow_safe_result_type.jsonl";
     tensorflow_all_result_type => "tensorflow_all_result_type.jsonl";

@@ -160,7 +160,7 @@ fn is_integer(dtype: DType) -> bool {
 fn float_complex_mixing_is_numpys() {
     // "This turns out to represent exactly the semantics used by Numpy in
     // mixed float/complex type promotion." (NumPy from the numpy policy,
-    // itself checked against NumPy 2.4.6.)
+    // itself checked against NumPy 2.5.5.)
     let compared = against_numpy("float-complex", |x, y| is_inexact(x) && is_inexact(y));
     assert_eq!(compared.len(), 25);
 }

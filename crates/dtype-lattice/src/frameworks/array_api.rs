@@ -26,6 +26,20 @@
 //! let err = xp.result_type(&[Operand::dtype(DType::UInt8), Operand::py_int(300)]).unwrap_err();
 //! assert_eq!(err.python_type(), "OverflowError");
 //! ```
+//!
+//! [`add`](ArrayApi::add) is the `+` operator, which checks more than
+//! `result_type`: it takes numeric arrays only, so booleans cannot be added.
+//!
+//! ```
+//! use dtype_lattice::frameworks::array_api::ArrayApi;
+//! use dtype_lattice::{DType, Operand, Policy, Typed};
+//!
+//! let xp = ArrayApi;
+//! let x = Operand::dtype(DType::Bool);
+//! assert_eq!(xp.result_type(&[x, x]), Ok(Typed::strong(DType::Bool)));
+//! let err = xp.add(&[x, x]).unwrap().unwrap_err();
+//! assert_eq!(err.to_string(), "Only numeric dtypes are allowed in __add__");
+//! ```
 
 use std::sync::OnceLock;
 
@@ -103,18 +117,10 @@ impl ArrayApi {
         let mut scalars = Vec::new();
         let mut none = false;
         for operand in operands {
-            match operand.kind() {
-                OperandKind::DType(dtype) | OperandKind::ZeroDim(dtype) => dtypes.push(dtype),
-                OperandKind::Array { dtype, weak: false } => dtypes.push(dtype),
-                OperandKind::Array { dtype, weak: true } => {
-                    return Err(crate::frameworks::numpy::weak_array(dtype))
-                }
-                OperandKind::PyType(scalar) => scalars.push((scalar, None)),
-                OperandKind::PyInt(value) => scalars.push((PyScalar::Int, Some(value))),
-                OperandKind::PyFloat(_) => scalars.push((PyScalar::Float, None)),
-                OperandKind::PyComplex { .. } => scalars.push((PyScalar::Complex, None)),
-                OperandKind::PyBool(_) => scalars.push((PyScalar::Bool, None)),
-                OperandKind::None => none = true,
+            match form(operand)? {
+                Form::Array(dtype) => dtypes.push(dtype),
+                Form::Scalar(scalar, value) => scalars.push((scalar, value)),
+                Form::None => none = true,
             }
         }
         // As Python evaluates the arguments: every dtype is looked up first,
@@ -140,6 +146,87 @@ impl ArrayApi {
         Ok(result)
     }
 
+    /// `a + b` (`a.__add__(b)`, or `b.__radd__(a)` when `a` is a Python
+    /// scalar): only numeric arrays, and Python scalars only as `result_type`
+    /// takes them. Two Python scalars Python adds itself, into no array.
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::array_api::ArrayApi;
+    /// use dtype_lattice::{DType, Operand, Policy, PyScalar, Typed};
+    /// let x = Operand::dtype(DType::Float32);
+    /// let add = |a, b| ArrayApi.add(&[a, b]).unwrap();
+    /// assert_eq!(add(PyScalar::Complex.into(), x), Ok(Typed::strong(DType::Complex64)));
+    /// let err = add(Operand::py_int(2), Operand::dtype(DType::Bool)).unwrap_err();
+    /// assert_eq!(err.to_string(), "Only numeric dtypes are allowed in __radd__");
+    /// let err = add(Operand::dtype(DType::Int8), Operand::py_int(128)).unwrap_err();
+    /// assert_eq!(err.python_type(), "OverflowError");
+    /// ```
+    fn add_pair(&self, a: Operand, b: Operand) -> Result<DType, PromotionError> {
+        let (a, b) = (form(&a)?, form(&b)?);
+        // Python evaluates both operands, looking their dtypes up, before
+        // it adds.
+        for side in [a, b] {
+            if let Form::Array(dtype) = side {
+                known(dtype)?;
+            }
+        }
+        match (a, b) {
+            (Form::Array(dtype), other) => self.operator(dtype, other, "__add__"),
+            // A Python scalar, or None, has no `__add__` for an array, so
+            // Python asks the array's `__radd__`.
+            (other, Form::Array(dtype)) => self.operator(dtype, other, "__radd__"),
+            (Form::Scalar(a, _), Form::Scalar(b, _)) => Err(PromotionError::Framework {
+                kind: ErrorKind::Value,
+                message: format!(
+                    "Python adds two Python scalars itself: the sum is a Python {} and no \
+                     array, so it has no dtype",
+                    python_sum(a, b)
+                ),
+            }),
+            (a, b) => Err(PromotionError::Framework {
+                kind: ErrorKind::Type,
+                message: format!(
+                    "unsupported operand type(s) for +: '{}' and '{}'",
+                    a.python_class(),
+                    b.python_class()
+                ),
+            }),
+        }
+    }
+
+    /// `Array.__add__` or `Array.__radd__` (`op`) of an array of `dtype`
+    /// with `other`, in array-api-strict's order of checks.
+    fn operator(&self, dtype: DType, other: Form, op: &str) -> Result<DType, PromotionError> {
+        let type_error = |message: String| PromotionError::Framework {
+            kind: ErrorKind::Type,
+            message,
+        };
+        let numeric = |dtype: DType| {
+            if dtype == DType::Bool {
+                Err(type_error(format!(
+                    "Only numeric dtypes are allowed in {op}"
+                )))
+            } else {
+                Ok(dtype)
+            }
+        };
+        match other {
+            // `_check_type_device` looks at the other operand before the
+            // array's own dtype.
+            Form::None => Err(type_error(
+                "Expected Array or Python scalar; got <class 'NoneType'>".to_owned(),
+            )),
+            Form::Array(other) => {
+                numeric(dtype)?;
+                self.join(dtype, numeric(other)?)
+            }
+            Form::Scalar(scalar, value) => {
+                numeric(dtype)?;
+                promote_scalar(dtype, scalar, value)
+            }
+        }
+    }
+
     fn join(&self, a: DType, b: DType) -> Result<DType, PromotionError> {
         lattice()
             .join_types(Typed::strong(a), Typed::strong(b))
@@ -150,6 +237,56 @@ impl ArrayApi {
                     "array_api_strict.{a} and array_api_strict.{b} cannot be type promoted together"
                 ),
             })
+    }
+}
+
+/// What an operand is to array-api-strict: an array (a dtype stands for one,
+/// and zero-dimensional arrays promote as any other), a Python scalar with
+/// an int's value where it has one, or `None`.
+#[derive(Clone, Copy)]
+enum Form {
+    Array(DType),
+    Scalar(PyScalar, Option<i128>),
+    None,
+}
+
+impl Form {
+    /// The name of the operand's Python class, as Python's errors give it.
+    fn python_class(self) -> &'static str {
+        match self {
+            Form::Array(_) => "Array",
+            Form::Scalar(scalar, _) => scalar.name(),
+            Form::None => "NoneType",
+        }
+    }
+}
+
+/// The one place an operand's kind is read, so that a new kind of operand
+/// needs one arm here. A weakly-typed array (only JAX has them) is an error.
+fn form(operand: &Operand) -> Result<Form, PromotionError> {
+    Ok(match operand.kind() {
+        OperandKind::DType(dtype)
+        | OperandKind::ZeroDim(dtype)
+        | OperandKind::Array { dtype, weak: false } => Form::Array(dtype),
+        OperandKind::Array { dtype, weak: true } => {
+            return Err(crate::frameworks::numpy::weak_array(dtype))
+        }
+        OperandKind::PyType(scalar) => Form::Scalar(scalar, None),
+        OperandKind::PyInt(value) => Form::Scalar(PyScalar::Int, Some(value)),
+        OperandKind::PyFloat(_) => Form::Scalar(PyScalar::Float, None),
+        OperandKind::PyComplex { .. } => Form::Scalar(PyScalar::Complex, None),
+        OperandKind::PyBool(_) => Form::Scalar(PyScalar::Bool, None),
+        OperandKind::None => Form::None,
+    })
+}
+
+/// The Python type of the sum of two Python scalars: `bool + bool` is an
+/// `int`, and otherwise the wider of the two (`PyScalar` is ordered as
+/// Python's numeric tower).
+fn python_sum(a: PyScalar, b: PyScalar) -> PyScalar {
+    match a.max(b) {
+        PyScalar::Bool => PyScalar::Int,
+        wider => wider,
     }
 }
 
@@ -238,6 +375,16 @@ impl Policy for ArrayApi {
 
     fn is_native(&self, dtype: DType) -> bool {
         DTYPES.contains(&dtype)
+    }
+
+    fn add(&self, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
+        Some(match *operands {
+            [a, b] => self.add_pair(a, b).map(Typed::strong),
+            _ => Err(PromotionError::Framework {
+                kind: ErrorKind::Type,
+                message: format!("the + operator takes two operands, not {}", operands.len()),
+            }),
+        })
     }
 }
 

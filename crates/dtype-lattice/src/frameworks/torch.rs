@@ -1,5 +1,5 @@
-//! PyTorch 2.15's type promotion: `torch.promote_types` and
-//! `torch.result_type`.
+//! PyTorch 2.15's type promotion: `torch.promote_types`,
+//! `torch.result_type` and `torch.add`.
 //!
 //! `promote_types` over the twelve dtypes of PyTorch's promotion table
 //! (bool, uint8, the signed integers, bfloat16, the IEEE floats, complex64
@@ -38,6 +38,21 @@
 //! assert_eq!(Torch.result_type(&[x, Operand::py_float(2.5)]), Ok(Typed::strong(DType::Float32)));
 //! let f16 = Operand::zero_dim(DType::Float16);
 //! assert_eq!(Torch.result_type(&[x, f16]), Ok(Typed::strong(DType::Float16)));
+//! ```
+//!
+//! [`add`](Torch::add) is `torch.add` on the CPU: the promotion of
+//! `result_type`, then each input cast to the result and the addition run,
+//! where PyTorch has no code for some dtypes it promotes to:
+//!
+//! ```
+//! use dtype_lattice::frameworks::torch::Torch;
+//! use dtype_lattice::{DType, Operand, Policy, Typed};
+//!
+//! let x = Operand::dtype(DType::UInt16);
+//! assert_eq!(Torch.result_type(&[x, x]), Ok(Typed::strong(DType::UInt16)));
+//! let err = Torch.add(&[x, x]).unwrap().unwrap_err();
+//! assert_eq!(err.python_type(), "NotImplementedError");
+//! assert_eq!(err.to_string(), "\"add_stub\" not implemented for 'UInt16'");
 //! ```
 
 use std::sync::OnceLock;
@@ -173,10 +188,86 @@ impl Torch {
         if [a, b].iter().any(|o| o.is_none()) {
             return Err(invalid_arguments(operands, true));
         }
-        // PyTorch reads the second argument first (measured with two ints
-        // it cannot read).
-        let b = tier(b)?;
-        let a = tier(a)?;
+        let (a, b) = read(a, b)?;
+        self.promote_tiers(a, b).map_err(|stop| match stop {
+            NoDType::Error(err) => err,
+            NoDType::HalfComplex(parts) => not_ours(half_complex(parts).0),
+        })
+    }
+
+    /// `torch.add(a, b)` on the CPU: [`result_type`](Torch::result_type)'s
+    /// promotion, after `torch.add`'s own argument checks; then each input is
+    /// cast to the result and the kernel runs, and PyTorch has neither casts
+    /// for the sub-byte integers nor an addition for the "barebones"
+    /// unsigned types, float8 types and bfloat16's complex type.
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::torch::Torch;
+    /// use dtype_lattice::{DType, Operand, Policy, Typed};
+    /// let add = |a, b| Torch.add(&[a, b]).unwrap();
+    /// let x = Operand::dtype(DType::Int8);
+    /// assert_eq!(add(x, Operand::py_float(2.5)), Ok(Typed::strong(DType::Float32)));
+    /// let err = add(x, Operand::zero_dim(DType::Int4)).unwrap_err();
+    /// assert_eq!(err.to_string(), "\"copy_\" not implemented for 'Int4'");
+    /// let err = add(Operand::NONE, x).unwrap_err();
+    /// assert_eq!(err.to_string(), "add(): argument 'input' (position 1) must be Tensor, not NoneType");
+    /// ```
+    fn add_dtype(&self, operands: &[Operand]) -> Result<DType, PromotionError> {
+        for operand in operands {
+            if let Some(dtype) = tensor_dtype(operand)? {
+                known(dtype)?;
+            }
+        }
+        let [a, b] = operands else {
+            return Err(add_arguments(operands));
+        };
+        for (operand, parameter, position) in [(a, "input", 1), (b, "other", 2)] {
+            if operand.is_none() {
+                return Err(PromotionError::Framework {
+                    kind: ErrorKind::Type,
+                    message: format!(
+                        "add(): argument '{parameter}' (position {position}) must be Tensor, \
+                         not NoneType"
+                    ),
+                });
+            }
+        }
+        let (a, b) = read(a, b)?;
+        let result = match self.promote_tiers(a, b) {
+            Ok(result) => result,
+            Err(NoDType::Error(err)) => return Err(err),
+            // The inputs (16-bit floats, complex numbers) all cast to these;
+            // the kernel adds float16 parts only.
+            Err(NoDType::HalfComplex(DType::Float16)) => return Err(not_ours("complex32")),
+            Err(NoDType::HalfComplex(parts)) => {
+                return Err(not_implemented("add_stub", half_complex(parts).1))
+            }
+        };
+        for (slot, dtype) in [a, b] {
+            let from = match slot {
+                Slot::Wrapped => wrapped_storage(dtype),
+                Slot::Dim | Slot::ZeroDim => dtype,
+            };
+            if from != result {
+                // `copy_` checks the dtype it casts to before the one it
+                // casts from (measured: int1 into uint1 names UInt1).
+                for end in [result, from] {
+                    if end.is_sub_byte_integer() {
+                        return Err(not_implemented("copy_", scalar_type_name(end)));
+                    }
+                }
+            }
+        }
+        // The kernel covers exactly the dtypes of the promotion table
+        // (measured), as PyTorch dispatches it over its classic types.
+        if lattice().node_of(Typed::strong(result)).is_none() {
+            return Err(not_implemented("add_stub", scalar_type_name(result)));
+        }
+        Ok(result)
+    }
+
+    /// The promotion of two operands read into their tiers.
+    fn promote_tiers(&self, a: Tiered, b: Tiered) -> Result<DType, NoDType> {
         let mut tiers = Tiers::default();
         for (slot, dtype) in [a, b] {
             let tier = match slot {
@@ -256,7 +347,7 @@ impl Torch {
         &self,
         higher: Option<DType>,
         lower: Option<DType>,
-    ) -> Result<Option<DType>, PromotionError> {
+    ) -> Result<Option<DType>, NoDType> {
         let is = |dtype: Option<DType>, test: fn(DType) -> bool| dtype.is_some_and(test);
         let is_complex = |dtype: DType| dtype.kind() == Kind::Complex;
         if is(higher, is_complex) {
@@ -272,9 +363,23 @@ impl Torch {
             return Ok(higher);
         }
         if higher == Some(DType::Bool) || is(lower, is_floating) {
-            return self.promote_skip_undefined(higher, lower);
+            return Ok(self.promote_skip_undefined(higher, lower)?);
         }
         Ok(higher.or(lower))
+    }
+}
+
+/// Why promotion gives no dtype of the 32.
+enum NoDType {
+    /// PyTorch raises this error.
+    Error(PromotionError),
+    /// PyTorch gives the complex type whose parts are this 16-bit float.
+    HalfComplex(DType),
+}
+
+impl From<PromotionError> for NoDType {
+    fn from(err: PromotionError) -> NoDType {
+        NoDType::Error(err)
     }
 }
 
@@ -286,11 +391,15 @@ enum Slot {
     Wrapped,
 }
 
+/// An operand as PyTorch promotes it: its tier, and the dtype it counts as
+/// there.
+type Tiered = (Slot, DType);
+
 /// The tier an operand joins and the dtype it counts as there: a wrapped
 /// float or complex counts as PyTorch's default dtype of its kind, a
 /// wrapped int as the Scalar type it is read into. `None` was refused
 /// before.
-fn tier(operand: &Operand) -> Result<(Slot, DType), PromotionError> {
+fn tier(operand: &Operand) -> Result<Tiered, PromotionError> {
     Ok(match operand.kind() {
         OperandKind::DType(dtype) | OperandKind::Array { dtype, .. } => (Slot::Dim, dtype),
         OperandKind::ZeroDim(dtype) => (Slot::ZeroDim, dtype),
@@ -300,6 +409,24 @@ fn tier(operand: &Operand) -> Result<(Slot, DType), PromotionError> {
         OperandKind::PyComplex { .. } => (Slot::Wrapped, wrapped_dtype(PyScalar::Complex)),
         OperandKind::PyBool(_) | OperandKind::None => (Slot::Wrapped, DType::Bool),
     })
+}
+
+/// Both operands in their tiers. PyTorch reads the second argument first
+/// (measured with two ints it cannot read).
+fn read(a: &Operand, b: &Operand) -> Result<(Tiered, Tiered), PromotionError> {
+    let b = tier(b)?;
+    Ok((tier(a)?, b))
+}
+
+/// The dtype of the tensor PyTorch wraps a Python number in, which it casts
+/// from: a float and a complex number are held in 64-bit parts, though they
+/// promote as the default dtypes.
+fn wrapped_storage(promoted_as: DType) -> DType {
+    match promoted_as {
+        DType::Float32 => DType::Float64,
+        DType::Complex64 => DType::Complex128,
+        other => other,
+    }
 }
 
 /// A dtype PyTorch has, or the error `getattr(torch, name)` gives.
@@ -379,16 +506,33 @@ fn is_floating(dtype: DType) -> bool {
 }
 
 /// `toComplexType`: the complex type whose parts are `dtype`.
-fn to_complex(dtype: DType) -> Result<DType, PromotionError> {
+fn to_complex(dtype: DType) -> Result<DType, NoDType> {
     match dtype {
         DType::Float32 => Ok(DType::Complex64),
         DType::Float64 => Ok(DType::Complex128),
-        DType::Float16 => Err(not_ours("complex32")),
-        DType::BFloat16 => Err(not_ours("bcomplex32")),
-        other => Err(PromotionError::Framework {
+        DType::Float16 | DType::BFloat16 => Err(NoDType::HalfComplex(dtype)),
+        other => Err(NoDType::Error(PromotionError::Framework {
             kind: ErrorKind::Runtime,
             message: format!("Unknown Complex ScalarType for {}", scalar_type_name(other)),
-        }),
+        })),
+    }
+}
+
+/// The Python and C++ names of the complex type whose parts are a 16-bit
+/// float.
+fn half_complex(parts: DType) -> (&'static str, &'static str) {
+    if parts == DType::BFloat16 {
+        ("bcomplex32", "BComplex32")
+    } else {
+        ("complex32", "ComplexHalf")
+    }
+}
+
+/// PyTorch's error for a dtype `operation` has no code for on the CPU.
+fn not_implemented(operation: &str, scalar_type: &str) -> PromotionError {
+    PromotionError::Framework {
+        kind: ErrorKind::NotImplemented,
+        message: format!("\"{operation}\" not implemented for '{scalar_type}'"),
     }
 }
 
@@ -461,6 +605,27 @@ fn invalid_arguments(operands: &[Operand], explain: bool) -> PromotionError {
     }
 }
 
+/// `torch.add`'s `TypeError` for a call without exactly two arguments.
+fn add_arguments(operands: &[Operand]) -> PromotionError {
+    let message = if operands.len() > 2 {
+        format!(
+            "add() takes 2 positional arguments but {} were given",
+            operands.len()
+        )
+    } else {
+        let classes: Vec<&str> = operands.iter().map(python_class).collect();
+        format!(
+            "add() received an invalid combination of arguments - got ({}), but expected \
+             (Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)",
+            classes.join(", ")
+        )
+    };
+    PromotionError::Framework {
+        kind: ErrorKind::Type,
+        message,
+    }
+}
+
 impl Policy for Torch {
     fn name(&self) -> String {
         "torch".to_owned()
@@ -480,6 +645,10 @@ impl Policy for Torch {
 
     fn is_native(&self, dtype: DType) -> bool {
         known(dtype).is_ok()
+    }
+
+    fn add(&self, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
+        Some(self.add_dtype(operands).map(Typed::strong))
     }
 }
 

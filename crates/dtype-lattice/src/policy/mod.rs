@@ -58,10 +58,11 @@ pub trait Policy: Send + Sync {
     }
 
     /// The type the framework's addition of `operands` produces, where the
-    /// policy models that operation (NumPy's `np.add`, `tf.add`,
-    /// `jax.lax.add`): it can differ from [`result_type`](Policy::result_type)
-    /// by the operation's own checks (a value out of range, a dtype with no
-    /// kernel). `None` where the policy does not model it.
+    /// policy models that operation (NumPy's `np.add`, the Array API's `+`,
+    /// `torch.add`, `tf.add`, `jax.lax.add`): it can differ from
+    /// [`result_type`](Policy::result_type) by the operation's own checks (a
+    /// value out of range, a dtype with no kernel). `None` where the policy
+    /// does not model it.
     fn add(&self, _operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
         None
     }

@@ -1,4 +1,4 @@
-//! NumPy's type promotion: NumPy 2.4.6 with ml_dtypes 0.6.0 ([`Numpy`]), and
+//! NumPy's type promotion: NumPy 2.5.5 with ml_dtypes 0.6.0 ([`Numpy`]), and
 //! the NumPy 1.x table that JAX's design notebook prints ([`NumpyLegacy`]).
 //!
 //! NumPy 2 follows NEP 50: arrays (of any shape, zero-dimensional ones
@@ -63,7 +63,7 @@ use crate::types::Typed;
 use crate::types::{Operand, OperandKind, PyScalar, TypeSpec};
 use common::{common_pair, promote_sequence, Class};
 
-/// NumPy 2.4.6's promotion (NEP 50) with ml_dtypes 0.6.0 imported.
+/// NumPy 2.5.5's promotion (NEP 50) with ml_dtypes 0.6.0 imported.
 ///
 /// Operands of [`result_type`](Numpy::result_type): a dtype (or an array of
 /// it, with dimensions or without: NumPy 2 treats them alike), Python
