@@ -7,8 +7,10 @@
 //! else goes through NumPy's own `np.dtype(obj)`, then the library's name
 //! parser, which knows every spelling the command line does.
 
+use dtype_lattice::frameworks::jax::Jax;
 use dtype_lattice::{DType, Operand, ParseDTypeError, PyScalar, TypeSpec};
 use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyComplex, PyFloat, PyInt, PyString, PyType};
@@ -19,14 +21,14 @@ pub(crate) struct Known {
     /// `np.dtype(name)` for each dtype, by `DType::index`; `None` where the
     /// installed ml_dtypes lacks the type.
     dtypes: Vec<Option<Py<PyAny>>>,
-    /// Each dtype object's address, by `DType::index` (0 for none).
-    dtype_addresses: Vec<usize>,
-    /// Each scalar type's address (`np.int8`, `ml_dtypes.bfloat16`), by
-    /// `DType::index`.
-    scalar_addresses: Vec<usize>,
+    /// The dtype objects and scalar types (`np.int8`, `ml_dtypes.bfloat16`)
+    /// by address: the first thing every argument is looked up in.
+    identities: Identities,
     /// Keeps the scalar types alive, so their addresses stay theirs.
     _scalar_types: Vec<Py<PyAny>>,
     ndarray: Py<PyType>,
+    /// `ndarray`'s address, to recognise arrays by their type's address.
+    ndarray_address: usize,
     generic: Py<PyType>,
     numpy_dtype: Py<PyAny>,
 }
@@ -40,27 +42,27 @@ pub(crate) fn known(py: Python<'_>) -> PyResult<&'static Known> {
         py.import("ml_dtypes")?;
         let numpy_dtype = numpy.getattr("dtype")?;
         let mut dtypes = Vec::with_capacity(DType::COUNT);
-        let mut dtype_addresses = vec![0; DType::COUNT];
-        let mut scalar_addresses = vec![0; DType::COUNT];
+        let mut identities = Identities::default();
         let mut scalar_types = Vec::new();
         for dtype in DType::ALL {
             match numpy_dtype.call1((dtype.name(),)) {
                 Ok(object) => {
-                    dtype_addresses[dtype.index()] = object.as_ptr() as usize;
+                    identities.insert(object.as_ptr() as usize, dtype);
                     let scalar = object.getattr("type")?;
-                    scalar_addresses[dtype.index()] = scalar.as_ptr() as usize;
+                    identities.insert(scalar.as_ptr() as usize, dtype);
                     scalar_types.push(scalar.unbind());
                     dtypes.push(Some(object.unbind()));
                 }
                 Err(_) => dtypes.push(None),
             }
         }
+        let ndarray = numpy.getattr("ndarray")?.cast_into::<PyType>()?;
         Ok(Known {
             dtypes,
-            dtype_addresses,
-            scalar_addresses,
+            identities,
             _scalar_types: scalar_types,
-            ndarray: numpy.getattr("ndarray")?.cast_into::<PyType>()?.unbind(),
+            ndarray_address: ndarray.as_ptr() as usize,
+            ndarray: ndarray.unbind(),
             generic: numpy.getattr("generic")?.cast_into::<PyType>()?.unbind(),
             numpy_dtype: numpy_dtype.unbind(),
         })
@@ -81,11 +83,7 @@ impl Known {
     /// The dtype of a dtype object or scalar type recognised by identity.
     #[inline]
     fn by_identity(&self, object: &Bound<'_, PyAny>) -> Option<DType> {
-        let address = object.as_ptr() as usize;
-        let found = |addresses: &[usize]| addresses.iter().position(|&a| a == address);
-        found(&self.dtype_addresses)
-            .or_else(|| found(&self.scalar_addresses))
-            .map(|index| DType::ALL[index])
+        self.identities.get(object.as_ptr() as usize)
     }
 
     /// A dtype-like object as a dtype: a dtype object, a scalar type, a
@@ -141,9 +139,31 @@ impl Known {
     /// strongly-typed array), any object with a `dtype` (an array: JAX's
     /// `weak_type` flag is read where it has one), or a string in the
     /// command line's notation (`"weak:int32"`, `"2+3j"`).
-    pub(crate) fn operand(&self, object: &Bound<'_, PyAny>) -> PyResult<Operand> {
+    ///
+    /// Under JAX (`jax` given), an array that is not JAX's own - a NumPy
+    /// array or scalar, anything else with a `dtype` but no `weak_type` -
+    /// has its dtype canonicalized, as `jax.dtypes.dtype` reads it: only
+    /// JAX's arrays keep a 64-bit dtype with x64 off.
+    pub(crate) fn operand(
+        &self,
+        object: &Bound<'_, PyAny>,
+        jax: Option<&Jax>,
+    ) -> PyResult<Operand> {
+        let foreign = |dtype: DType| {
+            Operand::array(
+                jax.map_or(dtype, |jax| jax.canonicalize_dtype(dtype)),
+                false,
+            )
+        };
         if let Some(dtype) = self.by_identity(object) {
             return Ok(Operand::dtype(dtype));
+        }
+        let py = object.py();
+        // Arrays first, by their type's address: the commonest operand
+        // after dtypes, and `isinstance` costs more than the rest of a call.
+        if object.get_type().as_ptr() as usize == self.ndarray_address {
+            let dtype = object.getattr(intern!(py, "dtype"))?;
+            return Ok(foreign(self.dtype(&dtype)?));
         }
         if let Some(value) = python_value(object)? {
             return Ok(value);
@@ -151,14 +171,10 @@ impl Known {
         if object.is_none() {
             return Ok(Operand::NONE);
         }
-        let py = object.py();
         if object.is_instance(self.ndarray.bind(py))?
             || object.is_instance(self.generic.bind(py))?
         {
-            return Ok(Operand::array(
-                self.dtype(&object.getattr("dtype")?)?,
-                false,
-            ));
+            return Ok(foreign(self.dtype(&object.getattr("dtype")?)?));
         }
         if let Some(scalar) = python_type(object) {
             return Ok(Operand::py_type(scalar));
@@ -168,7 +184,11 @@ impl Known {
         }
         if !object.is_instance_of::<PyType>() {
             if let Ok(dtype) = object.getattr("dtype") {
-                return Ok(Operand::array(self.dtype(&dtype)?, weak_type(object)?));
+                let dtype = self.dtype(&dtype)?;
+                return Ok(match weak_type(object)? {
+                    Some(weak) => Operand::array(dtype, weak),
+                    None => foreign(dtype),
+                });
             }
         }
         // Subclasses of Python's scalars (an IntEnum, a bool subclass)
@@ -223,6 +243,11 @@ fn python_value(object: &Bound<'_, PyAny>) -> PyResult<Option<Operand>> {
 /// A Python int; one beyond 128 bits is out of every dtype's range as the
 /// 128-bit bound of its sign is, so it is read as that bound.
 fn py_int(object: &Bound<'_, PyAny>) -> Operand {
+    // 64 bits first: one C call, where 128 bits take a slower route
+    // under the stable ABI.
+    if let Ok(value) = object.extract::<i64>() {
+        return Operand::py_int(i128::from(value));
+    }
     match object.extract::<i128>() {
         Ok(value) => Operand::py_int(value),
         Err(_) if object.gt(0).unwrap_or(false) => Operand::py_int(i128::MAX),
@@ -231,17 +256,17 @@ fn py_int(object: &Bound<'_, PyAny>) -> Operand {
 }
 
 /// JAX's weak flag of an array-like: `x.weak_type`, or a tracer's
-/// `x.aval.weak_type`; strong where neither exists.
-fn weak_type(object: &Bound<'_, PyAny>) -> PyResult<bool> {
+/// `x.aval.weak_type`; `None` for an array that is not JAX's.
+fn weak_type(object: &Bound<'_, PyAny>) -> PyResult<Option<bool>> {
     if let Ok(flag) = object.getattr("weak_type") {
-        return flag.is_truthy();
+        return flag.is_truthy().map(Some);
     }
     match object
         .getattr("aval")
         .and_then(|aval| aval.getattr("weak_type"))
     {
-        Ok(flag) => flag.is_truthy(),
-        Err(_) => Ok(false),
+        Ok(flag) => flag.is_truthy().map(Some),
+        Err(_) => Ok(None),
     }
 }
 
@@ -266,5 +291,49 @@ pub(crate) fn short_repr(object: &Bound<'_, PyAny>) -> String {
         format!("{}...", text.chars().take(77).collect::<String>())
     } else {
         text
+    }
+}
+
+/// A table from object addresses to dtypes, open addressing: 64 entries in
+/// 128 slots, so a lookup is a hash and one or two compares.
+struct Identities {
+    slots: [(usize, u8); Identities::SLOTS],
+}
+
+impl Default for Identities {
+    fn default() -> Identities {
+        Identities {
+            slots: [(0, 0); Identities::SLOTS],
+        }
+    }
+}
+
+impl Identities {
+    const SLOTS: usize = 128;
+
+    /// Objects are 16-byte aligned: the low bits say nothing.
+    #[inline]
+    fn slot(address: usize) -> usize {
+        ((address >> 4) ^ (address >> 11)) % Identities::SLOTS
+    }
+
+    fn insert(&mut self, address: usize, dtype: DType) {
+        let mut slot = Identities::slot(address);
+        while self.slots[slot].0 != 0 && self.slots[slot].0 != address {
+            slot = (slot + 1) % Identities::SLOTS;
+        }
+        self.slots[slot] = (address, dtype.index() as u8);
+    }
+
+    #[inline]
+    fn get(&self, address: usize) -> Option<DType> {
+        let mut slot = Identities::slot(address);
+        loop {
+            match self.slots[slot] {
+                (0, _) => return None,
+                (a, index) if a == address => return Some(DType::ALL[usize::from(index)]),
+                _ => slot = (slot + 1) % Identities::SLOTS,
+            }
+        }
     }
 }

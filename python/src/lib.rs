@@ -35,9 +35,34 @@ fn raise(py: Python<'_>, err: PromotionError) -> PyErr {
     errors::to_python(py, &err)
 }
 
-fn operands(py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Vec<Operand>> {
+/// Operands read from a call's arguments: on the stack for up to eight
+/// (an allocation would be a tenth of a short call's cost), else in a Vec.
+enum Operands {
+    Few([Operand; 8], usize),
+    Many(Vec<Operand>),
+}
+
+impl std::ops::Deref for Operands {
+    type Target = [Operand];
+    fn deref(&self) -> &[Operand] {
+        match self {
+            Operands::Few(buffer, len) => &buffer[..*len],
+            Operands::Many(operands) => operands,
+        }
+    }
+}
+
+fn operands(py: Python<'_>, args: &Bound<'_, PyTuple>, jax: Option<&Jax>) -> PyResult<Operands> {
     let known = known(py)?;
-    args.iter().map(|arg| known.operand(&arg)).collect()
+    if args.len() <= 8 {
+        let mut buffer = [Operand::NONE; 8];
+        for (slot, arg) in buffer.iter_mut().zip(args.iter()) {
+            *slot = known.operand(&arg, jax)?;
+        }
+        return Ok(Operands::Few(buffer, args.len()));
+    }
+    let operands = args.iter().map(|arg| known.operand(&arg, jax));
+    Ok(Operands::Many(operands.collect::<PyResult<_>>()?))
 }
 
 /// The framework's answer for the operands, or `None` where the policy
@@ -79,7 +104,7 @@ impl Policy {
         return_weak_type_flag: bool,
     ) -> PyResult<Py<PyAny>> {
         let known = known(py)?;
-        let operands = operands(py, args)?;
+        let operands = operands(py, args, self.jax.as_ref())?;
         let typed = self
             .policy
             .result_type(&operands)
@@ -99,7 +124,7 @@ impl Policy {
         py: Python<'_>,
         args: &Bound<'_, PyTuple>,
     ) -> PyResult<(Py<PyAny>, bool)> {
-        let operands = operands(py, args)?;
+        let operands = operands(py, args, self.jax.as_ref())?;
         let answer = self.policy.lattice_result_type(&operands);
         let typed = modelled("lattice_result_type", self.canonical_name, answer)?
             .map_err(|err| raise(py, err))?;
@@ -109,7 +134,7 @@ impl Policy {
     /// The framework's `add` of the operands, as a dtype and weak flag.
     #[pyo3(signature = (*args))]
     fn add(&self, py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<(Py<PyAny>, bool)> {
-        let operands = operands(py, args)?;
+        let operands = operands(py, args, self.jax.as_ref())?;
         let typed = modelled("add", self.canonical_name, self.policy.add(&operands))?
             .map_err(|err| raise(py, err))?;
         Ok((known(py)?.numpy(py, typed.dtype)?, typed.weak))
@@ -136,7 +161,7 @@ impl Policy {
     ) -> PyResult<bool> {
         let jax = modelled("safe_to_cast", self.canonical_name, self.jax.as_ref())?;
         let known = known(py)?;
-        jax.safe_to_cast(known.operand(x)?, known.dtype(dtype)?)
+        jax.safe_to_cast(known.operand(x, Some(jax))?, known.dtype(dtype)?)
             .map_err(|err| raise(py, err))
     }
 
@@ -156,7 +181,7 @@ impl Policy {
         let jax = modelled("asarray", self.canonical_name, self.jax.as_ref())?;
         let known = known(py)?;
         let typed = jax
-            .asarray(known.operand(value)?)
+            .asarray(known.operand(value, Some(jax))?)
             .map_err(|err| raise(py, err))?;
         Ok((known.numpy(py, typed.dtype)?, typed.weak))
     }
@@ -444,6 +469,14 @@ fn issubdtype_(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> Py
     Ok(issubdtype(scalar(a)?, scalar(b)?))
 }
 
+/// Reads nothing and returns None: a call through the same binding as
+/// `result_type`, for benchmarks to measure the cost of calling at all.
+#[pyfunction]
+#[pyo3(signature = (*_args, return_weak_type_flag = false))]
+fn _call_floor(_args: &Bound<'_, PyTuple>, return_weak_type_flag: bool) -> bool {
+    return_weak_type_flag
+}
+
 /// The 32 dtypes' names, in the library's order.
 #[pyfunction]
 fn dtype_names() -> Vec<&'static str> {
@@ -468,6 +501,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(isdtype_, m)?)?;
     m.add_function(wrap_pyfunction!(issubdtype_, m)?)?;
     m.add_function(wrap_pyfunction!(dtype_names, m)?)?;
+    m.add_function(wrap_pyfunction!(_call_floor, m)?)?;
     m.add_function(wrap_pyfunction!(policy_names, m)?)?;
     m.add(
         "TypePromotionError",
