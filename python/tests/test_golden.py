@@ -4,7 +4,8 @@ The golden files (``conformance/golden/*.jsonl``) hold the real libraries'
 answers, written by the generators in ``conformance/``; the Rust tests read
 the same files through the batch protocol. Here each call's arguments are
 made into the Python objects a user would pass - NumPy dtypes for dtype
-names, NumPy arrays for strong arrays, :class:`dl.Operand` for weak ones,
+names, NumPy arrays for strong arrays (JAX's files: stand-ins for JAX
+arrays, :class:`dl.Operand`), :class:`dl.Operand` for weak ones,
 Python numbers, types and ``None`` - and the answer, or the exception's
 class name and message, compared.
 """
@@ -46,16 +47,19 @@ def dtype(name: str) -> np.dtype:
     return np.dtype(name)
 
 
-def value(arg):
-    """The Python object a user would pass for a golden argument."""
+def value(arg, jax_arrays: bool = False):
+    """The Python object a user would pass for a golden argument. JAX's
+    files record JAX arrays (which keep their dtype whatever x64 says), so
+    for them an array is a stand-in with ``dtype`` and ``weak_type``; for the
+    other frameworks a NumPy array."""
     if arg is None or isinstance(arg, (bool, int, float, list)):
         return arg
     if isinstance(arg, dict):
         if "complex" in arg:
             real, imag = arg["complex"]
             return complex(real, imag)
-        if arg.get("weak"):
-            return dl.Operand(dtype(arg["dtype"]), True)
+        if arg.get("weak") or jax_arrays:
+            return dl.Operand(dtype(arg["dtype"]), bool(arg.get("weak")))
         return np.empty(0, dtype=dtype(arg["dtype"]))
     if arg in PYTHON_TYPES:
         return PYTHON_TYPES[arg]
@@ -84,9 +88,9 @@ def typed(pair):
 
 
 def run(case: dict):
-    fn, args = case["fn"], [value(a) for a in case["args"]]
-    p = policy(case.get("policy", "jax"), case["x64"],
-               case["promotion"] == "strict")
+    name = case.get("policy", "jax")
+    fn, args = case["fn"], [value(a, name.startswith("jax")) for a in case["args"]]
+    p = policy(name, case["x64"], case["promotion"] == "strict")
     if fn == "promote_types":
         return answer_of(lambda: str(p.promote_types(*args)))
     if fn == "result_type":
