@@ -1,0 +1,39 @@
+"""The documentation's examples run: the package's doctests, and the
+README's Python blocks, whose `# value` comments must be what the line
+before them gives."""
+
+from __future__ import annotations
+
+import doctest
+import re
+from pathlib import Path
+
+import numpy as np  # noqa: F401 - the README's blocks use it
+
+import dtype_lattice as dl
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+def test_doctests() -> None:
+    failures, tried = doctest.testmod(dl, verbose=False)
+    assert tried > 0 and failures == 0
+
+
+def test_readme_python_blocks_run_and_say_what_they_give() -> None:
+    blocks = re.findall(r"```python\n(.*?)```", README.read_text(), re.S)
+    assert blocks
+    for block in blocks:
+        namespace: dict = {}
+        for line in block.splitlines():
+            code, _, comment = line.partition("  # ")
+            if not code.strip():
+                continue
+            stripped = code.strip()
+            if stripped.startswith(("import ", "from ")) or "=" in stripped.split("(")[0]:
+                exec(stripped, namespace)  # noqa: S102 - the README's own code
+                continue
+            value = eval(stripped, namespace)  # noqa: S307
+            shown = comment.split(";")[0].split(", JAX")[0].strip()
+            if shown.startswith(("dtype(", "(", "[")):
+                assert repr(value) == shown, f"{stripped}: {value!r}, README says {shown}"
