@@ -38,9 +38,6 @@ __all__ = [
 ]
 __version__ = _native.__version__
 
-EXPLICIT_X64_MODES = ("warn", "error", "allow")
-
-
 class Policy:
     """One framework's promotion rules under one configuration.
 
@@ -76,6 +73,10 @@ class Policy:
         return self._native.strict
 
     @property
+    def explicit_x64_dtypes(self) -> str:
+        return self._native.explicit_x64_dtypes
+
+    @property
     def lattice(self) -> "Lattice | None":
         """The policy's typed lattice, or None for a policy defined by rules."""
         native = self._native.lattice()
@@ -106,25 +107,13 @@ class Policy:
 def policy(name: str = "jax", *, x64: bool = False, strict: bool = False,
            explicit_x64_dtypes: str = "warn") -> Policy:
     """The policy called ``name``: any name or alias the command line's
-    ``--policy`` takes (``policy_names()`` lists them)."""
-    if explicit_x64_dtypes not in EXPLICIT_X64_MODES:
-        raise ValueError(
-            f"explicit_x64_dtypes must be one of {', '.join(EXPLICIT_X64_MODES)}, "
-            f"not {explicit_x64_dtypes!r}")
+    ``--policy`` takes (``policy_names()`` lists them), under JAX's settings
+    ``jax_enable_x64``, ``jax_numpy_dtype_promotion=strict`` and
+    ``jax_explicit_x64_dtypes`` (``"warn"``: a 64-bit dtype requested with
+    x64 off is truncated with JAX's ``UserWarning``; ``"error"``: refused
+    with its ``ValueError``; ``"allow"``: kept)."""
     return Policy(_native.policy(name, x64=x64, strict=strict,
-                                 **_explicit_x64(explicit_x64_dtypes)))
-
-
-def _explicit_x64(mode: str) -> dict:
-    # The native `policy` takes the mode once the library models it.
-    try:
-        _native.policy("jax", explicit_x64_dtypes=mode)
-    except TypeError:
-        if mode != "warn":
-            raise NotImplementedError(
-                "this build does not model jax_explicit_x64_dtypes") from None
-        return {}
-    return {"explicit_x64_dtypes": mode}
+                                 explicit_x64_dtypes=explicit_x64_dtypes))
 
 
 def policy_names() -> tuple[list[str], list[tuple[str, str]]]:

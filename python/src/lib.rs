@@ -10,7 +10,7 @@ mod convert;
 mod errors;
 mod lattice;
 
-use dtype_lattice::frameworks::jax::Jax;
+use dtype_lattice::frameworks::jax::{ExplicitX64, Jax};
 use dtype_lattice::registry::{self, Settings};
 use dtype_lattice::types::hierarchy::{isdtype, issubdtype, AbstractType, ArrayApiKind, Scalar};
 use dtype_lattice::{DType, Operand, PromotionError};
@@ -28,6 +28,23 @@ struct Policy {
     jax: Option<Jax>,
     settings: Settings,
     canonical_name: &'static str,
+    /// Whether calls may warn as JAX does (x64 off, explicit-x64 `warn`):
+    /// only then are the warnings looked for.
+    warns: bool,
+}
+
+/// Issues `warnings` as Python warnings of their category, pointing at the
+/// caller's line.
+fn warn(py: Python<'_>, warnings: Vec<dtype_lattice::Warning>) -> PyResult<()> {
+    for warning in warnings {
+        let category = match warning.kind {
+            dtype_lattice::WarningKind::User => py.get_type::<pyo3::exceptions::PyUserWarning>(),
+            _ => py.get_type::<pyo3::exceptions::PyUserWarning>(),
+        };
+        let message = std::ffi::CString::new(warning.message).unwrap_or_default();
+        PyErr::warn(py, &category, &message, 1)?;
+    }
+    Ok(())
 }
 
 /// The policy's error as the framework's exception.
@@ -105,6 +122,9 @@ impl Policy {
     ) -> PyResult<Py<PyAny>> {
         let known = known(py)?;
         let operands = operands(py, args, self.jax.as_ref())?;
+        if self.warns {
+            warn(py, self.policy.result_type_warnings(&operands))?;
+        }
         let typed = self
             .policy
             .result_type(&operands)
@@ -125,6 +145,9 @@ impl Policy {
         args: &Bound<'_, PyTuple>,
     ) -> PyResult<(Py<PyAny>, bool)> {
         let operands = operands(py, args, self.jax.as_ref())?;
+        if self.warns {
+            warn(py, self.policy.lattice_result_type_warnings(&operands))?;
+        }
         let answer = self.policy.lattice_result_type(&operands);
         let typed = modelled("lattice_result_type", self.canonical_name, answer)?
             .map_err(|err| raise(py, err))?;
@@ -161,8 +184,11 @@ impl Policy {
     ) -> PyResult<bool> {
         let jax = modelled("safe_to_cast", self.canonical_name, self.jax.as_ref())?;
         let known = known(py)?;
-        jax.safe_to_cast(known.operand(x, Some(jax))?, known.dtype(dtype)?)
-            .map_err(|err| raise(py, err))
+        let (x, dtype) = (known.operand(x, Some(jax))?, known.dtype(dtype)?);
+        if self.warns {
+            warn(py, jax.safe_to_cast_warnings(x, dtype))?;
+        }
+        jax.safe_to_cast(x, dtype).map_err(|err| raise(py, err))
     }
 
     /// JAX's `canonicalize_dtype(dtype)` under this configuration.
@@ -206,6 +232,12 @@ impl Policy {
     #[getter]
     fn strict(&self) -> bool {
         self.settings.strict
+    }
+
+    /// `jax_explicit_x64_dtypes`: `"warn"`, `"error"` or `"allow"`.
+    #[getter]
+    fn explicit_x64_dtypes(&self) -> &'static str {
+        self.settings.explicit_x64.name()
     }
 
     /// The typed lattice as a `Lattice`, or `None` for a policy defined by
@@ -325,9 +357,18 @@ fn table_to_python(
 /// The policy named `name` (any command-line name or alias) under the
 /// settings.
 #[pyfunction]
-#[pyo3(signature = (name = "jax", *, x64 = false, strict = false))]
-fn policy(name: &str, x64: bool, strict: bool) -> PyResult<Policy> {
-    let settings = Settings { x64, strict };
+#[pyo3(signature = (name = "jax", *, x64 = false, strict = false, explicit_x64_dtypes = "warn"))]
+fn policy(name: &str, x64: bool, strict: bool, explicit_x64_dtypes: &str) -> PyResult<Policy> {
+    let explicit_x64: ExplicitX64 = explicit_x64_dtypes.parse().map_err(
+        |err: dtype_lattice::frameworks::jax::ParseExplicitX64Error| {
+            PyValueError::new_err(err.to_string())
+        },
+    )?;
+    let settings = Settings {
+        x64,
+        strict,
+        explicit_x64,
+    };
     let policy =
         registry::by_name(name, settings).map_err(|err| PyValueError::new_err(err.to_string()))?;
     let canonical_name = registry::POLICY_NAMES
@@ -344,6 +385,7 @@ fn policy(name: &str, x64: bool, strict: bool) -> PyResult<Policy> {
     let jax = (canonical_name == "jax").then(|| Jax::new(settings.jax()));
     Ok(Policy {
         policy,
+        warns: jax.is_some() && !x64 && explicit_x64 == ExplicitX64::Warn,
         jax,
         settings,
         canonical_name,

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+import warnings
 from functools import lru_cache
 from pathlib import Path
 
@@ -39,8 +40,8 @@ ABSTRACT = {"generic", "number", "integer", "signedinteger", "unsignedinteger",
 
 
 @lru_cache(maxsize=None)
-def policy(name: str, x64: bool, strict: bool) -> dl.Policy:
-    return dl.policy(name, x64=x64, strict=strict)
+def policy(name: str, x64: bool, strict: bool, explicit: str) -> dl.Policy:
+    return dl.policy(name, x64=x64, strict=strict, explicit_x64_dtypes=explicit)
 
 
 def dtype(name: str) -> np.dtype:
@@ -76,10 +77,17 @@ def value(arg, jax_arrays: bool = False):
 
 
 def answer_of(call):
-    try:
-        return {"ok": call()}
-    except Exception as e:  # noqa: BLE001 - compared as data
-        return {"error": {"type": type(e).__name__, "message": str(e)}}
+    """``{"ok": ...}`` or ``{"error": ...}``, with ``"warnings"`` (their
+    texts) where the call warned, as the golden files record them."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            out = {"ok": call()}
+        except Exception as e:  # noqa: BLE001 - compared as data
+            out = {"error": {"type": type(e).__name__, "message": str(e)}}
+    if caught:
+        out["warnings"] = [str(w.message) for w in caught]
+    return out
 
 
 def typed(pair):
@@ -90,7 +98,8 @@ def typed(pair):
 def run(case: dict):
     name = case.get("policy", "jax")
     fn, args = case["fn"], [value(a, name.startswith("jax")) for a in case["args"]]
-    p = policy(name, case["x64"], case["promotion"] == "strict")
+    p = policy(name, case["x64"], case["promotion"] == "strict",
+               case.get("explicit_x64_dtypes", "warn"))
     if fn == "promote_types":
         return answer_of(lambda: str(p.promote_types(*args)))
     if fn == "result_type":
@@ -147,7 +156,7 @@ def normalised(answer: dict) -> dict:
         ", ".join(sorted(m.group(1).split(", ")))), error["message"])
     message = KINDS.sub(lambda m: "are subtypes of {}.".format(
         ", ".join(sorted(m.group(1).split(", ")))), message)
-    return {"error": {"type": error["type"], "message": message}}
+    return {**answer, "error": {"type": error["type"], "message": message}}
 
 
 def key_error_deviation(case: dict, ours: dict) -> bool:
@@ -157,7 +166,8 @@ def key_error_deviation(case: dict, ours: dict) -> bool:
         return False
     defaults = ("int64", "uint64") if case["x64"] else ("int32", "uint32")
     ok = ours.get("ok")
-    return isinstance(ok, dict) and ok["weak"] and ok["dtype"] in defaults
+    same_warnings = ours.get("warnings") == case["answer"].get("warnings")
+    return isinstance(ok, dict) and ok["weak"] and ok["dtype"] in defaults and same_warnings
 
 
 def matches(case: dict, ours: dict) -> bool:
@@ -173,12 +183,16 @@ def matches(case: dict, ours: dict) -> bool:
 @pytest.mark.parametrize("name", FILES)
 def test_golden_file(name: str) -> None:
     lines = (GOLDEN / name).read_text(encoding="utf-8").splitlines()
+    records_warnings = json.loads(lines[0])["header"].get("records_warnings", False)
     cases = [json.loads(line) for line in lines[1:]]
     checked, failures = 0, []
     for case in cases:
         if case["fn"] not in PYTHON_FUNCTIONS:
             continue
         ours = run(case)
+        if not records_warnings:
+            # The file was written with warnings ignored.
+            ours.pop("warnings", None)
         checked += 1
         if not matches(case, ours):
             failures.append(f"{case['fn']}{case['args']} x64={case['x64']} "

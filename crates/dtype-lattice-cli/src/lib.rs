@@ -21,6 +21,7 @@ use dtype_lattice::design::graph::Drawing;
 use dtype_lattice::design::table::{self as promotion_table, Table};
 use dtype_lattice::design::{explain as why, Definition};
 use dtype_lattice::engine::{GraphError, Poset};
+use dtype_lattice::frameworks::jax::ExplicitX64;
 use dtype_lattice::registry::{self, Settings};
 use dtype_lattice::Policy;
 use dtype_lattice::{Operand, PromotionError, TypeSpec};
@@ -63,6 +64,32 @@ struct JaxFlags {
     /// Strict promotion (`jax_numpy_dtype_promotion=strict`).
     #[arg(long)]
     strict: bool,
+    /// What a 64-bit dtype requested explicitly becomes while x64 is off
+    /// (`jax_explicit_x64_dtypes`): a dtype given by name (int64, float64,
+    /// ...), or the join of 64-bit arrays. JAX's warnings go to stderr.
+    #[arg(long, value_enum, value_name = "MODE", default_value_t = ExplicitX64Mode::Warn)]
+    explicit_x64_dtypes: ExplicitX64Mode,
+}
+
+/// `--explicit-x64-dtypes`' values: JAX's modes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum ExplicitX64Mode {
+    /// Truncate it to 32 bits, with JAX's warning (JAX's default).
+    Warn,
+    /// Refuse it with JAX's ValueError.
+    Error,
+    /// Keep it.
+    Allow,
+}
+
+impl From<ExplicitX64Mode> for ExplicitX64 {
+    fn from(mode: ExplicitX64Mode) -> ExplicitX64 {
+        match mode {
+            ExplicitX64Mode::Warn => ExplicitX64::Warn,
+            ExplicitX64Mode::Error => ExplicitX64::Error,
+            ExplicitX64Mode::Allow => ExplicitX64::Allow,
+        }
+    }
 }
 
 impl JaxFlags {
@@ -70,7 +97,13 @@ impl JaxFlags {
         Settings {
             x64: self.x64,
             strict: self.strict,
+            explicit_x64: self.explicit_x64_dtypes.into(),
         }
+    }
+
+    /// Whether any flag differs from JAX's default.
+    fn any(self) -> bool {
+        self.settings() != Settings::default()
     }
 
     /// The policy called `name` under these settings, or a usage error
@@ -167,15 +200,17 @@ enum Command {
     /// Answer JSON Lines requests from stdin, one answer line per request.
     ///
     /// Request: {"fn": F, "args": [...], "x64": false, "promotion":
-    /// "standard", "policy": "jax"}; only "fn" is required, and --x64,
-    /// --strict and --policy set the defaults for requests that do not say.
+    /// "standard", "explicit_x64_dtypes": "warn", "policy": "jax"}; only
+    /// "fn" is required, and --x64, --strict, --explicit-x64-dtypes and
+    /// --policy set the defaults for requests that do not say.
     /// Every policy answers promote_types and result_type, and add and
     /// can_cast where it models them (NumPy, TensorFlow, jax.lax); JAX also
     /// answers lattice_result_type, asarray, canonicalize_dtype,
     /// safe_to_cast, and the dtype facts isdtype, issubdtype, finfo, iinfo,
     /// itemsize_bits and dtype. Answer: {"ok": V} or {"error": {"type": T,
-    /// "message": M}}. Blank lines get no answer. The README's batch
-    /// section lists the argument forms.
+    /// "message": M}}, with "warnings": [TEXT, ...] when JAX warned. Blank
+    /// lines get no answer. The README's batch section lists the argument
+    /// forms.
     Batch {
         #[command(flatten)]
         jax: JaxFlags,
@@ -575,6 +610,14 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             let policy = rules.policy()?;
+            let warnings = if lattice {
+                policy.lattice_result_type_warnings(&operands)
+            } else {
+                policy.result_type_warnings(&operands)
+            };
+            for warning in warnings {
+                warn(&warning.message);
+            }
             let result = if lattice {
                 policy.lattice_result_type(&operands).ok_or_else(|| {
                     Failure::Usage(format!(
@@ -656,6 +699,11 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
     }
     out.flush()?;
     Ok(())
+}
+
+/// Writes a framework's warning to standard error; the command goes on.
+fn warn(message: &str) {
+    let _ = writeln!(io::stderr(), "warning: {}", escape_controls(message, false));
 }
 
 /// The definition as a partial order; a cycle means it is not a lattice

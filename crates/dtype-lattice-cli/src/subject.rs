@@ -3,10 +3,11 @@
 //!
 //! A lattice file is a positional FILE argument (`-` reads the file from
 //! standard input, named `<stdin>` in errors); a policy is `--policy NAME`
-//! with JAX's `--x64` and `--strict`. With neither, the subject is JAX's
-//! default lattice. A policy defined by a lattice is that lattice's graph
-//! (with its weak types stored as the policy stores them); one defined by
-//! rules (NumPy's) has no graph, only its `promote_types`.
+//! with JAX's `--x64`, `--strict` and `--explicit-x64-dtypes`. With
+//! neither a file nor a policy, the subject is JAX's default lattice. A
+//! policy defined by a lattice is that lattice's graph (with its weak types
+//! stored as the policy stores them); one defined by rules (NumPy's) has no
+//! graph, only its `promote_types`.
 
 use std::path::{Path, PathBuf};
 
@@ -90,13 +91,14 @@ impl SubjectsArgs {
     }
 }
 
-/// `--x64` and `--strict` choose a built-in policy's settings; a file has
-/// none, so asking for them with only files is a mistake worth reporting.
+/// `--x64`, `--strict` and `--explicit-x64-dtypes` choose a built-in
+/// policy's settings; a file has none, so asking for them with only files
+/// is a mistake worth reporting.
 fn reject_settings(jax: JaxFlags) -> Result<(), Failure> {
-    if jax.x64 || jax.strict {
+    if jax.any() {
         return Err(Failure::Usage(
-            "--x64 and --strict set a built-in policy's options; a lattice file's edges are \
-             its own (add --policy jax to compare with JAX)"
+            "--x64, --strict and --explicit-x64-dtypes set a built-in policy's options; a \
+             lattice file's edges are its own (add --policy jax to compare with JAX)"
                 .into(),
         ));
     }

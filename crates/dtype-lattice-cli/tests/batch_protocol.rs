@@ -132,7 +132,7 @@ fn an_unknown_key_is_an_error_naming_the_nearest_known_key() {
     assert_eq!(
         message,
         "unknown request key 'polcy': did you mean 'policy'? \
-         (known: fn, args, x64, promotion, policy)"
+         (known: fn, args, x64, promotion, explicit_x64_dtypes, policy)"
     );
     for (key, meant) in [
         ("fun", "fn"),
@@ -158,13 +158,13 @@ fn an_unknown_key_far_from_any_known_key_suggests_nothing() {
     assert_eq!(kind, "TypeError");
     assert_eq!(
         message,
-        "unknown request key 'id' (known: fn, args, x64, promotion, policy)"
+        "unknown request key 'id' (known: fn, args, x64, promotion, explicit_x64_dtypes, policy)"
     );
 }
 
 #[test]
 fn known_keys_alone_are_answered() {
-    let request = r#"{"fn": "promote_types", "args": ["int8", "uint8"], "x64": false, "promotion": "standard", "policy": "jax"}"#;
+    let request = r#"{"fn": "promote_types", "args": ["int8", "uint8"], "x64": false, "promotion": "standard", "explicit_x64_dtypes": "warn", "policy": "jax"}"#;
     assert_eq!(answer(request), json!({"ok": "int16"}));
 }
 

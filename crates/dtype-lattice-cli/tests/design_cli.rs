@@ -110,7 +110,7 @@ fn bad_usage_exits_2() {
     for (args, message) in [
         (
             vec!["check", &file, "--x64"],
-            "--x64 and --strict set a built-in policy's options",
+            "--x64, --strict and --explicit-x64-dtypes set a built-in policy's options",
         ),
         (
             vec!["check", &file, "--policy", "jax"],
@@ -122,7 +122,7 @@ fn bad_usage_exits_2() {
         ),
         (
             vec!["audit", &file, "--strict"],
-            "--x64 and --strict set a built-in policy's options",
+            "--x64, --strict and --explicit-x64-dtypes set a built-in policy's options",
         ),
         (vec!["check", "--format", "yaml"], "invalid value 'yaml'"),
     ] {

@@ -30,6 +30,7 @@ fn config(case: &Value) -> Config {
         } else {
             Promotion::Standard
         },
+        ..Config::default()
     }
 }
 

@@ -429,6 +429,7 @@ fn the_readme_picture_is_what_graph_draws() {
         Config {
             x64: true,
             promotion: Promotion::Standard,
+            ..Config::default()
         },
         &["--highlight", "int8,uint32"],
     );

@@ -91,6 +91,7 @@ fn no_built_in_lattice_has_an_opaque_node() {
         let settings = Settings {
             x64: subject.contains(&"--x64"),
             strict: subject.contains(&"--strict"),
+            ..Settings::default()
         };
         let policy = by_name(policy_name, settings).unwrap();
         let definition = Definition::from_policy(policy.as_ref()).unwrap();

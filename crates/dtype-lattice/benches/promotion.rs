@@ -29,7 +29,7 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use dtype_lattice::engine::Node;
-use dtype_lattice::frameworks::jax::{Config, Jax, Promotion};
+use dtype_lattice::frameworks::jax::{Config, ExplicitX64, Jax, Promotion};
 use dtype_lattice::Policy;
 use dtype_lattice::{DType, Operand, PyScalar, TypeSpec, Typed};
 
@@ -65,7 +65,11 @@ const CONFIGS: [(&str, Config); 4] = [
 ];
 
 const fn config(x64: bool, promotion: Promotion) -> Config {
-    Config { x64, promotion }
+    Config {
+        x64,
+        promotion,
+        explicit_x64: ExplicitX64::Warn,
+    }
 }
 
 /// The dtypes every framework has, which join with each other in the

@@ -150,4 +150,5 @@ pub use policy::Policy;
 pub use types::{
     DType, ErrorKind, FInfo, IInfo, InfoError, Kind, NoPathReason, Operand, OperandKind,
     ParseDTypeError, ParseOperandError, PromotionError, PyScalar, TypeList, TypeSpec, Typed,
+    Warning, WarningKind,
 };

@@ -6,7 +6,7 @@
 use std::fmt;
 
 use crate::frameworks::array_api::ArrayApi;
-use crate::frameworks::jax::{Config, Jax, Promotion};
+use crate::frameworks::jax::{Config, ExplicitX64, Jax, Promotion};
 use crate::frameworks::jax_lax::JaxLax;
 use crate::frameworks::numpy::{Numpy, NumpyLegacy};
 use crate::frameworks::tensorflow::{Mode, TensorFlow};
@@ -37,16 +37,27 @@ pub const ALIASES: &[(&str, &str)] = &[
 ];
 
 /// The settings a front end's flags choose, read by the policies they
-/// concern and ignored by the rest: `jax` takes both, `jax-lax` x64.
+/// concern and ignored by the rest: `jax` takes all three, `jax-lax` x64.
 /// Each framework turns them into its own configuration type
 /// ([`jax::Config`](crate::frameworks::jax::Config),
 /// [`tensorflow::Mode`](crate::frameworks::tensorflow::Mode) by name).
+/// The default is JAX's defaults.
+///
+/// ```
+/// use dtype_lattice::frameworks::jax::ExplicitX64;
+/// use dtype_lattice::registry::{by_name, Settings};
+///
+/// let allow = Settings { explicit_x64: ExplicitX64::Allow, ..Settings::default() };
+/// assert_eq!(by_name("jax", allow).unwrap().name(), "jax (x64 off, standard, explicit-x64 allow)");
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Settings {
     /// `jax_enable_x64`.
     pub x64: bool,
     /// `jax_numpy_dtype_promotion=strict`.
     pub strict: bool,
+    /// `jax_explicit_x64_dtypes`.
+    pub explicit_x64: ExplicitX64,
 }
 
 impl Settings {
@@ -59,6 +70,7 @@ impl Settings {
             } else {
                 Promotion::Standard
             },
+            explicit_x64: self.explicit_x64,
         }
     }
 }
@@ -70,7 +82,7 @@ impl Settings {
 ///
 /// let jax = by_name("jax", Settings::default()).unwrap();
 /// assert_eq!(jax.name(), "jax (x64 off, standard)");
-/// let x64 = by_name("jax", Settings { x64: true, strict: false }).unwrap();
+/// let x64 = by_name("jax", Settings { x64: true, ..Settings::default() }).unwrap();
 /// assert_eq!(x64.name(), "jax (x64 on, standard)");
 /// assert_eq!(by_name("np", Settings::default()).unwrap().name(), "numpy");
 /// let err = by_name("jaxx", Settings::default()).err().unwrap();

@@ -136,7 +136,11 @@ fn jax_lattices() -> Vec<Lattice> {
     ]
     .into_iter()
     .map(|(x64, promotion)| {
-        let jax = Jax::new(Config { x64, promotion });
+        let jax = Jax::new(Config {
+            x64,
+            promotion,
+            ..Config::default()
+        });
         jax.lattice().expect("JAX is a lattice").lattice().clone()
     })
     .collect()

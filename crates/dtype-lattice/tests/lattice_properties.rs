@@ -16,7 +16,11 @@ fn jax_lattices() -> Vec<(String, Lattice)> {
     ]
     .into_iter()
     .map(|(x64, promotion)| {
-        let jax = Jax::new(Config { x64, promotion });
+        let jax = Jax::new(Config {
+            x64,
+            promotion,
+            ..Config::default()
+        });
         (
             format!("{jax:?}"),
             jax.lattice().expect("JAX is a lattice").lattice().clone(),

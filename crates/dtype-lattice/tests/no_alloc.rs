@@ -4,11 +4,12 @@
 //! threads do not count) is read around every call: `promote_types` on every
 //! pair of lattice nodes, `result_type` and `lattice_result_type` on every
 //! single operand, every pair and seeded lists of 3 to 8 operands, in all
-//! four configurations. Nothing allocates, successes and errors alike: a
-//! `TypePromotionError` keeps the inputs its message names inline (a
-//! `TypeList`), and the `ValueError`s (no operands, `None` given to
-//! `lattice_result_type`) hold nothing. The tests count errors too, so
-//! that they are known to have been exercised.
+//! twelve configurations (x64, promotion, explicit-x64 mode). Nothing
+//! allocates, successes and errors alike: a `TypePromotionError` keeps the
+//! inputs its message names inline (a `TypeList`), and the `ValueError`s
+//! (no operands, `None` given to `lattice_result_type`, a 64-bit dtype
+//! refused) hold nothing. The tests count errors too, so that they are
+//! known to have been exercised.
 
 #[path = "support/counting_alloc.rs"]
 mod counting_alloc;
@@ -23,7 +24,7 @@ mod rng;
 use operand_forms::operand_forms;
 
 use counting_alloc::{reset_peak, stats};
-use dtype_lattice::frameworks::jax::{Config, Jax, Promotion};
+use dtype_lattice::frameworks::jax::{Config, ExplicitX64, Jax, Promotion};
 use dtype_lattice::Policy;
 use dtype_lattice::{DType, Operand, PromotionError, Typed};
 
@@ -32,7 +33,16 @@ fn configs() -> Vec<Jax> {
         .into_iter()
         .flat_map(|x64| {
             [Promotion::Standard, Promotion::Strict]
-                .map(|promotion| Jax::new(Config { x64, promotion }))
+                .into_iter()
+                .flat_map(move |promotion| {
+                    ExplicitX64::ALL.map(|explicit_x64| {
+                        Jax::new(Config {
+                            x64,
+                            promotion,
+                            explicit_x64,
+                        })
+                    })
+                })
         })
         .collect()
 }
@@ -176,6 +186,14 @@ fn value_errors_allocate_nothing() {
         check(&what, || jax.lattice_result_type(&[Operand::NONE]));
         check(&what, || {
             jax.lattice_result_type(&[Operand::py_int(1), Operand::NONE])
+        });
+        let int64 = Operand::dtype(DType::Int64);
+        check(&what, || jax.lattice_result_type(&[int64, Operand::NONE]));
+        check(&what, || jax.result_type(&[int64]));
+        check(&what, || jax.safe_to_cast(int64, DType::Int8));
+        let wide = Operand::array(DType::Int64, false);
+        check(&what, || {
+            jax.result_type(&[wide, Operand::array(DType::Int8, false)])
         });
     }
 }

@@ -31,7 +31,7 @@ mod typed_lattice;
 
 pub use typed_lattice::TypedLattice;
 
-use crate::types::{DType, Operand, PromotionError, TypeSpec, Typed};
+use crate::types::{DType, Operand, PromotionError, TypeSpec, Typed, Warning};
 
 /// A framework's type promotion rules.
 pub trait Policy: Send + Sync {
@@ -79,5 +79,22 @@ pub trait Policy: Send + Sync {
     /// function (only JAX has).
     fn lattice_result_type(&self, _operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
         None
+    }
+
+    /// The warnings the framework issues while answering
+    /// [`result_type`](Policy::result_type) of these operands, in order
+    /// (the answer stands all the same). None by default; JAX warns when x64
+    /// is off and a 64-bit dtype is requested explicitly
+    /// ([`ExplicitX64`](crate::frameworks::jax::ExplicitX64)). Apart from
+    /// `result_type` so that the hot path does not pay for them.
+    fn result_type_warnings(&self, _operands: &[Operand]) -> Vec<Warning> {
+        Vec::new()
+    }
+
+    /// The warnings for
+    /// [`lattice_result_type`](Policy::lattice_result_type), as
+    /// [`result_type_warnings`](Policy::result_type_warnings) gives them.
+    fn lattice_result_type_warnings(&self, _operands: &[Operand]) -> Vec<Warning> {
+        Vec::new()
     }
 }

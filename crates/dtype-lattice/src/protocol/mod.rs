@@ -3,9 +3,12 @@
 //! Python package all answer through [`answer_line`], so they answer alike.
 //!
 //! A request is `{"fn": F, "args": [...], "x64": bool, "promotion":
-//! "standard"|"strict", "policy": NAME}` (all but `fn` optional); the answer
-//! is `{"ok": V}` or `{"error": {"type": T, "message": M}}` where T names the
-//! Python exception the framework raises. A line that is not a valid request
+//! "standard"|"strict", "explicit_x64_dtypes": "warn"|"error"|"allow",
+//! "policy": NAME}` (all but `fn` optional); the answer is `{"ok": V}` or
+//! `{"error": {"type": T, "message": M}}` where T names the Python exception
+//! the framework raises, with `"warnings": [TEXT, ...]` after either when
+//! the framework warned (JAX's `UserWarning`s for 64-bit dtypes requested
+//! without x64). A line that is not a valid request
 //! (an unknown key included) gets an error answer too, and a stream goes on;
 //! a blank line gets none. Error messages quote a request's text at most
 //! once, cut to 64 characters. The README lists the functions and argument
@@ -22,18 +25,28 @@
 //!     answer_line(request, Settings::default()),
 //!     r#"{"ok":{"dtype":"float64","weak":false}}"#
 //! );
+//! let request = r#"{"fn": "result_type", "args": ["bool", "uint64"], "explicit_x64_dtypes": "allow"}"#;
+//! assert_eq!(
+//!     answer_line(request, Settings::default()),
+//!     r#"{"ok":{"dtype":"uint64","weak":false}}"#
+//! );
+//! let request = r#"{"fn": "result_type", "args": ["bool", "uint64"]}"#;
+//! assert!(answer_line(request, Settings::default()).starts_with(
+//!     r#"{"ok":{"dtype":"uint32","weak":false},"warnings":["Explicitly requested dtype uint64 "#
+//! ));
 //! ```
 
 use std::io::{self, BufRead, Read, Write};
 
 use serde_json::{json, Map, Number, Value};
 
-use crate::frameworks::jax::{Jax, Promotion};
+use crate::frameworks::jax::{ExplicitX64, Jax, Promotion};
 use crate::policy::Policy;
 use crate::registry::{self, Settings};
 use crate::types::hierarchy::{isdtype, issubdtype, AbstractType, ArrayApiKind, Scalar};
 use crate::types::{
     DType, ErrorKind, InfoError, Operand, ParseOperandError, PromotionError, TypeSpec, Typed,
+    Warning,
 };
 
 /// An error answer: the kind of Python exception and its message.
@@ -85,7 +98,8 @@ type Answer = Result<Value, Failure>;
 pub const MAX_LINE_BYTES: usize = 1 << 20;
 
 /// What a request gets for the fields it leaves out: JAX's settings
-/// (`x64`, `promotion`) and the policy (`None`: JAX). A [`Settings`]
+/// (`x64`, `promotion`, `explicit_x64_dtypes`) and the policy (`None`:
+/// JAX). A [`Settings`]
 /// converts into defaults with JAX as the policy.
 ///
 /// ```
@@ -97,7 +111,7 @@ pub const MAX_LINE_BYTES: usize = 1 << 20;
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Defaults {
-    /// `x64` and `promotion`.
+    /// `x64`, `promotion` and `explicit_x64_dtypes`.
     pub settings: Settings,
     /// `policy`, as a registry name or alias; `None` for JAX.
     pub policy: Option<String>,
@@ -230,7 +244,16 @@ pub fn answer_line(line: &str, defaults: impl Into<Defaults>) -> String {
 
 fn answer_value(line: &str, defaults: &Defaults) -> Value {
     match serde_json::from_str::<Value>(line) {
-        Ok(request) => encode(evaluate(&request, defaults)),
+        Ok(request) => {
+            let mut warnings = Vec::new();
+            let answer = evaluate(&request, defaults, &mut warnings);
+            let mut value = encode(answer);
+            if !warnings.is_empty() {
+                let texts = warnings.into_iter().map(|w| Value::from(w.message));
+                value["warnings"] = Value::Array(texts.collect());
+            }
+            value
+        }
         Err(err) => encode(Err(Failure::value(format!(
             "request is not valid JSON: {}",
             json_error(&err)
@@ -325,9 +348,18 @@ fn encode(answer: Answer) -> Value {
 }
 
 /// The keys a request may have.
-const KEYS: &[&str] = &["fn", "args", "x64", "promotion", "policy"];
+const KEYS: &[&str] = &[
+    "fn",
+    "args",
+    "x64",
+    "promotion",
+    "explicit_x64_dtypes",
+    "policy",
+];
 
-fn evaluate(request: &Value, defaults: &Defaults) -> Answer {
+/// The answer to a request; the warnings its call issues (even if it then
+/// fails) go to `warnings`.
+fn evaluate(request: &Value, defaults: &Defaults, warnings: &mut Vec<Warning>) -> Answer {
     let request = request.as_object().ok_or_else(|| {
         Failure::type_error("a request must be a JSON object with \"fn\" and \"args\"")
     })?;
@@ -374,23 +406,31 @@ fn evaluate(request: &Value, defaults: &Defaults) -> Answer {
         Some(policy) => {
             let policy = registry::by_name(short_name(policy, "policy")?, settings)
                 .map_err(|err| Failure::value(err.to_string()))?;
-            return evaluate_policy(policy.as_ref(), name, args);
+            return evaluate_policy(policy.as_ref(), name, args, warnings);
         }
     }
     match name {
-        "add" | "can_cast" => evaluate_policy(&jax, name, args),
+        "add" | "can_cast" => evaluate_policy(&jax, name, args, warnings),
         "promote_types" => {
             let [a, b] = exactly(args)?;
             Ok(dtype_value(
                 jax.promote_types(type_spec(a)?, type_spec(b)?)?,
             ))
         }
-        "lattice_result_type" => typed(jax.lattice_result_type(&operands(args)?)?),
+        "lattice_result_type" => {
+            let operands = operands(args)?;
+            *warnings = jax.lattice_result_type_warnings(&operands);
+            typed(jax.lattice_result_type(&operands)?)
+        }
         "asarray" => {
             let [value] = exactly(args)?;
             typed(jax.asarray(operand(value)?)?)
         }
-        "result_type" => typed(jax.result_type(&operands(args)?)?),
+        "result_type" => {
+            let operands = operands(args)?;
+            *warnings = jax.result_type_warnings(&operands);
+            typed(jax.result_type(&operands)?)
+        }
         "dtype" => {
             let [d] = exactly(args)?;
             Ok(dtype_value(dtype(d)?))
@@ -401,9 +441,9 @@ fn evaluate(request: &Value, defaults: &Defaults) -> Answer {
         }
         "safe_to_cast" => {
             let [input, output] = exactly(args)?;
-            Ok(Value::Bool(
-                jax.safe_to_cast(operand(input)?, dtype(output)?)?,
-            ))
+            let (input, output) = (operand(input)?, dtype(output)?);
+            *warnings = jax.safe_to_cast_warnings(input, output);
+            Ok(Value::Bool(jax.safe_to_cast(input, output)?))
         }
         "isdtype" => {
             let [d, kinds] = exactly(args)?;
@@ -460,7 +500,12 @@ fn unknown_fn(name: &str) -> Failure {
 /// The functions a policy other than JAX answers: every policy
 /// `promote_types` and `result_type`, those that model them `add` and
 /// `can_cast`; the rest are JAX's own.
-fn evaluate_policy(policy: &dyn Policy, name: &str, args: &[Value]) -> Answer {
+fn evaluate_policy(
+    policy: &dyn Policy,
+    name: &str,
+    args: &[Value],
+    warnings: &mut Vec<Warning>,
+) -> Answer {
     let not_modelled = || {
         Failure::value(format!(
             "policy {} does not model fn {}; every policy answers promote_types and \
@@ -476,7 +521,11 @@ fn evaluate_policy(policy: &dyn Policy, name: &str, args: &[Value]) -> Answer {
                 policy.promote_types(type_spec(a)?, type_spec(b)?)?,
             ))
         }
-        "result_type" => typed(policy.result_type(&operands(args)?)?),
+        "result_type" => {
+            let operands = operands(args)?;
+            *warnings = policy.result_type_warnings(&operands);
+            typed(policy.result_type(&operands)?)
+        }
         "add" => typed(policy.add(&operands(args)?).ok_or_else(not_modelled)??),
         "can_cast" => {
             let [from, to] = exactly(args)?;
@@ -513,7 +562,32 @@ fn settings(request: &Map<String, Value>, defaults: Settings) -> Result<Settings
             )))
         }
     };
-    Ok(Settings { x64, strict })
+    let explicit_x64 = match request.get("explicit_x64_dtypes") {
+        None | Some(Value::Null) => defaults.explicit_x64,
+        Some(value) => explicit_x64(value)?,
+    };
+    Ok(Settings {
+        x64,
+        strict,
+        explicit_x64,
+    })
+}
+
+/// A `jax_explicit_x64_dtypes` mode by name; the error names the three.
+fn explicit_x64(value: &Value) -> Result<ExplicitX64, Failure> {
+    let text = value.as_str();
+    if let Some(Ok(mode)) = text.map(str::parse) {
+        return Ok(mode);
+    }
+    let names = ExplicitX64::ALL.map(ExplicitX64::name);
+    let near = text
+        .and_then(|text| crate::types::nearest(text, names.into_iter()))
+        .map(|near| format!(": did you mean \"{near}\"?"))
+        .unwrap_or_default();
+    Err(Failure::value(format!(
+        "\"explicit_x64_dtypes\" must be \"warn\", \"error\" or \"allow\", not {}{near}",
+        show(value)
+    )))
 }
 
 fn exactly<const N: usize>(args: &[Value]) -> Result<&[Value; N], Failure> {

@@ -49,6 +49,14 @@ pub enum PromotionError {
         /// The framework's message.
         message: String,
     },
+    /// JAX with x64 off and `jax_explicit_x64_dtypes=error` refuses a
+    /// 64-bit dtype given as a specifier, or reached by joining 64-bit
+    /// arrays (`ValueError`). Under `warn` the same request truncates it to
+    /// 32 bits with a warning.
+    ExplicitX64Refused {
+        /// The 64-bit dtype requested.
+        dtype: DType,
+    },
     /// A Python `int` does not fit the default integer dtype when it is
     /// made an array (`OverflowError`).
     IntOverflow {
@@ -305,7 +313,8 @@ impl PromotionError {
             PromotionError::NoPromotionPath { .. } => ErrorKind::TypePromotion,
             PromotionError::NoOperands
             | PromotionError::NothingToJoin
-            | PromotionError::NoneOperand => ErrorKind::Value,
+            | PromotionError::NoneOperand
+            | PromotionError::ExplicitX64Refused { .. } => ErrorKind::Value,
             PromotionError::IntOverflow { .. } => ErrorKind::Overflow,
             PromotionError::Framework { kind, .. } => *kind,
         }
@@ -385,6 +394,15 @@ impl fmt::Display for PromotionError {
             }
             PromotionError::NoneOperand => write!(f, "Invalid argument to dtype: None."),
             PromotionError::Framework { message, .. } => write!(f, "{message}"),
+            // JAX's text, down to the missing space after "options." and
+            // the old flag name `allow_explicit_x64_dtypes`.
+            PromotionError::ExplicitX64Refused { dtype } => write!(
+                f,
+                "Explicitly requested dtype {dtype} requested in dtype is not available. To \
+                 enable more dtypes, set the jax_enable_x64 or allow_explicit_x64_dtypes \
+                 configuration options.See https://github.com/jax-ml/jax#current-gotchas for \
+                 more."
+            ),
             PromotionError::IntOverflow { value, dtype } => {
                 write!(f, "Python int {value} too large to convert to {dtype}")
             }

@@ -1,6 +1,7 @@
 //! The vocabulary every layer speaks: the 32 dtypes ([`DType`]), the
 //! operands of a promotion ([`Operand`], [`TypeSpec`], [`PyScalar`]), what a
-//! promotion answers ([`Typed`]) or raises ([`PromotionError`]), the
+//! promotion answers ([`Typed`]), raises ([`PromotionError`]) or warns
+//! ([`Warning`]), the
 //! numeric facts of each format ([`FInfo`], [`IInfo`]) and NumPy's scalar
 //! hierarchy with the Array API's kinds ([`hierarchy`]).
 //!
@@ -14,6 +15,7 @@ pub mod hierarchy;
 pub mod info;
 pub mod operand;
 mod typed;
+mod warning;
 
 pub use dtype::nearest;
 pub use dtype::{DType, Kind, ParseDTypeError};
@@ -21,3 +23,4 @@ pub use error::{ErrorKind, NoPathReason, PromotionError, TypeList};
 pub use info::{FInfo, IInfo, InfoError};
 pub use operand::{Operand, OperandKind, ParseOperandError, PyScalar, TypeSpec};
 pub use typed::Typed;
+pub use warning::{Warning, WarningKind};

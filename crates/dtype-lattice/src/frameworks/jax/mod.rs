@@ -3,8 +3,9 @@
 //! The lattices are data: each is an edge list written like the dict in
 //! JAX's `dtypes.py`, compiled once (on first use) by the
 //! [lattice engine](crate::engine). The rules after it - how operands
-//! become lattice nodes, canonicalization under `jax_enable_x64`, weak
-//! types - follow JAX 0.10.2's `jax._src.dtypes`.
+//! become lattice nodes, canonicalization under `jax_enable_x64` and
+//! `jax_explicit_x64_dtypes`, weak types - follow JAX 0.10.2's
+//! `jax._src.dtypes`, which 0.12.0.1 keeps.
 //!
 //! ```
 //! use dtype_lattice::frameworks::jax::{Config, Jax, Promotion};
@@ -29,6 +30,23 @@
 //! assert_eq!(strict.promote_types(DType::Float32, PyScalar::Float), Ok(DType::Float32));
 //! ```
 //!
+//! Without x64, a 64-bit dtype asked for by name is truncated to 32 bits
+//! with a warning, refused, or kept, as [`ExplicitX64`] says:
+//!
+//! ```
+//! use dtype_lattice::frameworks::jax::{Config, ExplicitX64, Jax};
+//! use dtype_lattice::{DType, Operand, Typed};
+//!
+//! let bool_uint64 = [Operand::dtype(DType::Bool), Operand::dtype(DType::UInt64)];
+//! let warn = Jax::default();
+//! assert_eq!(warn.result_type(&bool_uint64), Ok(Typed::strong(DType::UInt32)));
+//! assert_eq!(warn.result_type_warnings(&bool_uint64).len(), 1);
+//! let allow = Jax::new(Config { explicit_x64: ExplicitX64::Allow, ..Config::default() });
+//! assert_eq!(allow.result_type(&bool_uint64), Ok(Typed::strong(DType::UInt64)));
+//! let error = Jax::new(Config { explicit_x64: ExplicitX64::Error, ..Config::default() });
+//! assert_eq!(error.result_type(&bool_uint64).unwrap_err().python_type(), "ValueError");
+//! ```
+//!
 //! # Cost
 //!
 //! The three lattices and the tables of the four configurations are built
@@ -46,13 +64,16 @@
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
+use std::str::FromStr;
 
 mod lattice;
 mod rules;
 mod tables;
 
 use crate::policy::{Policy, TypedLattice};
-use crate::types::{DType, Operand, OperandKind, PromotionError, PyScalar, TypeSpec, Typed};
+use crate::types::{
+    DType, Operand, OperandKind, PromotionError, PyScalar, TypeSpec, Typed, Warning, WarningKind,
+};
 use tables::{compiled, Input, Tables};
 
 /// Whether JAX promotes implicitly between types of different kinds
@@ -76,14 +97,115 @@ impl Promotion {
     }
 }
 
+/// What JAX does with a 64-bit dtype requested explicitly while x64 is off
+/// (`jax_explicit_x64_dtypes`): a dtype given as a specifier (`'int64'`,
+/// `jnp.float64`), or the join of 64-bit arrays, which JAX hands to the same
+/// function (`dtypes.dtype`). Python scalars and types, and arrays read
+/// alone, are not requests. With x64 on every mode keeps the dtype.
+///
+/// ```
+/// use dtype_lattice::frameworks::jax::ExplicitX64;
+///
+/// assert_eq!(ExplicitX64::default(), ExplicitX64::Warn);
+/// assert_eq!("allow".parse(), Ok(ExplicitX64::Allow));
+/// assert_eq!(ExplicitX64::Error.name(), "error");
+/// let err = "alow".parse::<ExplicitX64>().unwrap_err();
+/// assert_eq!(
+///     err.to_string(),
+///     "unknown jax_explicit_x64_dtypes mode 'alow': did you mean 'allow'? (known: warn, error, allow)"
+/// );
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ExplicitX64 {
+    /// Truncate it to its 32-bit counterpart, with a `UserWarning`: JAX's
+    /// default.
+    #[default]
+    Warn,
+    /// Refuse it with a `ValueError`
+    /// ([`PromotionError::ExplicitX64Refused`]).
+    Error,
+    /// Keep it: the 64-bit dtype takes part in promotion, though Python
+    /// scalars still default to 32 bits.
+    Allow,
+}
+
+impl ExplicitX64 {
+    /// The three modes, in the order JAX defines them.
+    pub const ALL: [ExplicitX64; 3] = [ExplicitX64::Warn, ExplicitX64::Error, ExplicitX64::Allow];
+
+    /// `warn`, `error` or `allow`, as JAX's flag spells it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ExplicitX64::Warn => "warn",
+            ExplicitX64::Error => "error",
+            ExplicitX64::Allow => "allow",
+        }
+    }
+}
+
+impl fmt::Display for ExplicitX64 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for ExplicitX64 {
+    type Err = ParseExplicitX64Error;
+
+    /// A mode by JAX's name for it: `warn`, `error` or `allow`.
+    fn from_str(s: &str) -> Result<ExplicitX64, ParseExplicitX64Error> {
+        ExplicitX64::ALL
+            .into_iter()
+            .find(|mode| mode.name() == s)
+            .ok_or_else(|| ParseExplicitX64Error {
+                input: s.to_owned(),
+            })
+    }
+}
+
+/// A name that is not one of [`ExplicitX64`]'s modes; its message names
+/// the three, and the nearest one when there is one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseExplicitX64Error {
+    input: String,
+}
+
+impl ParseExplicitX64Error {
+    /// The text that was not a mode.
+    pub fn input(&self) -> &str {
+        &self.input
+    }
+}
+
+impl fmt::Display for ParseExplicitX64Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names = ExplicitX64::ALL.map(ExplicitX64::name);
+        write!(
+            f,
+            "unknown jax_explicit_x64_dtypes mode '{}'",
+            self.input.escape_debug()
+        )?;
+        if let Some(near) = crate::types::nearest(&self.input, names.into_iter()) {
+            write!(f, ": did you mean '{near}'?")?;
+        }
+        write!(f, " (known: {})", names.join(", "))
+    }
+}
+
+impl std::error::Error for ParseExplicitX64Error {}
+
 /// JAX's settings that affect promotion. The default is JAX's: x64
-/// disabled, standard promotion.
+/// disabled, standard promotion, explicit 64-bit requests truncated with a
+/// warning.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Config {
     /// `jax_enable_x64`: whether 64-bit types are kept.
     pub x64: bool,
     /// `jax_numpy_dtype_promotion`.
     pub promotion: Promotion,
+    /// `jax_explicit_x64_dtypes`: what a 64-bit dtype requested explicitly
+    /// becomes while x64 is off.
+    pub explicit_x64: ExplicitX64,
 }
 
 /// JAX's promotion rules under one [`Config`], with the tables that answer
@@ -98,7 +220,8 @@ pub struct Jax {
 }
 
 impl Default for Jax {
-    /// JAX's defaults: x64 off, standard promotion.
+    /// JAX's defaults: x64 off, standard promotion, explicit 64-bit
+    /// requests truncated with a warning.
     fn default() -> Jax {
         Jax::new(Config::default())
     }
@@ -170,7 +293,10 @@ impl Jax {
     /// canonicalized and a Python type or value given its default dtype);
     /// what [`typed_result_type`](Self::typed_result_type) takes. Unlike
     /// [`asarray`](Self::asarray) it never fails: `result_type` does not
-    /// check a Python int's range.
+    /// check a Python int's range. A specifier under
+    /// [`ExplicitX64::Allow`] keeps its 64-bit dtype; under
+    /// [`ExplicitX64::Error`], where JAX refuses a 64-bit one (and
+    /// `result_type` does), this gives what `warn` would read.
     ///
     /// ```
     /// use dtype_lattice::{frameworks::jax::Jax, DType, Operand, PyScalar, Typed};
@@ -253,7 +379,7 @@ impl Jax {
             return Err(PromotionError::NothingToJoin);
         };
         if reading.has_none {
-            return Err(PromotionError::NoneOperand);
+            return Err(config.none_operand(operands));
         }
         config.apply_rules(automaton, &reading, operands, false)
     }
@@ -322,21 +448,130 @@ impl Jax {
 
     /// `jax._src.dtypes.safe_to_cast`: whether `input` can be cast to
     /// `output` without leaving the promotion lattice's order, i.e. whether
-    /// promoting the two gives `output`.
+    /// promoting the two gives `output`. `output` is a dtype specifier.
     pub fn safe_to_cast(&self, input: Operand, output: DType) -> Result<bool, PromotionError> {
-        let (dtype, _) = self.config.dtype_and_weak(&input);
-        let output = self.canonicalize_dtype(output);
+        let config = &self.config;
+        // JAX reads both before it compares them, so under `error` a
+        // 64-bit output is refused even where the input is the same.
+        let requests = [input, Operand::dtype(output)];
+        if let Some(dtype) = config.first_refused(&requests, false, false) {
+            return Err(PromotionError::ExplicitX64Refused { dtype });
+        }
+        let (dtype, _) = config.dtype_and_weak(&input);
+        let output = config.requested(output);
         if dtype == output {
             return Ok(true);
         }
         Ok(self.result_type(&[input, Operand::dtype(output)])?.dtype == output)
     }
+
+    /// The warnings JAX issues for [`result_type`](Self::result_type) of
+    /// `operands`, in its order: one per 64-bit dtype requested while x64
+    /// is off under [`ExplicitX64::Warn`] (each specifier, then the join if
+    /// 64-bit arrays meet at a 64-bit dtype), none otherwise. Kept apart
+    /// from `result_type`, which stays a table load; this reads the
+    /// operands again.
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::jax::Jax;
+    /// use dtype_lattice::{DType, Operand, Typed};
+    ///
+    /// let jax = Jax::default();
+    /// let x = Operand::array(DType::Int64, false); // made while x64 was on
+    /// let operands = [x, Operand::dtype(DType::Int8)];
+    /// assert_eq!(jax.result_type(&operands), Ok(Typed::strong(DType::Int32)));
+    /// let warnings = jax.result_type_warnings(&operands);
+    /// assert_eq!(
+    ///     warnings[0].message,
+    ///     "Explicitly requested dtype int64 requested in dtype is not available, and will be \
+    ///      truncated to dtype int32. To enable more dtypes, set the jax_enable_x64 \
+    ///      configuration option or the JAX_ENABLE_X64 shell environment variable. See \
+    ///      https://github.com/jax-ml/jax#current-gotchas for more."
+    /// );
+    /// assert!(jax.result_type_warnings(&[Operand::dtype(DType::Int8)]).is_empty());
+    /// ```
+    pub fn result_type_warnings(&self, operands: &[Operand]) -> Vec<Warning> {
+        self.warnings(&[(operands, true)], false)
+    }
+
+    /// The warnings JAX issues for
+    /// [`lattice_result_type`](Self::lattice_result_type) of `operands`: as
+    /// [`result_type_warnings`](Self::result_type_warnings), except that
+    /// nothing after a `None` is read (JAX raises there).
+    pub fn lattice_result_type_warnings(&self, operands: &[Operand]) -> Vec<Warning> {
+        self.warnings(&[(operands, true)], true)
+    }
+
+    /// The warnings JAX issues for [`safe_to_cast`](Self::safe_to_cast):
+    /// it reads `input` and `output`, then, unless they are one dtype,
+    /// takes `result_type` of `input` and the output it read, so a 64-bit
+    /// specifier as input warns twice.
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::jax::Jax;
+    /// use dtype_lattice::{DType, Operand};
+    ///
+    /// let jax = Jax::default();
+    /// assert_eq!(jax.safe_to_cast(Operand::dtype(DType::Int64), DType::Int8), Ok(false));
+    /// assert_eq!(jax.safe_to_cast_warnings(Operand::dtype(DType::Int64), DType::Int8).len(), 2);
+    /// ```
+    pub fn safe_to_cast_warnings(&self, input: Operand, output: DType) -> Vec<Warning> {
+        let config = &self.config;
+        let (dtype, _) = config.dtype_and_weak(&input);
+        let read = config.requested(output);
+        let reads = [input, Operand::dtype(output)];
+        let promoted = [input, Operand::dtype(read)];
+        if dtype == read {
+            self.warnings(&[(&reads, false)], false)
+        } else {
+            self.warnings(&[(&reads, false), (&promoted, true)], false)
+        }
+    }
+
+    /// The warnings for what these calls request, one call after the
+    /// other: each call's operands, and with `true` their join (see
+    /// [`Config::requests`]).
+    fn warnings(&self, calls: &[(&[Operand], bool)], lattice: bool) -> Vec<Warning> {
+        let mut warnings = Vec::new();
+        if !self.config.truncates() {
+            return warnings;
+        }
+        for &(operands, join) in calls {
+            let went_on = self.config.requests(operands, lattice, join, |dtype| {
+                warnings.push(truncation_warning(dtype, self.canonicalize_dtype(dtype)));
+                true
+            });
+            if !went_on {
+                break;
+            }
+        }
+        warnings
+    }
+}
+
+/// JAX's warning when it truncates a requested 64-bit dtype.
+fn truncation_warning(requested: DType, truncated: DType) -> Warning {
+    Warning {
+        kind: WarningKind::User,
+        message: format!(
+            "Explicitly requested dtype {requested} requested in dtype is not available, and \
+             will be truncated to dtype {truncated}. To enable more dtypes, set the \
+             jax_enable_x64 configuration option or the JAX_ENABLE_X64 shell environment \
+             variable. See https://github.com/jax-ml/jax#current-gotchas for more."
+        ),
+    }
 }
 
 impl Policy for Jax {
+    /// `jax (x64 off, standard)`, with `, explicit-x64 MODE` after the
+    /// promotion when the mode is not JAX's default.
     fn name(&self) -> String {
+        let mode = match self.config.explicit_x64 {
+            ExplicitX64::Warn => String::new(),
+            other => format!(", explicit-x64 {other}"),
+        };
         format!(
-            "jax (x64 {}, {})",
+            "jax (x64 {}, {}{mode})",
             if self.config.x64 { "on" } else { "off" },
             self.config.promotion.name()
         )
@@ -354,11 +589,19 @@ impl Policy for Jax {
     /// weak nodes standing for their Python types' default dtypes. Built on
     /// first use, then shared.
     fn lattice(&self) -> Option<&TypedLattice> {
-        Some(&compiled().lattices[self.config.index()])
+        Some(&compiled().lattices[self.config.lattice_index()])
     }
 
     fn lattice_result_type(&self, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
         Some(Jax::lattice_result_type(self, operands))
+    }
+
+    fn result_type_warnings(&self, operands: &[Operand]) -> Vec<Warning> {
+        Jax::result_type_warnings(self, operands)
+    }
+
+    fn lattice_result_type_warnings(&self, operands: &[Operand]) -> Vec<Warning> {
+        Jax::lattice_result_type_warnings(self, operands)
     }
 }
 
@@ -371,7 +614,15 @@ mod tests {
         [false, true].into_iter().flat_map(|x64| {
             [Promotion::Standard, Promotion::Strict]
                 .into_iter()
-                .map(move |promotion| Jax::new(Config { x64, promotion }))
+                .flat_map(move |promotion| {
+                    ExplicitX64::ALL.map(|explicit_x64| {
+                        Jax::new(Config {
+                            x64,
+                            promotion,
+                            explicit_x64,
+                        })
+                    })
+                })
         })
     }
 
@@ -416,6 +667,76 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn explicit_x64_modes_parse_by_jaxs_names_only() {
+        for mode in ExplicitX64::ALL {
+            assert_eq!(mode.name().parse(), Ok(mode));
+            assert_eq!(mode.to_string(), mode.name());
+        }
+        for (input, near) in [("wran", Some("warn")), ("Error", Some("error")), ("", None)] {
+            let err = input.parse::<ExplicitX64>().unwrap_err();
+            assert_eq!(err.input(), input);
+            let suggestion = near.map_or(String::new(), |n| format!(": did you mean '{n}'?"));
+            assert_eq!(
+                err.to_string(),
+                format!(
+                    "unknown jax_explicit_x64_dtypes mode '{input}'{suggestion} \
+                     (known: warn, error, allow)"
+                )
+            );
+        }
+        let err = "\u{1b}[31m".parse::<ExplicitX64>().unwrap_err();
+        assert!(!err.to_string().contains('\u{1b}'), "{err}");
+    }
+
+    /// With x64 on JAX ignores the mode (`_maybe_canonicalize_explicit_dtype`
+    /// returns first thing), so the three share one set of tables; and
+    /// `promote_types` never requests a dtype, so its table is the same in
+    /// every mode.
+    #[test]
+    fn the_mode_changes_nothing_with_x64_or_in_promote_types() {
+        for promotion in [Promotion::Standard, Promotion::Strict] {
+            for x64 in [false, true] {
+                let jax = |explicit_x64| {
+                    Jax::new(Config {
+                        x64,
+                        promotion,
+                        explicit_x64,
+                    })
+                };
+                let warn = jax(ExplicitX64::Warn);
+                for mode in ExplicitX64::ALL {
+                    let other = jax(mode);
+                    assert_eq!(
+                        std::ptr::eq(warn.tables, other.tables),
+                        x64 || mode == ExplicitX64::Warn
+                    );
+                    for a in TypeSpec::ALL {
+                        for b in TypeSpec::ALL {
+                            assert_eq!(warn.promote_types(a, b), other.promote_types(a, b));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn policy_names_show_the_mode_only_when_it_is_not_the_default() {
+        let jax = |explicit_x64| {
+            Jax::new(Config {
+                explicit_x64,
+                ..Config::default()
+            })
+            .name()
+        };
+        assert_eq!(jax(ExplicitX64::Warn), "jax (x64 off, standard)");
+        assert_eq!(
+            jax(ExplicitX64::Error),
+            "jax (x64 off, standard, explicit-x64 error)"
+        );
     }
 
     #[test]

@@ -5,10 +5,10 @@
 
 use super::lattice::{node, node_type};
 use super::tables::{
-    typed_value, weak_aware_node, Automaton, Decode, End, Input, Reading, State, CANONICAL_X32,
-    NODE_DTYPE, NO_JOIN, STRIDE, TYPED_VALUES, WEAK_RESULT,
+    compiled, typed_value, weak_aware_node, Automaton, Decode, End, Input, Reading, State,
+    CANONICAL_X32, NODE_DTYPE, NO_JOIN, STRIDE, TABLES, TYPED_VALUES, WEAK_RESULT,
 };
-use super::{Config, Promotion};
+use super::{Config, ExplicitX64, Promotion};
 use crate::engine::Node;
 use crate::types::{
     DType, NoPathReason, Operand, OperandKind, PromotionError, PyScalar, TypeList, TypeSpec, Typed,
@@ -37,11 +37,78 @@ impl Config {
         }
     }
 
-    /// This configuration's place in `Compiled`'s `tables`.
+    /// This configuration's typed lattice's place in `Compiled`'s
+    /// `lattices`: the lattice does not depend on the explicit-x64 mode.
     #[inline]
-    pub(super) const fn index(&self) -> usize {
+    pub(super) const fn lattice_index(&self) -> usize {
         let strict = matches!(self.promotion, Promotion::Strict);
         self.x64 as usize | (strict as usize) << 1
+    }
+
+    /// This configuration's place in `Compiled`'s `tables`: two per mode
+    /// without x64 (standard, strict), and two with it, where the mode
+    /// changes nothing and the three share tables.
+    #[inline]
+    pub(super) const fn index(&self) -> usize {
+        let strict = matches!(self.promotion, Promotion::Strict) as usize;
+        if self.x64 {
+            2 * ExplicitX64::ALL.len() + strict
+        } else {
+            2 * self.explicit_x64 as usize + strict
+        }
+    }
+
+    /// The configuration whose tables are at `index` (see
+    /// [`index`](Self::index)).
+    pub(super) const fn tabled(index: usize) -> Config {
+        assert!(index < TABLES);
+        let promotion = if index & 1 == 0 {
+            Promotion::Standard
+        } else {
+            Promotion::Strict
+        };
+        let x64 = index / 2 == ExplicitX64::ALL.len();
+        let explicit_x64 = if x64 {
+            ExplicitX64::Warn
+        } else {
+            ExplicitX64::ALL[index / 2]
+        };
+        Config {
+            x64,
+            promotion,
+            explicit_x64,
+        }
+    }
+
+    /// Whether a 64-bit dtype requested explicitly is truncated with a
+    /// warning: x64 off, `warn`.
+    pub(super) const fn truncates(&self) -> bool {
+        !self.x64 && matches!(self.explicit_x64, ExplicitX64::Warn)
+    }
+
+    /// Whether one is refused: x64 off, `error`.
+    pub(super) const fn refuses(&self) -> bool {
+        !self.x64 && matches!(self.explicit_x64, ExplicitX64::Error)
+    }
+
+    /// What a dtype requested explicitly (`dtypes.dtype()` of a specifier,
+    /// or of a join) becomes: kept under `allow`, else canonicalized (under
+    /// `error`, where a change is refused, see [`refuses`](Self::refuses)).
+    #[inline]
+    pub(super) const fn requested(&self, dtype: DType) -> DType {
+        match self.explicit_x64 {
+            ExplicitX64::Allow => dtype,
+            ExplicitX64::Warn | ExplicitX64::Error => self.canonicalize_dtype(dtype),
+        }
+    }
+
+    /// The same configuration under `warn`, whose rules `error` follows up
+    /// to the first refusal.
+    pub(super) const fn warn(&self) -> Config {
+        Config {
+            explicit_x64: ExplicitX64::Warn,
+            ..*self
+        }
     }
 
     /// See [`Jax::canonicalize_dtype`].
@@ -78,7 +145,7 @@ impl Config {
     /// built from this.
     pub(super) fn dtype_and_weak(&self, operand: &Operand) -> (DType, bool) {
         match operand.kind() {
-            OperandKind::DType(dtype) => (self.canonicalize_dtype(dtype), false),
+            OperandKind::DType(dtype) => (self.requested(dtype), false),
             OperandKind::Array { dtype, weak } => (dtype, weak),
             OperandKind::ZeroDim(dtype) => (dtype, false),
             OperandKind::PyType(PyScalar::Bool) | OperandKind::PyBool(_) => (DType::Bool, false),
@@ -90,11 +157,28 @@ impl Config {
         }
     }
 
+    /// The (dtype, weak) pair the tables read an operand as:
+    /// [`dtype_and_weak`](Self::dtype_and_weak)'s, except that a specifier
+    /// this configuration refuses keeps its 64-bit dtype, so that every
+    /// list with it reaches the automaton's `wide` state and is refused
+    /// there (see [`State::wide`]).
+    pub(super) fn decoded(&self, operand: &Operand) -> (DType, bool) {
+        match operand.kind() {
+            OperandKind::DType(dtype) if self.refuses() => (dtype, false),
+            _ => self.dtype_and_weak(operand),
+        }
+    }
+
     /// The dtype a lattice node (or `NO_JOIN`) stands for under this
     /// configuration; see [`NODE_DTYPE`].
     #[inline]
     pub(super) fn node_dtype(&self, node: u8) -> DType {
-        NODE_DTYPE[usize::from(self.x64)][usize::from(node) & (STRIDE - 1)]
+        let row = match (self.x64, self.explicit_x64) {
+            (true, _) => 1,
+            (false, ExplicitX64::Allow) => 2,
+            (false, ExplicitX64::Warn | ExplicitX64::Error) => 0,
+        };
+        NODE_DTYPE[row][usize::from(node) & (STRIDE - 1)]
     }
 
     /// The error for inputs with no common upper bound. Out of line: the
@@ -176,7 +260,8 @@ impl Config {
     /// operands among themselves, under standard promotion, join as their
     /// dtypes; otherwise weak operands join as their Python types).
     /// `concrete` gives a weak result its kind's default dtype, as
-    /// `result_type` does.
+    /// `result_type` does. A list in the `wide` state (only under `error`)
+    /// is answered out of line, by [`refused_or`](Self::refused_or).
     #[inline(always)]
     pub(super) fn apply_rules<T: Input>(
         &self,
@@ -186,22 +271,140 @@ impl Config {
         concrete: bool,
     ) -> Result<Typed, PromotionError> {
         let (dtype, _) = reading.first;
+        let end = automaton.ends[usize::from(reading.state)];
         // A branch: the number of operands is what a call site fixes, so
         // it predicts well.
-        if operands.len() == 1 {
+        if operands.len() == 1 && !end.wide {
             return Ok(self.single(reading.first, concrete));
         }
-        let end = automaton.ends[usize::from(reading.state)];
-        if reading.all_equal && !end.all_weak {
+        if reading.all_equal && end.keeps_dtype {
             return Ok(Typed::strong(dtype));
         }
         match if concrete { end.result } else { end.lattice } {
             Some(typed) => Ok(typed),
-            None => Err(self.no_path_in(
-                &automaton.decode,
-                operands,
-                end.all_weak && self.promotion == Promotion::Standard,
-            )),
+            None => self.no_answer(&automaton.decode, operands, end, concrete),
+        }
+    }
+
+    /// The answer where the end state has none: the error for operands
+    /// without a common upper bound, or, in the `wide` state, the answer
+    /// under `error`. Out of line, as [`no_path`](Self::no_path).
+    #[cold]
+    #[inline(never)]
+    fn no_answer<T: Input>(
+        &self,
+        decode: &Decode,
+        operands: &[T],
+        end: End,
+        concrete: bool,
+    ) -> Result<Typed, PromotionError> {
+        if end.wide {
+            return self.refused_or(operands, concrete);
+        }
+        let by_dtype = end.all_weak && self.promotion == Promotion::Standard;
+        Err(self.no_path_in(decode, operands, by_dtype))
+    }
+
+    /// Under `error`, for a list with a 64-bit dtype: the refusal of the
+    /// first 64-bit dtype JAX would request, or, if it requests none (64-bit
+    /// arrays that keep their dtype), the answer under `warn`, whose rules
+    /// are the same up to the first request.
+    fn refused_or<T: Input>(
+        &self,
+        operands: &[T],
+        concrete: bool,
+    ) -> Result<Typed, PromotionError> {
+        if let Some(dtype) = self.first_refused(operands, !concrete, true) {
+            return Err(PromotionError::ExplicitX64Refused { dtype });
+        }
+        let warn = self.warn();
+        let automaton = &compiled().tables[warn.index()].automaton;
+        match warn.read(automaton, operands, false) {
+            Some(reading) => warn.apply_rules(automaton, &reading, operands, concrete),
+            None => Err(PromotionError::NoOperands),
+        }
+    }
+
+    /// The first dtype this configuration refuses among those JAX
+    /// requests for these operands (see [`requests`](Self::requests));
+    /// `None` if it refuses none.
+    pub(super) fn first_refused<T: Input>(
+        &self,
+        operands: &[T],
+        lattice: bool,
+        join: bool,
+    ) -> Option<DType> {
+        let mut refused = None;
+        if self.refuses() {
+            self.requests(operands, lattice, join, |dtype| {
+                refused = Some(dtype);
+                false
+            });
+        }
+        refused
+    }
+
+    /// `lattice_result_type`'s error for a list with `None`, which JAX
+    /// raises when it reaches it: unless a 64-bit specifier before it is
+    /// refused first.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn none_operand(&self, operands: &[Operand]) -> PromotionError {
+        match self.first_refused(operands, true, false) {
+            Some(dtype) => PromotionError::ExplicitX64Refused { dtype },
+            None => PromotionError::NoneOperand,
+        }
+    }
+
+    /// What JAX's `result_type` (or with `lattice`, `lattice_result_type`)
+    /// hands `dtypes.dtype()` as an explicit request that x64 being off
+    /// changes, in JAX's order: each 64-bit dtype specifier among the
+    /// operands, then, with `join`, the operands' join when it is a 64-bit
+    /// dtype (64-bit arrays meeting there: one operand, or operands of one
+    /// dtype not all weak, are answered without it). With `lattice`, a
+    /// `None` ends the reading (JAX raises there). Calls `each` on each
+    /// request until it returns false; returns whether it read to the end.
+    /// With x64 on nothing is changed, so nothing is requested.
+    ///
+    /// Under `warn` each request is a warning, under `error` the first is
+    /// refused; `allow` keeps them (and never calls this).
+    pub(super) fn requests<T: Input>(
+        &self,
+        operands: &[T],
+        lattice: bool,
+        join: bool,
+        mut each: impl FnMut(DType) -> bool,
+    ) -> bool {
+        if self.x64 {
+            return true;
+        }
+        let changed = |dtype: DType| self.canonicalize_dtype(dtype) != dtype;
+        for operand in operands {
+            if lattice && operand.is_none() {
+                return false;
+            }
+            match operand.request() {
+                Some(dtype) if changed(dtype) && !each(dtype) => return false,
+                _ => {}
+            }
+        }
+        if !join || operands.len() < 2 {
+            return true;
+        }
+        // The join as `warn` reads the operands: requests before it are
+        // truncated (or, under `error`, refused before it matters).
+        let warn = self.warn();
+        let automaton = &compiled().tables[warn.index()].automaton;
+        let Some(reading) = warn.read(automaton, operands, false) else {
+            return true;
+        };
+        let end = automaton.ends[usize::from(reading.state)];
+        if reading.all_equal && end.keeps_dtype {
+            return true;
+        }
+        match DType::ALL.get(usize::from(end.joined)) {
+            Some(&dtype) if changed(dtype) => each(dtype),
+            _ => true,
         }
     }
 
@@ -227,6 +430,16 @@ impl Config {
     /// of their weak-aware nodes; weak if it is so, or if it is a Python
     /// type's node; `bool` never weak.
     pub(super) fn end(&self, state: &State) -> End {
+        if state.wide {
+            return End {
+                lattice: None,
+                result: None,
+                all_weak: false,
+                wide: true,
+                keeps_dtype: false,
+                joined: NO_JOIN,
+            };
+        }
         let by_dtype = state.all_weak && self.promotion == Promotion::Standard;
         let joined = if by_dtype {
             state.by_dtype
@@ -245,6 +458,9 @@ impl Config {
             lattice,
             result: lattice.map(|typed| self.concrete(typed)),
             all_weak: state.all_weak,
+            wide: false,
+            keeps_dtype: !state.all_weak,
+            joined,
         }
     }
 

@@ -6,10 +6,10 @@
 use std::sync::OnceLock;
 
 use super::lattice::{node, node_label, standard_edges, strict_edges, NODE_COUNT};
-use super::{Config, Promotion};
+use super::{Config, ExplicitX64, Promotion};
 use crate::engine::Lattice;
 use crate::policy::TypedLattice;
-use crate::types::{DType, Kind, Operand, PyScalar, TypeSpec, Typed};
+use crate::types::{DType, Kind, Operand, OperandKind, PyScalar, TypeSpec, Typed};
 
 /// The node that stands for "no common upper bound" in the tables below.
 /// Nothing joins with it, so a fold needs no branch: once a join fails,
@@ -73,7 +73,21 @@ pub(super) struct State {
     pub(super) by_dtype: u8,
     /// The join of the values' weak-aware nodes ([`AWARE_NODE`]).
     pub(super) by_kind: u8,
+    /// Some value has a 64-bit dtype, under a configuration that refuses
+    /// 64-bit requests (x64 off, `error`); never set otherwise. Such a
+    /// list may be refused, by a specifier or a join the tables cannot
+    /// tell from an array's, so it is answered out of line: all such
+    /// lists share one state, [`WIDE`].
+    pub(super) wide: bool,
 }
+
+/// The state of every list with a value a configuration may refuse.
+pub(super) const WIDE: State = State {
+    all_weak: false,
+    by_dtype: NO_JOIN,
+    by_kind: NO_JOIN,
+    wide: true,
+};
 
 /// The most states an [`Automaton`] may have: a state is a byte. JAX's
 /// configurations need 72 at most (a unit test keeps the count below 128).
@@ -119,21 +133,39 @@ pub(super) struct End {
     pub(super) result: Option<Typed>,
     /// Every value is weak.
     pub(super) all_weak: bool,
+    /// The [`WIDE`] state: `lattice` and `result` are `None`, and the
+    /// answer is found out of line.
+    pub(super) wide: bool,
+    /// Values of one dtype give that dtype: not all weak, not `wide`.
+    pub(super) keeps_dtype: bool,
+    /// The node the values join at (`NO_JOIN` if none, or `wide`): what
+    /// JAX hands `dtypes.dtype()`, a request when it is a 64-bit dtype.
+    pub(super) joined: u8,
 }
 
 impl Automaton {
     pub(super) fn new(config: Config, lattice: &Lattice) -> Box<Automaton> {
         let standard = config.promotion == Promotion::Standard;
-        let first = |(dtype, weak): (DType, bool)| State {
-            all_weak: weak,
-            by_dtype: if weak && standard {
-                dtype.index() as u8
-            } else {
-                NO_JOIN
-            },
-            by_kind: weak_aware_node(dtype, weak),
+        let refused = |dtype: DType| config.refuses() && config.canonicalize_dtype(dtype) != dtype;
+        let first = |(dtype, weak): (DType, bool)| {
+            if refused(dtype) {
+                return WIDE;
+            }
+            State {
+                all_weak: weak,
+                by_dtype: if weak && standard {
+                    dtype.index() as u8
+                } else {
+                    NO_JOIN
+                },
+                by_kind: weak_aware_node(dtype, weak),
+                wide: false,
+            }
         };
         let step = |state: State, (dtype, weak): (DType, bool)| {
+            if state.wide || refused(dtype) {
+                return WIDE;
+            }
             let all_weak = state.all_weak && weak;
             State {
                 all_weak,
@@ -143,14 +175,16 @@ impl Automaton {
                     NO_JOIN
                 },
                 by_kind: join(lattice, state.by_kind, weak_aware_node(dtype, weak)),
+                wide: false,
             }
         };
         let mut states = Vec::new();
-        // Each state's number, by (all weak, join of dtypes, join of
+        // Each state's number, by (wide, all weak, join of dtypes, join of
         // kinds): nodes and `NO_JOIN` are below `STRIDE`.
-        let mut ids = vec![None; 2 * STRIDE * STRIDE];
+        let mut ids = vec![None; 4 * STRIDE * STRIDE];
         let mut id = |state: State, states: &mut Vec<State>| {
-            let key = usize::from(state.all_weak) * STRIDE * STRIDE
+            let key = usize::from(state.wide) * 2 * STRIDE * STRIDE
+                + usize::from(state.all_weak) * STRIDE * STRIDE
                 + usize::from(state.by_dtype) * STRIDE
                 + usize::from(state.by_kind);
             *ids[key].get_or_insert_with(|| {
@@ -162,11 +196,7 @@ impl Automaton {
             start: [0; TYPED_VALUES],
             pairs: [[0; TYPED_VALUES]; TYPED_VALUES],
             next: [0; MAX_STATES * TYPED_VALUES],
-            ends: [End {
-                lattice: None,
-                result: None,
-                all_weak: false,
-            }; MAX_STATES],
+            ends: [config.end(&WIDE); MAX_STATES],
             decode: Decode::new(config),
         });
         for (index, start) in automaton.start.iter_mut().enumerate() {
@@ -201,13 +231,13 @@ impl Automaton {
 
 /// `result_type` (or, with `concrete` false, `lattice_result_type`) of
 /// every list of one or two (dtype, weak) values under one configuration,
-/// indexed by [`typed_index`], `None` where a pair fails. Built by the
-/// general path (the automaton and the rules) over all 64 values and
-/// 64 x 64 pairs, so it holds nothing the rules do not say; it makes the
-/// result type of a unary or binary operation one load instead of four.
-/// 8 KiB per configuration.
+/// indexed by [`typed_index`], `None` where a pair fails or the list is
+/// [`WIDE`]. Built by the general path (the automaton and the rules) over
+/// all 64 values and 64 x 64 pairs, so it holds nothing the rules do not
+/// say; it makes the result type of a unary or binary operation one load
+/// instead of four. 8 KiB per configuration.
 pub(super) struct ShortLists {
-    pub(super) singles: [Typed; TYPED_VALUES],
+    pub(super) singles: [Option<Typed>; TYPED_VALUES],
     pub(super) pairs: [[Option<Typed>; TYPED_VALUES]; TYPED_VALUES],
 }
 
@@ -219,12 +249,17 @@ impl ShortLists {
         };
         let answer = |list: &[Typed]| {
             let reading = config.read(automaton, list, false)?;
+            // A wide list's answer depends on more than (dtype, weak)
+            // pairs: whether a value was a specifier.
+            if automaton.ends[usize::from(reading.state)].wide {
+                return None;
+            }
             config.apply_rules(automaton, &reading, list, concrete).ok()
         };
-        let mut singles = [Typed::strong(DType::Bool); TYPED_VALUES];
+        let mut singles = [None; TYPED_VALUES];
         let mut pairs = [[None; TYPED_VALUES]; TYPED_VALUES];
         for (a, row) in pairs.iter_mut().enumerate() {
-            singles[a] = answer(&[typed(a)]).expect("one operand always has an answer");
+            singles[a] = answer(&[typed(a)]);
             for (b, cell) in row.iter_mut().enumerate() {
                 *cell = answer(&[typed(a), typed(b)]);
             }
@@ -247,7 +282,7 @@ impl ShortLists {
                 .then_some(operand.typed_index(decode) & (TYPED_VALUES - 1))
         };
         match operands {
-            [a] => Some(self.singles[index(a)?]),
+            [a] => self.singles[index(a)?],
             [a, b] => self.pairs[index(a)?][index(b)?],
             _ => None,
         }
@@ -264,11 +299,17 @@ pub(super) struct Tables {
     pub(super) lattice_short: ShortLists,
 }
 
-/// The tables of JAX's four configurations, and the typed lattice each
-/// joins on, both indexed by [`Config::index`].
+/// How many sets of tables there are: [`Config::index`].
+pub(super) const TABLES: usize = 2 * (ExplicitX64::ALL.len() + 1);
+
+/// The tables of JAX's configurations, indexed by [`Config::index`], and
+/// the typed lattice each of the four (x64, promotion) settings joins on,
+/// by [`Config::lattice_index`].
 pub(super) struct Compiled {
     pub(super) lattices: [TypedLattice; 4],
-    pub(super) tables: [Tables; 4],
+    /// On the heap: the eight sets (20 KiB each) overflowed a test
+    /// thread's stack in a debug build while they were built in place.
+    pub(super) tables: Vec<Tables>,
 }
 
 /// The compiled lattices and tables: built together by the first call that
@@ -282,15 +323,8 @@ pub(super) fn compiled() -> &'static Compiled {
         let lattices = [standard_edges(false), standard_edges(true), strict_edges()].map(|edges| {
             Lattice::from_edges(labels(), edges).expect("JAX's lattices are lattices (tested)")
         });
-        let configs = [0, 1, 2, 3].map(|index| Config {
-            x64: index & 1 == 1,
-            promotion: if index & 2 == 0 {
-                Promotion::Standard
-            } else {
-                Promotion::Strict
-            },
-        });
-        let tables = configs.map(|config| {
+        let tables = (0..TABLES).map(|index| {
+            let config = Config::tabled(index);
             let lattice = &lattices[config.slot()];
             let automaton = Automaton::new(config, lattice);
             Tables {
@@ -300,7 +334,17 @@ pub(super) fn compiled() -> &'static Compiled {
                 automaton,
             }
         });
-        let lattices = configs.map(|config| {
+        let tables = tables.collect();
+        let settings = [0, 1, 2, 3].map(|index| Config {
+            x64: index & 1 == 1,
+            promotion: if index & 2 == 0 {
+                Promotion::Standard
+            } else {
+                Promotion::Strict
+            },
+            explicit_x64: ExplicitX64::Warn,
+        });
+        let lattices = settings.map(|config| {
             let types = (0..NODE_COUNT)
                 .map(|n| Some(config.node_meaning(n)))
                 .collect();
@@ -312,7 +356,8 @@ pub(super) fn compiled() -> &'static Compiled {
 
 /// What `promote_types` reports for a join at each node: the dtype itself,
 /// or for a weak type its Python type's 64-bit dtype, whatever x64 says;
-/// that is, the node's dtype under x64.
+/// that is, the node's dtype under x64. (`promote_types` requests nothing
+/// explicitly, so the explicit-x64 mode does not change it.)
 pub(super) const PROMOTED: [DType; STRIDE] = NODE_DTYPE[1];
 
 /// The node a (dtype, weak) pair joins at, indexed by [`typed_index`]: a
@@ -381,20 +426,28 @@ pub(super) const CANONICAL_X32: [DType; DType::COUNT] = {
 // on a dtype: with varied inputs such a match is a mispredicted jump that
 // costs more than the join itself.
 
-/// The dtype each lattice node stands for, canonicalized: a weak type's is
-/// its Python type's default dtype. The entries past the nodes (`NO_JOIN`
-/// among them) are never reported.
-pub(super) const NODE_DTYPE: [[DType; STRIDE]; 2] = [node_dtypes(false), node_dtypes(true)];
+/// The dtype each lattice node stands for when a join reports it (JAX
+/// hands it to `dtypes.dtype()`): a dtype node's, as an explicit request
+/// reads it; a weak type's, its Python type's default dtype. Rows: x64
+/// off (`warn`, and `error` where it does not refuse), x64 on, x64 off
+/// under `allow`. The entries past the nodes (`NO_JOIN` among them) are
+/// never reported.
+pub(super) const NODE_DTYPE: [[DType; STRIDE]; 3] = [
+    node_dtypes(false, ExplicitX64::Warn),
+    node_dtypes(true, ExplicitX64::Warn),
+    node_dtypes(false, ExplicitX64::Allow),
+];
 
-pub(super) const fn node_dtypes(x64: bool) -> [DType; STRIDE] {
+pub(super) const fn node_dtypes(x64: bool, explicit_x64: ExplicitX64) -> [DType; STRIDE] {
     let config = Config {
         x64,
         promotion: Promotion::Standard,
+        explicit_x64,
     };
     let mut out = [DType::Bool; STRIDE];
     let mut i = 0;
     while i < DType::COUNT {
-        out[i] = config.canonicalize_dtype(DType::ALL[i]);
+        out[i] = config.requested(DType::ALL[i]);
         i += 1;
     }
     out[DType::COUNT] = config.default_dtype(PyScalar::Int);
@@ -412,6 +465,7 @@ pub(super) const fn weak_results(x64: bool) -> [DType; DType::COUNT] {
     let config = Config {
         x64,
         promotion: Promotion::Standard,
+        explicit_x64: ExplicitX64::Warn,
     };
     let mut out = DType::ALL;
     let mut i = 0;
@@ -453,6 +507,9 @@ pub(super) trait Input {
     fn typed_index(&self, decode: &Decode) -> usize;
     /// Whether this is Python's `None`.
     fn is_none(&self) -> bool;
+    /// The dtype this requests explicitly: a dtype specifier's. (Read
+    /// only out of line, by [`Config::requests`].)
+    fn request(&self) -> Option<DType>;
 }
 
 impl Input for Operand {
@@ -464,6 +521,13 @@ impl Input for Operand {
     #[inline(always)]
     fn is_none(&self) -> bool {
         Operand::is_none(*self)
+    }
+
+    fn request(&self) -> Option<DType> {
+        match self.kind() {
+            OperandKind::DType(dtype) => Some(dtype),
+            _ => None,
+        }
     }
 }
 
@@ -477,6 +541,10 @@ impl Input for Typed {
     fn is_none(&self) -> bool {
         false
     }
+
+    fn request(&self) -> Option<DType> {
+        None
+    }
 }
 
 /// The [`typed_index`] of every operand under one configuration, by its
@@ -485,11 +553,11 @@ impl Input for Typed {
 pub(super) struct Decode([u8; 256]);
 
 impl Decode {
-    /// Built from [`Config::dtype_and_weak`], on one operand of each code.
+    /// Built from [`Config::decoded`], on one operand of each code.
     pub(super) fn new(config: Config) -> Decode {
         let mut table = [0; 256];
         for operand in Operand::each_code() {
-            let (dtype, weak) = config.dtype_and_weak(&operand);
+            let (dtype, weak) = config.decoded(&operand);
             table[usize::from(operand.code())] = typed_index(dtype, weak) as u8;
         }
         Decode(table)
