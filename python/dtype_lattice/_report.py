@@ -9,10 +9,37 @@ from __future__ import annotations
 from html import escape
 from typing import Any, NamedTuple
 
-_STYLE = ("<style>.dl-table{border-collapse:collapse;font:12px monospace}"
-          ".dl-table td,.dl-table th{border:1px solid #ccc;padding:2px 5px;"
-          "text-align:center}.dl-table th{background:#f4f4f4}"
-          ".dl-weak{font-style:italic}.dl-err{color:#999}</style>")
+# One style sheet for every report. Jupyter applies an output's <style> to
+# the whole page, hence the dl- prefixes. The kind colours are the Hasse
+# diagram's (SVG) fills, so a table reads like the drawing.
+_STYLE = (
+    "<style>.dl{font:13px/1.45 'DejaVu Sans',Helvetica,Arial,sans-serif;color:#222;"
+    "margin-bottom:10px}"
+    ".dl-table{border-collapse:collapse;font:12px 'DejaVu Sans Mono',Menlo,monospace}"
+    ".dl-table td,.dl-table th{border:1px solid #d8d8d8;padding:2px 6px;text-align:center}"
+    ".dl-table th{background:#f4f4f4}.dl-table td.dl-l{text-align:left}"
+    ".dl-table td:first-child{white-space:nowrap}"
+    ".dl-table caption{text-align:left;font:bold 13px 'DejaVu Sans',Helvetica,Arial,"
+    "sans-serif;padding:0 0 4px}"
+    ".dl-weak{font-style:italic}.dl-err{color:#aaa}.dl-zero{color:#999}"
+    ".dl-ok{color:#1e7b45}.dl-bad{color:#c0392b}.dl-note{color:#666;font-size:12px}"
+    ".dl-u{background:#d3e4f5}.dl-i{background:#d5efd0}.dl-f{background:#fde3c3}"
+    ".dl-c{background:#e8d9f2}.dl-b{background:#ececec}.dl-w{background:#fff6bf}</style>")
+
+
+def _pairs(count: int) -> str:
+    return f"{count} pair" if count == 1 else f"{count} pairs"
+
+
+def _kind_class(dtype: str, weak: bool) -> str:
+    """The colour class of a result: weak, else its dtype's kind."""
+    if weak:
+        return "dl-w dl-weak"
+    for prefix, cls in (("uint", "dl-u"), ("int", "dl-i"), ("float", "dl-f"),
+                        ("bfloat", "dl-f"), ("complex", "dl-c"), ("bool", "dl-b")):
+        if dtype.startswith(prefix):
+            return cls
+    return ""
 
 
 class Ambiguity(NamedTuple):
@@ -70,11 +97,36 @@ class CheckReport:
         return f"<CheckReport {self.name}: is_lattice={self.is_lattice}>"
 
     def _repr_html_(self) -> str:
-        head, *rest = self.lines()
-        colour = "#2a7" if self.is_lattice else "#c33"
-        items = "".join(f"<li>{escape(line)}</li>" for line in rest)
-        return (f"<div><b style='color:{colour}'>{escape(head)}</b>"
-                f"<ul>{items}</ul></div>")
+        verdict = "a lattice" if self.is_lattice else "not a lattice"
+        out = [f"{_STYLE}<div class='dl'><b class='{'dl-ok' if self.is_lattice else 'dl-bad'}'>"
+               f"{escape(self.name)}: {verdict}</b>"]
+        if self.cycle:
+            # Back to the first node, so the loop reads as one.
+            loop = " \u2192 ".join([*self.cycle, self.cycle[0]])
+            out.append(f"<div>cycle: {escape(loop)}</div>")
+        if self.ambiguous:
+            rows = "".join(f"<tr><td>{escape(a.pair[0])}, {escape(a.pair[1])}</td>"
+                           f"<td class='dl-l'>{escape(', '.join(a.candidates))}</td></tr>"
+                           for a in self.ambiguous)
+            more = self.ambiguous_count - len(self.ambiguous)
+            out.append(f"<table class='dl-table'><caption>{_pairs(self.ambiguous_count)} "
+                       "with no least upper bound</caption><tr><th>pair</th>"
+                       f"<th>minimal common upper bounds</th></tr>{rows}</table>"
+                       + (f"<div class='dl-note'>... and {more} more</div>" if more else ""))
+        if self.no_upper_bound_count:
+            shown = ", ".join(f"{a}/{b}" for a, b in self.no_upper_bound)
+            more = " ..." if self.no_upper_bound_count > len(self.no_upper_bound) else ""
+            partial = " (a partial lattice: they do not promote)" if self.is_lattice else ""
+            out.append(f"<div>{_pairs(self.no_upper_bound_count)} with no upper bound"
+                       f"{partial}: {escape(shown)}{more}</div>")
+        elif not self.cycle and not self.ambiguous_count:
+            out.append("<div>every pair has a join</div>")
+        laws = [f"{'' if held else 'not '}{law}" for law, held
+                in (("commutative", self.commutative), ("associative", self.associative))
+                if held is not None]
+        if laws:
+            out.append(f"<div class='dl-note'>join, where defined: {', '.join(laws)}</div>")
+        return "".join(out) + "</div>"
 
 
 class Explanation:
@@ -130,14 +182,22 @@ class AuditReport:
         return "\n".join(out)
 
     def _repr_html_(self) -> str:
-        rows = "".join(
-            f"<tr><td>{escape(c)}</td><td>{len(f)}</td><td>"
-            + escape(", ".join(f"{a}+{b}->{j}" for a, b, j in f[:5]))
-            + (" ..." if len(f) > 5 else "") + "</td></tr>"
-            for c, f in self.findings.items())
-        return (f"{_STYLE}<table class='dl-table'><caption>{escape(self.name)}: "
-                f"{self.pairs} pairs</caption><tr><th>criterion</th>"
-                f"<th>pairs</th><th>examples</th></tr>{rows}</table>")
+        rows = []
+        for criterion, found in self.findings.items():
+            shown = ", ".join(f"{a}+{b}\u2192{j}" for a, b, j in found[:5])
+            shown += " ..." if len(found) > 5 else ""
+            cls = "" if found else " class='dl-zero'"
+            rows.append(f"<tr{cls}><td class='dl-l'>{escape(criterion.replace('_', ' '))}</td>"
+                        f"<td>{len(found)}</td><td class='dl-l'>{escape(shown)}</td></tr>")
+        notes = [f"{_pairs(len(self.undefined))} without a join"] if self.undefined else []
+        if self.opaque:
+            notes.append(f"{_pairs(len(self.opaque))} joining at a node without a dtype, "
+                         "not judged")
+        note = f"<div class='dl-note'>{escape('; '.join(notes))}</div>" if notes else ""
+        return (f"{_STYLE}<div class='dl'><table class='dl-table'><caption>"
+                f"{escape(self.name)}: {self.pairs} pairs of dtypes</caption><tr>"
+                f"<th>criterion</th><th>pairs</th><th>examples</th></tr>{''.join(rows)}"
+                f"</table>{note}</div>")
 
 
 class Table:
@@ -175,14 +235,15 @@ class Table:
                     cells.append(f"<td class='dl-err' title='{escape(cell)}'>-</td>")
                 else:
                     dtype, weak = cell
-                    cls = " class='dl-weak'" if weak else ""
                     title = dtype + (" (weak)" if weak else "")
-                    cells.append(f"<td{cls} title='{escape(title)}'>{escape(text)}</td>")
+                    cells.append(f"<td class='{_kind_class(dtype, weak)}' "
+                                 f"title='{escape(title)}'>{escape(text)}</td>")
             rows.append(f"<tr><th>{escape(label)}</th>{''.join(cells)}</tr>")
         legend = ", ".join(f"{escape(l)} = {escape(n)}" for l, n in self.legend)
-        return (f"{_STYLE}<table class='dl-table'><caption>{escape(self.name)}"
-                f"</caption><tr><th></th>{head}</tr>{''.join(rows)}</table>"
-                f"<p style='font:11px sans-serif'>{legend}</p>")
+        return (f"{_STYLE}<div class='dl'><table class='dl-table'><caption>"
+                f"{escape(self.name)}</caption><tr><th></th>{head}</tr>{''.join(rows)}"
+                f"</table><div class='dl-note'>{legend}; <i>italic</i>: weak; "
+                "-: no promotion</div></div>")
 
     def __repr__(self) -> str:
         return f"<Table {self.name}: {len(self.types)} x {len(self.types)}>"
