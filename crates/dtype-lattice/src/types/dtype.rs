@@ -292,8 +292,8 @@ impl DType {
 /// `numpy.int8`, `jnp.float32`, `jax.numpy.bfloat16`, `ml_dtypes.float8_e4m3fn`
 /// (any name NumPy takes after the module), `torch.float16`, `tf.int32`,
 /// `tensorflow.int32` (canonical names only: PyTorch's `torch.cfloat` is
-/// not NumPy's `cfloat`), `dtype('int8')`, `np.dtype("int8")` and
-/// `<class 'numpy.int8'>`.
+/// not NumPy's `cfloat`), `dtype('int8')`, `np.dtype("int8")`,
+/// `<class 'numpy.int8'>` and TensorFlow's `<dtype: 'int32'>`.
 fn ecosystem(name: &str) -> Option<DType> {
     let name = name.trim();
     if let Some(class) = name
@@ -301,6 +301,13 @@ fn ecosystem(name: &str) -> Option<DType> {
         .and_then(|n| n.strip_suffix("'>"))
     {
         return ecosystem(class);
+    }
+    // TensorFlow's `str` of a dtype: canonical names only, as `tf.`.
+    if let Some(tf) = name
+        .strip_prefix("<dtype: '")
+        .and_then(|n| n.strip_suffix("'>"))
+    {
+        return DType::ALL.into_iter().find(|d| d.name() == tf);
     }
     let call = [
         "np.dtype(",
@@ -593,6 +600,7 @@ mod tests {
             ("np.dtype(\"int8\")", DType::Int8),
             ("<class 'numpy.int8'>", DType::Int8),
             ("<class 'ml_dtypes.bfloat16'>", DType::BFloat16),
+            ("<dtype: 'int32'>", DType::Int32),
             ("np.double", DType::Float64),
         ] {
             assert_eq!(DType::from_name(spelling), Ok(dtype), "{spelling}");
