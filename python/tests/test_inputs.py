@@ -129,3 +129,24 @@ def test_errors_are_the_frameworks_classes() -> None:
     with pytest.raises(np.exceptions.DTypePromotionError) as caught:
         dl.policy("numpy").promote_types(ml_dtypes.uint1, ml_dtypes.int1)
     assert str(caught.value) == str(real.value)
+
+
+class _Printed:
+    """An object that prints as another framework's dtype does."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def test_other_frameworks_dtypes_by_the_name_they_print() -> None:
+    # str(torch.uint8) is 'torch.uint8'; str(tf.int32) is "<dtype: 'int32'>"
+    # (PyTorch 2.15, TensorFlow 2.21; checked with the real objects by hand).
+    torch = dl.policy("torch")
+    assert torch.promote_types(_Printed("torch.uint8"), _Printed("torch.int8")) == \
+        torch.promote_types("uint8", "int8")
+    tf = dl.policy("tensorflow-all")
+    assert tf.promote_types(_Printed("<dtype: 'int32'>"), _Printed("<dtype: 'float16'>")) == \
+        tf.promote_types("int32", "float16")
