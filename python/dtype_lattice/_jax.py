@@ -1,0 +1,269 @@
+"""``dl.patch_jax()``: JAX asks dtype-lattice for its dtype promotions.
+
+JAX promotes in two functions of ``jax._src.dtypes``: ``promote_types(a, b)``
+(``jnp.promote_types``) and ``lattice_result_type(*args)``, through which
+``result_type``, ``jnp.result_type`` and JAX's internal call sites
+(``promote_dtypes``, ``jnp.array``, ...) go. The patch replaces both, under
+every name JAX binds them to, with functions that
+
+* read JAX's configuration at each call (``jax_enable_x64``,
+  ``jax_numpy_dtype_promotion``, ``jax_explicit_x64_dtypes``, contexts
+  included) and pick the matching :func:`dtype_lattice.policy`;
+* read each operand's ``(dtype, weak)`` with JAX's own code (so specifiers,
+  Python scalars, NumPy and JAX arrays and tracers are canonicalized, and
+  warn, exactly as in JAX), then ask the policy: every answer and every
+  promotion error comes from the library, errors raised as JAX's own
+  ``jax.dtypes.TypePromotionError``;
+* hand the call to JAX's original function where the library has no answer:
+  an operand whose dtype is not one of the library's 32 (JAX's extended
+  dtypes such as PRNG keys, ``float0``, non-native byte orders), and a
+  ``jax_explicit_x64_dtypes`` mode other than ``"warn"``, which this build
+  does not model yet (``_MODELLED_MODES``).
+
+The rest of JAX, ``result_type``'s canonicalization of weak results included,
+is left as it is. Patching clears JAX's compilation and tracing caches (and
+so does undoing it), so no function traced before keeps promotions from the
+other implementation.
+
+Known differences from unpatched JAX, answers and errors aside (those are
+the same): JAX warns when ``lattice_result_type`` truncates a 64-bit result
+under x64 off (arrays made while x64 was on); the patched function gives the
+same dtype without that warning. Warnings from reading the operands are
+JAX's, but attributed to this module's line rather than ``dtypes.py``'s. A
+call handed to JAX after its operands were read reads them again, so such
+a warning can be given twice there.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import sys
+import threading
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from . import Operand, Policy, TypePromotionError, _native, policy
+
+#: The JAX releases the patch was checked against, and for each the modules
+#: that bind each replaced function (found by scanning every module of the
+#: release for attributes that are the function).
+CHECKED = {
+    version: {
+        "promote_types": ("jax._src.dtypes", "jax._src.numpy.lax_numpy",
+                          "jax._src.numpy", "jax.numpy"),
+        "lattice_result_type": ("jax._src.dtypes",),
+    }
+    for version in ("0.10.2", "0.12.0.1")
+}
+
+# The `jax_explicit_x64_dtypes` modes the native policy models; JAX's own
+# functions answer under the others. Once the library models every mode
+# (`dl.policy(explicit_x64_dtypes=...)` takes them all), this line becomes
+# ("warn", "error", "allow"), i.e. dl.EXPLICIT_X64_MODES.
+_MODELLED_MODES: tuple[str, ...] = ("warn",)
+
+_LOCK = threading.Lock()
+_active: JaxPatch | None = None
+
+
+class JaxPatch:
+    """The installed patch: :meth:`undo` it, or use it as a context manager
+    (``with dl.patch_jax(): ...`` undoes it on leaving the block).
+
+    ``answered`` and ``delegated`` count the calls dtype-lattice answered
+    and the calls handed to JAX's own functions.
+    """
+
+    def __init__(self) -> None:
+        # (module, name, JAX's object, ours), set once installed.
+        self._bindings: list[tuple[ModuleType, str, Any, Any]] = []
+        self.answered = 0
+        self.delegated = 0
+
+    @property
+    def active(self) -> bool:
+        """Whether JAX still asks dtype-lattice (until :meth:`undo`)."""
+        return _active is self
+
+    @property
+    def names(self) -> list[str]:
+        """The replaced names, as ``module.name``."""
+        return [f"{module.__name__}.{name}" for module, name, _, _ in self._bindings]
+
+    def undo(self) -> None:
+        """Puts JAX's original function objects back under every patched
+        name and clears JAX's caches; doing it again does nothing.
+
+        Raises ``RuntimeError``, changing nothing, if something else has
+        replaced a patched name meanwhile.
+        """
+        global _active
+        with _LOCK:
+            if _active is not self:
+                return
+            moved = [f"{module.__name__}.{name}"
+                     for module, name, _, ours in self._bindings
+                     if getattr(module, name) is not ours]
+            if moved:
+                raise RuntimeError(
+                    f"cannot undo dtype_lattice.patch_jax(): {', '.join(moved)} "
+                    "no longer hold its functions (replaced since)")
+            for module, name, original, _ in self._bindings:
+                setattr(module, name, original)
+            _active = None
+            _clear_jax_caches()
+
+    def __enter__(self) -> JaxPatch:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.undo()
+
+    def __repr__(self) -> str:
+        state = "active" if self.active else "undone"
+        return (f"<dtype_lattice JaxPatch ({state}): {self.answered} calls answered, "
+                f"{self.delegated} delegated to JAX>")
+
+
+def patch_jax() -> JaxPatch:
+    """Makes JAX ask dtype-lattice for its dtype promotions (module
+    docstring) and returns the :class:`JaxPatch`.
+
+    Raises ``RuntimeError`` for a JAX release not in :data:`CHECKED`, when
+    JAX is already patched (patching is not reentrant: undo the active
+    patch first), or when a name to patch does not hold JAX's own function.
+    """
+    global _active
+    import jax
+    from jax._src import config, dtypes
+
+    names = CHECKED.get(jax.__version__)
+    if names is None:
+        raise RuntimeError(
+            f"dtype_lattice.patch_jax() was checked against JAX "
+            f"{' and '.join(CHECKED)}, not JAX {jax.__version__}: install one of "
+            "those, or check the patched names for this release first")
+    with _LOCK:
+        if _active is not None:
+            raise RuntimeError(
+                "JAX is already patched by dtype_lattice.patch_jax(); call .undo() "
+                "on the active patch (dtype_lattice._jax.active()) first")
+        handle = JaxPatch()
+        ours = _replacements(handle, dtypes, config)
+        bindings = []
+        for function, modules in names.items():
+            original = getattr(dtypes, function)
+            if getattr(getattr(original, "__code__", None), "co_filename", None) \
+                    != dtypes.__file__:
+                raise RuntimeError(
+                    f"jax._src.dtypes.{function} is not JAX's own function "
+                    f"({original!r}); something else has replaced it")
+            for name in modules:
+                module = importlib.import_module(name)
+                if getattr(module, function) is not original:
+                    raise RuntimeError(
+                        f"{name}.{function} is not jax._src.dtypes.{function}; "
+                        "something else has replaced it")
+                bindings.append((module, function, original, ours[function]))
+        for module, name, _, replacement in bindings:
+            setattr(module, name, replacement)
+        handle._bindings = bindings
+        _active = handle
+        _clear_jax_caches()
+    return handle
+
+
+def active() -> JaxPatch | None:
+    """The installed patch, or None."""
+    return _active
+
+
+def _clear_jax_caches() -> None:
+    # Jitted functions (jnp's own included) keep the jaxprs traced with the
+    # promotions of the time; `jax.clear_caches` drops them. JAX's own
+    # `_least_upper_bound` cache is kept: its key holds the configuration and
+    # only JAX's functions read it.
+    jax = sys.modules["jax"]
+    jax.clear_caches()
+
+
+# The library's dtypes, as NumPy's objects (those the installed ml_dtypes has).
+@functools.cache
+def _known_dtypes() -> frozenset[np.dtype]:
+    known = set()
+    for name in _native.dtype_names():
+        try:
+            known.add(np.dtype(name))
+        except TypeError:
+            pass
+    return frozenset(known)
+
+
+@functools.cache
+def _policy(x64: bool, strict: bool, mode: str) -> Policy | None:
+    """The policy for JAX's configuration, or None where JAX's own functions
+    answer."""
+    if mode not in _MODELLED_MODES:
+        return None
+    return policy("jax", x64=x64, strict=strict, explicit_x64_dtypes=mode)
+
+
+def _replacements(handle: JaxPatch, dtypes: ModuleType,
+                  config: ModuleType) -> dict[str, Callable[..., Any]]:
+    """The two functions JAX gets, bound to its modules as imported now."""
+    original_promote_types = dtypes.promote_types
+    original_lattice_result_type = dtypes.lattice_result_type
+    jax_error = dtypes.TypePromotionError
+    dtype_and_weaktype = dtypes._dtype_and_weaktype
+    weak_types = tuple(dtypes._weak_types)  # Python's int, float, complex
+    known = _known_dtypes()
+
+    def configured() -> Policy | None:
+        # As `_least_upper_bound`'s callers read it, at each call.
+        promotion = config.numpy_dtype_promotion.value
+        if promotion not in ("standard", "strict"):
+            return None  # JAX's own function reports the value
+        return _policy(bool(config.enable_x64.value), promotion == "strict",
+                       config.explicit_x64_dtypes.value.name.lower())
+
+    def jax_node(x: Any) -> Any:
+        # `promote_types`' reading of an argument: the weak Python types by
+        # identity (np.dtype(int) would be int64), all else through np.dtype.
+        return x if any(x is t for t in weak_types) else np.dtype(x)
+
+    def is_known(node: Any) -> bool:
+        return isinstance(node, type) or (isinstance(node, np.dtype) and node in known)
+
+    def answer(function: Callable[..., Any], args: Any) -> Any:
+        handle.answered += 1
+        try:
+            return function(*args)
+        except TypePromotionError as err:
+            raise jax_error(*err.args) from None
+
+    @functools.wraps(original_promote_types)
+    def promote_types(a: Any, b: Any) -> np.dtype:
+        p = configured()
+        if p is not None:
+            nodes = (jax_node(a), jax_node(b))
+            if is_known(nodes[0]) and is_known(nodes[1]):
+                return answer(p.promote_types, nodes)
+        handle.delegated += 1
+        return original_promote_types(a, b)
+
+    @functools.wraps(original_lattice_result_type)
+    def lattice_result_type(*args: Any) -> tuple[np.dtype, bool]:
+        p = configured()
+        if p is not None:
+            read = [dtype_and_weaktype(arg) for arg in args]
+            if all(is_known(d) for d, _ in read):
+                return answer(p.lattice_result_type,
+                              [Operand(d, weak) for d, weak in read])
+        handle.delegated += 1
+        return original_lattice_result_type(*args)
+
+    return {"promote_types": promote_types, "lattice_result_type": lattice_result_type}
