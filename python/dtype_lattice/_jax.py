@@ -16,22 +16,18 @@ every name JAX binds them to, with functions that
   ``jax.dtypes.TypePromotionError``;
 * hand the call to JAX's original function where the library has no answer:
   an operand whose dtype is not one of the library's 32 (JAX's extended
-  dtypes such as PRNG keys, ``float0``, non-native byte orders), and a
-  ``jax_explicit_x64_dtypes`` mode other than ``"warn"``, which this build
-  does not model yet (``_MODELLED_MODES``).
+  dtypes such as PRNG keys, ``float0``, non-native byte orders).
 
 The rest of JAX, ``result_type``'s canonicalization of weak results included,
 is left as it is. Patching clears JAX's compilation and tracing caches (and
 so does undoing it), so no function traced before keeps promotions from the
 other implementation.
 
-Known differences from unpatched JAX, answers and errors aside (those are
-the same): JAX warns when ``lattice_result_type`` truncates a 64-bit result
-under x64 off (arrays made while x64 was on); the patched function gives the
-same dtype without that warning. Warnings from reading the operands are
-JAX's, but attributed to this module's line rather than ``dtypes.py``'s. A
-call handed to JAX after its operands were read reads them again, so such
-a warning can be given twice there.
+Known differences from unpatched JAX, answers, errors and warnings aside
+(those are the same, in every ``jax_explicit_x64_dtypes`` mode): warnings
+from reading the operands are JAX's, but attributed to this module's line
+rather than ``dtypes.py``'s. A call handed to JAX after its operands were
+read reads them again, so such a warning can be given twice there.
 """
 
 from __future__ import annotations
@@ -60,11 +56,8 @@ CHECKED = {
     for version in ("0.10.2", "0.12.0.1")
 }
 
-# The `jax_explicit_x64_dtypes` modes the native policy models; JAX's own
-# functions answer under the others. Once the library models every mode
-# (`dl.policy(explicit_x64_dtypes=...)` takes them all), this line becomes
-# ("warn", "error", "allow"), i.e. dl.EXPLICIT_X64_MODES.
-_MODELLED_MODES: tuple[str, ...] = ("warn",)
+# The `jax_explicit_x64_dtypes` modes the native policy models: all three.
+_MODELLED_MODES: tuple[str, ...] = ("warn", "error", "allow")
 
 _LOCK = threading.Lock()
 _active: JaxPatch | None = None
