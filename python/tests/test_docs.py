@@ -25,15 +25,15 @@ def test_readme_python_blocks_run_and_say_what_they_give() -> None:
     assert blocks
     for block in blocks:
         namespace: dict = {}
+        exec(block, namespace)  # noqa: S102 - the README's own code
+        # A line `EXPR  # VALUE` (at the top level) must give VALUE.
         for line in block.splitlines():
             code, _, comment = line.partition("  # ")
-            if not code.strip():
+            shown = comment.split(";")[0].split(", JAX")[0].strip()
+            if line[:1].isspace() or not shown.startswith(("dtype(", "(", "[")):
                 continue
             stripped = code.strip()
-            if stripped.startswith(("import ", "from ")) or "=" in stripped.split("(")[0]:
-                exec(stripped, namespace)  # noqa: S102 - the README's own code
+            if "=" in stripped.split("(")[0]:
                 continue
             value = eval(stripped, namespace)  # noqa: S307
-            shown = comment.split(";")[0].split(", JAX")[0].strip()
-            if shown.startswith(("dtype(", "(", "[")):
-                assert repr(value) == shown, f"{stripped}: {value!r}, README says {shown}"
+            assert repr(value) == shown, f"{stripped}: {value!r}, README says {shown}"
