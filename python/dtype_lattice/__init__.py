@@ -26,14 +26,14 @@ from typing import TYPE_CHECKING, Any
 
 from . import _native
 from ._native import InvalidArgumentError, TypePromotionError
-from ._report import AuditReport, CheckReport, Difference, Explanation, Table
+from ._report import AuditReport, CheckReport, Diff, Difference, Explanation, Table
 from ._info import FInfo, IInfo
 
 if TYPE_CHECKING:  # importing `_jax` at run time waits for patch_jax()
     from ._jax import JaxPatch
 
 __all__ = [
-    "AuditReport", "CheckReport", "Difference", "Explanation", "FInfo", "IInfo",
+    "AuditReport", "CheckReport", "Diff", "Difference", "Explanation", "FInfo", "IInfo",
     "InvalidArgumentError", "Lattice", "Operand", "Policy", "Table",
     "TypePromotionError", "canonicalize_dtype", "finfo", "iinfo", "isdtype",
     "issubdtype", "lattice_result_type", "operand", "patch_jax", "policy",
@@ -94,14 +94,15 @@ class Policy:
         JAX's documentation), as data that renders as HTML in notebooks."""
         return Table(self.name, self._native.table(types))
 
-    def diff(self, other: "Policy", types: list | None = None) -> list[Difference]:
+    def diff(self, other: "Policy", types: list | None = None) -> Diff:
         """The cells where ``promote_types`` differs from ``other``'s (as
-        ``dtype-lattice diff`` reports them), over ``types``."""
+        ``dtype-lattice diff`` reports them), over ``types``: a list of
+        :class:`Difference` that renders as a table in notebooks."""
         names = self._native.table(types)["types"]
-        return [Difference(names[r], names[c], ours, theirs,
-                           [(d, "ours" if side == 0 else "theirs") for d, side in lacking])
-                for r, c, ours, theirs, lacking
-                in self._native.diff(other._native, types)]
+        return Diff(self.name, other.name, [
+            Difference(names[r], names[c], ours, theirs,
+                       [(d, "ours" if side == 0 else "theirs") for d, side in lacking])
+            for r, c, ours, theirs, lacking in self._native.diff(other._native, types)])
 
     def __repr__(self) -> str:
         return f"<dtype_lattice.Policy {self.name}>"

@@ -59,6 +59,27 @@ class Difference(NamedTuple):
     lacking: list
 
 
+class Diff(list):
+    """The cells where two policies' ``promote_types`` differ: a list of
+    :class:`Difference`, rendered as a table in notebooks."""
+
+    def __init__(self, ours: str, theirs: str, cells: list) -> None:
+        super().__init__(cells)
+        self.ours, self.theirs = ours, theirs
+
+    def _repr_html_(self) -> str:
+        def answer(value: str | None) -> str:
+            return escape(value) if value is not None else "<i>refused</i>"
+        rows = "".join(
+            f"<tr><td>{escape(d.row)}</td><td>{escape(d.column)}</td>"
+            f"<td>{answer(d.ours)}</td><td>{answer(d.theirs)}</td></tr>"
+            for d in self)
+        return (f"{_STYLE}<table class='dl-table'><caption>{len(self)} cells where "
+                f"{escape(self.ours)} and {escape(self.theirs)} differ</caption>"
+                f"<tr><th>row</th><th>column</th><th>{escape(self.ours)}</th>"
+                f"<th>{escape(self.theirs)}</th></tr>{rows}</table>")
+
+
 class CheckReport:
     """What ``Lattice.check`` found: ``is_lattice``, ``cycle``,
     ``ambiguous`` (``Ambiguity`` pairs with their ``candidates``),
