@@ -1,8 +1,8 @@
 //! `dtype_lattice._native`: the Python extension of dtype-lattice.
 //!
 //! A front end like the command line: it reads Python objects
-//! ([`convert`]), calls the library and turns its answers into NumPy dtypes
-//! and its errors into the frameworks' exceptions ([`errors`]). No rule of
+//! (`convert`), calls the library and turns its answers into NumPy dtypes
+//! and its errors into the frameworks' exceptions (`errors`). No rule of
 //! promotion lives here; the public Python API (`dtype_lattice/__init__.py`)
 //! wraps these functions with documentation and types.
 
