@@ -1,14 +1,16 @@
 # `make test` runs every suite: the Rust workspace, then the Python package
-# built from ./python into a virtual environment of pinned requirements.
-# Needs only the Rust toolchain and Python 3.11 with pip.
+# built from ./python into a virtual environment of pinned requirements,
+# then the explorer in headless Chromium. Needs the Rust toolchain, Python
+# 3.11 with pip, and for the browser tests Node.js 20 with npm and Chromium
+# (/usr/bin/chromium).
 
 PYTHON ?= python3
 VENV := .venv-test
 PIP := $(VENV)/bin/pip
 
-.PHONY: test test-rust test-python python-env
+.PHONY: test test-rust test-python python-env test-browser
 
-test: test-rust test-python
+test: test-rust test-python test-browser
 
 test-rust:
 	cargo test --workspace
@@ -24,3 +26,12 @@ python-env: $(VENV)/.requirements
 
 test-python: python-env
 	$(VENV)/bin/python -m pytest -q python/tests
+
+# The explorer (`dtype-lattice serve` and the `site` export) in headless
+# Chromium, driven by Playwright (web-tests/package-lock.json pins it). The
+# release binary is what the timings are measured on.
+CARGO_TARGET_DIR ?= target
+test-browser:
+	cargo build --release -p dtype-lattice-cli
+	cd web-tests && npm ci --no-audit --no-fund --loglevel=error
+	DTYPE_LATTICE_BIN=$(abspath $(CARGO_TARGET_DIR))/release/dtype-lattice node web-tests/explorer.test.mjs

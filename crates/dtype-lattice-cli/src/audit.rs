@@ -34,7 +34,10 @@ pub fn run(subjects: &[Subject], format: Format, out: &mut dyn Write) -> Result<
     Ok(())
 }
 
-fn json(audit: &Audit) -> serde_json::Value {
+/// An audit as `audit --format json` prints it: `{"name", "pairs",
+/// "undefined", "opaque", "criteria"}`. The explorer's editor answers
+/// with the same object.
+pub fn json(audit: &Audit) -> serde_json::Value {
     let criteria: serde_json::Map<String, serde_json::Value> = Criterion::ALL
         .into_iter()
         .map(|criterion| {

@@ -43,40 +43,46 @@ pub fn run(
     }
 }
 
-fn graph_report(definition: &Definition, check: &Check, format: Format) -> String {
+/// The check of a graph as `check --format json` prints it: `{"name",
+/// "nodes", "edges", "lattice", "cycle", "ambiguous", "ambiguous_count",
+/// "no_upper_bound", "no_upper_bound_count", "truncated", "laws"}`. The
+/// explorer's editor answers with the same object.
+pub fn graph_json(definition: &Definition, check: &Check) -> Value {
     let label = |node: usize| definition.nodes[node].label.as_str();
     let pair = |&(a, b): &(usize, usize)| [label(a), label(b)];
+    let laws = check.laws.as_ref().map(|laws| {
+        json!({
+            "commutative": laws.not_commutative.is_none(),
+            "associative": laws.not_associative.is_none(),
+            "pairs": laws.pairs,
+            "triples": laws.triples,
+            "exhaustive": laws.exhaustive,
+            "not_commutative": laws.not_commutative.as_ref().map(pair),
+            "not_associative": laws.not_associative.map(|t| t.map(label)),
+        })
+    });
+    json!({
+        "name": definition.name,
+        "nodes": definition.nodes.iter().map(|n| n.label.as_str()).collect::<Vec<_>>(),
+        "edges": check.edges.iter().map(pair).collect::<Vec<_>>(),
+        "lattice": check.is_lattice(),
+        "cycle": check.cycle,
+        "ambiguous": check.ambiguous.iter().map(|a| json!({
+            "pair": pair(&a.pair),
+            "candidates": a.candidates.iter().map(|&c| label(c)).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "ambiguous_count": check.ambiguous_count,
+        "no_upper_bound": check.no_upper_bound.iter().map(pair).collect::<Vec<_>>(),
+        "no_upper_bound_count": check.no_upper_bound_count,
+        "truncated": check.is_truncated(),
+        "laws": laws,
+    })
+}
+
+fn graph_report(definition: &Definition, check: &Check, format: Format) -> String {
+    let label = |node: usize| definition.nodes[node].label.as_str();
     match format {
-        Format::Json => {
-            let laws = check.laws.as_ref().map(|laws| {
-                json!({
-                    "commutative": laws.not_commutative.is_none(),
-                    "associative": laws.not_associative.is_none(),
-                    "pairs": laws.pairs,
-                    "triples": laws.triples,
-                    "exhaustive": laws.exhaustive,
-                    "not_commutative": laws.not_commutative.as_ref().map(pair),
-                    "not_associative": laws.not_associative.map(|t| t.map(label)),
-                })
-            });
-            let report = json!({
-                "name": definition.name,
-                "nodes": definition.nodes.iter().map(|n| n.label.as_str()).collect::<Vec<_>>(),
-                "edges": check.edges.iter().map(pair).collect::<Vec<_>>(),
-                "lattice": check.is_lattice(),
-                "cycle": check.cycle,
-                "ambiguous": check.ambiguous.iter().map(|a| json!({
-                    "pair": pair(&a.pair),
-                    "candidates": a.candidates.iter().map(|&c| label(c)).collect::<Vec<_>>(),
-                })).collect::<Vec<_>>(),
-                "ambiguous_count": check.ambiguous_count,
-                "no_upper_bound": check.no_upper_bound.iter().map(pair).collect::<Vec<_>>(),
-                "no_upper_bound_count": check.no_upper_bound_count,
-                "truncated": check.is_truncated(),
-                "laws": laws,
-            });
-            format!("{report}\n")
-        }
+        Format::Json => format!("{}\n", graph_json(definition, check)),
         Format::Text => {
             let mut text = format!(
                 "{}: {} nodes, {} edges\n",

@@ -66,7 +66,9 @@ fn text(report: &Report) -> String {
     lines.join("\n") + "\n"
 }
 
-fn json(report: &Report) -> Value {
+/// The report as `explain --format json` prints it (see docs/lattices.md);
+/// the explorer answers with the same object.
+pub fn json(report: &Report) -> Value {
     let why = &report.why;
     let names = |nodes: &[Node]| json!(report.labels_of(nodes));
     let (outcome, join, candidates) = match &why.bound {

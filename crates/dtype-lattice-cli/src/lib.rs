@@ -9,6 +9,8 @@ pub mod check;
 pub mod diff;
 pub mod explain;
 pub mod graph;
+pub mod serve;
+pub mod site;
 pub mod subject;
 pub mod table;
 
@@ -283,6 +285,32 @@ enum Command {
         #[arg(long, value_name = "A,B")]
         highlight: Option<String>,
     },
+    /// Serve the explorer: the promotion table of any policy, explanations
+    /// and drawings, a result_type playground and a lattice editor.
+    ///
+    /// Prints the address once listening and serves until Ctrl-C. The page
+    /// and its API (under /api, see docs/cli.md) answer with this tool's
+    /// library; everything served is compiled in.
+    Serve {
+        /// The address to listen on. Anything but loopback lets other
+        /// machines reach the explorer (a warning says so).
+        #[arg(long, default_value = "127.0.0.1", value_name = "ADDRESS")]
+        host: String,
+        /// The port; 0 picks a free one (the address printed says which).
+        #[arg(long, default_value_t = 8000)]
+        port: u16,
+        /// Open the page in a browser once listening.
+        #[arg(long)]
+        open: bool,
+    },
+    /// Write the explorer as static files into DIR, every answer of the
+    /// built-in policies precomputed, for hosting beside documentation.
+    ///
+    /// The playground and the lattice editor need `serve`.
+    Site {
+        /// The folder to write (created if needed).
+        dir: std::path::PathBuf,
+    },
     /// Print a shell completion script.
     ///
     /// Generated from this tool's arguments, e.g.
@@ -523,6 +551,19 @@ fn tip(err: &clap::Error, args: &[OsString]) -> Option<String> {
 
 fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
     match cli.command {
+        Command::Serve { host, port, open } => {
+            serve::run(&serve::Options { host, port, open }, out)?;
+        }
+        Command::Site { dir } => {
+            let written = site::write(&dir)?;
+            writeln!(
+                out,
+                "wrote {} files ({:.1} MB) to {}; serve the folder with any static file server",
+                written.files,
+                written.bytes as f64 / 1e6,
+                dir.display()
+            )?;
+        }
         Command::Completions { shell } => {
             let mut command = <Cli as clap::CommandFactory>::command();
             let mut script = Vec::new();

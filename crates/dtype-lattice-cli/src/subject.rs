@@ -172,14 +172,18 @@ impl Subject {
     }
 
     fn from_policy(name: &str, jax: JaxFlags) -> Result<Subject, Failure> {
-        let policy = jax.policy(name)?;
-        Ok(match Definition::from_policy(policy.as_ref()) {
+        Ok(Subject::of_policy(jax.policy(name)?))
+    }
+
+    /// A built-in policy as a subject: its lattice's graph, or its rules.
+    pub fn of_policy(policy: Box<dyn Policy>) -> Subject {
+        match Definition::from_policy(policy.as_ref()) {
             Some(definition) => Subject::Graph {
                 definition,
                 policy: Some(policy),
             },
             None => Subject::Rules(policy),
-        })
+        }
     }
 
     /// Its name in reports: the file's `name`, or the policy's name with

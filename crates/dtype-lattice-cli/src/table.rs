@@ -78,26 +78,14 @@ pub fn render(
     fragment: bool,
 ) -> String {
     let style: table::Labels = labels.into();
-    let label = |dtype| table::dtype_label(dtype, style);
-    let canonical: Vec<String> = table::canonicalized(policy, &table.types)
-        .into_iter()
-        .map(|(from, to)| format!("{} gives {}", label(from), to))
-        .collect();
-    let canonical = if canonical.is_empty() {
-        String::new()
-    } else {
-        format!(" Taken alone, {}.", canonical.join(", "))
-    };
+    let caption = caption(table, policy, labels);
     let policy = policy.name();
     let legend = match labels {
         Labels::Short => table::legend(&table.types),
         Labels::Names => Vec::new(),
     };
     let shown = Shown {
-        caption: format!(
-            "{policy}: the result type of each pair, row with column; i*, f*, c* are weak \
-             (Python's int, float, complex), - where promotion fails.{canonical}"
-        ),
+        caption,
         legend,
         labels: table.labels(style),
         cells: (0..table.types.len())
@@ -117,6 +105,27 @@ pub fn render(
         Format::Html if fragment => shown.html(),
         Format::Html => page(&policy, &shown.html()),
     }
+}
+
+/// The sentence above a table: the policy with its settings, how to read
+/// a cell, and what a dtype becomes when the policy does not keep it
+/// alone (JAX without x64: `u8 gives uint32`).
+pub fn caption(table: &Table, policy: &dyn Policy, labels: Labels) -> String {
+    let label = |dtype| table::dtype_label(dtype, labels.into());
+    let canonical: Vec<String> = table::canonicalized(policy, &table.types)
+        .into_iter()
+        .map(|(from, to)| format!("{} gives {}", label(from), to))
+        .collect();
+    let canonical = if canonical.is_empty() {
+        String::new()
+    } else {
+        format!(" Taken alone, {}.", canonical.join(", "))
+    };
+    format!(
+        "{}: the result type of each pair, row with column; i*, f*, c* are weak \
+         (Python's int, float, complex), - where promotion fails.{canonical}",
+        policy.name()
+    )
 }
 
 /// The look of JAX's documentation table: thin grey rules, banded rows, a

@@ -39,7 +39,9 @@ use crate::design::Definition;
 
 use crate::engine::{Bound, Explanation, Node, Poset};
 use crate::policy::Policy;
-use crate::types::{nearest, DType, NoPathReason, PromotionError, PyScalar, TypeList, TypeSpec};
+use crate::types::{
+    nearest, DType, NoPathReason, Operand, PromotionError, PyScalar, TypeList, TypeSpec,
+};
 
 /// The explanation of one pair, with what a front end needs to show it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,6 +87,66 @@ impl Report {
             why,
             error,
         })
+    }
+
+    /// Explains a cell of `policy`'s promotion table
+    /// ([`Table`](crate::design::table::Table)): each dtype as the policy
+    /// takes it alone (JAX without x64 makes `uint64` a `uint32` before
+    /// promoting), each Python scalar type at the node where it stands, so
+    /// that the join is the cell's answer. `definition` (validated as
+    /// `poset`) is the policy's graph ([`Definition::from_policy`]).
+    ///
+    /// ```
+    /// use dtype_lattice::design::explain::Report;
+    /// use dtype_lattice::design::Definition;
+    /// use dtype_lattice::engine::Bound;
+    /// use dtype_lattice::frameworks::jax::Jax;
+    /// use dtype_lattice::{DType, TypeSpec};
+    ///
+    /// let jax = Jax::default(); // x64 off
+    /// let definition = Definition::from_policy(&jax).unwrap();
+    /// let poset = definition.poset().unwrap();
+    /// let cell = [TypeSpec::DType(DType::UInt64), TypeSpec::DType(DType::Int8)];
+    /// let report = Report::of_types(&definition, &poset, &jax, cell).unwrap();
+    /// assert_eq!(report.inputs, ["uint32", "int8"]);
+    /// let Bound::Least(join) = report.why.bound else { panic!() };
+    /// assert_eq!(report.label(join), "int32"); // the table's i4
+    /// ```
+    pub fn of_types(
+        definition: &Definition,
+        poset: &Poset,
+        policy: &dyn Policy,
+        types: [TypeSpec; 2],
+    ) -> Result<Report, UnknownNode> {
+        for spec in types {
+            let TypeSpec::Python(scalar) = spec else {
+                continue;
+            };
+            // A policy whose Python scalars take the other operand's dtype
+            // (the Array API's, PyTorch's) marks where one stands alone,
+            // a strong node whose joins are not the table's.
+            let weak_node = definition
+                .nodes
+                .iter()
+                .any(|node| node.python == Some(scalar) && node.weak);
+            if !weak_node {
+                return Err(UnknownNode {
+                    input: scalar.name().to_owned(),
+                    subject: definition.name.clone(),
+                    suggestion: None,
+                    by_rule: true,
+                });
+            }
+        }
+        let inputs = types.map(|spec| match spec {
+            TypeSpec::DType(dtype) => policy
+                .result_type(&[Operand::dtype(dtype)])
+                .map_or(dtype, |alone| alone.dtype)
+                .name()
+                .to_owned(),
+            TypeSpec::Python(scalar) => scalar.name().to_owned(),
+        });
+        Report::new(definition, poset, Some(policy), [&inputs[0], &inputs[1]])
     }
 
     /// A node's label.
@@ -159,6 +221,7 @@ impl Definition {
             input: input.to_owned(),
             subject: self.name.clone(),
             suggestion: self.nearest_label(input),
+            by_rule: false,
         })
     }
 
@@ -195,6 +258,9 @@ pub struct UnknownNode {
     input: String,
     subject: String,
     suggestion: Option<String>,
+    /// A Python scalar type the policy promotes by a rule of its own, not
+    /// at a node of its graph.
+    by_rule: bool,
 }
 
 impl UnknownNode {
@@ -217,6 +283,14 @@ impl fmt::Display for UnknownNode {
             self.input.escape_debug(),
             self.subject
         )?;
+        if self.by_rule {
+            return write!(
+                f,
+                ": {} promotes Python's {} by a rule (it takes the other operand's kind), \
+                 not at a node of its graph",
+                self.subject, self.input
+            );
+        }
         match &self.suggestion {
             Some(label) => write!(f, ": did you mean '{label}'?"),
             None => write!(
@@ -270,5 +344,53 @@ mod tests {
             lattice_free.resolve("int8").unwrap_err().to_string(),
             "no node 'int8' in sketch: give a node label, a dtype name or alias, or int, float, complex"
         );
+    }
+
+    /// The explanation of every table cell joins where the table answers,
+    /// in every configuration of JAX and every policy with a lattice.
+    #[test]
+    fn cells_join_at_the_table_answer() {
+        use crate::design::table::{types, Table};
+        use crate::registry::{by_name, with_lattice, Settings};
+        for name in with_lattice() {
+            for (x64, strict) in [(false, false), (true, false), (false, true), (true, true)] {
+                let settings = Settings {
+                    x64,
+                    strict,
+                    ..Settings::default()
+                };
+                let policy = by_name(name, settings).unwrap();
+                let definition = Definition::from_policy(policy.as_ref()).unwrap();
+                let poset = definition.poset().unwrap();
+                let all = types(true);
+                let table = Table::compute(policy.as_ref(), &all);
+                for (r, &a) in all.iter().enumerate() {
+                    for (c, &b) in all.iter().enumerate() {
+                        let Ok(report) =
+                            Report::of_types(&definition, &poset, policy.as_ref(), [a, b])
+                        else {
+                            // A type the policy's graph has no node for.
+                            continue;
+                        };
+                        let joined = match report.why.bound {
+                            Bound::Least(join) => {
+                                let node = &definition.nodes[join];
+                                node.dtype.map(|dtype| crate::Typed {
+                                    dtype,
+                                    weak: node.weak,
+                                })
+                            }
+                            _ => None,
+                        };
+                        assert_eq!(
+                            joined,
+                            table.cells[r][c].clone().ok(),
+                            "{} {a} {b}",
+                            policy.name()
+                        );
+                    }
+                }
+            }
+        }
     }
 }

@@ -126,6 +126,26 @@ struct Highlight {
     caption: String,
 }
 
+/// What a drawing's highlight marks ([`Drawing::marks`]), by label: the
+/// SVG gives nodes `data-label` and edges `data-from` and `data-to`, and
+/// these are the values to find.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Marks {
+    /// The pair (class `input`).
+    pub inputs: [String; 2],
+    /// The join, or an ambiguous pair's minimal common upper bounds; none
+    /// for a pair with no common upper bound.
+    pub targets: Vec<String>,
+    /// The targets' class: `join`, or `candidate` when they are an
+    /// ambiguous pair's.
+    pub role: &'static str,
+    /// The drawn edges on the shortest paths from the pair to the targets
+    /// (class `path`), as `[from, to]`, in node order.
+    pub edges: Vec<[String; 2]>,
+    /// The sentence the drawing's caption shows.
+    pub caption: String,
+}
+
 /// A promotion graph ready to draw.
 pub struct Drawing {
     name: String,
@@ -195,6 +215,41 @@ impl Drawing {
             edges,
             caption,
         }
+    }
+
+    /// What the highlight marks, by label, if a pair was given: for a
+    /// front end that shows one drawing (without a highlight) and marks
+    /// pair after pair on it, as the explorer's static export does, rather
+    /// than drawing it again for each pair.
+    ///
+    /// ```
+    /// use dtype_lattice::design::graph::Drawing;
+    /// use dtype_lattice::design::Definition;
+    /// use dtype_lattice::frameworks::jax::Jax;
+    ///
+    /// let jax = Definition::from_policy(&Jax::default()).unwrap();
+    /// let poset = jax.poset().unwrap();
+    /// let drawing = Drawing::new(&jax, &poset, Some(["int8", "uint8"])).unwrap();
+    /// let marks = drawing.marks().unwrap();
+    /// assert_eq!((marks.targets.as_slice(), marks.role), (&["int16".to_owned()][..], "join"));
+    /// assert_eq!(marks.edges, [["uint8", "int16"], ["int8", "int16"]]);
+    /// assert!(Drawing::new(&jax, &poset, None).unwrap().marks().is_none());
+    /// ```
+    pub fn marks(&self) -> Option<Marks> {
+        let h = self.highlight.as_ref()?;
+        let label = |node: Node| self.nodes[node].label.clone();
+        let mut edges: Vec<(Node, Node)> = h.edges.iter().copied().collect();
+        edges.sort_unstable();
+        Some(Marks {
+            inputs: h.inputs.map(label),
+            targets: h.targets.iter().map(|&n| label(n)).collect(),
+            role: h.role,
+            edges: edges
+                .into_iter()
+                .map(|(a, b)| [label(a), label(b)])
+                .collect(),
+            caption: h.caption.clone(),
+        })
     }
 
     /// How many edges the diagram draws.

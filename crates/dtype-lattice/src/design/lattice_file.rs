@@ -87,6 +87,8 @@ use toml::Spanned;
 use toml_parser::lexer::{Lexer, Token, TokenKind};
 use toml_parser::{ParseError, Source};
 
+/// A line and column in a lattice file (the one [`crate::design::Location`]).
+pub use crate::design::Location;
 use crate::design::{Definition, NodeDef};
 use crate::engine::Node;
 use crate::types::{nearest, DType, ParseDTypeError};
@@ -1154,33 +1156,6 @@ struct ParsedNode {
     /// Where the node's meaning comes from: its `[dtypes]` entry, or else
     /// its first mention.
     defined_at: Range<usize>,
-}
-
-/// A line and column in a lattice file, both counted from 1 (columns in
-/// characters).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Location {
-    /// The line.
-    pub line: usize,
-    /// The column.
-    pub column: usize,
-}
-
-impl Location {
-    /// The location of a byte offset in `text` (rounded down to a character
-    /// boundary).
-    fn at(text: &str, offset: usize) -> Location {
-        let mut offset = offset.min(text.len());
-        while !text.is_char_boundary(offset) {
-            offset -= 1;
-        }
-        let before = &text[..offset];
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-        Location {
-            line: before.matches('\n').count() + 1,
-            column: before[line_start..].chars().count() + 1,
-        }
-    }
 }
 
 /// Why a lattice file was refused, with the file and place.

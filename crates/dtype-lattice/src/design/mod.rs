@@ -10,13 +10,14 @@
 //! - [`table`] and [`diff`]: promotion tables and the cells where two
 //!   policies differ, as data for any front end to render.
 //! - [`from_dict`]: a graph given as a dict of lists, as JAX's `dtypes.py`
-//!   writes one.
+//!   writes one; [`dict_text`] reads one from Python or JSON text.
 //! - [`graph`]: the Hasse diagram drawn as SVG (laid out here) or DOT.
 
 pub mod associativity;
 pub mod audit;
 pub mod check;
 mod definition;
+pub mod dict_text;
 pub mod diff;
 pub mod explain;
 pub mod from_dict;
@@ -24,7 +25,9 @@ pub mod graph;
 #[cfg(feature = "toml")]
 pub mod lattice_file;
 mod layout;
+mod location;
 pub mod table;
 
 pub use definition::{Definition, NodeDef, WEAK_LABELS};
 pub use from_dict::{DictError, DictSpec};
+pub use location::Location;

@@ -1,0 +1,428 @@
+// Browser tests of the explorer: `dtype-lattice serve` on a free loopback
+// port and `dtype-lattice site` behind a static file server, driven in
+// headless Chromium by Playwright. Expected answers come from the golden
+// data recorded from real JAX and from the command line itself, never
+// from this script.
+//
+//   node explorer.test.mjs          (DTYPE_LATTICE_BIN picks the binary;
+//                                    else the newest of target/{release,debug})
+//
+// Prints the timings measured with the Performance API and writes
+// screenshots to screenshots/ (git-ignored).
+
+import { chromium } from 'playwright-core';
+import { spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, extname, join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import assert from 'node:assert/strict';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '..');
+const shots = join(here, 'screenshots');
+mkdirSync(shots, { recursive: true });
+
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync'];
+const GOALS = { interactive: 300, policySwitch: 50 };
+
+function binary() {
+  if (process.env.DTYPE_LATTICE_BIN) return process.env.DTYPE_LATTICE_BIN;
+  const target = process.env.CARGO_TARGET_DIR || join(root, 'target');
+  const found = ['release', 'debug'].map((p) => join(target, p, 'dtype-lattice')).filter(existsSync);
+  if (!found.length) throw new Error(`no dtype-lattice binary under ${target}: run cargo build first`);
+  return found.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
+}
+
+const BIN = binary();
+/** The command's standard output; exit 1 (a promotion error, a graph
+ * that is not a lattice) is an answer too. */
+function cli(args) {
+  const run = spawnSync(BIN, args, { encoding: 'utf8' });
+  if (run.status !== 0 && run.status !== 1) throw new Error(`dtype-lattice ${args.join(' ')}: ${run.stderr}`);
+  return run.stdout;
+}
+const cliJson = (args) => JSON.parse(cli(args));
+/** The command's output, or its message when it fails (exit 1). */
+function cliAnswer(args) {
+  const run = spawnSync(BIN, args, { encoding: 'utf8' });
+  return (run.status === 0 ? run.stdout : run.stderr).trim();
+}
+
+/** Starts `serve --port 0`; resolves with its page's address. */
+function serve() {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(BIN, ['serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (data) => {
+      out += data;
+      const match = out.match(/http:\/\/\S+\//);
+      if (match) resolvePromise({ url: match[0], child });
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited with ${code}`)));
+  });
+}
+
+/** A static file server for the `site` export (what any host does). */
+function staticServer(dir) {
+  const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml' };
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    const file = resolve(dir, '.' + (path.endsWith('/') ? path + 'index.html' : path));
+    if (!file.startsWith(dir + sep) || !existsSync(file) || statSync(file).isDirectory()) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': types[extname(file)] || 'application/octet-stream' });
+    res.end(readFileSync(file));
+  });
+  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok({ server, url: `http://127.0.0.1:${server.address().port}/` })));
+}
+
+let checks = 0;
+function check(condition, message) {
+  assert.ok(condition, message);
+  checks++;
+}
+
+/** A page that records console errors, page errors and failed requests. */
+async function openPage(browser, viewport = { width: 1400, height: 1000 }) {
+  const page = await browser.newPage({ viewport });
+  page.problems = [];
+  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') page.problems.push(`console ${m.type()}: ${m.text()}`); });
+  page.on('pageerror', (e) => page.problems.push('page error: ' + e.message));
+  page.on('requestfailed', (r) => page.problems.push('request failed: ' + r.url()));
+  page.on('response', (r) => { if (r.status() >= 400) page.problems.push(`HTTP ${r.status()}: ${r.url()}`); });
+  return page;
+}
+
+const ready = (page) => page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+
+async function waitForTable(page, { policy, types, diff }) {
+  await page.waitForFunction(([policy, types, diff]) => {
+    const t = document.getElementById('types');
+    return t.dataset.policy === policy && t.dataset.types === types && t.dataset.diff === diff;
+  }, [policy, types, diff]);
+}
+
+async function setSettings(page, x64, strict) {
+  for (const [key, on] of [['x64', x64], ['strict', strict]]) {
+    const box = page.locator(`input[data-setting="${key}"]`);
+    if ((await box.isChecked()) !== on) await box.click();
+  }
+}
+
+const jaxName = (x64, strict) => `jax (x64 ${x64 ? 'on' : 'off'}, ${strict ? 'strict' : 'standard'})`;
+
+/** The (row, column) labels of the cells marked as differing. */
+async function markedCells(page) {
+  return page.$$eval('#types td[data-differs="true"]', (cells) => {
+    const table = document.getElementById('types');
+    const labels = Array.from(table.querySelectorAll('thead th')).slice(1).map((th) => th.textContent);
+    return cells.map((td) => `${labels[+td.dataset.r]}|${labels[+td.dataset.c]}`).sort();
+  });
+}
+
+const diffCells = (report) => report.differences.map((d) => `${d.row}|${d.column}`).sort();
+
+// ------------------------------------------------------------- the tests
+
+async function tableHasEveryCell(page) {
+  await waitForTable(page, { policy: jaxName(false, false), types: 'docs', diff: '' });
+  check(await page.locator('#types tbody td').count() === 18 * 18, '18 x 18 cells');
+  check(await page.locator('#types thead th').count() === 19, '18 column headers and the corner');
+  await page.locator('input[name="types"][value="all"]').check();
+  await waitForTable(page, { policy: jaxName(false, false), types: 'all', diff: '' });
+  check(await page.locator('#types tbody td').count() === 35 * 35, '35 x 35 cells');
+  // Every cell is the command line's.
+  const theirs = cliJson(['table', '--all', '--labels', 'short', '--format', 'json']);
+  const ours = await page.$$eval('#types tbody tr', (rows) => rows.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.dataset.label)));
+  assert.deepEqual(ours, theirs.rows.map((row) => row.map((cell) => cell ?? '-')));
+  checks++;
+  await page.screenshot({ path: join(shots, 'table-all-nodes.png'), fullPage: true });
+  await page.locator('input[name="types"][value="docs"]').check();
+  await waitForTable(page, { policy: jaxName(false, false), types: 'docs', diff: '' });
+}
+
+/** Clicks a sample of the documentation table's cells in each
+ * configuration: the panel's join is real JAX's answer, each path runs
+ * from its input's node to the join, and the drawing marks the pair and
+ * the join. */
+async function cellsExplainAsJaxAnswers(page) {
+  const golden = readFileSync(join(root, 'conformance/golden/docs_table.jsonl'), 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l));
+  const types = await page.evaluate(() => window.fetch('api/info').then((r) => r.json()).then((i) => i.types.docs.map((t) => t.name)));
+  let clicked = 0;
+  for (const [x64, strict] of [[false, false], [true, false], [false, true], [true, true]]) {
+    await setSettings(page, x64, strict);
+    await waitForTable(page, { policy: jaxName(x64, strict), types: 'docs', diff: '' });
+    const cases = golden.filter((c) => c.x64 === x64 && (c.promotion === 'strict') === strict);
+    // Every 9th cell (a sample that crosses every row and column) and the
+    // docs' notable ones.
+    const notable = new Set(['int8,uint8', 'bfloat16,float16', 'uint64,int64', 'int,float', 'uint32,int32', 'float16,complex', 'bool,int']);
+    const sample = cases.filter((c, i) => i % 9 === 4 || notable.has(c.args.join(',')));
+    for (const c of sample) {
+      const [a, b] = c.args.map((t) => ({ int: 'int', float: 'float', complex: 'complex' }[t] ?? t));
+      const r = types.indexOf(a);
+      const col = types.indexOf(b);
+      check(r >= 0 && col >= 0, `${a} and ${b} are in the table`);
+      await page.locator(`#types td[data-r="${r}"][data-c="${col}"]`).click();
+      await page.waitForSelector(`#panel[data-cell="${a},${b}"]`);
+      const got = await page.$eval('#panel', (p) => ({ ...p.dataset }));
+      const where = `${a} with ${b}, x64=${x64} strict=${strict}`;
+      if (c.answer.ok) {
+        check(got.joinDtype === c.answer.ok.dtype && got.joinWeak === String(c.answer.ok.weak),
+          `${where}: join ${got.join} (${got.joinDtype}, weak ${got.joinWeak}), JAX ${JSON.stringify(c.answer.ok)}`);
+        const paths = await page.$$eval('#panel li.path', (items) => items.map((li) => JSON.parse(li.dataset.path)));
+        check(paths.length === 2, `${where}: two paths`);
+        for (const path of paths) check(path[path.length - 1] === got.join, `${where}: a path ends at the join`);
+        const marked = await page.$$eval('#drawing svg g.node.input', (g) => g.map((n) => n.dataset.label));
+        check(marked.includes(paths[0][0]) && marked.includes(paths[1][0]), `${where}: the drawing marks the pair (${marked})`);
+        check(paths.every((p) => marked.includes(p[0])), `${where}: each path starts at an input`);
+        const join = await page.$$eval('#drawing svg g.node.join', (g) => g.map((n) => n.dataset.label));
+        check(join.length === 1 && join[0] === got.join, `${where}: the drawing marks the join`);
+        const drawnPath = await page.locator('#drawing svg path.edge.path').count();
+        check(drawnPath >= Math.max(...paths.map((p) => p.length - 1)), `${where}: the drawing marks the path`);
+      } else {
+        check(got.outcome === 'no_upper_bound', `${where}: no join, as JAX raises ${c.answer.error.type}`);
+        const family = await page.$eval('#panel .family', (p) => p.textContent);
+        check(family.includes(c.answer.error.type), `${where}: the error's type`);
+      }
+      clicked++;
+    }
+  }
+  await setSettings(page, false, false);
+  return clicked;
+}
+
+async function diffMarksTheCliCells(page) {
+  await page.selectOption('#diff', 'numpy');
+  await waitForTable(page, { policy: jaxName(false, false), types: 'docs', diff: 'numpy' });
+  const expected = diffCells(cliJson(['diff', 'jax', 'numpy', '--format', 'json', '--labels', 'short']));
+  assert.deepEqual(await markedCells(page), expected);
+  check(expected.length === 101, 'JAX differs from NumPy in 101 of the docs\' cells');
+  const symbols = await page.locator('#types td[data-differs="true"] .sym').count();
+  check(symbols === expected.length, 'every marked cell has the symbol too');
+  await page.locator('#types td[data-r="5"][data-c="8"]').click(); // int8 with int64
+  await page.waitForSelector('#panel[data-cell="int8,int64"]');
+  await page.screenshot({ path: join(shots, 'table-diff-numpy.png'), fullPage: true });
+  await page.locator('input[name="types"][value="all"]').check();
+  await waitForTable(page, { policy: jaxName(false, false), types: 'all', diff: 'numpy' });
+  assert.deepEqual(await markedCells(page), diffCells(cliJson(['diff', 'jax', 'numpy', '--all', '--format', 'json', '--labels', 'short'])));
+  checks++;
+  await page.locator('input[name="types"][value="docs"]').check();
+  await setSettings(page, true, false);
+  await page.selectOption('#diff', 'torch');
+  await waitForTable(page, { policy: jaxName(true, false), types: 'docs', diff: 'torch' });
+  assert.deepEqual(await markedCells(page), diffCells(cliJson(['diff', 'jax', 'torch', '--x64', '--format', 'json', '--labels', 'short'])));
+  checks++;
+  await page.selectOption('#diff', '');
+  await setSettings(page, false, false);
+  await waitForTable(page, { policy: jaxName(false, false), types: 'docs', diff: '' });
+}
+
+async function keyboardMovesAndExplains(page) {
+  await page.locator('#types td[data-r="0"][data-c="0"]').focus();
+  for (const key of ['ArrowRight', 'ArrowRight', 'ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowLeft']) await page.keyboard.press(key);
+  let at = await page.evaluate(() => [document.activeElement.dataset.r, document.activeElement.dataset.c]);
+  assert.deepEqual(at, ['3', '1']);
+  checks++;
+  await page.keyboard.press('End');
+  at = await page.evaluate(() => [document.activeElement.dataset.r, document.activeElement.dataset.c]);
+  assert.deepEqual(at, ['3', '17']);
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('Enter'); // uint16 with bool
+  await page.waitForSelector('#panel[data-cell="uint16,bool"]');
+  check((await page.$eval('#panel', (p) => p.dataset.join)) === 'uint16', 'Enter explains the focused cell');
+  const tabbable = await page.locator('#types td[tabindex="0"]').count();
+  check(tabbable === 1, 'one cell is in the tab order');
+}
+
+async function permalinksRestoreTheState(page, url) {
+  await page.selectOption('#policy', 'torch');
+  await page.selectOption('#diff', 'numpy');
+  await waitForTable(page, { policy: 'torch', types: 'docs', diff: 'numpy' });
+  await page.locator('#types td[data-r="5"][data-c="1"]').click();
+  await page.waitForSelector('#panel[data-cell="int8,uint8"]');
+  const link = page.url();
+  check(link.includes('policy=torch') && link.includes('diff=numpy') && link.includes('cell=int8%2Cuint8'), 'the URL holds the state: ' + link);
+  const other = await openPage(page.context().browser());
+  await other.goto(link);
+  await ready(other);
+  await other.waitForSelector('#panel[data-cell="int8,uint8"]');
+  check(await other.$eval('#policy', (s) => s.value) === 'torch', 'the policy comes back');
+  check((await markedCells(other)).length === (await markedCells(page)).length, 'the diff comes back');
+  check(await other.$eval('#panel', (p) => p.dataset.join) === 'int16', 'the explanation comes back');
+  assert.deepEqual(other.problems, []);
+  await other.close();
+  await page.goto(url);
+  await ready(page);
+}
+
+async function editorFindsTheNotebooksNonLattices(page) {
+  await page.locator('.tabs a[data-view="editor"]').click();
+  for (const name of ['not-a-lattice-left', 'not-a-lattice-right']) {
+    await page.selectOption('#example', name);
+    await page.waitForSelector(`#lattice-report[data-name="${name}"]`);
+    const expected = cliJson(['check', join(root, 'examples/lattices', name + '.toml'), '--format', 'json']);
+    check(expected.lattice === false || expected.no_upper_bound_count > 0, `${name} is not a lattice`);
+    const verdict = await page.$eval('#lattice-report', (r) => r.dataset.verdict);
+    check(verdict === (expected.lattice ? 'partial' : 'not'), `${name}: the editor says not a lattice (${verdict})`);
+    check((await page.textContent('#lattice-report .verdict')).startsWith('Not a lattice'), `${name}: in words`);
+    const ambiguous = await page.$$eval('#ambiguous li', (items) => items.map((li) => [li.dataset.pair.split(','), li.dataset.candidates.split(',')]));
+    assert.deepEqual(ambiguous, expected.ambiguous.map((a) => [a.pair, a.candidates]));
+    const unbounded = await page.$$eval('#unbounded li', (items) => items.map((li) => li.dataset.pair.split(',')));
+    assert.deepEqual(unbounded, expected.no_upper_bound);
+    checks += 2;
+  }
+  // The right-hand DAG's ambiguous pair, explained and drawn.
+  const cell = page.locator('#lattice-table td[title^="A ∨ B"]');
+  await cell.click();
+  await page.waitForSelector('#lattice-drawing svg g.node.candidate');
+  const candidates = await page.$$eval('#lattice-drawing svg g.node.candidate', (g) => g.map((n) => n.dataset.label).sort());
+  assert.deepEqual(candidates, ['C', 'D']);
+  checks++;
+  await page.screenshot({ path: join(shots, 'editor-not-a-lattice.png'), fullPage: true });
+  // A Python dict typed in, with a mistake, then fixed.
+  await page.selectOption('#example', '');
+  await page.fill('#lattice-text', "lattice = {\n  'int8': ['int16'],\n  'uint8': [int16],\n}\n");
+  await page.waitForFunction(() => document.querySelector('#lattice-report').dataset.valid === 'false');
+  const error = await page.$eval('#lattice-report .error-text', (p) => p.textContent);
+  check(error.includes('dict:3:13') && error.includes("'int16'"), 'the mistake is placed: ' + error);
+  await page.fill('#lattice-text', "lattice = {\n  'int8': ['int16'],\n  'uint8': ['int16'],\n}\n");
+  await page.waitForSelector('#lattice-report[data-name="lattice"][data-verdict="lattice"]');
+  const audit = await page.$eval('tr[data-criterion="wider_than_inputs"] td.count', (td) => td.textContent);
+  check(audit === '1', 'the audit counts {int8, uint8} -> int16 as wider than its inputs');
+  await page.locator('.tabs a[data-view="table"]').click();
+}
+
+async function playgroundAsksEveryPolicy(page) {
+  await page.locator('.tabs a[data-view="playground"]').click();
+  const operands = 'int8 2 weak:float32 1j';
+  await page.fill('#operands', operands);
+  await page.click('#play-form button');
+  await page.waitForSelector(`#play-results[data-operands="${operands}"]`);
+  const rows = await page.$$eval('#play-results tbody tr', (trs) => trs.map((tr) => ({
+    policy: tr.dataset.policy, cells: Array.from(tr.querySelectorAll('td')).map((td) => td.textContent),
+  })));
+  check(rows.length === 9, 'every policy answers');
+  for (const row of rows) {
+    const theirs = cliAnswer(['result-type', '--policy', row.policy, ...operands.split(' ')]);
+    const [result, weak, error] = row.cells;
+    if (result !== '-') check(theirs === `${result}${weak === 'weak' ? ' (weak)' : ''}`, `${row.policy}: ${row.cells} vs ${theirs}`);
+    else check(theirs.endsWith(error.slice(error.indexOf(':') + 2)), `${row.policy}: ${error} vs ${theirs}`);
+  }
+  await page.screenshot({ path: join(shots, 'playground.png'), fullPage: true });
+  await page.locator('.tabs a[data-view="table"]').click();
+}
+
+/** Time to interactive over fresh loads, and table redraws on a policy
+ * switch, both measured in the page with the Performance API. */
+async function measure(browser, url) {
+  const loads = [];
+  const completes = [];
+  for (let i = 0; i < 9; i++) {
+    const page = await openPage(browser);
+    await page.goto(url);
+    await ready(page);
+    const t = await page.evaluate(() => window.explorerTimings);
+    loads.push(t.interactive);
+    completes.push(t.complete);
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  }
+  const page = await openPage(browser);
+  await page.goto(url);
+  await ready(page);
+  const switches = [];
+  const order = ['numpy', 'torch', 'array-api', 'tensorflow-all', 'jax', 'numpy', 'torch', 'array-api', 'tensorflow-all', 'jax'];
+  for (let round = 0; round < 2; round++) {
+    for (const policy of order) {
+      const before = await page.evaluate(() => window.explorerTimings.tableRenders.length);
+      await page.selectOption('#policy', policy);
+      await page.waitForFunction((n) => window.explorerTimings.tableRenders.length > n, before);
+      switches.push(await page.evaluate(() => window.explorerTimings.tableRenders.at(-1)));
+    }
+  }
+  await page.close();
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  return { loads, completes, switches, interactive: median(loads), complete: median(completes), policySwitch: median(switches), worstSwitch: Math.max(...switches) };
+}
+
+async function staticExport(browser) {
+  const dir = mkdtempSync(join(tmpdir(), 'dtype-lattice-site-'));
+  try {
+    cli(['site', dir]);
+    const { server, url } = await staticServer(dir);
+    const page = await openPage(browser);
+    await page.goto(url + '?cell=uint64,int8');
+    await ready(page);
+    check(await page.locator('#types tbody td').count() === 324, 'static: every cell');
+    await page.waitForSelector('#panel[data-cell="uint64,int8"]');
+    check(await page.$eval('#panel', (p) => p.dataset.joinDtype) === 'int32', 'static: uint64 with int8 is int32 without x64');
+    const marked = await page.$$eval('#drawing svg g.node.input', (g) => g.map((n) => n.dataset.label).sort());
+    assert.deepEqual(marked, ['int8', 'uint32']);
+    check(await page.locator('#drawing svg g.node.join[data-label="int32"]').count() === 1, 'static: the join is marked');
+    // A diff filed the other way round reads the same.
+    await page.selectOption('#policy', 'numpy');
+    await page.selectOption('#diff', 'jax');
+    await waitForTable(page, { policy: 'numpy', types: 'docs', diff: 'jax' });
+    assert.deepEqual(await markedCells(page), diffCells(cliJson(['diff', 'numpy', 'jax', '--format', 'json', '--labels', 'short'])));
+    checks++;
+    await page.screenshot({ path: join(shots, 'static-export.png'), fullPage: true });
+    await page.locator('.tabs a[data-view="editor"]').click();
+    check((await page.textContent('#view-editor')).includes('dtype-lattice serve'), 'static: the editor says it needs serve');
+    assert.deepEqual(page.problems, []);
+    await page.close();
+    server.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// ------------------------------------------------------------------ main
+
+const { url, child } = await serve();
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+let failed = false;
+try {
+  console.log(`binary: ${BIN}\nserving: ${url}`);
+  const page = await openPage(browser);
+  await page.goto(url);
+  await ready(page);
+  assert.deepEqual(page.problems, [], 'no console errors on load');
+  await tableHasEveryCell(page);
+  console.log('ok  the table has every cell (18 x 18 and 35 x 35), as the command line prints it');
+  const clicked = await cellsExplainAsJaxAnswers(page);
+  console.log(`ok  ${clicked} cells clicked in four configurations join where real JAX answers; paths and drawing marks check out`);
+  await diffMarksTheCliCells(page);
+  console.log('ok  diff marks exactly the cells `dtype-lattice diff` reports (jax/numpy docs and all, jax x64/torch)');
+  await keyboardMovesAndExplains(page);
+  console.log('ok  arrow keys, Home and End move the focus; Enter explains');
+  await page.screenshot({ path: join(shots, 'table.png'), fullPage: false });
+  await permalinksRestoreTheState(page, url);
+  console.log('ok  the URL restores policy, diff partner and cell');
+  await editorFindsTheNotebooksNonLattices(page);
+  console.log('ok  the editor reports the notebook\'s two non-lattices with `check`\'s pairs; a dict typed in is read, placed and audited');
+  await playgroundAsksEveryPolicy(page);
+  console.log('ok  the playground answers as `dtype-lattice result-type` for every policy');
+  assert.deepEqual(page.problems, [], 'no console errors, page errors or failed requests');
+  await page.close();
+  await staticExport(browser);
+  console.log('ok  the static export: table, explanation with marks, a diff read the other way round; the editor needs serve');
+  const timings = await measure(browser, url);
+  const verdict = (value, goal) => `${value.toFixed(1)} ms (goal <= ${goal} ms: ${value <= goal ? 'met' : 'NOT met'})`;
+  console.log(`time to interactive: median ${verdict(timings.interactive, GOALS.interactive)}; loads ${timings.loads.map((x) => x.toFixed(0)).join(', ')}`);
+  console.log(`with the drawing shown too: median ${timings.complete.toFixed(1)} ms; loads ${timings.completes.map((x) => x.toFixed(0)).join(', ')}`);
+  console.log(`policy switch redraw: median ${verdict(timings.policySwitch, GOALS.policySwitch)}, worst ${timings.worstSwitch.toFixed(1)} ms`);
+  console.log(`${checks} checks passed; screenshots in ${shots}`);
+} catch (err) {
+  failed = true;
+  console.error(err);
+} finally {
+  await browser.close();
+  child.kill('SIGINT');
+}
+process.exit(failed ? 1 : 0);
