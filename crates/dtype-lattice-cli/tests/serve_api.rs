@@ -66,7 +66,10 @@ fn info_lists_what_the_page_offers() {
         .collect();
     assert_eq!(names, dtype_lattice::registry::POLICY_NAMES);
     let jax = &info["policies"][0];
-    assert_eq!(jax["settings"], json!(["x64", "strict", "explicit_x64_dtypes"]));
+    assert_eq!(
+        jax["settings"],
+        json!(["x64", "strict", "explicit_x64_dtypes"])
+    );
     assert_eq!(jax["lattice"], true);
     assert_eq!(
         info["policies"][1]["settings"],
