@@ -775,7 +775,7 @@ lattice = {
     if (check.cycle) verdict = h('p', { class: 'verdict no', text: 'Not a lattice: the edges form a cycle, ' + check.cycle.concat(check.cycle[0]).join(' → ') });
     else if (kind === 'lattice') verdict = h('p', { class: 'verdict yes', text: 'A lattice: every pair has a join' });
     else if (kind === 'partial') {
-      verdict = h('div', {}, h('p', { class: 'verdict no', text: `Not a lattice: ${pairs(check.no_upper_bound_count)} no upper bound` }),
+      verdict = h('div', {}, h('p', { class: 'verdict partial', text: `Not a lattice: ${pairs(check.no_upper_bound_count)} no upper bound` }),
         h('p', { class: 'help', text: 'A partial lattice, as JAX\'s is: every pair with an upper bound has a least one, so promotion is still order-independent where it is defined.' }));
     } else {
       verdict = h('p', { class: 'verdict no', text: `Not a lattice: ${pairs(check.ambiguous_count)} several minimal common upper bounds and no least one` });
