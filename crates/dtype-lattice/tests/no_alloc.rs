@@ -24,27 +24,12 @@ mod rng;
 use operand_forms::operand_forms;
 
 use counting_alloc::{reset_peak, stats};
-use dtype_lattice::frameworks::jax::{Config, ExplicitX64, Jax, Promotion};
+use dtype_lattice::frameworks::jax::{Config, Jax};
 use dtype_lattice::Policy;
 use dtype_lattice::{DType, Operand, PromotionError, Typed};
 
 fn configs() -> Vec<Jax> {
-    [false, true]
-        .into_iter()
-        .flat_map(|x64| {
-            [Promotion::Standard, Promotion::Strict]
-                .into_iter()
-                .flat_map(move |promotion| {
-                    ExplicitX64::ALL.map(|explicit_x64| {
-                        Jax::new(Config {
-                            x64,
-                            promotion,
-                            explicit_x64,
-                        })
-                    })
-                })
-        })
-        .collect()
+    Config::all().map(Jax::new).collect()
 }
 
 /// Builds every lattice and table (the first `Jax::new` builds them all),

@@ -9,25 +9,13 @@ mod operand_forms;
 #[path = "support/rng.rs"]
 mod rng;
 
-use dtype_lattice::frameworks::jax::{Config, ExplicitX64, Jax, Promotion};
+use dtype_lattice::frameworks::jax::{Config, ExplicitX64, Jax};
 use dtype_lattice::{Operand, OperandKind, Typed};
 use operand_forms::operand_forms;
 use rng::Rng;
 
 fn configs() -> impl Iterator<Item = Jax> {
-    [false, true].into_iter().flat_map(|x64| {
-        [Promotion::Standard, Promotion::Strict]
-            .into_iter()
-            .flat_map(move |promotion| {
-                ExplicitX64::ALL.map(|explicit_x64| {
-                    Jax::new(Config {
-                        x64,
-                        promotion,
-                        explicit_x64,
-                    })
-                })
-            })
-    })
+    Config::all().map(Jax::new)
 }
 
 fn typed(jax: Jax, list: &[Operand]) -> Vec<Typed> {

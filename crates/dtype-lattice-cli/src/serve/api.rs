@@ -81,19 +81,21 @@ impl IntoResponse for ApiError {
 }
 
 /// A JSON body.
+/// `body` with its content type.
+fn typed(content_type: &'static str, body: impl IntoResponse) -> Response {
+    (
+        [(header::CONTENT_TYPE, HeaderValue::from_static(content_type))],
+        body,
+    )
+        .into_response()
+}
+
 fn json_response(value: &Value) -> Response {
     json_text(value.to_string())
 }
 
 fn json_text(text: String) -> Response {
-    (
-        [(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("application/json"),
-        )],
-        text,
-    )
-        .into_response()
+    typed("application/json", text)
 }
 
 /// Answers that depend only on a policy (its name, settings included) and
@@ -136,25 +138,11 @@ async fn answer_once(
 }
 
 fn json_bytes(answer: Bytes) -> Response {
-    (
-        [(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("application/json"),
-        )],
-        answer,
-    )
-        .into_response()
+    typed("application/json", answer)
 }
 
 fn svg_response(svg: String) -> Response {
-    (
-        [(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("image/svg+xml"),
-        )],
-        svg,
-    )
-        .into_response()
+    typed("image/svg+xml", svg)
 }
 
 /// One of the settings a request may give, as the page offers it.
@@ -1010,14 +998,7 @@ pub async fn graph(query: QueryPairs) -> Response {
                     Bytes::from(blocking(move || graph_svg(&name, config, Some(&pair))).await??)
                 }
             };
-            Ok((
-                [(
-                    header::CONTENT_TYPE,
-                    HeaderValue::from_static("image/svg+xml"),
-                )],
-                svg,
-            )
-                .into_response())
+            Ok(typed("image/svg+xml", svg))
         }
         .await,
     )
@@ -1055,14 +1036,7 @@ pub async fn batch(query: QueryPairs, request: Result<Bytes, BytesRejection>) ->
                 blocking(answer).await?
             }
             .map_err(|err| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, err.to_string()))?;
-            Ok((
-                [(
-                    header::CONTENT_TYPE,
-                    HeaderValue::from_static("application/jsonl"),
-                )],
-                output,
-            )
-                .into_response())
+            Ok(typed("application/jsonl", output))
         }
         .await,
     )
@@ -1146,14 +1120,7 @@ pub async fn examples(query: QueryPairs) -> Response {
 /// `GET /api/examples/NAME`: one of them, as TOML text.
 pub async fn example(Path(name): Path<String>) -> Response {
     match assets::example(&name) {
-        Some(text) => (
-            [(
-                header::CONTENT_TYPE,
-                HeaderValue::from_static("text/plain; charset=utf-8"),
-            )],
-            text,
-        )
-            .into_response(),
+        Some(text) => typed("text/plain; charset=utf-8", text),
         None => ApiError::new(
             StatusCode::NOT_FOUND,
             format!("no example {}: GET /api/examples lists them", quote(&name)),

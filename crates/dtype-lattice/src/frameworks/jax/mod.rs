@@ -208,6 +208,30 @@ pub struct Config {
     pub explicit_x64: ExplicitX64,
 }
 
+impl Config {
+    /// Every configuration: x64 off and on, standard and strict, each
+    /// explicit-x64 mode.
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::jax::Config;
+    /// assert_eq!(Config::all().count(), 12);
+    /// assert!(Config::all().any(|config| config == Config::default()));
+    /// ```
+    pub fn all() -> impl Iterator<Item = Config> {
+        [false, true].into_iter().flat_map(|x64| {
+            [Promotion::Standard, Promotion::Strict]
+                .into_iter()
+                .flat_map(move |promotion| {
+                    ExplicitX64::ALL.map(|explicit_x64| Config {
+                        x64,
+                        promotion,
+                        explicit_x64,
+                    })
+                })
+        })
+    }
+}
+
 /// JAX's promotion rules under one [`Config`], with the tables that answer
 /// them. Two values are equal when their configurations are.
 #[derive(Clone, Copy)]
@@ -611,19 +635,7 @@ mod tests {
     use super::*;
 
     fn all_configs() -> impl Iterator<Item = Jax> {
-        [false, true].into_iter().flat_map(|x64| {
-            [Promotion::Standard, Promotion::Strict]
-                .into_iter()
-                .flat_map(move |promotion| {
-                    ExplicitX64::ALL.map(|explicit_x64| {
-                        Jax::new(Config {
-                            x64,
-                            promotion,
-                            explicit_x64,
-                        })
-                    })
-                })
-        })
+        Config::all().map(Jax::new)
     }
 
     #[test]
