@@ -8,7 +8,7 @@ PYTHON ?= python3
 VENV := .venv-test
 PIP := $(VENV)/bin/pip
 
-.PHONY: test test-rust test-python python-env test-browser
+.PHONY: test test-rust test-python python-env python-bench-env test-browser
 
 test: test-rust test-python test-browser
 
@@ -23,6 +23,11 @@ $(VENV)/.requirements: python/requirements-test.txt
 
 python-env: $(VENV)/.requirements
 	$(PIP) install --quiet --disable-pip-version-check ./python
+
+# The package built with the benchmark hook (`_native._call_floor`) that
+# bench/python_compare.py measures as its floor; users' builds lack it.
+python-bench-env: $(VENV)/.requirements
+	MATURIN_PEP517_ARGS="--features bench" $(PIP) install --quiet --disable-pip-version-check --force-reinstall --no-deps ./python
 
 test-python: python-env
 	$(VENV)/bin/python -m pytest -q python/tests

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """dtype_lattice from Python against NumPy and JAX, interleaved in one process.
 
-Usage (from the repository root, after ``make python-env``):
+Usage (from the repository root, after ``make python-env``; the floor needs
+the extension built for benchmarks, which ``make python-bench-env`` installs):
 
+    make python-bench-env
     .venv-test/bin/python bench/python_compare.py [--rounds 15] [--quick]
 
 Two workloads, each timed for every contender on the same inputs:
@@ -128,8 +130,11 @@ def main() -> None:
         "jnp.promote_types": jnp.promote_types,
     }, time_binary, binary, rounds)
     numpy_result = dl.policy("numpy").result_type
+    floor = getattr(dl._native, "_call_floor", None)
+    if floor is None:
+        raise SystemExit("the floor needs the benchmark build: make python-bench-env")
     result = measure({
-        "floor (a binding call reading nothing)": dl._native._call_floor,
+        "floor (a binding call reading nothing)": floor,
         "dl.result_type": dl.result_type,
         "dl.policy('numpy').result_type": numpy_result,
         "np.result_type": np.result_type,

@@ -37,7 +37,7 @@ __all__ = [
     "InvalidArgumentError", "Lattice", "Operand", "Policy", "Table",
     "TypePromotionError", "canonicalize_dtype", "finfo", "iinfo", "isdtype",
     "issubdtype", "lattice_result_type", "operand", "patch_jax", "policy",
-    "policy_names", "promote_types", "result_type",
+    "policy_names", "promote_types", "result_type", "settings",
 ]
 __version__ = _native.__version__
 
@@ -68,16 +68,11 @@ class Policy:
         return self._native.name
 
     @property
-    def x64(self) -> bool:
-        return self._native.x64
-
-    @property
-    def strict(self) -> bool:
-        return self._native.strict
-
-    @property
-    def explicit_x64_dtypes(self) -> str:
-        return self._native.explicit_x64_dtypes
+    def settings(self) -> dict[str, bool | str]:
+        """The settings the policy was made with, by the names
+        :func:`settings` lists: ``{"x64": False, "strict": False,
+        "explicit_x64_dtypes": "warn"}``."""
+        return self._native.settings
 
     @property
     def lattice(self) -> "Lattice | None":
@@ -108,16 +103,37 @@ class Policy:
         return f"<dtype_lattice.Policy {self.name}>"
 
 
-def policy(name: str = "jax", *, x64: bool = False, strict: bool = False,
-           explicit_x64_dtypes: str = "warn") -> Policy:
+def policy(name: str = "jax", **settings: bool | str) -> Policy:
     """The policy called ``name``: any name or alias the command line's
-    ``--policy`` takes (``policy_names()`` lists them), under JAX's settings
-    ``jax_enable_x64``, ``jax_numpy_dtype_promotion=strict`` and
-    ``jax_explicit_x64_dtypes`` (``"warn"``: a 64-bit dtype requested with
-    x64 off is truncated with JAX's ``UserWarning``; ``"error"``: refused
-    with its ``ValueError``; ``"allow"``: kept)."""
-    return Policy(_native.policy(name, x64=x64, strict=strict,
-                                 explicit_x64_dtypes=explicit_x64_dtypes))
+    ``--policy`` takes (``policy_names()`` lists them), under the settings
+    given as keywords by the names :func:`settings` lists, the same names
+    the command line's flags, batch requests and the explorer use:
+    ``x64=True`` (``jax_enable_x64``), ``strict=True``
+    (``jax_numpy_dtype_promotion="strict"``) and ``explicit_x64_dtypes``
+    (``"warn"``: a 64-bit dtype requested with x64 off is truncated with
+    JAX's ``UserWarning``; ``"error"``: refused with its ``ValueError``;
+    ``"allow"``: kept). A policy ignores the settings it does not read.
+
+    >>> policy("jax", x64=True).promote_types("uint32", "int32")
+    dtype('int64')
+    >>> policy("jax", x46=True)
+    Traceback (most recent call last):
+    ...
+    TypeError: policy() got an unexpected keyword argument: unknown setting 'x46': did you mean 'x64'? (known: x64, strict, explicit_x64_dtypes)
+    """
+    return Policy(_native.policy(name, **settings))
+
+
+def settings() -> list[dict]:
+    """The settings every policy is made with: for each, its ``name`` (the
+    keyword :func:`policy` takes), its ``values`` (the default first),
+    whether it is a ``flag`` (a bool), the framework ``option`` it stands
+    for, its ``help``, and the ``policies`` that read it.
+
+    >>> [s["name"] for s in settings()]
+    ['x64', 'strict', 'explicit_x64_dtypes']
+    """
+    return _native.settings()
 
 
 def policy_names() -> tuple[list[str], list[tuple[str, str]]]:

@@ -7,7 +7,6 @@
 //! else goes through NumPy's own `np.dtype(obj)`, then the library's name
 //! parser, which knows every spelling the command line does.
 
-use dtype_lattice::frameworks::jax::Jax;
 use dtype_lattice::{DType, Operand, ParseDTypeError, PyScalar, TypeSpec};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::intern;
@@ -140,21 +139,17 @@ impl Known {
     /// `weak_type` flag is read where it has one), or a string in the
     /// command line's notation (`"weak:int32"`, `"2+3j"`).
     ///
-    /// Under JAX (`jax` given), an array that is not JAX's own - a NumPy
-    /// array or scalar, anything else with a `dtype` but no `weak_type` -
-    /// has its dtype canonicalized, as `jax.dtypes.dtype` reads it: only
-    /// JAX's arrays keep a 64-bit dtype with x64 off.
+    /// An array that is not the framework's own - a NumPy array or scalar,
+    /// anything else with a `dtype` but no `weak_type` - has its dtype
+    /// canonicalized as the policy stores dtypes (JAX's `jax.dtypes.dtype`:
+    /// only JAX's arrays keep a 64-bit dtype with x64 off).
     pub(crate) fn operand(
         &self,
         object: &Bound<'_, PyAny>,
-        jax: Option<&Jax>,
+        policy: &dyn dtype_lattice::Policy,
     ) -> PyResult<Operand> {
-        let foreign = |dtype: DType| {
-            Operand::array(
-                jax.map_or(dtype, |jax| jax.canonicalize_dtype(dtype)),
-                false,
-            )
-        };
+        let foreign =
+            |dtype: DType| Operand::array(policy.canonicalize_dtype(dtype).unwrap_or(dtype), false);
         if let Some(dtype) = self.by_identity(object) {
             return Ok(Operand::dtype(dtype));
         }

@@ -14,7 +14,7 @@
 //! KEY is a policy's [`graph_key`], its name with the settings it reads
 //! (`jax-x64-off-standard`, `numpy`), so a policy that ignores a setting
 //! has its answers written once; `info.json`'s `keys` gives the key of each
-//! policy in each configuration ([`Config::key`], `x64-false_strict-false`).
+//! policy in each configuration ([`Settings::key`](dtype_lattice::registry::Settings::key), `x64-false_strict-false`).
 //! TYPES is `docs` or `all`. A static page cannot
 //! redraw the lattice for each pair, so explanations carry the drawing's
 //! marks ([`dtype_lattice::design::graph::Drawing::marks`]) and the page
@@ -26,10 +26,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use dtype_lattice::design::table;
-use dtype_lattice::registry;
+use dtype_lattice::registry::{self, Settings};
 
 use crate::serve::api::{
-    diff_text, explain_rows, graph_key, graph_svg, info_json, policy, table_json, Config,
+    diff_text, explain_rows, graph_key, graph_svg, info_json, policy, table_json,
 };
 use crate::serve::assets;
 use crate::Failure;
@@ -58,12 +58,12 @@ pub fn write(dir: &Path) -> Result<Written, Failure> {
     out.file("favicon.svg", assets::FAVICON_SVG.as_bytes())?;
     let mut info = info_json("static");
     let mut keys = serde_json::Map::new();
-    for &name in registry::POLICY_NAMES {
+    for name in registry::names() {
         let mut by_config = serde_json::Map::new();
-        for config in Config::all() {
+        for settings in Settings::all() {
             let built =
-                policy(name, config).map_err(|err| Failure::Usage(err.message().to_owned()))?;
-            by_config.insert(config.key(), graph_key(built.as_ref()).into());
+                policy(name, settings).map_err(|err| Failure::Usage(err.message().to_owned()))?;
+            by_config.insert(settings.key(), graph_key(built.as_ref()).into());
         }
         keys.insert(name.to_owned(), by_config.into());
     }
@@ -73,11 +73,10 @@ pub fn write(dir: &Path) -> Result<Written, Failure> {
     // Policies that ignore a setting answer alike under both of its
     // values: each answer is filed once, under the policy's key.
     let mut seen: BTreeSet<String> = BTreeSet::new();
-    for config in Config::all() {
-        let keys: Vec<(&str, String, bool)> = registry::POLICY_NAMES
-            .iter()
-            .map(|&name| {
-                let built = policy(name, config).map_err(usage)?;
+    for settings in Settings::all() {
+        let keys: Vec<(&str, String, bool)> = registry::names()
+            .map(|name| {
+                let built = policy(name, settings).map_err(usage)?;
                 Ok((name, graph_key(built.as_ref()), built.lattice().is_some()))
             })
             .collect::<Result<_, Failure>>()?;
@@ -85,7 +84,7 @@ pub fn write(dir: &Path) -> Result<Written, Failure> {
             for all in [false, true] {
                 let types = if all { "all" } else { "docs" };
                 if seen.insert(format!("table {key} {types}")) {
-                    let value = table_json(name, config, all).map_err(usage)?;
+                    let value = table_json(name, settings, all).map_err(usage)?;
                     out.file(
                         &format!("data/table/{key}_{types}.json"),
                         value.to_string().as_bytes(),
@@ -95,7 +94,7 @@ pub fn write(dir: &Path) -> Result<Written, Failure> {
                 // filed once, in key order, and the page reads it either way.
                 for &(other, ref other_key, _) in keys.iter().filter(|(_, k, _)| k > key) {
                     if seen.insert(format!("diff {key} {other_key} {types}")) {
-                        let text = diff_text(name, other, config, all).map_err(usage)?;
+                        let text = diff_text(name, other, settings, all).map_err(usage)?;
                         out.file(
                             &format!("data/diff/{types}/{key}/{other_key}.json"),
                             text.as_bytes(),
@@ -106,10 +105,10 @@ pub fn write(dir: &Path) -> Result<Written, Failure> {
             if !lattice || !seen.insert(format!("graph {key}")) {
                 continue;
             }
-            let svg = graph_svg(name, config, None).map_err(usage)?;
+            let svg = graph_svg(name, settings, None).map_err(usage)?;
             out.file(&format!("data/graph/{key}.svg"), svg.as_bytes())?;
             let types = table::types(true);
-            let rows = explain_rows(name, config, &types)
+            let rows = explain_rows(name, settings, &types)
                 .map_err(usage)?
                 .unwrap_or_default();
             for (row, value) in types.iter().zip(rows) {

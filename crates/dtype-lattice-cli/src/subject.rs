@@ -17,7 +17,8 @@ use dtype_lattice::design::Definition;
 use dtype_lattice::registry;
 use dtype_lattice::Policy;
 
-use crate::{Failure, JaxFlags};
+use crate::args::{policy_help, SettingFlags};
+use crate::failure::Failure;
 
 /// One subject: a lattice file or a built-in policy.
 #[derive(Debug, Args, Clone)]
@@ -26,13 +27,10 @@ pub struct SubjectArgs {
     /// standard input [default: --policy jax].
     #[arg(value_name = "FILE", conflicts_with = "policy")]
     file: Option<PathBuf>,
-    /// A built-in policy instead of a file: jax, numpy, numpy-legacy,
-    /// array-api, torch, tensorflow, tensorflow-safe, tensorflow-all, jax-lax
-    /// (aliases: np, numpy2, pytorch, tf, array_api).
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", help = format!("A built-in policy instead of a file. {}", policy_help()))]
     policy: Option<String>,
     #[command(flatten)]
-    jax: JaxFlags,
+    settings: SettingFlags,
 }
 
 impl SubjectArgs {
@@ -40,10 +38,12 @@ impl SubjectArgs {
     pub fn load(&self) -> Result<Subject, Failure> {
         match (&self.file, &self.policy) {
             (Some(path), _) => {
-                reject_settings(self.jax)?;
+                reject_settings(self.settings)?;
                 Subject::from_file(path)
             }
-            (None, policy) => Subject::from_policy(policy.as_deref().unwrap_or("jax"), self.jax),
+            (None, policy) => {
+                Subject::from_policy(policy.as_deref().unwrap_or("jax"), self.settings)
+            }
         }
     }
 }
@@ -56,13 +56,10 @@ pub struct SubjectsArgs {
     /// standard input [default: --policy jax].
     #[arg(value_name = "FILE")]
     files: Vec<PathBuf>,
-    /// A built-in policy (jax, numpy, numpy-legacy, array-api, torch,
-    /// tensorflow, tensorflow-safe, tensorflow-all, jax-lax; aliases: np,
-    /// numpy2, pytorch, tf, array_api); repeat for several.
-    #[arg(long = "policy", value_name = "NAME")]
+    #[arg(long = "policy", value_name = "NAME", help = format!("A built-in policy; repeat for several. {}", policy_help()))]
     policies: Vec<String>,
     #[command(flatten)]
-    jax: JaxFlags,
+    settings: SettingFlags,
 }
 
 impl SubjectsArgs {
@@ -76,7 +73,7 @@ impl SubjectsArgs {
             ));
         }
         if self.policies.is_empty() && !self.files.is_empty() {
-            reject_settings(self.jax)?;
+            reject_settings(self.settings)?;
         }
         let policies: Vec<&str> = if self.policies.is_empty() && self.files.is_empty() {
             vec!["jax"]
@@ -85,7 +82,7 @@ impl SubjectsArgs {
         };
         policies
             .into_iter()
-            .map(|name| Subject::from_policy(name, self.jax))
+            .map(|name| Subject::from_policy(name, self.settings))
             .chain(self.files.iter().map(Subject::from_file))
             .collect()
     }
@@ -94,13 +91,18 @@ impl SubjectsArgs {
 /// `--x64`, `--strict` and `--explicit-x64-dtypes` choose a built-in
 /// policy's settings; a file has none, so asking for them with only files
 /// is a mistake worth reporting.
-fn reject_settings(jax: JaxFlags) -> Result<(), Failure> {
-    if jax.any() {
-        return Err(Failure::Usage(
-            "--x64, --strict and --explicit-x64-dtypes set a built-in policy's options; a \
-             lattice file's edges are its own (add --policy jax to compare with JAX)"
-                .into(),
-        ));
+fn reject_settings(settings: SettingFlags) -> Result<(), Failure> {
+    if settings.any() {
+        let mut flags: Vec<String> = dtype_lattice::registry::SETTINGS
+            .iter()
+            .map(|s| s.flag())
+            .collect();
+        let last = flags.pop().unwrap_or_default();
+        return Err(Failure::Usage(format!(
+            "{} and {last} set a built-in policy's options; a lattice file's edges are its own \
+             (add --policy jax to compare with JAX)",
+            flags.join(", ")
+        )));
     }
     Ok(())
 }
@@ -171,8 +173,8 @@ impl Subject {
         })
     }
 
-    fn from_policy(name: &str, jax: JaxFlags) -> Result<Subject, Failure> {
-        Ok(Subject::of_policy(jax.policy(name)?))
+    fn from_policy(name: &str, settings: SettingFlags) -> Result<Subject, Failure> {
+        Ok(Subject::of_policy(settings.policy(name)?))
     }
 
     /// A built-in policy as a subject: its lattice's graph, or its rules.

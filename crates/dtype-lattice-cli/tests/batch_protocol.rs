@@ -132,7 +132,7 @@ fn an_unknown_key_is_an_error_naming_the_nearest_known_key() {
     assert_eq!(
         message,
         "unknown request key 'polcy': did you mean 'policy'? \
-         (known: fn, args, x64, promotion, explicit_x64_dtypes, policy)"
+         (known: fn, args, policy, x64, strict, promotion, explicit_x64_dtypes)"
     );
     for (key, meant) in [
         ("fun", "fn"),
@@ -158,7 +158,7 @@ fn an_unknown_key_far_from_any_known_key_suggests_nothing() {
     assert_eq!(kind, "TypeError");
     assert_eq!(
         message,
-        "unknown request key 'id' (known: fn, args, x64, promotion, explicit_x64_dtypes, policy)"
+        "unknown request key 'id' (known: fn, args, policy, x64, strict, promotion, explicit_x64_dtypes)"
     );
 }
 

@@ -128,6 +128,7 @@ fn batch_help_documents_the_request_fields() {
         "\"fn\"",
         "\"args\"",
         "\"x64\"",
+        "\"strict\"",
         "\"promotion\"",
         "\"policy\"",
         "add",

@@ -64,7 +64,7 @@ fn bad_parameters_are_refused_with_400_naming_them() {
         ("/api/table?colour=red", "unknown parameter 'colour'"),
         (
             "/api/table?x64=maybe",
-            "x64='maybe' is not a setting's value",
+            "x64='maybe' is not one of its values",
         ),
         ("/api/table?types=some", "types='some' is not a choice"),
         ("/api/table?x64=true&x64=false", "'x64' is given twice"),
@@ -75,7 +75,10 @@ fn bad_parameters_are_refused_with_400_naming_them() {
         ),
         ("/api/explain?a=int9&b=int8", "int9"),
         ("/api/diff?left=jax", "give the parameter right"),
-        ("/api/graph.svg?highlight=int8", "highlight takes two types"),
+        (
+            "/api/graph.svg?highlight=int8",
+            "highlight: expected two types",
+        ),
         (
             "/api/graph.svg?highlight=int8,unit8",
             "did you mean 'uint8'?",

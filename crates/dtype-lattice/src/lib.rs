@@ -144,6 +144,7 @@ pub mod policy;
 #[cfg(feature = "json")]
 pub mod protocol;
 pub mod registry;
+pub mod text;
 pub mod types;
 
 pub use policy::Policy;

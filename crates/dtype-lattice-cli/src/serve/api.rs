@@ -27,8 +27,7 @@ use dtype_lattice::design::graph::Drawing;
 use dtype_lattice::design::table::{self, Labels, Table};
 use dtype_lattice::design::{lattice_file, Definition, Location};
 use dtype_lattice::engine::{Bound, Joins, Poset};
-use dtype_lattice::frameworks::jax::{ExplicitX64, ParseExplicitX64Error};
-use dtype_lattice::registry::{self, Settings};
+use dtype_lattice::registry::{self, Settings, SETTINGS};
 use dtype_lattice::{Policy, TypeSpec};
 
 use super::assets;
@@ -145,139 +144,9 @@ fn svg_response(svg: String) -> Response {
     typed("image/svg+xml", svg)
 }
 
-/// One of the settings a request may give, as the page offers it.
-#[derive(Clone, Copy, Debug)]
-pub struct Setting {
-    /// The query parameter (and the batch defaults' flag).
-    pub key: &'static str,
-    /// The values it takes, the default first.
-    pub values: &'static [&'static str],
-    /// What it is, for the page.
-    pub help: &'static str,
-}
-
-/// The settings [`Config`] holds, in the order the page shows them.
-pub const SETTINGS: [Setting; 3] = [
-    Setting {
-        key: "x64",
-        values: &["false", "true"],
-        help: "jax_enable_x64: 64-bit types",
-    },
-    Setting {
-        key: "strict",
-        values: &["false", "true"],
-        help: "jax_numpy_dtype_promotion=strict",
-    },
-    Setting {
-        key: "explicit_x64_dtypes",
-        values: &["warn", "error", "allow"],
-        help: "jax_explicit_x64_dtypes: a 64-bit dtype asked for with x64 off",
-    },
-];
-
-/// The configuration a request chooses: what the command line's `--x64`,
-/// `--strict` and `--explicit-x64-dtypes` choose.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Config {
-    /// `x64`.
-    pub x64: bool,
-    /// `strict`.
-    pub strict: bool,
-    /// `explicit_x64_dtypes`.
-    pub explicit_x64: ExplicitX64,
-}
-
-impl Config {
-    /// The registry's settings for this configuration.
-    pub fn settings(self) -> Settings {
-        Settings {
-            x64: self.x64,
-            strict: self.strict,
-            explicit_x64: self.explicit_x64,
-        }
-    }
-
-    /// Every configuration, for the static export.
-    pub fn all() -> Vec<Config> {
-        let mut all = vec![Config::default()];
-        for setting in SETTINGS {
-            all = all
-                .into_iter()
-                .flat_map(|config| {
-                    setting.values.iter().map(move |value| {
-                        let mut config = config;
-                        config.set(setting.key, value).expect("a known value");
-                        config
-                    })
-                })
-                .collect();
-        }
-        all
-    }
-
-    /// A setting's value as a query writes it.
-    pub fn get(self, key: &str) -> &'static str {
-        let flag = match key {
-            "x64" => self.x64,
-            "strict" => self.strict,
-            "explicit_x64_dtypes" => return self.explicit_x64.name(),
-            _ => return "",
-        };
-        if flag {
-            "true"
-        } else {
-            "false"
-        }
-    }
-
-    /// Sets a setting from a query's text; `true`, `false`, `1`, `0`, `on`
-    /// and `off` for a flag.
-    fn set(&mut self, key: &str, value: &str) -> Result<(), ApiError> {
-        if key == "explicit_x64_dtypes" {
-            self.explicit_x64 = value
-                .parse()
-                .map_err(|err: ParseExplicitX64Error| ApiError::bad(err.to_string()))?;
-            return Ok(());
-        }
-        let flag = match value {
-            "true" | "1" | "on" => true,
-            "false" | "0" | "off" => false,
-            _ => {
-                return Err(ApiError::bad(format!(
-                    "{key}={} is not a setting's value: give true or false",
-                    quote(value)
-                )))
-            }
-        };
-        match key {
-            "x64" => self.x64 = flag,
-            "strict" => self.strict = flag,
-            _ => return Err(ApiError::bad(format!("no setting {}", quote(key)))),
-        }
-        Ok(())
-    }
-
-    /// The file-name form of the configuration (`x64-false_strict-true`),
-    /// the same in the static export and the page.
-    pub fn key(self) -> String {
-        SETTINGS
-            .iter()
-            .map(|s| format!("{}-{}", s.key, self.get(s.key)))
-            .collect::<Vec<_>>()
-            .join("_")
-    }
-}
-
-/// `text` quoted and cut, for a message.
+/// `text` quoted and cut, for a message, as the library quotes.
 fn quote(text: &str) -> String {
-    const MAX: usize = 64;
-    let cut: String = text.chars().take(MAX).collect();
-    let more = if text.chars().count() > MAX {
-        "..."
-    } else {
-        ""
-    };
-    format!("'{}{more}'", cut.escape_debug())
+    dtype_lattice::text::quote(text, '\'')
 }
 
 /// A request's query parameters, checked against the ones its endpoint
@@ -296,10 +165,10 @@ impl Params {
             query.map_err(|err| ApiError::bad(format!("cannot read the query: {err}")))?;
         let mut seen: Vec<&str> = Vec::new();
         for (name, _) in &pairs {
-            let allowed = known.contains(&name.as_str()) || SETTINGS.iter().any(|s| s.key == name);
+            let allowed = known.contains(&name.as_str()) || SETTINGS.iter().any(|s| s.name == name);
             if !allowed {
                 let mut all: Vec<&str> = known.to_vec();
-                all.extend(SETTINGS.iter().map(|s| s.key));
+                all.extend(SETTINGS.iter().map(|s| s.name));
                 return Err(ApiError::bad(format!(
                     "unknown parameter {} (this endpoint takes {})",
                     quote(name),
@@ -321,14 +190,16 @@ impl Params {
             .map(|(_, v)| v.as_str())
     }
 
-    fn config(&self) -> Result<Config, ApiError> {
-        let mut config = Config::default();
+    fn settings(&self) -> Result<Settings, ApiError> {
+        let mut settings = Settings::default();
         for setting in SETTINGS {
-            if let Some(value) = self.get(setting.key) {
-                config.set(setting.key, value)?;
+            if let Some(value) = self.get(setting.name) {
+                setting
+                    .set(&mut settings, value)
+                    .map_err(|err| ApiError::bad(err.to_string()))?;
             }
         }
-        Ok(config)
+        Ok(settings)
     }
 
     /// `types`: `docs` (the documentation's 18, the default) or `all`.
@@ -353,21 +224,15 @@ impl Params {
         let Some(text) = self.get("highlight") else {
             return Ok(None);
         };
-        match text.split_once(',').map(|(a, b)| (a.trim(), b.trim())) {
-            Some((a, b)) if !a.is_empty() && !b.is_empty() && !b.contains(',') => {
-                Ok(Some([a.to_owned(), b.to_owned()]))
-            }
-            _ => Err(ApiError::bad(format!(
-                "highlight takes two types separated by a comma, such as int8,uint8; got {}",
-                quote(text)
-            ))),
-        }
+        let pair = dtype_lattice::design::graph::pair(text)
+            .map_err(|err| ApiError::bad(format!("highlight: {err}")))?;
+        Ok(Some(pair.map(str::to_owned)))
     }
 }
 
-/// The policy called `name` (or an alias) under `config`.
-pub fn policy(name: &str, config: Config) -> Result<Box<dyn Policy>, ApiError> {
-    registry::by_name(name, config.settings()).map_err(|err| ApiError::bad(err.to_string()))
+/// The policy called `name` (or an alias) under `settings`.
+pub fn policy(name: &str, settings: Settings) -> Result<Box<dyn Policy>, ApiError> {
+    registry::by_name(name, settings).map_err(|err| ApiError::bad(err.to_string()))
 }
 
 /// A type as the table names it: a dtype name or alias, or `int`,
@@ -396,29 +261,16 @@ pub fn graph_key(policy: &dyn Policy) -> String {
 /// and whether a lattice defines it), the settings, the table's types and
 /// the notebook's lattices. `mode` is `serve` or `static`.
 pub fn info_json(mode: &str) -> Value {
-    let policies: Vec<Value> = registry::POLICY_NAMES
+    let policies: Vec<Value> = registry::POLICIES
         .iter()
-        .map(|&name| {
-            let base = policy(name, Config::default()).expect("a registered policy");
-            // A policy reads a setting when its name, which states the
-            // settings it reads, changes with it.
-            let reads: Vec<&str> = SETTINGS
-                .iter()
-                .filter(|setting| {
-                    setting.values.iter().any(|value| {
-                        let mut config = Config::default();
-                        config.set(setting.key, value).is_ok()
-                            && policy(name, config).is_ok_and(|p| p.name() != base.name())
-                    })
-                })
-                .map(|setting| setting.key)
-                .collect();
-            json!({ "name": name, "lattice": base.lattice().is_some(), "settings": reads })
+        .map(|info| {
+            let lattice = info.build(Settings::default()).lattice().is_some();
+            json!({ "name": info.name, "lattice": lattice, "settings": info.settings })
         })
         .collect();
     let settings: Vec<Value> = SETTINGS
         .iter()
-        .map(|s| json!({ "key": s.key, "values": s.values, "help": s.help }))
+        .map(|s| json!({ "key": s.name, "values": s.values, "help": format!("{}: {}", s.option, s.help) }))
         .collect();
     let types = |all: bool| -> Vec<Value> {
         table::types(all)
@@ -460,8 +312,8 @@ pub fn info_json(mode: &str) -> Value {
 /// documentation's types or all of them, as `table --format json` computes
 /// it, with each cell's dtype and weak flag, the errors (each message once,
 /// cells refer to them by index), the caption and the legend.
-pub fn table_json(name: &str, config: Config, all: bool) -> Result<Value, ApiError> {
-    let policy = policy(name, config)?;
+pub fn table_json(name: &str, settings: Settings, all: bool) -> Result<Value, ApiError> {
+    let policy = policy(name, settings)?;
     let types = table::types(all);
     let computed = Table::compute(policy.as_ref(), &types);
     let mut errors: Vec<Value> = Vec::new();
@@ -517,8 +369,13 @@ pub fn table_json(name: &str, config: Config, all: bool) -> Result<Value, ApiErr
 
 /// `GET /api/diff`'s answer: `diff LEFT RIGHT --format json --labels short`
 /// (with `--all` for all types), the command line's own text.
-pub fn diff_text(left: &str, right: &str, config: Config, all: bool) -> Result<String, ApiError> {
-    let (first, second) = (policy(left, config)?, policy(right, config)?);
+pub fn diff_text(
+    left: &str,
+    right: &str,
+    settings: Settings,
+    all: bool,
+) -> Result<String, ApiError> {
+    let (first, second) = (policy(left, settings)?, policy(right, settings)?);
     let report = crate::diff::Report::new(
         [left, right],
         [first.as_ref(), second.as_ref()],
@@ -537,11 +394,11 @@ pub fn diff_text(left: &str, right: &str, config: Config, all: bool) -> Result<S
 /// `{"explained": false, "reason"}`.
 pub fn explain_json(
     name: &str,
-    config: Config,
+    settings: Settings,
     cell: [TypeSpec; 2],
     marks: bool,
 ) -> Result<Value, ApiError> {
-    let subject = Subject::of_policy(policy(name, config)?);
+    let subject = Subject::of_policy(policy(name, settings)?);
     let not_explained = |reason: String| json!({ "explained": false, "reason": reason });
     let (definition, policy) = match &subject {
         Subject::Graph {
@@ -573,10 +430,10 @@ pub fn explain_json(
 /// for a policy defined by rules.
 pub fn explain_rows(
     name: &str,
-    config: Config,
+    settings: Settings,
     types: &[TypeSpec],
 ) -> Result<Option<Vec<Value>>, ApiError> {
-    let subject = Subject::of_policy(policy(name, config)?);
+    let subject = Subject::of_policy(policy(name, settings)?);
     let Subject::Graph {
         definition,
         policy: Some(policy),
@@ -653,10 +510,10 @@ fn explained(definition: &Definition, poset: &Poset, report: &Report, marks: boo
 /// as `graph --highlight A,B` draws it.
 pub fn graph_svg(
     name: &str,
-    config: Config,
+    settings: Settings,
     highlight: Option<&[String; 2]>,
 ) -> Result<String, ApiError> {
-    let subject = Subject::of_policy(policy(name, config)?);
+    let subject = Subject::of_policy(policy(name, settings)?);
     let definition = subject.definition().map_err(|err| match err {
         crate::Failure::Usage(message) => ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, message),
         _ => ApiError::bad("no graph"),
@@ -913,14 +770,14 @@ pub async fn table(query: QueryPairs) -> Response {
     respond(
         async {
             let params = Params::read(query, &["policy", "types"])?;
-            let (name, config, all) = (
+            let (name, settings, all) = (
                 params.get("policy").unwrap_or("jax").to_owned(),
-                params.config()?,
+                params.settings()?,
                 params.all_types()?,
             );
-            let key = format!("table {} {all}", policy(&name, config)?.name());
+            let key = format!("table {} {all}", policy(&name, settings)?.name());
             let answer = answer_once(key, move || {
-                table_json(&name, config, all).map(|value| value.to_string())
+                table_json(&name, settings, all).map(|value| value.to_string())
             })
             .await?;
             Ok(json_bytes(answer))
@@ -938,15 +795,15 @@ pub async fn diff(query: QueryPairs) -> Response {
                 params.required("left")?.to_owned(),
                 params.required("right")?.to_owned(),
             );
-            let (config, all) = (params.config()?, params.all_types()?);
+            let (settings, all) = (params.settings()?, params.all_types()?);
             // The report names the policies as asked (an alias stays one),
             // so the key holds the names asked with the settings they read.
             let key = format!(
                 "diff {left}/{} {right}/{} {all}",
-                policy(&left, config)?.name(),
-                policy(&right, config)?.name()
+                policy(&left, settings)?.name(),
+                policy(&right, settings)?.name()
             );
-            let answer = answer_once(key, move || diff_text(&left, &right, config, all)).await?;
+            let answer = answer_once(key, move || diff_text(&left, &right, settings, all)).await?;
             Ok(json_bytes(answer))
         }
         .await,
@@ -973,8 +830,8 @@ pub async fn explain(query: QueryPairs) -> Response {
                     )))
                 }
             };
-            let config = params.config()?;
-            let value = blocking(move || explain_json(&name, config, cell, marks)).await??;
+            let settings = params.settings()?;
+            let value = blocking(move || explain_json(&name, settings, cell, marks)).await??;
             Ok(json_response(&value))
         }
         .await,
@@ -987,15 +844,15 @@ pub async fn graph(query: QueryPairs) -> Response {
         async {
             let params = Params::read(query, &["policy", "highlight"])?;
             let name = params.get("policy").unwrap_or("jax").to_owned();
-            let (config, highlight) = (params.config()?, params.highlight()?);
+            let (settings, highlight) = (params.settings()?, params.highlight()?);
             let svg = match highlight {
                 // A drawing without marks is the same for every visitor.
                 None => {
-                    let key = format!("graph {}", policy(&name, config)?.name());
-                    answer_once(key, move || graph_svg(&name, config, None)).await?
+                    let key = format!("graph {}", policy(&name, settings)?.name());
+                    answer_once(key, move || graph_svg(&name, settings, None)).await?
                 }
                 Some(pair) => {
-                    Bytes::from(blocking(move || graph_svg(&name, config, Some(&pair))).await??)
+                    Bytes::from(blocking(move || graph_svg(&name, settings, Some(&pair))).await??)
                 }
             };
             Ok(typed("image/svg+xml", svg))
@@ -1015,13 +872,13 @@ pub async fn batch(query: QueryPairs, request: Result<Bytes, BytesRejection>) ->
     respond(
         async {
             let params = Params::read(query, &["policy"])?;
-            let config = params.config()?;
+            let settings = params.settings()?;
             let name = params.get("policy").unwrap_or("jax").to_owned();
-            policy(&name, config)?;
+            policy(&name, settings)?;
             let input = body(request)?;
             let small = input.len() <= INLINE_BATCH_BYTES;
             let defaults = dtype_lattice::protocol::Defaults {
-                settings: config.settings(),
+                settings,
                 policy: Some(name),
             };
             let answer = move || {

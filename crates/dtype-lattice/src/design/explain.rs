@@ -39,9 +39,8 @@ use crate::design::Definition;
 
 use crate::engine::{Bound, Explanation, Node, Poset};
 use crate::policy::Policy;
-use crate::types::{
-    nearest, DType, NoPathReason, Operand, PromotionError, PyScalar, TypeList, TypeSpec,
-};
+use crate::text::nearest;
+use crate::types::{DType, NoPathReason, Operand, PromotionError, PyScalar, TypeList, TypeSpec};
 
 /// The explanation of one pair, with what a front end needs to show it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -146,6 +146,45 @@ pub struct Marks {
     pub caption: String,
 }
 
+/// The pair to mark in a drawing, written `A,B` as the command line's
+/// `--highlight` and the explorer's `highlight=` take it: two labels or
+/// type names around one comma, spaces trimmed.
+///
+/// ```
+/// use dtype_lattice::design::graph::pair;
+/// assert_eq!(pair(" int8, uint8 "), Ok(["int8", "uint8"]));
+/// assert_eq!(
+///     pair("int8").unwrap_err().to_string(),
+///     "expected two types separated by a comma, such as int8,uint8; got 'int8'"
+/// );
+/// ```
+pub fn pair(text: &str) -> Result<[&str; 2], BadPair> {
+    match text.split_once(',').map(|(a, b)| (a.trim(), b.trim())) {
+        Some((a, b)) if !a.is_empty() && !b.is_empty() && !b.contains(',') => Ok([a, b]),
+        _ => Err(BadPair {
+            given: text.to_owned(),
+        }),
+    }
+}
+
+/// A highlight that is not two types around one comma.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadPair {
+    given: String,
+}
+
+impl std::fmt::Display for BadPair {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "expected two types separated by a comma, such as int8,uint8; got {}",
+            crate::text::quote(&self.given, '\'')
+        )
+    }
+}
+
+impl std::error::Error for BadPair {}
+
 /// A promotion graph ready to draw.
 pub struct Drawing {
     name: String,

@@ -91,7 +91,8 @@ use toml_parser::{ParseError, Source};
 pub use crate::design::Location;
 use crate::design::{Definition, NodeDef};
 use crate::engine::Node;
-use crate::types::{nearest, DType, ParseDTypeError};
+use crate::text::nearest;
+use crate::types::{DType, ParseDTypeError};
 
 /// The largest lattice file accepted, in bytes (8 MiB).
 pub const MAX_FILE_BYTES: usize = 8 << 20;

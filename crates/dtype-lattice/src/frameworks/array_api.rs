@@ -15,8 +15,8 @@
 //! use dtype_lattice::{DType, Operand, Policy, Typed};
 //!
 //! let xp = ArrayApi::default();
-//! assert_eq!(xp.promote_types(DType::UInt8, DType::Int8), Ok(DType::Int16));
-//! let err = xp.promote_types(DType::Int8, DType::Float32).unwrap_err();
+//! assert_eq!(xp.promote_types(DType::UInt8.into(), DType::Int8.into()), Ok(DType::Int16));
+//! let err = xp.promote_types(DType::Int8.into(), DType::Float32.into()).unwrap_err();
 //! assert_eq!(
 //!     err.to_string(),
 //!     "array_api_strict.int8 and array_api_strict.float32 cannot be type promoted together"
@@ -90,26 +90,6 @@ const DTYPES: [DType; 13] = [
 pub struct ArrayApi;
 
 impl ArrayApi {
-    /// The promotion of two dtypes (`xp.result_type(a, b)`; the standard has
-    /// no `promote_types`). Python's types are not dtypes to
-    /// array-api-strict and are refused.
-    pub fn promote_types(
-        &self,
-        a: impl Into<TypeSpec>,
-        b: impl Into<TypeSpec>,
-    ) -> Result<DType, PromotionError> {
-        let (a, b) = (a.into(), b.into());
-        // Python looks up both dtypes (`xp.float16` fails) before the call.
-        let dtype = |spec| match spec {
-            TypeSpec::DType(dtype) => known(dtype).map(Some),
-            TypeSpec::Python(_) => Ok(None),
-        };
-        match (dtype(a)?, dtype(b)?) {
-            (Some(a), Some(b)) => self.join(a, b),
-            _ => Err(not_an_input()),
-        }
-    }
-
     /// `xp.result_type(*operands)`: the arrays' and dtypes' promotion from
     /// left to right, then each Python scalar against the result.
     fn result_dtype(&self, operands: &[Operand]) -> Result<DType, PromotionError> {
@@ -361,8 +341,19 @@ impl Policy for ArrayApi {
         "array-api".to_owned()
     }
 
+    /// The promotion of two dtypes (`xp.result_type(a, b)`; the standard has
+    /// no `promote_types`). Python's types are not dtypes to
+    /// array-api-strict and are refused.
     fn promote_types(&self, a: TypeSpec, b: TypeSpec) -> Result<DType, PromotionError> {
-        ArrayApi::promote_types(self, a, b)
+        // Python looks up both dtypes (`xp.float16` fails) before the call.
+        let dtype = |spec| match spec {
+            TypeSpec::DType(dtype) => known(dtype).map(Some),
+            TypeSpec::Python(_) => Ok(None),
+        };
+        match (dtype(a)?, dtype(b)?) {
+            (Some(a), Some(b)) => self.join(a, b),
+            _ => Err(not_an_input()),
+        }
     }
 
     fn result_type(&self, operands: &[Operand]) -> Result<Typed, PromotionError> {

@@ -52,43 +52,6 @@ impl JaxLax {
         self.result_type(&[a, b])
     }
 
-    /// `lax.add(*operands)`: two operands of one dtype.
-    ///
-    /// ```
-    /// use dtype_lattice::frameworks::jax::Config;
-    /// use dtype_lattice::frameworks::jax_lax::JaxLax;
-    /// use dtype_lattice::{DType, Operand, Policy, Typed};
-    /// let lax = JaxLax::new(Config::default());
-    /// let err = lax.result_type(&[Operand::dtype(DType::Bool); 2]).unwrap_err();
-    /// assert!(err.to_string().starts_with("add does not accept dtype bool at position 0."));
-    /// ```
-    pub fn result_type(&self, operands: &[Operand]) -> Result<Typed, PromotionError> {
-        let [a, b] = operands else {
-            return Err(arity(operands.len()));
-        };
-        let arrays = [self.array(a, 0)?, self.array(b, 1)?];
-        for (position, array) in arrays.iter().enumerate() {
-            if array.dtype == DType::Bool {
-                return Err(type_error(format!(
-                    "add does not accept dtype bool at position {position}. Accepted dtypes at \
-                     position {position} are subtypes of integer, floating, complexfloating."
-                )));
-            }
-        }
-        let [a, b] = arrays;
-        if a.dtype != b.dtype {
-            return Err(type_error(format!(
-                "lax.add requires arguments to have the same dtypes, got {}, {}. (Tip: jnp.add \
-                 is a similar function that does automatic type promotion on inputs).",
-                a.dtype, b.dtype
-            )));
-        }
-        Ok(Typed {
-            dtype: a.dtype,
-            weak: a.weak && b.weak,
-        })
-    }
-
     /// The array JAX makes of an operand at `position`.
     fn array(&self, operand: &Operand, position: usize) -> Result<Typed, PromotionError> {
         match operand.kind() {
@@ -140,8 +103,41 @@ impl Policy for JaxLax {
         self.add_pair(a.into(), b.into()).map(|typed| typed.dtype)
     }
 
+    /// `lax.add(*operands)`: two operands of one dtype.
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::jax::Config;
+    /// use dtype_lattice::frameworks::jax_lax::JaxLax;
+    /// use dtype_lattice::{DType, Operand, Policy, Typed};
+    /// let lax = JaxLax::new(Config::default());
+    /// let err = lax.result_type(&[Operand::dtype(DType::Bool); 2]).unwrap_err();
+    /// assert!(err.to_string().starts_with("add does not accept dtype bool at position 0."));
+    /// ```
     fn result_type(&self, operands: &[Operand]) -> Result<Typed, PromotionError> {
-        JaxLax::result_type(self, operands)
+        let [a, b] = operands else {
+            return Err(arity(operands.len()));
+        };
+        let arrays = [self.array(a, 0)?, self.array(b, 1)?];
+        for (position, array) in arrays.iter().enumerate() {
+            if array.dtype == DType::Bool {
+                return Err(type_error(format!(
+                    "add does not accept dtype bool at position {position}. Accepted dtypes at \
+                     position {position} are subtypes of integer, floating, complexfloating."
+                )));
+            }
+        }
+        let [a, b] = arrays;
+        if a.dtype != b.dtype {
+            return Err(type_error(format!(
+                "lax.add requires arguments to have the same dtypes, got {}, {}. (Tip: jnp.add \
+                 is a similar function that does automatic type promotion on inputs).",
+                a.dtype, b.dtype
+            )));
+        }
+        Ok(Typed {
+            dtype: a.dtype,
+            weak: a.weak && b.weak,
+        })
     }
 
     fn lattice(&self) -> Option<&TypedLattice> {

@@ -32,6 +32,7 @@
 //! only):
 //!
 //! ```
+//! use dtype_lattice::Policy;
 //! use dtype_lattice::frameworks::tensorflow::{Mode, TensorFlow};
 //! use dtype_lattice::{DType, Operand, Typed};
 //!
@@ -204,45 +205,6 @@ impl TensorFlow {
     /// The mode.
     pub const fn mode(&self) -> Mode {
         self.mode
-    }
-
-    /// `tf.experimental.numpy.result_type(a, b)` on dtypes, in modes safe
-    /// and all: the join of the two (Python's types as weak types). With
-    /// NumPy behaviour off, [`add`](TensorFlow::add) on tensors of the two
-    /// dtypes, Python's types as scalars of them.
-    ///
-    /// ```
-    /// use dtype_lattice::frameworks::tensorflow::{Mode, TensorFlow};
-    /// use dtype_lattice::{DType, PyScalar};
-    /// let all = TensorFlow::new(Mode::All);
-    /// assert_eq!(all.promote_types(DType::UInt8, DType::Int8), Ok(DType::Int16));
-    /// assert_eq!(all.promote_types(DType::Int8, PyScalar::Float), Ok(DType::Float64));
-    /// let off = TensorFlow::new(Mode::Off);
-    /// assert!(off.promote_types(DType::UInt8, DType::Int8).is_err());
-    /// ```
-    pub fn promote_types(
-        &self,
-        a: impl Into<TypeSpec>,
-        b: impl Into<TypeSpec>,
-    ) -> Result<DType, PromotionError> {
-        let operands = [a.into(), b.into()].map(Operand::from);
-        match self.mode {
-            Mode::Off => self.add_operands(&operands).map(|t| t.dtype),
-            Mode::Safe | Mode::All => self.result_type(&operands).map(|t| t.dtype),
-        }
-    }
-
-    /// In modes safe and all, TensorFlow's auto dtype conversion
-    /// (`flexible_dtypes.result_type`, what `tf.add` and
-    /// `tf.experimental.numpy.result_type` call): the operands joined from
-    /// left to right, `None` skipped, no operand a weak float32. With NumPy
-    /// behaviour off TensorFlow has no such function; this is then
-    /// [`add`](Policy::add) of two operands.
-    pub fn result_type(&self, operands: &[Operand]) -> Result<Typed, PromotionError> {
-        if self.mode == Mode::Off {
-            return self.add_operands(operands);
-        }
-        self.auto_result_type(&self.values(operands)?)
     }
 
     /// `tf.add(*operands)`: the operands are built first, then the call
@@ -617,12 +579,40 @@ impl Policy for TensorFlow {
         .to_owned()
     }
 
+    /// `tf.experimental.numpy.result_type(a, b)` on dtypes, in modes safe
+    /// and all: the join of the two (Python's types as weak types). With
+    /// NumPy behaviour off, [`add`](TensorFlow::add) on tensors of the two
+    /// dtypes, Python's types as scalars of them.
+    ///
+    /// ```
+    /// use dtype_lattice::Policy;
+    /// use dtype_lattice::frameworks::tensorflow::{Mode, TensorFlow};
+    /// use dtype_lattice::{DType, PyScalar};
+    /// let all = TensorFlow::new(Mode::All);
+    /// assert_eq!(all.promote_types(DType::UInt8.into(), DType::Int8.into()), Ok(DType::Int16));
+    /// assert_eq!(all.promote_types(DType::Int8.into(), PyScalar::Float.into()), Ok(DType::Float64));
+    /// let off = TensorFlow::new(Mode::Off);
+    /// assert!(off.promote_types(DType::UInt8.into(), DType::Int8.into()).is_err());
+    /// ```
     fn promote_types(&self, a: TypeSpec, b: TypeSpec) -> Result<DType, PromotionError> {
-        TensorFlow::promote_types(self, a, b)
+        let operands = [a, b].map(Operand::from);
+        match self.mode {
+            Mode::Off => self.add_operands(&operands).map(|t| t.dtype),
+            Mode::Safe | Mode::All => self.result_type(&operands).map(|t| t.dtype),
+        }
     }
 
+    /// In modes safe and all, TensorFlow's auto dtype conversion
+    /// (`flexible_dtypes.result_type`, what `tf.add` and
+    /// `tf.experimental.numpy.result_type` call): the operands joined from
+    /// left to right, `None` skipped, no operand a weak float32. With NumPy
+    /// behaviour off TensorFlow has no such function; this is then
+    /// [`add`](Policy::add) of two operands.
     fn result_type(&self, operands: &[Operand]) -> Result<Typed, PromotionError> {
-        TensorFlow::result_type(self, operands)
+        if self.mode == Mode::Off {
+            return self.add_operands(operands);
+        }
+        self.auto_result_type(&self.values(operands)?)
     }
 
     /// In mode `all`, the table's lattice; mode `safe` joins on it too but

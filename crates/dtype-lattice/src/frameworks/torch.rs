@@ -14,9 +14,9 @@
 //! use dtype_lattice::frameworks::torch::Torch;
 //! use dtype_lattice::{DType, Policy, Typed};
 //!
-//! assert_eq!(Torch.promote_types(DType::UInt8, DType::Int8), Ok(DType::Int16));
-//! assert_eq!(Torch.promote_types(DType::Int64, DType::Float16), Ok(DType::Float16));
-//! let err = Torch.promote_types(DType::UInt16, DType::Int32).unwrap_err();
+//! assert_eq!(Torch.promote_types(DType::UInt8.into(), DType::Int8.into()), Ok(DType::Int16));
+//! assert_eq!(Torch.promote_types(DType::Int64.into(), DType::Float16.into()), Ok(DType::Float16));
+//! let err = Torch.promote_types(DType::UInt16.into(), DType::Int32.into()).unwrap_err();
 //! assert_eq!(
 //!     err.to_string(),
 //!     "Promotion for uint16, uint32, uint64 types is not supported, attempted to promote \
@@ -140,29 +140,6 @@ struct Tiers {
 }
 
 impl Torch {
-    /// `torch.promote_types(a, b)`. Python's types stand for the dtypes
-    /// PyTorch makes of them: `int64`, `float64`, `complex128`.
-    ///
-    /// ```
-    /// use dtype_lattice::frameworks::torch::Torch;
-    /// use dtype_lattice::{DType, Policy, PyScalar, Typed};
-    /// assert_eq!(Torch.promote_types(DType::Int8, PyScalar::Float), Ok(DType::Float64));
-    /// assert!(Torch.promote_types(DType::Float8E5M2, DType::Float32).is_err());
-    /// ```
-    pub fn promote_types(
-        &self,
-        a: impl Into<TypeSpec>,
-        b: impl Into<TypeSpec>,
-    ) -> Result<DType, PromotionError> {
-        let dtype = |spec| match spec {
-            TypeSpec::DType(dtype) => known(dtype),
-            TypeSpec::Python(scalar) => Ok(python_dtype(scalar)),
-        };
-        let a = dtype(a.into())?;
-        let b = dtype(b.into())?;
-        self.promote(a, b)
-    }
-
     /// `torch.result_type(a, b)`.
     ///
     /// ```
@@ -631,8 +608,23 @@ impl Policy for Torch {
         "torch".to_owned()
     }
 
+    /// `torch.promote_types(a.into(), b.into())`. Python's types stand for the dtypes
+    /// PyTorch makes of them: `int64`, `float64`, `complex128`.
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::torch::Torch;
+    /// use dtype_lattice::{DType, Policy, PyScalar, Typed};
+    /// assert_eq!(Torch.promote_types(DType::Int8.into(), PyScalar::Float.into()), Ok(DType::Float64));
+    /// assert!(Torch.promote_types(DType::Float8E5M2.into(), DType::Float32.into()).is_err());
+    /// ```
     fn promote_types(&self, a: TypeSpec, b: TypeSpec) -> Result<DType, PromotionError> {
-        Torch::promote_types(self, a, b)
+        let dtype = |spec| match spec {
+            TypeSpec::DType(dtype) => known(dtype),
+            TypeSpec::Python(scalar) => Ok(python_dtype(scalar)),
+        };
+        let a = dtype(a)?;
+        let b = dtype(b)?;
+        self.promote(a, b)
     }
 
     fn result_type(&self, operands: &[Operand]) -> Result<Typed, PromotionError> {

@@ -97,4 +97,42 @@ pub trait Policy: Send + Sync {
     fn lattice_result_type_warnings(&self, _operands: &[Operand]) -> Vec<Warning> {
         Vec::new()
     }
+
+    /// Whether any answer under this configuration can come with warnings,
+    /// so that a front end on a hot path asks for them only then (JAX
+    /// warns only with x64 off and `jax_explicit_x64_dtypes=warn`).
+    fn may_warn(&self) -> bool {
+        false
+    }
+
+    /// The type the framework gives a value converted to an array on its
+    /// own (`jnp.asarray(2)` is a weak `int32`). `None` where the policy
+    /// does not model it.
+    fn asarray(&self, _value: Operand) -> Option<Result<Typed, PromotionError>> {
+        None
+    }
+
+    /// The dtype the framework stores `dtype` as (JAX's
+    /// `canonicalize_dtype`: without x64, 64-bit dtypes become 32-bit).
+    /// `None` where the framework keeps every dtype it has as it is.
+    fn canonicalize_dtype(&self, _dtype: DType) -> Option<DType> {
+        None
+    }
+
+    /// Whether `input` converts to `output` without the framework's
+    /// complaint (JAX's `dtypes.safe_to_cast`). `None` where the policy
+    /// does not model it.
+    fn safe_to_cast(
+        &self,
+        _input: Operand,
+        _output: DType,
+    ) -> Option<Result<bool, PromotionError>> {
+        None
+    }
+
+    /// The warnings for [`safe_to_cast`](Policy::safe_to_cast), as
+    /// [`result_type_warnings`](Policy::result_type_warnings) gives them.
+    fn safe_to_cast_warnings(&self, _input: Operand, _output: DType) -> Vec<Warning> {
+        Vec::new()
+    }
 }

@@ -25,6 +25,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::text::nearest;
+
 macro_rules! dtypes {
     ($($variant:ident = $name:literal, $kind:ident, $bits:literal;)*) => {
         /// One of the 32 dtypes JAX knows, in JAX's order.
@@ -416,85 +418,6 @@ fn suggest(input: &str) -> Option<&'static str> {
     lookup(alias).map(DType::name)
 }
 
-/// The candidate `input` most plausibly misspells, if any: one equal to it
-/// but for case first (`Int8` is `int8`), else the closest by edit distance
-/// within a third of the input's length (one edit for short inputs), and
-/// never one that shares nothing with it (`8` suggests nothing). Inputs far
-/// longer than any name suggest nothing. Every "did you mean" in the crate
-/// and its front ends (dtype names, policies, flags, lattice-file keys,
-/// node labels) asks this.
-///
-/// ```
-/// use dtype_lattice::types::nearest;
-/// let names = ["int8", "uint8", "bfloat16", "float16"];
-/// assert_eq!(nearest("Int8", names.into_iter()), Some("int8"));
-/// assert_eq!(nearest("Float16", names.into_iter()), Some("float16"));
-/// assert_eq!(nearest("unit8", names.into_iter()), Some("uint8"));
-/// assert_eq!(nearest("8", names.into_iter()), None);
-/// ```
-pub fn nearest<'a>(input: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-    const LONGEST_PLAUSIBLE: usize = 64;
-    let length = input.chars().count();
-    if length > LONGEST_PLAUSIBLE {
-        return None;
-    }
-    let plausible = (length / 3).max(1).min(length.saturating_sub(1));
-    let lower = input.to_lowercase();
-    let mut best: Option<(usize, &str)> = None;
-    for candidate in candidates {
-        // A length difference is at least that many edits: far longer
-        // candidates (a label may be thousands of characters) are skipped
-        // before the quadratic distance.
-        if candidate.len() > 4 * (length + plausible)
-            || candidate.chars().count().abs_diff(length) > plausible
-        {
-            continue;
-        }
-        if candidate.to_lowercase() == lower {
-            return Some(candidate);
-        }
-        let distance = edit_distance(&lower, &candidate.to_lowercase());
-        if best.is_none_or(|(shortest, _)| distance < shortest) {
-            best = Some((distance, candidate));
-        }
-    }
-    let (distance, name) = best?;
-    (distance <= plausible).then_some(name)
-}
-
-/// Edit distance over chars counting insertions, deletions, substitutions
-/// and swaps of neighbours (optimal string alignment), so `unit8` is one
-/// edit from `uint8`. O(len(a) * len(b)); callers keep both short.
-pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let width = b.len() + 1;
-    // Rows i-2, i-1 and i of the distance matrix.
-    let mut rows = vec![0usize; 3 * width];
-    // Row 0 starts where each step writes its row, so that the first step
-    // finds it as the previous one.
-    for (j, cell) in rows[2 * width..].iter_mut().enumerate() {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        rows.copy_within(width.., 0);
-        let (done, current) = rows.split_at_mut(2 * width);
-        let (before, previous) = done.split_at(width);
-        current[0] = i;
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut best = (previous[j - 1] + cost)
-                .min(previous[j] + 1)
-                .min(current[j - 1] + 1);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                best = best.min(before[j - 2] + 1);
-            }
-            current[j] = best;
-        }
-    }
-    rows[2 * width + b.len()]
-}
-
 impl fmt::Display for DType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.pad(self.name())
@@ -566,6 +489,7 @@ impl std::error::Error for ParseDTypeError {}
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::text::edit_distance;
 
     /// The cases the issue that fixed the distance reported (the first row
     /// of the table was zero, so any prefix of a name cost nothing).

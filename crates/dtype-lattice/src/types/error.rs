@@ -5,6 +5,7 @@
 //! programs can match on the variant and people see the familiar text.
 //!
 //! ```
+//! use dtype_lattice::Policy;
 //! use dtype_lattice::{frameworks::jax::Jax, DType, PromotionError};
 //!
 //! let err = Jax::default().promote_types(DType::Int4, DType::Int8).unwrap_err();
@@ -171,10 +172,11 @@ impl fmt::Debug for TypeList {
 /// class the modelled frameworks raise from promotion.
 ///
 /// ```
+/// use dtype_lattice::Policy;
 /// use dtype_lattice::frameworks::numpy::Numpy;
 /// use dtype_lattice::{DType, ErrorKind};
 ///
-/// let err = Numpy.promote_types(DType::BFloat16, DType::Float16).unwrap_err();
+/// let err = Numpy.promote_types(DType::BFloat16.into(), DType::Float16.into()).unwrap_err();
 /// assert_eq!(err.kind(), ErrorKind::DTypePromotion);
 /// assert_eq!(err.kind().python_type(), "DTypePromotionError");
 /// ```

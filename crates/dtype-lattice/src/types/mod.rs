@@ -17,7 +17,6 @@ pub mod operand;
 mod typed;
 mod warning;
 
-pub use dtype::nearest;
 pub use dtype::{DType, Kind, ParseDTypeError};
 pub use error::{ErrorKind, NoPathReason, PromotionError, TypeList};
 pub use info::{FInfo, IInfo, InfoError};

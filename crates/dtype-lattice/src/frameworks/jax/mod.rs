@@ -185,7 +185,7 @@ impl fmt::Display for ParseExplicitX64Error {
             "unknown jax_explicit_x64_dtypes mode '{}'",
             self.input.escape_debug()
         )?;
-        if let Some(near) = crate::types::nearest(&self.input, names.into_iter()) {
+        if let Some(near) = crate::text::nearest(&self.input, names.into_iter()) {
             write!(f, ": did you mean '{near}'?")?;
         }
         write!(f, " (known: {})", names.join(", "))
@@ -626,6 +626,26 @@ impl Policy for Jax {
 
     fn lattice_result_type_warnings(&self, operands: &[Operand]) -> Vec<Warning> {
         Jax::lattice_result_type_warnings(self, operands)
+    }
+
+    fn may_warn(&self) -> bool {
+        self.config.truncates()
+    }
+
+    fn asarray(&self, value: Operand) -> Option<Result<Typed, PromotionError>> {
+        Some(Jax::asarray(self, value))
+    }
+
+    fn canonicalize_dtype(&self, dtype: DType) -> Option<DType> {
+        Some(Jax::canonicalize_dtype(self, dtype))
+    }
+
+    fn safe_to_cast(&self, input: Operand, output: DType) -> Option<Result<bool, PromotionError>> {
+        Some(Jax::safe_to_cast(self, input, output))
+    }
+
+    fn safe_to_cast_warnings(&self, input: Operand, output: DType) -> Vec<Warning> {
+        Jax::safe_to_cast_warnings(self, input, output)
     }
 }
 

@@ -36,8 +36,8 @@ use crate::types::{Operand, OperandKind, PyScalar, TypeSpec};
 /// assert_eq!(legacy.result_type(&[int8, PyScalar::Float.into()]), Ok(Typed::strong(DType::Float64)));
 /// let f16 = Operand::dtype(DType::Float16);
 /// assert_eq!(legacy.result_type(&[f16, PyScalar::Complex.into()]), Ok(Typed::strong(DType::Complex64)));
-/// assert_eq!(legacy.promote_types(DType::UInt8, PyScalar::Int), Ok(DType::Int64));
-/// let err = legacy.promote_types(DType::BFloat16, DType::Float32).unwrap_err();
+/// assert_eq!(legacy.promote_types(DType::UInt8.into(), PyScalar::Int.into()), Ok(DType::Int64));
+/// let err = legacy.promote_types(DType::BFloat16.into(), DType::Float32.into()).unwrap_err();
 /// assert_eq!(err.to_string(), "data type 'bfloat16' not understood");
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -51,20 +51,6 @@ enum Input {
 }
 
 impl NumpyLegacy {
-    /// `np.promote_types(a, b)` in NumPy 1.x: Python's types are `int64`,
-    /// `float64` and `complex128`.
-    pub fn promote_types(
-        &self,
-        a: impl Into<TypeSpec>,
-        b: impl Into<TypeSpec>,
-    ) -> Result<DType, PromotionError> {
-        let known = |spec: TypeSpec| match spec {
-            TypeSpec::DType(dtype) => numpy1_dtype(dtype),
-            TypeSpec::Python(scalar) => Ok(python_default(scalar)),
-        };
-        Ok(builtin_promote(known(a.into())?, known(b.into())?))
-    }
-
     /// The dtype of `np.add` on these operands in the notebook's table.
     fn result_dtype(&self, operands: &[Operand]) -> Result<DType, PromotionError> {
         let inputs = operands.iter().map(input).collect::<Result<Vec<_>, _>>()?;
@@ -162,8 +148,14 @@ impl Policy for NumpyLegacy {
         "numpy-legacy".to_owned()
     }
 
+    /// `np.promote_types(a, b)` in NumPy 1.x: Python's types are `int64`,
+    /// `float64` and `complex128`.
     fn promote_types(&self, a: TypeSpec, b: TypeSpec) -> Result<DType, PromotionError> {
-        NumpyLegacy::promote_types(self, a, b)
+        let known = |spec: TypeSpec| match spec {
+            TypeSpec::DType(dtype) => numpy1_dtype(dtype),
+            TypeSpec::Python(scalar) => Ok(python_default(scalar)),
+        };
+        Ok(builtin_promote(known(a)?, known(b)?))
     }
 
     fn result_type(&self, operands: &[Operand]) -> Result<Typed, PromotionError> {

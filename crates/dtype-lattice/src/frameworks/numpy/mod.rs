@@ -15,8 +15,9 @@
 //!
 //! let np = Numpy;
 //! let (i8, u8, f16) = (DType::Int8, DType::UInt8, DType::Float16);
-//! assert_eq!(np.promote_types(np.promote_types(i8, u8)?, f16)?, DType::Float32);
-//! assert_eq!(np.promote_types(i8, np.promote_types(u8, f16)?)?, DType::Float16);
+//! let promote = |a: DType, b: DType| np.promote_types(a.into(), b.into());
+//! assert_eq!(promote(promote(i8, u8)?, f16)?, DType::Float32);
+//! assert_eq!(promote(i8, promote(u8, f16)?)?, DType::Float16);
 //! # Ok::<(), dtype_lattice::PromotionError>(())
 //! ```
 //!
@@ -30,7 +31,7 @@
 //! let x = Operand::dtype(DType::UInt8); // a uint8 array
 //! assert_eq!(Numpy.result_type(&[x, Operand::py_int(2)]), Ok(Typed::strong(DType::UInt8)));
 //! assert_eq!(Numpy.result_type(&[x, Operand::py_float(2.5)]), Ok(Typed::strong(DType::Float64)));
-//! assert_eq!(Numpy.promote_types(DType::UInt8, PyScalar::Int), Ok(DType::Int64));
+//! assert_eq!(Numpy.promote_types(DType::UInt8.into(), PyScalar::Int.into()), Ok(DType::Int64));
 //! ```
 //!
 //! Errors carry NumPy's exception type and text:
@@ -39,7 +40,7 @@
 //! use dtype_lattice::frameworks::numpy::Numpy;
 //! use dtype_lattice::{DType, Operand, Policy, Typed};
 //!
-//! let err = Numpy.promote_types(DType::BFloat16, DType::Float16).unwrap_err();
+//! let err = Numpy.promote_types(DType::BFloat16.into(), DType::Float16.into()).unwrap_err();
 //! assert_eq!(err.python_type(), "DTypePromotionError");
 //! // `np.result_type` does not check values; the operation does.
 //! let x = Operand::dtype(DType::UInt8);
@@ -72,24 +73,6 @@ use common::{common_pair, promote_sequence, Class};
 pub struct Numpy;
 
 impl Numpy {
-    /// `np.promote_types(a, b)`. Python's types stand for `np.dtype(int)`
-    /// and so on: `int64`, `float64`, `complex128` (and `bool`).
-    ///
-    /// ```
-    /// use dtype_lattice::frameworks::numpy::Numpy;
-    /// use dtype_lattice::{DType, Policy, Typed};
-    /// assert_eq!(Numpy.promote_types(DType::Int64, DType::UInt64), Ok(DType::Float64));
-    /// assert_eq!(Numpy.promote_types(DType::Float8E5M2, DType::UInt16), Ok(DType::Float32));
-    /// ```
-    pub fn promote_types(
-        &self,
-        a: impl Into<TypeSpec>,
-        b: impl Into<TypeSpec>,
-    ) -> Result<DType, PromotionError> {
-        let (a, b) = (spec_dtype(a.into()), spec_dtype(b.into()));
-        Ok(common_pair(Class::DType(a), Class::DType(b))?.default_dtype())
-    }
-
     /// `np.result_type(*operands)`.
     ///
     /// One operand is its own dtype; a Python int alone is `int64`, or
@@ -274,8 +257,18 @@ impl Policy for Numpy {
         "numpy".to_owned()
     }
 
+    /// `np.promote_types(a, b)`. Python's types stand for `np.dtype(int)`
+    /// and so on: `int64`, `float64`, `complex128` (and `bool`).
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::numpy::Numpy;
+    /// use dtype_lattice::{DType, Policy, Typed};
+    /// assert_eq!(Numpy.promote_types(DType::Int64.into(), DType::UInt64.into()), Ok(DType::Float64));
+    /// assert_eq!(Numpy.promote_types(DType::Float8E5M2.into(), DType::UInt16.into()), Ok(DType::Float32));
+    /// ```
     fn promote_types(&self, a: TypeSpec, b: TypeSpec) -> Result<DType, PromotionError> {
-        Numpy::promote_types(self, a, b)
+        let (a, b) = (spec_dtype(a), spec_dtype(b));
+        Ok(common_pair(Class::DType(a), Class::DType(b))?.default_dtype())
     }
 
     fn result_type(&self, operands: &[Operand]) -> Result<Typed, PromotionError> {

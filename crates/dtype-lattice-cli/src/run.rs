@@ -1,0 +1,252 @@
+//! What each command does: parse its operands, ask the library, render.
+
+use std::io::{self, Write};
+
+use dtype_lattice::design::graph::{pair, Drawing};
+use dtype_lattice::design::table::{self as promotion_table, Table};
+use dtype_lattice::design::{explain as why, Definition};
+use dtype_lattice::engine::{GraphError, Poset};
+use dtype_lattice::{Operand, TypeSpec};
+
+use crate::args::{Cli, Command};
+use crate::failure::{escape_controls, warn, Failure};
+use crate::table::{Format, Labels};
+use crate::{audit, check, diff, explain, graph, serve, site, table};
+
+pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
+    match cli.command {
+        Command::Serve { host, port, open } => {
+            serve::run(&serve::Options { host, port, open }, out)?;
+        }
+        Command::Site { dir } => {
+            let written = site::write(&dir)?;
+            writeln!(
+                out,
+                "wrote {} files ({:.1} MB) to {}; serve the folder with any static file server",
+                written.files,
+                written.bytes as f64 / 1e6,
+                dir.display()
+            )?;
+        }
+        Command::Completions { shell } => {
+            let mut command = <Cli as clap::CommandFactory>::command();
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut command, "dtype-lattice", &mut script);
+            out.write_all(&script)?;
+        }
+        Command::Man => {
+            let page = clap_mangen::Man::new(<Cli as clap::CommandFactory>::command());
+            let mut roff = Vec::new();
+            page.render(&mut roff)?;
+            out.write_all(&roff)?;
+        }
+        Command::Table {
+            rules,
+            all,
+            format,
+            labels,
+            diff,
+            fragment,
+        } => {
+            let policy = rules.policy()?;
+            let labels = labels.unwrap_or(if all { Labels::Names } else { Labels::Short });
+            let table = Table::compute(policy.as_ref(), &promotion_table::types(all));
+            let marks = match diff {
+                Some(_) if format == Format::Csv => {
+                    return Err(Failure::Usage(
+                        "--diff marks cells in text, markdown, html and json; for csv use the diff command".into(),
+                    ))
+                }
+                Some(name) => {
+                    let other = rules.settings.policy(&name)?;
+                    Some(table::Marks::new(policy.as_ref(), other.as_ref(), &name, &table))
+                }
+                None => None,
+            };
+            let text = table::render(
+                &table,
+                policy.as_ref(),
+                labels,
+                marks.as_ref(),
+                format,
+                fragment,
+            );
+            out.write_all(text.as_bytes())?;
+        }
+        Command::Diff {
+            left,
+            right,
+            settings,
+            all,
+            format,
+            labels,
+        } => {
+            let (first, second) = (settings.policy(&left)?, settings.policy(&right)?);
+            let labels = labels.unwrap_or(if all { Labels::Names } else { Labels::Short });
+            let report = diff::Report::new(
+                [&left, &right],
+                [first.as_ref(), second.as_ref()],
+                &promotion_table::types(all),
+                labels,
+            );
+            out.write_all(report.render(format).as_bytes())?;
+        }
+        Command::Promote { rules, a, b } => {
+            let parse = |s: &str| {
+                s.parse::<TypeSpec>()
+                    .map_err(|err| Failure::Usage(err.to_string()))
+            };
+            let result = rules
+                .policy()?
+                .promote_types(parse(&a)?, parse(&b)?)
+                .map_err(Failure::Promotion)?;
+            writeln!(out, "{result}")?;
+        }
+        Command::ResultType {
+            rules,
+            lattice,
+            operands,
+        } => {
+            let operands = operands
+                .iter()
+                .map(|s| {
+                    s.parse::<Operand>()
+                        .map_err(|err| Failure::Usage(err.to_string()))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let policy = rules.policy()?;
+            let warnings = if lattice {
+                policy.lattice_result_type_warnings(&operands)
+            } else {
+                policy.result_type_warnings(&operands)
+            };
+            for warning in warnings {
+                warn(&warning.message);
+            }
+            let result = if lattice {
+                policy.lattice_result_type(&operands).ok_or_else(|| {
+                    Failure::Usage(format!(
+                        "--lattice shows JAX's lattice_result_type, which {} does not have; \
+                         use it with --policy jax",
+                        policy.name()
+                    ))
+                })?
+            } else {
+                policy.result_type(&operands)
+            };
+            writeln!(out, "{}", result.map_err(Failure::Promotion)?)?;
+        }
+        Command::Batch { settings, policy } => {
+            // An unknown default is a usage error now, not one per request.
+            settings.policy(&policy)?;
+            let defaults = dtype_lattice::protocol::Defaults {
+                settings: settings.0,
+                policy: Some(policy),
+            };
+            dtype_lattice::protocol::run(io::stdin().lock(), &mut *out, defaults)?
+        }
+        Command::Check {
+            subject,
+            format,
+            max_examples,
+        } => check::run(&subject.load()?, format, max_examples, out)?,
+        Command::Audit { subjects, format } => audit::run(&subjects.load()?, format, out)?,
+        Command::Explain {
+            subject,
+            a,
+            b,
+            format,
+        } => {
+            let subject = subject.load()?;
+            let definition = subject.definition()?;
+            let poset = poset(definition)?;
+            let report = why::Report::new(definition, &poset, subject.policy(), [&a, &b])
+                .map_err(|err| Failure::Usage(err.to_string()))?;
+            out.write_all(escape_controls(&explain::render(&report, format), true).as_bytes())?;
+            out.flush()?;
+            if let Some(failure) = explain::failure(&report) {
+                return Err(failure);
+            }
+        }
+        Command::Graph {
+            subject,
+            format,
+            output,
+            highlight,
+        } => {
+            let format = match (format, &output) {
+                (Some(format), _) => format,
+                (None, Some(path)) => graph::Format::from_path(path).map_err(Failure::Usage)?,
+                (None, None) => graph::Format::Svg,
+            };
+            let pair = match &highlight {
+                Some(text) => {
+                    Some(pair(text).map_err(|err| Failure::Usage(format!("--highlight: {err}")))?)
+                }
+                None => None,
+            };
+            let subject = subject.load()?;
+            let definition = subject.definition()?;
+            let poset = poset(definition)?;
+            let drawing = Drawing::new(definition, &poset, pair)
+                .map_err(|err| Failure::Usage(err.to_string()))?;
+            let text = match format {
+                graph::Format::Dot => drawing.dot(),
+                graph::Format::Svg => drawing
+                    .svg()
+                    .map_err(|too_large| Failure::Usage(format!("{too_large} (--format dot)")))?,
+            };
+            match output {
+                Some(path) => std::fs::write(&path, text).map_err(|err| {
+                    Failure::Usage(format!("cannot write {}: {err}", path.display()))
+                })?,
+                None => out.write_all(text.as_bytes())?,
+            }
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// The definition as a partial order; a cycle means it is not a lattice
+/// (exit 1), any other defect is bad input (exit 2).
+fn poset(definition: &Definition) -> Result<Poset, Failure> {
+    definition.poset().map_err(|err| match err {
+        GraphError::Cycle { .. } => {
+            Failure::NotALattice(Some(format!("{} is not a lattice: {err}", definition.name)))
+        }
+        other => Failure::Usage(other.to_string()),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dtype_lattice::design::NodeDef;
+
+    fn definition(edges: Vec<(usize, usize)>) -> Definition {
+        Definition {
+            name: "sketch".into(),
+            description: None,
+            nodes: ["a", "b"].map(NodeDef::from_label).to_vec(),
+            edges,
+        }
+    }
+
+    #[test]
+    fn a_cycle_is_not_a_lattice_and_other_defects_are_bad_input() {
+        match poset(&definition(vec![(0, 1), (1, 0)])) {
+            Err(Failure::NotALattice(Some(message))) => assert_eq!(
+                message,
+                "sketch is not a lattice: the edges form a cycle: a -> b -> a; \
+                 promotion must only go one way, remove one of these edges"
+            ),
+            _ => panic!("a cycle must be refused (exit 1)"),
+        }
+        assert!(matches!(
+            poset(&definition(vec![(1, 1)])),
+            Err(Failure::Usage(_))
+        ));
+        assert!(poset(&definition(vec![(0, 1)])).is_ok());
+    }
+}

@@ -1,0 +1,274 @@
+//! What a request asks: its function, the policy and settings it names,
+//! and the answer, every policy through the [`Policy`] trait alike.
+
+use serde_json::{Map, Value};
+
+use super::args::{
+    dtype, exactly, finfo, iinfo, kind_spec, operand, operands, scalar, short_name, show,
+    type_spec, typed, Answer,
+};
+use super::{Defaults, Failure};
+use crate::policy::Policy;
+use crate::registry::{self, Setting, Settings, SETTINGS};
+use crate::text::{nearest, quote};
+use crate::types::hierarchy::{isdtype, issubdtype};
+use crate::types::Warning;
+
+/// The functions a policy answers: every policy `promote_types` and
+/// `result_type`, the rest where its framework has them.
+const POLICY_FNS: &[&str] = &[
+    "promote_types",
+    "result_type",
+    "lattice_result_type",
+    "add",
+    "can_cast",
+    "asarray",
+    "canonicalize_dtype",
+    "safe_to_cast",
+];
+
+/// The dtype facts, NumPy's and JAX's alike, the same whatever the policy.
+const FACT_FNS: &[&str] = &[
+    "dtype",
+    "isdtype",
+    "issubdtype",
+    "finfo",
+    "iinfo",
+    "itemsize_bits",
+];
+
+/// The keys a request may have besides the settings.
+const KEYS: &[&str] = &["fn", "args", "policy"];
+
+/// The answer to a request; the warnings its call issues (even if it then
+/// fails) go to `warnings`.
+pub(super) fn evaluate(
+    request: &Value,
+    defaults: &Defaults,
+    warnings: &mut Vec<Warning>,
+) -> Answer {
+    let request = request.as_object().ok_or_else(|| {
+        Failure::type_error("a request must be a JSON object with \"fn\" and \"args\"")
+    })?;
+    let known = known_keys();
+    if let Some(key) = request.keys().find(|key| !known.contains(&key.as_str())) {
+        let suggestion = nearest(key, known.iter().copied())
+            .map(|known| format!(": did you mean '{known}'?"))
+            .unwrap_or_default();
+        return Err(Failure::type_error(format!(
+            "unknown request key {}{suggestion} (known: {})",
+            quote(key, '\''),
+            known.join(", ")
+        )));
+    }
+    let name = match request.get("fn") {
+        Some(Value::String(name)) => name.as_str(),
+        _ => {
+            return Err(Failure::type_error(
+                "\"fn\" must be a string naming the function",
+            ))
+        }
+    };
+    let args = match request.get("args") {
+        Some(Value::Array(args)) => args.as_slice(),
+        None => &[],
+        Some(_) => return Err(Failure::type_error("\"args\" must be a list")),
+    };
+    let settings = settings(request, defaults.settings)?;
+    let policy = match request.get("policy") {
+        None | Some(Value::Null) => defaults.policy.as_deref(),
+        Some(Value::String(policy)) => Some(short_name(policy, "policy")?),
+        Some(other) => {
+            return Err(Failure::type_error(format!(
+                "\"policy\" must be a policy name, not {}",
+                show(other)
+            )))
+        }
+    };
+    let info = match policy {
+        None => &registry::POLICIES[0],
+        Some(name) => registry::policy_info(name).map_err(|err| Failure::value(err.to_string()))?,
+    };
+    if FACT_FNS.contains(&name) {
+        return fact(name, args);
+    }
+    if !POLICY_FNS.contains(&name) {
+        return Err(unknown_fn(name));
+    }
+    ask(info.build(settings).as_ref(), name, args, warnings)
+}
+
+/// Every key a request may have: [`KEYS`], the settings, and their batch
+/// aliases.
+fn known_keys() -> Vec<&'static str> {
+    let settings = SETTINGS.iter().flat_map(|s| {
+        std::iter::once(s.name).chain(s.batch_aliases.iter().map(|(alias, _)| *alias))
+    });
+    KEYS.iter().copied().chain(settings).collect()
+}
+
+fn unknown_fn(name: &str) -> Failure {
+    Failure::value(format!(
+        "unknown fn {}: expected one of {}",
+        quote(name, '"'),
+        POLICY_FNS
+            .iter()
+            .chain(FACT_FNS)
+            .copied()
+            .collect::<Vec<_>>()
+            .join(", ")
+    ))
+}
+
+/// A function of [`POLICY_FNS`], as `policy` answers it.
+fn ask(policy: &dyn Policy, name: &str, args: &[Value], warnings: &mut Vec<Warning>) -> Answer {
+    let not_modelled = || {
+        Failure::value(format!(
+            "policy {} does not model fn {}; every policy answers promote_types and \
+             result_type, and the rest where its framework has them (docs/policies.md)",
+            policy.name(),
+            quote(name, '"')
+        ))
+    };
+    match name {
+        "promote_types" => {
+            let [a, b] = exactly(args)?;
+            let dtype = policy.promote_types(type_spec(a)?, type_spec(b)?)?;
+            Ok(Value::from(dtype.name()))
+        }
+        "result_type" => {
+            let operands = operands(args)?;
+            *warnings = policy.result_type_warnings(&operands);
+            typed(policy.result_type(&operands)?)
+        }
+        "lattice_result_type" => {
+            let operands = operands(args)?;
+            *warnings = policy.lattice_result_type_warnings(&operands);
+            typed(
+                policy
+                    .lattice_result_type(&operands)
+                    .ok_or_else(not_modelled)??,
+            )
+        }
+        "add" => typed(policy.add(&operands(args)?).ok_or_else(not_modelled)??),
+        "can_cast" => {
+            let [from, to] = exactly(args)?;
+            let answer = policy.can_cast(dtype(from)?, dtype(to)?);
+            Ok(Value::Bool(answer.ok_or_else(not_modelled)?))
+        }
+        "asarray" => {
+            let [value] = exactly(args)?;
+            typed(policy.asarray(operand(value)?).ok_or_else(not_modelled)??)
+        }
+        "canonicalize_dtype" => {
+            let [d] = exactly(args)?;
+            let answer = policy.canonicalize_dtype(dtype(d)?);
+            Ok(Value::from(answer.ok_or_else(not_modelled)?.name()))
+        }
+        "safe_to_cast" => {
+            let [input, output] = exactly(args)?;
+            let (input, output) = (operand(input)?, dtype(output)?);
+            *warnings = policy.safe_to_cast_warnings(input, output);
+            Ok(Value::Bool(
+                policy
+                    .safe_to_cast(input, output)
+                    .ok_or_else(not_modelled)??,
+            ))
+        }
+        other => Err(unknown_fn(other)),
+    }
+}
+
+/// A function of [`FACT_FNS`].
+fn fact(name: &str, args: &[Value]) -> Answer {
+    match name {
+        "dtype" => {
+            let [d] = exactly(args)?;
+            Ok(Value::from(dtype(d)?.name()))
+        }
+        "isdtype" => {
+            let [d, kinds] = exactly(args)?;
+            let kinds = match kinds {
+                Value::Array(list) => list.iter().map(kind_spec).collect::<Result<Vec<_>, _>>()?,
+                single => vec![kind_spec(single)?],
+            };
+            Ok(Value::Bool(isdtype(dtype(d)?, &kinds)))
+        }
+        "issubdtype" => {
+            let [a, b] = exactly(args)?;
+            Ok(Value::Bool(issubdtype(scalar(a)?, scalar(b)?)))
+        }
+        "finfo" => {
+            let [d] = exactly(args)?;
+            finfo(dtype(d)?)
+        }
+        "iinfo" => {
+            let [d] = exactly(args)?;
+            iinfo(dtype(d)?)
+        }
+        "itemsize_bits" => {
+            let [d] = exactly(args)?;
+            Ok(Value::from(dtype(d)?.itemsize_bits()))
+        }
+        other => Err(unknown_fn(other)),
+    }
+}
+
+/// The request's settings: each [setting](SETTINGS) by its name (a JSON
+/// bool for a flag, a string of its values otherwise) or by a batch
+/// alias (a string of the alias's values); `defaults` for the rest.
+fn settings(request: &Map<String, Value>, defaults: Settings) -> Result<Settings, Failure> {
+    let mut settings = defaults;
+    for setting in SETTINGS {
+        let spellings = std::iter::once((setting.name, setting.values))
+            .chain(setting.batch_aliases.iter().copied());
+        for (key, values) in spellings {
+            let index = match request.get(key) {
+                None | Some(Value::Null) => continue,
+                Some(value) => value_index(setting, key, values, value)?,
+            };
+            setting
+                .set(&mut settings, setting.values[index])
+                .expect("a value of the table");
+        }
+    }
+    Ok(settings)
+}
+
+/// Which of `values` the request's `value` for `key` is.
+fn value_index(
+    setting: &Setting,
+    key: &str,
+    values: &[&str],
+    value: &Value,
+) -> Result<usize, Failure> {
+    let flag = setting.is_flag() && key == setting.name;
+    let found = match value {
+        Value::Bool(on) if flag => Some(usize::from(*on)),
+        Value::String(text) if !flag => values.iter().position(|v| v == text),
+        _ => None,
+    };
+    found.ok_or_else(|| {
+        if flag {
+            return Failure::type_error(format!(
+                "\"{key}\" must be true or false, not {}",
+                show(value)
+            ));
+        }
+        let near = value
+            .as_str()
+            .and_then(|text| nearest(text, values.iter().copied()))
+            .map(|near| format!(": did you mean \"{near}\"?"))
+            .unwrap_or_default();
+        let quoted: Vec<String> = values.iter().map(|v| format!("\"{v}\"")).collect();
+        let choices = match quoted.split_last() {
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+            None => String::new(),
+        };
+        Failure::value(format!(
+            "\"{key}\" must be {choices}, not {}{near}",
+            show(value)
+        ))
+    })
+}

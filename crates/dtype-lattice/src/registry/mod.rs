@@ -1,0 +1,258 @@
+//! The registry: the one place that names every framework and every
+//! setting, so that adding a framework is one entry in [`POLICIES`] and
+//! adding a setting one entry in [`SETTINGS`]. It sits above the
+//! frameworks (which know only the [`Policy`] trait), and the front ends
+//! and the batch protocol find policies and settings only through it.
+//!
+//! ```
+//! use dtype_lattice::registry::{by_name, policy_info, Settings};
+//!
+//! let mut settings = Settings::default();
+//! settings.set("x64", "true").unwrap();
+//! assert_eq!(by_name("jax", settings).unwrap().name(), "jax (x64 on, standard)");
+//! assert_eq!(by_name("np", settings).unwrap().name(), "numpy");
+//! // Which settings a policy reads is part of its entry.
+//! assert_eq!(policy_info("jax-lax").unwrap().settings, ["x64"]);
+//! assert!(policy_info("numpy").unwrap().settings.is_empty());
+//! ```
+
+mod settings;
+
+use std::fmt;
+
+use crate::frameworks::array_api::ArrayApi;
+use crate::frameworks::jax::{Config, Jax};
+use crate::frameworks::jax_lax::JaxLax;
+use crate::frameworks::numpy::{Numpy, NumpyLegacy};
+use crate::frameworks::tensorflow::{Mode, TensorFlow};
+use crate::frameworks::torch::Torch;
+use crate::policy::Policy;
+use crate::text::quote;
+
+pub use settings::{setting, Setting, SettingError, Settings, SETTINGS};
+
+/// One framework's entry: its names, the settings it reads, and how it is
+/// made.
+pub struct PolicyInfo {
+    /// The name every surface takes (`--policy`, `"policy"`, `dl.policy`).
+    pub name: &'static str,
+    /// Other names people type for it.
+    pub aliases: &'static [&'static str],
+    /// The names of the [settings](SETTINGS) it reads; it ignores the rest.
+    pub settings: &'static [&'static str],
+    /// One line on what it is, for listings.
+    pub summary: &'static str,
+    build: fn(Settings) -> Box<dyn Policy>,
+}
+
+impl fmt::Debug for PolicyInfo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PolicyInfo")
+            .field("name", &self.name)
+            .field("aliases", &self.aliases)
+            .field("settings", &self.settings)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PolicyInfo {
+    /// The policy under `settings` (those it does not read are ignored).
+    pub fn build(&self, settings: Settings) -> Box<dyn Policy> {
+        (self.build)(settings)
+    }
+}
+
+/// JAX's settings, as read by a JAX-derived policy.
+const JAX_SETTINGS: &[&str] = &["x64", "strict", "explicit_x64_dtypes"];
+
+/// Every framework, in the order tools list them: JAX first, the default
+/// wherever a policy may be left out.
+pub const POLICIES: &[PolicyInfo] = &[
+    PolicyInfo {
+        name: "jax",
+        aliases: &[],
+        settings: JAX_SETTINGS,
+        summary: "jax.numpy: JAX's lattice (JEP 9407), weak Python scalars",
+        build: |s| Box::new(Jax::new(s.jax())),
+    },
+    PolicyInfo {
+        name: "numpy",
+        aliases: &["np", "numpy2"],
+        settings: &[],
+        summary: "NumPy 2 (NEP 50): value-independent, Python scalars weak",
+        build: |_| Box::new(Numpy),
+    },
+    PolicyInfo {
+        name: "numpy-legacy",
+        aliases: &[],
+        settings: &[],
+        summary: "NumPy 1's value-based casting of scalars",
+        build: |_| Box::new(NumpyLegacy),
+    },
+    PolicyInfo {
+        name: "array-api",
+        aliases: &["array_api"],
+        settings: &[],
+        summary: "the Array API standard, as array-api-strict enforces it",
+        build: |_| Box::new(ArrayApi),
+    },
+    PolicyInfo {
+        name: "torch",
+        aliases: &["pytorch"],
+        settings: &[],
+        summary: "PyTorch: categories, then the wider type; 0-d tensors and scalars weak",
+        build: |_| Box::new(Torch),
+    },
+    PolicyInfo {
+        name: "tensorflow",
+        aliases: &["tf"],
+        settings: &[],
+        summary: "TensorFlow without NumPy behaviour: no implicit promotion",
+        build: |_| Box::new(TensorFlow::new(Mode::Off)),
+    },
+    PolicyInfo {
+        name: "tensorflow-safe",
+        aliases: &[],
+        settings: &[],
+        summary: "TensorFlow's NumPy behaviour, promotion mode safe",
+        build: |_| Box::new(TensorFlow::new(Mode::Safe)),
+    },
+    PolicyInfo {
+        name: "tensorflow-all",
+        aliases: &[],
+        settings: &[],
+        summary: "TensorFlow's NumPy behaviour, promotion mode all (a lattice)",
+        build: |_| Box::new(TensorFlow::new(Mode::All)),
+    },
+    PolicyInfo {
+        name: "jax-lax",
+        aliases: &[],
+        settings: &["x64"],
+        summary: "jax.lax: no implicit promotion at all",
+        build: |s| {
+            Box::new(JaxLax::new(Config {
+                x64: s.x64,
+                ..Config::default()
+            }))
+        },
+    },
+];
+
+/// The registry name of `name` (itself, or what it is an alias of), or an
+/// error suggesting the nearest.
+///
+/// ```
+/// use dtype_lattice::registry::canonical;
+/// assert_eq!(canonical("pytorch").unwrap(), "torch");
+/// let err = canonical("jaxx").unwrap_err();
+/// assert!(err.to_string().starts_with("unknown policy 'jaxx': did you mean 'jax'? (known: jax, "));
+/// ```
+pub fn canonical(name: &str) -> Result<&'static str, UnknownPolicy> {
+    policy_info(name).map(|info| info.name)
+}
+
+/// The entry of the policy called `name` or one of its aliases.
+pub fn policy_info(name: &str) -> Result<&'static PolicyInfo, UnknownPolicy> {
+    POLICIES
+        .iter()
+        .find(|info| info.name == name || info.aliases.contains(&name))
+        .ok_or_else(|| UnknownPolicy {
+            name: name.to_owned(),
+        })
+}
+
+/// The policy with this name (or alias), under `settings`.
+///
+/// ```
+/// use dtype_lattice::registry::{by_name, Settings};
+///
+/// let jax = by_name("jax", Settings::default()).unwrap();
+/// assert_eq!(jax.name(), "jax (x64 off, standard)");
+/// let x64 = by_name("jax", Settings { x64: true, ..Settings::default() }).unwrap();
+/// assert_eq!(x64.name(), "jax (x64 on, standard)");
+/// let err = by_name("tensorflwo-all", Settings::default()).err().unwrap();
+/// assert!(err.to_string().starts_with("unknown policy 'tensorflwo-all': did you mean 'tensorflow-all'?"));
+/// ```
+pub fn by_name(name: &str, settings: Settings) -> Result<Box<dyn Policy>, UnknownPolicy> {
+    policy_info(name).map(|info| info.build(settings))
+}
+
+/// The names of every policy, in [`POLICIES`] order.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    POLICIES.iter().map(|info| info.name)
+}
+
+/// The names of the policies defined by a lattice, in [`POLICIES`] order:
+/// those the graph tools (`explain`, `graph`) can draw.
+///
+/// ```
+/// use dtype_lattice::registry::with_lattice;
+/// assert_eq!(with_lattice(), ["jax", "array-api", "torch", "tensorflow-all"]);
+/// ```
+pub fn with_lattice() -> Vec<&'static str> {
+    POLICIES
+        .iter()
+        .filter(|info| info.build(Settings::default()).lattice().is_some())
+        .map(|info| info.name)
+        .collect()
+}
+
+/// A policy name the registry does not know.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownPolicy {
+    name: String,
+}
+
+impl fmt::Display for UnknownPolicy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown policy {}", quote(&self.name, '\''))?;
+        let known: Vec<&str> = names().collect();
+        if let Some(near) = crate::text::nearest(&self.name, known.iter().copied()) {
+            write!(f, ": did you mean '{near}'?")?;
+        }
+        write!(f, " (known: {})", known.join(", "))
+    }
+}
+
+impl std::error::Error for UnknownPolicy {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_aliases_are_unique_and_read_known_settings() {
+        let mut seen = std::collections::BTreeSet::new();
+        for info in POLICIES {
+            for name in std::iter::once(&info.name).chain(info.aliases) {
+                assert!(seen.insert(*name), "{name} twice");
+            }
+            for name in info.settings {
+                assert!(setting(name).is_ok(), "{}: {name}", info.name);
+            }
+        }
+    }
+
+    /// A policy's name states the settings it reads, so a setting it does
+    /// not declare must not change its answers' name.
+    #[test]
+    fn a_policy_reads_exactly_the_settings_it_declares() {
+        for info in POLICIES {
+            let base = info.build(Settings::default()).name();
+            for s in SETTINGS {
+                let changes = s.values.iter().any(|value| {
+                    let mut settings = Settings::default();
+                    s.set(&mut settings, value).unwrap();
+                    info.build(settings).name() != base
+                });
+                assert_eq!(
+                    changes,
+                    info.settings.contains(&s.name),
+                    "{} {}",
+                    info.name,
+                    s.name
+                );
+            }
+        }
+    }
+}
