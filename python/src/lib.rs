@@ -11,8 +11,8 @@ mod errors;
 mod lattice;
 mod policy;
 
+use dtype_lattice::hierarchy::{isdtype, issubdtype, AbstractType, ArrayApiKind, Scalar};
 use dtype_lattice::registry::{self, SETTINGS};
-use dtype_lattice::types::hierarchy::{isdtype, issubdtype, AbstractType, ArrayApiKind, Scalar};
 use dtype_lattice::{DType, Operand};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;

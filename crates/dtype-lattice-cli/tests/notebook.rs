@@ -11,7 +11,7 @@ use dtype_lattice::design::Definition;
 use dtype_lattice::engine::Lattice;
 use dtype_lattice::frameworks::jax::{Config, Jax};
 use dtype_lattice::frameworks::numpy::Numpy;
-use dtype_lattice::policy::TypedLattice;
+use dtype_lattice::TypedLattice;
 use dtype_lattice::{DType, Policy, TypeSpec};
 use serde_json::Value;
 

@@ -88,7 +88,7 @@
 //! ```
 //!
 //! A policy defined by a lattice hands the design tools a
-//! [`TypedLattice`](policy::TypedLattice), whose nodes say which (dtype,
+//! [`TypedLattice`], whose nodes say which (dtype,
 //! weak) value they stand for; the tools never read meaning from a label:
 //!
 //! ```
@@ -110,29 +110,32 @@
 //!
 //! One folder per layer; each uses only the layers above it in this list.
 //!
-//! - [`types`]: the vocabulary. The 32 dtypes ([`DType`]), operands
-//!   ([`Operand`], [`TypeSpec`], [`PyScalar`]), results ([`Typed`]), errors
-//!   ([`PromotionError`], [`ErrorKind`]), `finfo`/`iinfo` and NumPy's
-//!   scalar hierarchy.
+//! - `types/` (private; its items are here at the root): the vocabulary.
+//!   The 32 dtypes ([`DType`]), operands ([`Operand`], [`TypeSpec`],
+//!   [`PyScalar`]), results ([`Typed`]), errors ([`PromotionError`],
+//!   [`ErrorKind`]), `finfo`/`iinfo`, and NumPy's scalar [`hierarchy`].
+//! - [`text`]: how user text is quoted in messages, and the one "did you
+//!   mean" every message asks.
 //! - [`engine`]: knows nothing of dtypes. Edges in, a verified join table
 //!   out; bounds, paths and the Hasse diagram.
-//! - [`policy`]: the [`Policy`] trait every framework implements and the
-//!   [`TypedLattice`](policy::TypedLattice) lattice policies expose.
+//! - `policy/` (private; its items are here at the root): the [`Policy`]
+//!   trait every framework implements and the [`TypedLattice`] lattice
+//!   policies expose.
 //! - [`frameworks`]: JAX (its lattice data, its rules, and a private module of
 //!   hot-path tables), NumPy, PyTorch, TensorFlow, the Array API and
 //!   `jax.lax`, each behind [`Policy`].
-//! - [`registry`]: the one file that names every framework: policies by
-//!   name and alias, with the [`Settings`](registry::Settings) front ends'
-//!   flags choose.
+//! - [`registry`]: the one place that names every framework
+//!   ([`POLICIES`](registry::POLICIES)) and every setting
+//!   ([`SETTINGS`](registry::SETTINGS)), for every front end.
 //! - [`design`]: the tools for designing promotion: definitions and lattice
 //!   files, check, audit, associativity, explain, tables, diffs, drawings.
 //! - `protocol` (feature `json`): the batch protocol, one JSON request in,
 //!   one answer out, which every front end answers through.
 //!
-//! The command-line tool (crate `dtype-lattice-cli`), and soon the Python
-//! package and the web explorer, only parse, call these functions and
+//! The command-line tool and its web explorer (crate `dtype-lattice-cli`)
+//! and the Python package (`python/`) only parse, call these functions and
 //! render. DESIGN.md says why the layers are cut where they are, and how to
-//! add a framework.
+//! add a framework or a setting.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -140,14 +143,15 @@
 pub mod design;
 pub mod engine;
 pub mod frameworks;
-pub mod policy;
+mod policy;
 #[cfg(feature = "json")]
 pub mod protocol;
 pub mod registry;
 pub mod text;
-pub mod types;
+mod types;
 
-pub use policy::Policy;
+pub use policy::{Policy, TypedLattice};
+pub use types::hierarchy;
 pub use types::{
     DType, ErrorKind, FInfo, IInfo, InfoError, Kind, NoPathReason, Operand, OperandKind,
     ParseDTypeError, ParseOperandError, PromotionError, PyScalar, TypeList, TypeSpec, Typed,

@@ -3,12 +3,12 @@
 
 use serde_json::{json, Number, Value};
 
-use super::Failure;
+use super::ErrorAnswer;
 use crate::text::{cut, quote};
 use crate::types::hierarchy::{AbstractType, ArrayApiKind, Scalar};
 use crate::types::{DType, Operand, ParseOperandError, TypeSpec, Typed};
 
-pub(super) type Answer = Result<Value, Failure>;
+pub(super) type Answer = Result<Value, ErrorAnswer>;
 
 /// The longest string read as a dtype, operand, kind or policy name; a
 /// longer one is refused before it is parsed, since parse errors quote
@@ -26,26 +26,27 @@ pub(super) fn show(value: &Value) -> String {
 
 /// `text` if it is short enough to be a `what` name, else a `ValueError`
 /// that quotes it cut.
-pub(super) fn short_name<'a>(text: &'a str, what: &str) -> Result<&'a str, Failure> {
+pub(super) fn short_name<'a>(text: &'a str, what: &str) -> Result<&'a str, ErrorAnswer> {
     if text.len() <= MAX_NAME_BYTES {
         return Ok(text);
     }
-    Err(Failure::value(format!(
+    Err(ErrorAnswer::value(format!(
         "{what} {} is not a name: a name is at most {MAX_NAME_BYTES} bytes",
         quote(text, '\'')
     )))
 }
 
-pub(super) fn exactly<const N: usize>(args: &[Value]) -> Result<&[Value; N], Failure> {
-    args.try_into()
-        .map_err(|_| Failure::type_error(format!("expected {N} argument(s), got {}", args.len())))
+pub(super) fn exactly<const N: usize>(args: &[Value]) -> Result<&[Value; N], ErrorAnswer> {
+    args.try_into().map_err(|_| {
+        ErrorAnswer::type_error(format!("expected {N} argument(s), got {}", args.len()))
+    })
 }
 
 /// A name string, no longer than [`MAX_NAME_BYTES`]; `what` says what it
 /// names.
-fn name<'a>(value: &'a Value, what: &str) -> Result<&'a str, Failure> {
+fn name<'a>(value: &'a Value, what: &str) -> Result<&'a str, ErrorAnswer> {
     let text = value.as_str().ok_or_else(|| {
-        Failure::type_error(format!(
+        ErrorAnswer::type_error(format!(
             "expected a {what} name string, got {}",
             show(value)
         ))
@@ -53,25 +54,25 @@ fn name<'a>(value: &'a Value, what: &str) -> Result<&'a str, Failure> {
     short_name(text, what)
 }
 
-pub(super) fn dtype(value: &Value) -> Result<DType, Failure> {
-    DType::from_name(name(value, "dtype")?).map_err(|err| Failure::type_error(err.to_string()))
+pub(super) fn dtype(value: &Value) -> Result<DType, ErrorAnswer> {
+    DType::from_name(name(value, "dtype")?).map_err(|err| ErrorAnswer::type_error(err.to_string()))
 }
 
-pub(super) fn type_spec(value: &Value) -> Result<TypeSpec, Failure> {
+pub(super) fn type_spec(value: &Value) -> Result<TypeSpec, ErrorAnswer> {
     name(value, "type")?.parse().map_err(operand_error)
 }
 
 /// A parse error's message, quoting the input once: where the whole text
 /// is the unknown dtype name, the dtype error alone says it.
-fn operand_error(err: ParseOperandError) -> Failure {
+fn operand_error(err: ParseOperandError) -> ErrorAnswer {
     let message = match &err {
         ParseOperandError::DType { input, source } if source.input() == input => source.to_string(),
         _ => err.to_string(),
     };
-    Failure::type_error(message)
+    ErrorAnswer::type_error(message)
 }
 
-pub(super) fn operands(args: &[Value]) -> Result<Vec<Operand>, Failure> {
+pub(super) fn operands(args: &[Value]) -> Result<Vec<Operand>, ErrorAnswer> {
     args.iter().map(operand).collect()
 }
 
@@ -79,7 +80,7 @@ pub(super) fn operands(args: &[Value]) -> Result<Vec<Operand>, Failure> {
 /// a JSON number or boolean (a Python scalar value), `{"complex": [REAL,
 /// IMAG]}` (a Python complex value; JSON has no complex numbers), or `null`
 /// (`None`).
-pub(super) fn operand(value: &Value) -> Result<Operand, Failure> {
+pub(super) fn operand(value: &Value) -> Result<Operand, ErrorAnswer> {
     match value {
         Value::String(text) => short_name(text, "operand")?.parse().map_err(operand_error),
         Value::Object(object) if object.contains_key("complex") => complex(object),
@@ -88,13 +89,13 @@ pub(super) fn operand(value: &Value) -> Result<Operand, Failure> {
                 None => false,
                 Some(Value::Bool(weak)) => *weak,
                 Some(_) => {
-                    return Err(Failure::type_error(
+                    return Err(ErrorAnswer::type_error(
                         "an array's \"weak\" must be true or false",
                     ))
                 }
             };
             let dtype = dtype(array.get("dtype").ok_or_else(|| {
-                Failure::type_error(
+                ErrorAnswer::type_error(
                     "an array operand needs \"dtype\": {\"dtype\": NAME, \"weak\": BOOL}",
                 )
             })?)?;
@@ -103,7 +104,7 @@ pub(super) fn operand(value: &Value) -> Result<Operand, Failure> {
         Value::Number(number) => python_number(number),
         Value::Bool(value) => Ok(Operand::py_bool(*value)),
         Value::Null => Ok(Operand::NONE),
-        Value::Array(_) => Err(Failure::type_error(format!(
+        Value::Array(_) => Err(ErrorAnswer::type_error(format!(
             "a list is not an operand: {}",
             show(value)
         ))),
@@ -111,9 +112,9 @@ pub(super) fn operand(value: &Value) -> Result<Operand, Failure> {
 }
 
 /// `{"complex": [REAL, IMAG]}`, both parts finite JSON numbers.
-fn complex(object: &serde_json::Map<String, Value>) -> Result<Operand, Failure> {
+fn complex(object: &serde_json::Map<String, Value>) -> Result<Operand, ErrorAnswer> {
     let bad = || {
-        Failure::type_error(format!(
+        ErrorAnswer::type_error(format!(
             "a complex operand is {{\"complex\": [REAL, IMAG]}} with two finite numbers, not {}",
             show(&Value::Object(object.clone()))
         ))
@@ -133,13 +134,13 @@ fn complex(object: &serde_json::Map<String, Value>) -> Result<Operand, Failure> 
 /// A JSON number as Python reads it. Its text is kept exactly as sent, so
 /// it may be long: a long one that is not a number Python reads is quoted
 /// cut.
-fn python_number(number: &Number) -> Result<Operand, Failure> {
+fn python_number(number: &Number) -> Result<Operand, ErrorAnswer> {
     let text = number.to_string();
     Operand::python_number(&text).map_err(|err| {
         if text.len() <= MAX_NAME_BYTES {
-            Failure::value(err.to_string())
+            ErrorAnswer::value(err.to_string())
         } else {
-            Failure::value(format!(
+            ErrorAnswer::value(format!(
                 "number {} is not an integer (up to 128 bits) or a finite float",
                 quote(&text, '\'')
             ))
@@ -147,11 +148,11 @@ fn python_number(number: &Number) -> Result<Operand, Failure> {
     })
 }
 
-pub(super) fn kind_spec(value: &Value) -> Result<ArrayApiKind, Failure> {
-    ArrayApiKind::from_name(name(value, "kind")?).map_err(|err| Failure::value(err.to_string()))
+pub(super) fn kind_spec(value: &Value) -> Result<ArrayApiKind, ErrorAnswer> {
+    ArrayApiKind::from_name(name(value, "kind")?).map_err(|err| ErrorAnswer::value(err.to_string()))
 }
 
-pub(super) fn scalar(value: &Value) -> Result<Scalar, Failure> {
+pub(super) fn scalar(value: &Value) -> Result<Scalar, ErrorAnswer> {
     let name = name(value, "type")?;
     if let Some(category) = AbstractType::from_name(name) {
         return Ok(Scalar::Abstract(category));

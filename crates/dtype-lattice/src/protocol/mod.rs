@@ -1,6 +1,8 @@
 //! The batch protocol (feature `json`): one JSON request in, one JSON answer
-//! out. The command line's `batch`, the explorer's `POST /api/batch` and the
-//! Python package all answer through [`answer_line`], so they answer alike.
+//! out. The command line's `batch` and the explorer's `POST /api/batch`
+//! answer through [`answer_line`], so they answer alike; the Python package
+//! calls the same [`Policy`](crate::Policy) methods directly, and its tests
+//! read the same golden files.
 //!
 //! A request is `{"fn": F, "args": [...], "policy": NAME}` with any of the
 //! [settings](crate::registry::SETTINGS) by name (`"x64": true`, `"strict":
@@ -50,39 +52,39 @@ mod request;
 
 /// An error answer: the kind of Python exception and its message.
 #[derive(Debug)]
-pub(crate) struct Failure {
+pub(crate) struct ErrorAnswer {
     kind: ErrorKind,
     message: String,
 }
 
-impl Failure {
-    pub(crate) fn value(message: impl Into<String>) -> Failure {
-        Failure {
+impl ErrorAnswer {
+    pub(crate) fn value(message: impl Into<String>) -> ErrorAnswer {
+        ErrorAnswer {
             kind: ErrorKind::Value,
             message: message.into(),
         }
     }
 
-    pub(crate) fn type_error(message: impl Into<String>) -> Failure {
-        Failure {
+    pub(crate) fn type_error(message: impl Into<String>) -> ErrorAnswer {
+        ErrorAnswer {
             kind: ErrorKind::Type,
             message: message.into(),
         }
     }
 }
 
-impl From<InfoError> for Failure {
-    fn from(err: InfoError) -> Failure {
-        Failure {
+impl From<InfoError> for ErrorAnswer {
+    fn from(err: InfoError) -> ErrorAnswer {
+        ErrorAnswer {
             kind: err.kind(),
             message: err.to_string(),
         }
     }
 }
 
-impl From<PromotionError> for Failure {
-    fn from(err: PromotionError) -> Failure {
-        Failure {
+impl From<PromotionError> for ErrorAnswer {
+    fn from(err: PromotionError) -> ErrorAnswer {
+        ErrorAnswer {
             kind: err.kind(),
             message: err.to_string(),
         }
@@ -157,7 +159,7 @@ pub fn run(
     while let Some(complete) = read_line(&mut input, &mut line, first)? {
         first = false;
         let answer = if !complete {
-            encode(Err(Failure::value(format!(
+            encode(Err(ErrorAnswer::value(format!(
                 "request line is longer than {MAX_LINE_BYTES} bytes; split the batch or shorten the request"
             ))))
         } else if line.iter().all(|&b| matches!(b, b' ' | b'\t' | b'\r')) {
@@ -165,7 +167,7 @@ pub fn run(
         } else {
             match std::str::from_utf8(&line) {
                 Ok(text) => answer_value(text, &defaults),
-                Err(err) => encode(Err(Failure::value(format!(
+                Err(err) => encode(Err(ErrorAnswer::value(format!(
                     "request line is not UTF-8 ({err}); send JSON text"
                 )))),
             }
@@ -250,7 +252,7 @@ fn answer_value(line: &str, defaults: &Defaults) -> Value {
             }
             value
         }
-        Err(err) => encode(Err(Failure::value(format!(
+        Err(err) => encode(Err(ErrorAnswer::value(format!(
             "request is not valid JSON: {}",
             json_error(&err)
         )))),
@@ -274,7 +276,7 @@ fn json_error(err: &serde_json::Error) -> String {
     }
 }
 
-fn encode(answer: Result<Value, Failure>) -> Value {
+fn encode(answer: Result<Value, ErrorAnswer>) -> Value {
     match answer {
         Ok(value) => json!({ "ok": value }),
         Err(failure) => json!({

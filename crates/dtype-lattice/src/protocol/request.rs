@@ -7,7 +7,7 @@ use super::args::{
     dtype, exactly, finfo, iinfo, kind_spec, operand, operands, scalar, short_name, show,
     type_spec, typed, Answer,
 };
-use super::{Defaults, Failure};
+use super::{Defaults, ErrorAnswer};
 use crate::policy::Policy;
 use crate::registry::{self, Setting, Settings, SETTINGS};
 use crate::text::{nearest, quote};
@@ -48,14 +48,14 @@ pub(super) fn evaluate(
     warnings: &mut Vec<Warning>,
 ) -> Answer {
     let request = request.as_object().ok_or_else(|| {
-        Failure::type_error("a request must be a JSON object with \"fn\" and \"args\"")
+        ErrorAnswer::type_error("a request must be a JSON object with \"fn\" and \"args\"")
     })?;
     let known = known_keys();
     if let Some(key) = request.keys().find(|key| !known.contains(&key.as_str())) {
         let suggestion = nearest(key, known.iter().copied())
             .map(|known| format!(": did you mean '{known}'?"))
             .unwrap_or_default();
-        return Err(Failure::type_error(format!(
+        return Err(ErrorAnswer::type_error(format!(
             "unknown request key {}{suggestion} (known: {})",
             quote(key, '\''),
             known.join(", ")
@@ -64,7 +64,7 @@ pub(super) fn evaluate(
     let name = match request.get("fn") {
         Some(Value::String(name)) => name.as_str(),
         _ => {
-            return Err(Failure::type_error(
+            return Err(ErrorAnswer::type_error(
                 "\"fn\" must be a string naming the function",
             ))
         }
@@ -72,14 +72,14 @@ pub(super) fn evaluate(
     let args = match request.get("args") {
         Some(Value::Array(args)) => args.as_slice(),
         None => &[],
-        Some(_) => return Err(Failure::type_error("\"args\" must be a list")),
+        Some(_) => return Err(ErrorAnswer::type_error("\"args\" must be a list")),
     };
     let settings = settings(request, defaults.settings)?;
     let policy = match request.get("policy") {
         None | Some(Value::Null) => defaults.policy.as_deref(),
         Some(Value::String(policy)) => Some(short_name(policy, "policy")?),
         Some(other) => {
-            return Err(Failure::type_error(format!(
+            return Err(ErrorAnswer::type_error(format!(
                 "\"policy\" must be a policy name, not {}",
                 show(other)
             )))
@@ -87,7 +87,9 @@ pub(super) fn evaluate(
     };
     let info = match policy {
         None => &registry::POLICIES[0],
-        Some(name) => registry::policy_info(name).map_err(|err| Failure::value(err.to_string()))?,
+        Some(name) => {
+            registry::policy_info(name).map_err(|err| ErrorAnswer::value(err.to_string()))?
+        }
     };
     if FACT_FNS.contains(&name) {
         return fact(name, args);
@@ -107,8 +109,8 @@ fn known_keys() -> Vec<&'static str> {
     KEYS.iter().copied().chain(settings).collect()
 }
 
-fn unknown_fn(name: &str) -> Failure {
-    Failure::value(format!(
+fn unknown_fn(name: &str) -> ErrorAnswer {
+    ErrorAnswer::value(format!(
         "unknown fn {}: expected one of {}",
         quote(name, '"'),
         POLICY_FNS
@@ -123,7 +125,7 @@ fn unknown_fn(name: &str) -> Failure {
 /// A function of [`POLICY_FNS`], as `policy` answers it.
 fn ask(policy: &dyn Policy, name: &str, args: &[Value], warnings: &mut Vec<Warning>) -> Answer {
     let not_modelled = || {
-        Failure::value(format!(
+        ErrorAnswer::value(format!(
             "policy {} does not model fn {}; every policy answers promote_types and \
              result_type, and the rest where its framework has them (docs/policies.md)",
             policy.name(),
@@ -217,7 +219,7 @@ fn fact(name: &str, args: &[Value]) -> Answer {
 /// The request's settings: each [setting](SETTINGS) by its name (a JSON
 /// bool for a flag, a string of its values otherwise) or by a batch
 /// alias (a string of the alias's values); `defaults` for the rest.
-fn settings(request: &Map<String, Value>, defaults: Settings) -> Result<Settings, Failure> {
+fn settings(request: &Map<String, Value>, defaults: Settings) -> Result<Settings, ErrorAnswer> {
     let mut settings = defaults;
     for setting in SETTINGS {
         let spellings = std::iter::once((setting.name, setting.values))
@@ -241,7 +243,7 @@ fn value_index(
     key: &str,
     values: &[&str],
     value: &Value,
-) -> Result<usize, Failure> {
+) -> Result<usize, ErrorAnswer> {
     let flag = setting.is_flag() && key == setting.name;
     let found = match value {
         Value::Bool(on) if flag => Some(usize::from(*on)),
@@ -250,7 +252,7 @@ fn value_index(
     };
     found.ok_or_else(|| {
         if flag {
-            return Failure::type_error(format!(
+            return ErrorAnswer::type_error(format!(
                 "\"{key}\" must be true or false, not {}",
                 show(value)
             ));
@@ -266,7 +268,7 @@ fn value_index(
             Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
             None => String::new(),
         };
-        Failure::value(format!(
+        ErrorAnswer::value(format!(
             "\"{key}\" must be {choices}, not {}{near}",
             show(value)
         ))

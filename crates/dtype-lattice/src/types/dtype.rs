@@ -1,26 +1,4 @@
-//! The 32 dtypes of modern array programming, their names and their kinds.
-//!
-//! [`DType`] lists them in JAX's own order (booleans, unsigned integers,
-//! signed integers, real floats from narrowest format to widest, complex).
-//! That order is also each dtype's [`index`](DType::index), which the
-//! promotion tables use directly.
-//!
-//! Names are parsed the way NumPy (with `ml_dtypes` loaded) parses them:
-//! full names (`"int16"`, `"bfloat16"`), NumPy's aliases (`"short"`,
-//! `"double"`), array-protocol codes (`"i2"`, `"f4"`, `"c8"`), one-letter
-//! type characters (`"h"`, `"e"`, `"?"`), and byte-order prefixes for a
-//! native-order dtype (`"<i2"`, `"=f8"`, `"|b1"`).
-//!
-//! ```
-//! use dtype_lattice::DType;
-//!
-//! assert_eq!("i2".parse::<DType>().unwrap(), DType::Int16);
-//! assert_eq!("<f8".parse::<DType>().unwrap(), DType::Float64);
-//! assert_eq!(DType::BFloat16.to_string(), "bfloat16");
-//!
-//! let err = "flaot32".parse::<DType>().unwrap_err();
-//! assert_eq!(err.to_string(), "unknown dtype 'flaot32': did you mean 'float32'?");
-//! ```
+//! The 32 dtypes, their names and kinds (documented on [`DType`]).
 
 use std::fmt;
 use std::str::FromStr;
@@ -32,6 +10,28 @@ macro_rules! dtypes {
         /// One of the 32 dtypes JAX knows, in JAX's order.
         ///
         /// The discriminant is the dtype's position in [`DType::ALL`].
+        ///
+        /// [`DType`] lists them in JAX's own order (booleans, unsigned integers,
+        /// signed integers, real floats from narrowest format to widest, complex).
+        /// That order is also each dtype's [`index`](DType::index), which the
+        /// promotion tables use directly.
+        ///
+        /// Names are parsed the way NumPy (with `ml_dtypes` loaded) parses them:
+        /// full names (`"int16"`, `"bfloat16"`), NumPy's aliases (`"short"`,
+        /// `"double"`), array-protocol codes (`"i2"`, `"f4"`, `"c8"`), one-letter
+        /// type characters (`"h"`, `"e"`, `"?"`), and byte-order prefixes for a
+        /// native-order dtype (`"<i2"`, `"=f8"`, `"|b1"`).
+        ///
+        /// ```
+        /// use dtype_lattice::DType;
+        ///
+        /// assert_eq!("i2".parse::<DType>().unwrap(), DType::Int16);
+        /// assert_eq!("<f8".parse::<DType>().unwrap(), DType::Float64);
+        /// assert_eq!(DType::BFloat16.to_string(), "bfloat16");
+        ///
+        /// let err = "flaot32".parse::<DType>().unwrap_err();
+        /// assert_eq!(err.to_string(), "unknown dtype 'flaot32': did you mean 'float32'?");
+        /// ```
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[repr(u8)]
         pub enum DType {
@@ -237,7 +237,7 @@ impl DType {
         }
     }
 
-    /// Parses a dtype name as NumPy does; see the [module docs](self).
+    /// Parses a dtype name as NumPy does; see [`DType`].
     ///
     /// ```
     /// use dtype_lattice::DType;

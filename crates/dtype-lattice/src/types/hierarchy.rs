@@ -8,7 +8,7 @@
 //! kind test, as `jax.numpy.isdtype` implements it.
 //!
 //! ```
-//! use dtype_lattice::types::hierarchy::{isdtype, issubdtype, AbstractType, ArrayApiKind};
+//! use dtype_lattice::hierarchy::{isdtype, issubdtype, AbstractType, ArrayApiKind};
 //! use dtype_lattice::DType;
 //!
 //! assert!(issubdtype(DType::BFloat16, AbstractType::Floating));
@@ -187,7 +187,7 @@ impl ArrayApiKind {
     /// `"float"` is `float64`).
     ///
     /// ```
-    /// use dtype_lattice::types::hierarchy::ArrayApiKind;
+    /// use dtype_lattice::hierarchy::ArrayApiKind;
     /// use dtype_lattice::DType;
     /// assert_eq!(ArrayApiKind::from_name("integral"), Ok(ArrayApiKind::Integral));
     /// assert_eq!(ArrayApiKind::from_name("f4"), Ok(ArrayApiKind::DType(DType::Float32)));

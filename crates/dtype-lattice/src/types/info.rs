@@ -1,102 +1,4 @@
-//! Numeric facts about each dtype: NumPy's `finfo` and `iinfo`.
-//!
-//! [`DType::finfo`] and [`DType::iinfo`] report what `jax.numpy.finfo` and
-//! `jax.numpy.iinfo` report (NumPy for the standard types, `ml_dtypes` for
-//! `bfloat16` and the float4, float6 and float8 types). Nothing here is a
-//! transcription of those libraries' numbers: every float format is described
-//! by a handful of encoding parameters (sign bit, exponent bits, mantissa
-//! bits, exponent bias, whether it has subnormals and infinities, how it
-//! encodes NaN), and each fact is computed from them by one function that
-//! decodes bit patterns exactly. Integer ranges follow from the width and
-//! signedness alone.
-//!
-//! ```
-//! use dtype_lattice::DType;
-//!
-//! let f8 = DType::Float8E4M3Fn.finfo().unwrap();
-//! assert_eq!((f8.max, f8.eps, f8.tiny), (448.0, 0.125, 0.015625));
-//! assert_eq!(DType::Int4.iinfo().map(|i| (i.min, i.max)), Ok((-8, 7)));
-//! assert!(DType::Bool.iinfo().is_err());
-//! ```
-//!
-//! # How each fact is derived
-//!
-//! A positive value is decoded from its bit pattern as usual: a pattern with
-//! exponent field `e` and mantissa field `f` is `(2^m + f) * 2^(e - bias - m)`,
-//! or `f * 2^(1 - bias - m)` for a subnormal (`e == 0` in a format that has
-//! subnormals). Since positive patterns are ordered like the values they
-//! encode, neighbours of a value are neighbouring patterns. NumPy's
-//! definitions then read:
-//!
-//! - `eps`: the gap between 1.0 and the next value, `epsneg`: the gap between
-//!   1.0 and the value before it.
-//! - `max`: the largest finite pattern, decoded; `min` is `-max`, or the
-//!   smallest value for a format without a sign.
-//! - `tiny` (= `smallest_normal`): the pattern with the smallest normal
-//!   exponent and a zero mantissa; `minexp` is its exponent.
-//! - `smallest_subnormal`: the smallest positive pattern, decoded.
-//! - `maxexp`: the first power of two that overflows, one more than the
-//!   exponent of `max`.
-//! - `nexp`, `nmant`: the widths of the exponent and mantissa fields.
-//! - `precision`: the number of decimal digits `eps` guarantees,
-//!   `floor(-log10(eps))`, computed with integers as the largest `p` with
-//!   `10^p <= 2^nmant` (but see float8 below).
-//! - `resolution`: `10^-precision` rounded to nearest (ties to even) in the
-//!   format itself, computed exactly from the rational value.
-//!
-//! All of these are exact in an `f64`, and are built from exact powers of two.
-//!
-//! # The oddities of the small formats
-//!
-//! **IEEE-like formats** (`float8_e3m4`, `float8_e4m3`, `float8_e5m2`,
-//! `bfloat16`, `float16`, `float32`, `float64`) reserve the all-ones exponent
-//! for infinities and NaNs, so `max` has exponent field `2^nexp - 2` and an
-//! all-ones mantissa: 240 for `float8_e4m3`, 57344 for `float8_e5m2`.
-//!
-//! **`fn` formats with a NaN** (`float8_e4m3fn`) have no infinities and
-//! spend a single pattern, all ones, on NaN. The top exponent holds finite
-//! values, and `max` is the pattern just below all ones: exponent field 15
-//! with mantissa `110`, so `max` is 448 rather than 240, and `maxexp` is 9.
-//!
-//! **`fnuz` formats** (`float8_e4m3fnuz`, `float8_e5m2fnuz`,
-//! `float8_e4m3b11fnuz`) have no infinities and no negative zero: NaN is the
-//! pattern that would be `-0`. Every positive pattern is finite, so `max` is
-//! the all-ones pattern. Their bias is one more than the IEEE bias for the
-//! same exponent width (8 and 16), which moves `tiny` down one binade
-//! (`2^-7` and `2^-15`) while `max` stays 240 and 57344.
-//!
-//! **`float8_e4m3b11fnuz`** is an `fnuz` format whose bias is 11, not 8:
-//! `tiny` is `2^-10` and `max` is 30 (`1.875 * 2^4`), so `maxexp` is 5.
-//!
-//! **float4 and float6** (`float4_e2m1fn`, `float6_e2m3fn`, `float6_e3m2fn`)
-//! have neither infinities nor NaN; every pattern is a number, and `max` is
-//! the all-ones pattern (6, 7.5 and 28). With an exponent bias of 1, 1.0 is
-//! the smallest normal in `float4_e2m1fn` and `float6_e2m3fn` (`minexp` is
-//! 0), so the value just below 1.0 is subnormal and `epsneg` equals `eps`
-//! (0.5 and 0.125) instead of being half of it.
-//!
-//! **`float8_e8m0fnu`** is a scale format: eight exponent bits, no mantissa,
-//! no sign, no subnormals, no infinities, and NaN as all ones. Every value is
-//! a power of two, from `2^-127` (pattern 0, there is no zero) to `2^127`
-//! (pattern 254). So `eps` is 1 (the next value after 1.0 is 2.0), `epsneg`
-//! is 0.5, `minexp` is -127, and, with neither sign nor subnormals, `min`
-//! and `smallest_subnormal` are both the smallest value, `2^-127`, equal to
-//! `tiny`.
-//!
-//! **Precision of the float8 formats.** `ml_dtypes` gives every 8-bit float
-//! `precision` 1 and `resolution` equal to 0.1 rounded into the format,
-//! whatever its `eps`; NumPy's formula would give 0 for all of them but
-//! `float8_e3m4`. The rule here follows `ml_dtypes`: `precision` is 1 for
-//! 8-bit formats and `floor(-log10(eps))` otherwise (which gives 0 for the
-//! float4 and float6 formats, 2 for `bfloat16`, 3, 6 and 15 for the IEEE
-//! types). Because the resolution is rounded in the format, it is not a
-//! power of ten: `0.1015625` in `float8_e4m3fn`, `0.09375` in `float8_e5m2`
-//! and in `float8_e3m4` (where 0.1 is subnormal), `0.125` in
-//! `float8_e8m0fnu`, and `bfloat16`'s `0.01` is `0.0100098...`.
-//!
-//! **Complex types.** As in NumPy, `finfo` of `complex64` and `complex128`
-//! describes their component type: its `dtype` is `float32` or `float64` and
-//! its `bits` 32 or 64.
+//! Numeric facts about each dtype (documented on [`FInfo`]).
 
 use std::fmt;
 
@@ -115,6 +17,104 @@ use crate::types::{DType, ErrorKind, Kind};
 /// assert_eq!(info.max, -info.min);
 /// assert_eq!((info.nexp, info.nmant, info.precision), (8, 7, 2));
 /// ```
+///
+/// [`DType::finfo`] and [`DType::iinfo`] report what `jax.numpy.finfo` and
+/// `jax.numpy.iinfo` report (NumPy for the standard types, `ml_dtypes` for
+/// `bfloat16` and the float4, float6 and float8 types). Nothing here is a
+/// transcription of those libraries' numbers: every float format is described
+/// by a handful of encoding parameters (sign bit, exponent bits, mantissa
+/// bits, exponent bias, whether it has subnormals and infinities, how it
+/// encodes NaN), and each fact is computed from them by one function that
+/// decodes bit patterns exactly. Integer ranges follow from the width and
+/// signedness alone.
+///
+/// ```
+/// use dtype_lattice::DType;
+///
+/// let f8 = DType::Float8E4M3Fn.finfo().unwrap();
+/// assert_eq!((f8.max, f8.eps, f8.tiny), (448.0, 0.125, 0.015625));
+/// assert_eq!(DType::Int4.iinfo().map(|i| (i.min, i.max)), Ok((-8, 7)));
+/// assert!(DType::Bool.iinfo().is_err());
+/// ```
+///
+/// # How each fact is derived
+///
+/// A positive value is decoded from its bit pattern as usual: a pattern with
+/// exponent field `e` and mantissa field `f` is `(2^m + f) * 2^(e - bias - m)`,
+/// or `f * 2^(1 - bias - m)` for a subnormal (`e == 0` in a format that has
+/// subnormals). Since positive patterns are ordered like the values they
+/// encode, neighbours of a value are neighbouring patterns. NumPy's
+/// definitions then read:
+///
+/// - `eps`: the gap between 1.0 and the next value, `epsneg`: the gap between
+///   1.0 and the value before it.
+/// - `max`: the largest finite pattern, decoded; `min` is `-max`, or the
+///   smallest value for a format without a sign.
+/// - `tiny` (= `smallest_normal`): the pattern with the smallest normal
+///   exponent and a zero mantissa; `minexp` is its exponent.
+/// - `smallest_subnormal`: the smallest positive pattern, decoded.
+/// - `maxexp`: the first power of two that overflows, one more than the
+///   exponent of `max`.
+/// - `nexp`, `nmant`: the widths of the exponent and mantissa fields.
+/// - `precision`: the number of decimal digits `eps` guarantees,
+///   `floor(-log10(eps))`, computed with integers as the largest `p` with
+///   `10^p <= 2^nmant` (but see float8 below).
+/// - `resolution`: `10^-precision` rounded to nearest (ties to even) in the
+///   format itself, computed exactly from the rational value.
+///
+/// All of these are exact in an `f64`, and are built from exact powers of two.
+///
+/// # The oddities of the small formats
+///
+/// **IEEE-like formats** (`float8_e3m4`, `float8_e4m3`, `float8_e5m2`,
+/// `bfloat16`, `float16`, `float32`, `float64`) reserve the all-ones exponent
+/// for infinities and NaNs, so `max` has exponent field `2^nexp - 2` and an
+/// all-ones mantissa: 240 for `float8_e4m3`, 57344 for `float8_e5m2`.
+///
+/// **`fn` formats with a NaN** (`float8_e4m3fn`) have no infinities and
+/// spend a single pattern, all ones, on NaN. The top exponent holds finite
+/// values, and `max` is the pattern just below all ones: exponent field 15
+/// with mantissa `110`, so `max` is 448 rather than 240, and `maxexp` is 9.
+///
+/// **`fnuz` formats** (`float8_e4m3fnuz`, `float8_e5m2fnuz`,
+/// `float8_e4m3b11fnuz`) have no infinities and no negative zero: NaN is the
+/// pattern that would be `-0`. Every positive pattern is finite, so `max` is
+/// the all-ones pattern. Their bias is one more than the IEEE bias for the
+/// same exponent width (8 and 16), which moves `tiny` down one binade
+/// (`2^-7` and `2^-15`) while `max` stays 240 and 57344.
+///
+/// **`float8_e4m3b11fnuz`** is an `fnuz` format whose bias is 11, not 8:
+/// `tiny` is `2^-10` and `max` is 30 (`1.875 * 2^4`), so `maxexp` is 5.
+///
+/// **float4 and float6** (`float4_e2m1fn`, `float6_e2m3fn`, `float6_e3m2fn`)
+/// have neither infinities nor NaN; every pattern is a number, and `max` is
+/// the all-ones pattern (6, 7.5 and 28). With an exponent bias of 1, 1.0 is
+/// the smallest normal in `float4_e2m1fn` and `float6_e2m3fn` (`minexp` is
+/// 0), so the value just below 1.0 is subnormal and `epsneg` equals `eps`
+/// (0.5 and 0.125) instead of being half of it.
+///
+/// **`float8_e8m0fnu`** is a scale format: eight exponent bits, no mantissa,
+/// no sign, no subnormals, no infinities, and NaN as all ones. Every value is
+/// a power of two, from `2^-127` (pattern 0, there is no zero) to `2^127`
+/// (pattern 254). So `eps` is 1 (the next value after 1.0 is 2.0), `epsneg`
+/// is 0.5, `minexp` is -127, and, with neither sign nor subnormals, `min`
+/// and `smallest_subnormal` are both the smallest value, `2^-127`, equal to
+/// `tiny`.
+///
+/// **Precision of the float8 formats.** `ml_dtypes` gives every 8-bit float
+/// `precision` 1 and `resolution` equal to 0.1 rounded into the format,
+/// whatever its `eps`; NumPy's formula would give 0 for all of them but
+/// `float8_e3m4`. The rule here follows `ml_dtypes`: `precision` is 1 for
+/// 8-bit formats and `floor(-log10(eps))` otherwise (which gives 0 for the
+/// float4 and float6 formats, 2 for `bfloat16`, 3, 6 and 15 for the IEEE
+/// types). Because the resolution is rounded in the format, it is not a
+/// power of ten: `0.1015625` in `float8_e4m3fn`, `0.09375` in `float8_e5m2`
+/// and in `float8_e3m4` (where 0.1 is subnormal), `0.125` in
+/// `float8_e8m0fnu`, and `bfloat16`'s `0.01` is `0.0100098...`.
+///
+/// **Complex types.** As in NumPy, `finfo` of `complex64` and `complex128`
+/// describes their component type: its `dtype` is `float32` or `float64` and
+/// its `bits` 32 or 64.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FInfo {
     /// Width of the (real) format in bits: 4, 6, 8, 16, 32 or 64.

@@ -7,13 +7,13 @@
 //!
 //! Nothing here knows a lattice or a framework's rules.
 
-// The submodules are public for their guides (names, notation, formats);
-// their items are re-exported here, and at the crate root.
-pub mod dtype;
+// Private: every item is reached by one path, the crate root's; the
+// guides to names, notation and formats are on the types themselves.
+mod dtype;
 mod error;
 pub mod hierarchy;
-pub mod info;
-pub mod operand;
+mod info;
+mod operand;
 mod typed;
 mod warning;
 

@@ -1,28 +1,4 @@
-//! What promotion functions take: types, and the operands of an operation.
-//!
-//! [`TypeSpec`] is what `promote_types` compares: a dtype, or one of Python's
-//! scalar types. [`Operand`] is one input of `result_type`: a dtype
-//! specifier, an array (a dtype with JAX's *weak* flag), a Python scalar
-//! type, or a Python scalar value.
-//!
-//! Both parse from the notation the command-line tool uses:
-//!
-//! ```
-//! use dtype_lattice::{DType, Operand, PyScalar, TypeSpec};
-//!
-//! assert_eq!("int8".parse(), Ok(Operand::dtype(DType::Int8)));
-//! assert_eq!("weak:int16".parse(), Ok(Operand::array(DType::Int16, true)));
-//! assert_eq!("array:bfloat16".parse(), Ok(Operand::array(DType::BFloat16, false)));
-//! assert_eq!("float".parse(), Ok(Operand::py_type(PyScalar::Float)));
-//! assert_eq!("f*".parse(), Ok(Operand::py_type(PyScalar::Float)));
-//! assert_eq!("2".parse(), Ok(Operand::py_int(2)));
-//! assert_eq!("2+3j".parse(), Ok(Operand::py_complex(2.0, 3.0)));
-//! assert_eq!("0d:int8".parse(), Ok(Operand::zero_dim(DType::Int8)));
-//! assert_eq!("py:int".parse(), Ok(Operand::py_type(PyScalar::Int)));
-//! assert_eq!("bool".parse(), Ok(Operand::dtype(DType::Bool)));
-//! assert_eq!("py:bool".parse(), Ok(Operand::py_type(PyScalar::Bool)));
-//! assert_eq!("i*".parse(), Ok(TypeSpec::Python(PyScalar::Int)));
-//! ```
+//! What promotion functions take (documented on [`Operand`]).
 
 use std::fmt;
 use std::str::FromStr;
@@ -218,6 +194,30 @@ impl fmt::Display for TypeSpec {
 /// dispatch path of an operation, and a form held as a number is read
 /// with one table load, where an enum's variant takes a jump whose cost
 /// shows when call sites pass varied forms (BENCHMARKS.md, part 5).
+///
+/// [`TypeSpec`] is what `promote_types` compares: a dtype, or one of Python's
+/// scalar types. [`Operand`] is one input of `result_type`: a dtype
+/// specifier, an array (a dtype with JAX's *weak* flag), a Python scalar
+/// type, or a Python scalar value.
+///
+/// Both parse from the notation the command-line tool uses:
+///
+/// ```
+/// use dtype_lattice::{DType, Operand, PyScalar, TypeSpec};
+///
+/// assert_eq!("int8".parse(), Ok(Operand::dtype(DType::Int8)));
+/// assert_eq!("weak:int16".parse(), Ok(Operand::array(DType::Int16, true)));
+/// assert_eq!("array:bfloat16".parse(), Ok(Operand::array(DType::BFloat16, false)));
+/// assert_eq!("float".parse(), Ok(Operand::py_type(PyScalar::Float)));
+/// assert_eq!("f*".parse(), Ok(Operand::py_type(PyScalar::Float)));
+/// assert_eq!("2".parse(), Ok(Operand::py_int(2)));
+/// assert_eq!("2+3j".parse(), Ok(Operand::py_complex(2.0, 3.0)));
+/// assert_eq!("0d:int8".parse(), Ok(Operand::zero_dim(DType::Int8)));
+/// assert_eq!("py:int".parse(), Ok(Operand::py_type(PyScalar::Int)));
+/// assert_eq!("bool".parse(), Ok(Operand::dtype(DType::Bool)));
+/// assert_eq!("py:bool".parse(), Ok(Operand::py_type(PyScalar::Bool)));
+/// assert_eq!("i*".parse(), Ok(TypeSpec::Python(PyScalar::Int)));
+/// ```
 #[derive(Clone, Copy)]
 pub struct Operand {
     /// The form and, where it has one, the type, as one number (see
