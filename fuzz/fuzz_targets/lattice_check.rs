@@ -7,7 +7,7 @@
 //! reported as a hang.
 #![no_main]
 
-use dtype_lattice::design::check::check;
+use dtype_lattice::design::check::Check;
 use dtype_lattice::design::{Definition, NodeDef};
 use libfuzzer_sys::fuzz_target;
 
@@ -33,7 +33,7 @@ fuzz_target!(|input: &[u8]| {
         nodes: (0..nodes).map(|i| NodeDef::from_label(&format!("n{i}"))).collect(),
         edges,
     };
-    let report = check(&definition, EXAMPLES).expect("a well-formed graph");
+    let report = Check::new(&definition, EXAMPLES).expect("a well-formed graph");
     assert!(report.ambiguous.len() <= EXAMPLES.min(report.ambiguous_count));
     assert!(report.no_upper_bound.len() <= EXAMPLES.min(report.no_upper_bound_count));
     assert!(report.no_upper_bound_count <= nodes * (nodes - 1) / 2);

@@ -2,7 +2,7 @@
 //! point at its own nodes (then `check` answers), or an error with a place.
 #![no_main]
 
-use dtype_lattice::design::check::{check, EXAMPLES};
+use dtype_lattice::design::check::{Check, EXAMPLES};
 use dtype_lattice::design::lattice_file::parse_bytes;
 use libfuzzer_sys::fuzz_target;
 
@@ -11,7 +11,7 @@ fuzz_target!(|input: &[u8]| {
         Ok(definition) => {
             let n = definition.nodes.len();
             assert!(definition.edges.iter().all(|&(a, b)| a < n && b < n && a != b));
-            assert!(check(&definition, EXAMPLES).is_ok());
+            assert!(Check::new(&definition, EXAMPLES).is_ok());
         }
         Err(err) => assert!(!err.to_string().is_empty()),
     }

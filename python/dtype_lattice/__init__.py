@@ -93,11 +93,11 @@ class Policy:
         """The cells where ``promote_types`` differs from ``other``'s (as
         ``dtype-lattice diff`` reports them), over ``types``: a list of
         :class:`Difference` that renders as a table in notebooks."""
-        names = self._native.table(types)["types"]
+        report = self._native.diff(other._native, types)
         return Diff(self.name, other.name, [
-            Difference(names[r], names[c], ours, theirs,
-                       [(d, "ours" if side == 0 else "theirs") for d, side in lacking])
-            for r, c, ours, theirs, lacking in self._native.diff(other._native, types)])
+            Difference(d["row"], d["column"], d["left"], d["right"],
+                       [(n["dtype"], n["policy"]) for n in d["not_native"]])
+            for d in report["differences"]])
 
     def __repr__(self) -> str:
         return f"<dtype_lattice.Policy {self.name}>"
@@ -227,6 +227,11 @@ class Lattice:
 
     def __init__(self, edges: dict, *, dtypes: dict | None = None,
                  weak: list | None = None, name: str | None = None) -> None:
+        for key, targets in edges.items():
+            if isinstance(targets, (str, bytes)):
+                raise TypeError(
+                    f"Lattice: the value of {key!r} is the string {targets!r}, not a list "
+                    f"of labels: write [{targets!r}] for one edge")
         self._native = _native.Lattice(
             [(str(k), [str(v) for v in vs]) for k, vs in edges.items()],
             dtypes=None if dtypes is None else

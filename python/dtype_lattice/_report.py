@@ -86,15 +86,19 @@ class CheckReport:
     ``no_upper_bound`` (pairs), the counts, and the join's laws."""
 
     def __init__(self, name: str, data: dict) -> None:
+        # `data` is the library's check, as `check --format json` prints it.
         self.name = name
-        self.is_lattice: bool = data["is_lattice"]
+        self.data = data
+        self.is_lattice: bool = data["lattice"]
         self.cycle: list[str] | None = data["cycle"]
-        self.ambiguous = [Ambiguity(tuple(p), c) for p, c in data["ambiguous"]]
+        self.ambiguous = [Ambiguity(tuple(a["pair"]), a["candidates"])
+                          for a in data["ambiguous"]]
         self.ambiguous_count: int = data["ambiguous_count"]
         self.no_upper_bound = [tuple(p) for p in data["no_upper_bound"]]
         self.no_upper_bound_count: int = data["no_upper_bound_count"]
-        self.commutative: bool | None = data["commutative"]
-        self.associative: bool | None = data["associative"]
+        laws = data["laws"] or {}
+        self.commutative: bool | None = laws.get("commutative")
+        self.associative: bool | None = laws.get("associative")
 
     def lines(self) -> list[str]:
         verdict = "a lattice" if self.is_lattice else "not a lattice"
@@ -155,13 +159,17 @@ class Explanation:
     ``common``, ``join``, ``paths`` and the ``outcome`` sentence."""
 
     def __init__(self, name: str, a: str, b: str, data: dict) -> None:
+        # `data` is the library's explanation (`explain --format json`).
         self.name, self.inputs = name, (a, b)
-        self.upper_bounds: tuple[list[str], list[str]] = tuple(data["upper_bounds"])
-        self.common: list[str] = data["common"]
+        self.data = data
+        first, second = data["inputs"]
+        self.upper_bounds: tuple[list[str], list[str]] = (
+            first["upper_bounds"], second["upper_bounds"])
+        self.common: list[str] = data["common_upper_bounds"]
         self.join: str | None = data["join"]
-        self.paths = None if data["paths"] is None else tuple(data["paths"])
-        self.outcome: str = data["outcome"]
-        self.error: str | None = data["error"]
+        self.paths = None if first["path"] is None else (first["path"], second["path"])
+        self.outcome: str = data["summary"]
+        self.error: str | None = data["error"]["message"] if data["error"] else None
 
     def __str__(self) -> str:
         a, b = self.inputs
@@ -187,11 +195,14 @@ class AuditReport:
     ``(a, b, join)`` that violate it."""
 
     def __init__(self, data: dict) -> None:
+        # `data` is the library's audit (`audit --format json`).
+        self.data = data
         self.name: str = data["name"]
         self.pairs: int = data["pairs"]
         self.undefined = [tuple(p) for p in data["undefined"]]
         self.opaque = [tuple(p) for p in data["opaque"]]
-        self.findings = {c: [tuple(f) for f in data[c]] for c in CRITERIA}
+        self.findings = {c: [tuple(f) for f in found]
+                         for c, found in data["criteria"].items()}
 
     def __getitem__(self, criterion: str) -> list:
         return self.findings[criterion]
@@ -228,12 +239,17 @@ class Table:
     and the ``legend`` of the labels."""
 
     def __init__(self, name: str, data: dict) -> None:
+        # `data` is the library's table (`table --format json`).
         self.name = name
+        self.data = data
+        errors = [e["message"] for e in data["errors"]]
         self.types: list[str] = data["types"]
         self.labels: list[str] = data["labels"]
-        self.cells: list[list[Any]] = data["cells"]
-        self.short: list[list[str]] = data["short"]
-        self.legend: list[tuple[str, str]] = data["legend"]
+        self.cells: list[list[Any]] = [
+            [(c["dtype"], c["weak"]) if "dtype" in c else errors[c["error"]] for c in row]
+            for row in data["cells"]]
+        self.short: list[list[str]] = [[c["label"] for c in row] for row in data["cells"]]
+        self.legend: list[tuple[str, str]] = [(l["label"], l["dtype"]) for l in data["legend"]]
 
     def __getitem__(self, key: tuple[str, str]) -> Any:
         row, column = key

@@ -8,6 +8,7 @@
 
 mod convert;
 mod errors;
+mod json;
 mod lattice;
 mod policy;
 

@@ -2,13 +2,16 @@
 //! configuration, the same thing as the library's `Box<dyn Policy>`, whose
 //! methods it calls after reading Python arguments.
 
+use dtype_lattice::design::diff::Comparison;
+use dtype_lattice::design::table::{Labels, Table};
 use dtype_lattice::registry::{self, Settings, SETTINGS};
-use dtype_lattice::{DType, Operand, PromotionError};
+use dtype_lattice::{Operand, PromotionError};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyDict, PyTuple};
 
 use crate::convert::known;
+use crate::json::to_python;
 use crate::{errors, lattice};
 
 /// One framework's promotion rules under one configuration.
@@ -247,21 +250,19 @@ impl Policy {
     }
 
     /// The table of `lattice_result_type` (JAX) or `result_type` of two
-    /// types over `types` (names; default: the 18 types of JAX's docs):
-    /// `(labels, cells)`, a cell being `(dtype name, weak)` or the error's
-    /// message.
+    /// types over `types` (names; default: the 18 types of JAX's docs), as
+    /// `table --format json` prints it.
     #[pyo3(signature = (types = None))]
     fn table(&self, py: Python<'_>, types: Option<Vec<Bound<'_, PyAny>>>) -> PyResult<Py<PyAny>> {
         let specs = table_types(py, types)?;
-        let table = dtype_lattice::design::table::Table::compute(self.policy.as_ref(), &specs);
-        table_to_python(py, &specs, &table)
+        let policy = self.policy.as_ref();
+        let table = py.detach(|| Table::new(policy, &specs).to_json(policy, Labels::Short, None));
+        to_python(py, &table)
     }
 
     /// The cells where this policy's `promote_types` and `other`'s differ,
-    /// over `types`: `[(row, column, ours, theirs, not_native)]`, each
-    /// answer a dtype name or None where the policy refuses the pair, and
-    /// `not_native` the cell's dtypes one policy lacks, with the side
-    /// (0: this one, 1: `other`) that lacks it.
+    /// over `types`, as `diff ours theirs --format json --labels names`
+    /// prints it: the two policies are called `ours` and `theirs`.
     #[pyo3(signature = (other, types = None))]
     fn diff(
         &self,
@@ -270,28 +271,11 @@ impl Policy {
         types: Option<Vec<Bound<'_, PyAny>>>,
     ) -> PyResult<Py<PyAny>> {
         let specs = table_types(py, types)?;
-        let differences = dtype_lattice::design::diff::differences(
-            self.policy.as_ref(),
-            other.policy.as_ref(),
-            &specs,
-        );
-        let list = PyList::empty(py);
-        let name = |dtype: Option<DType>| dtype.map(DType::name);
-        for difference in differences {
-            let not_native: Vec<(&str, usize)> = difference
-                .not_native
-                .iter()
-                .map(|&(dtype, side)| (dtype.name(), side))
-                .collect();
-            list.append((
-                difference.row,
-                difference.column,
-                name(difference.left),
-                name(difference.right),
-                not_native,
-            ))?;
-        }
-        Ok(list.into_any().unbind())
+        let policies = [self.policy.as_ref(), other.policy.as_ref()];
+        let report = py.detach(|| {
+            Comparison::new(["ours", "theirs"], policies, &specs, Labels::Names).to_json()
+        });
+        to_python(py, &report)
     }
 
     fn __repr__(&self) -> String {
@@ -310,48 +294,6 @@ fn table_types(
             types.iter().map(|t| known.type_spec(t)).collect()
         }
     }
-}
-
-fn cell(
-    py: Python<'_>,
-    answer: &Result<dtype_lattice::Typed, PromotionError>,
-) -> PyResult<Py<PyAny>> {
-    Ok(match answer {
-        Ok(typed) => (typed.dtype.name(), typed.weak)
-            .into_pyobject(py)?
-            .into_any()
-            .unbind(),
-        Err(err) => PyString::new(py, &err.to_string()).into_any().unbind(),
-    })
-}
-
-fn table_to_python(
-    py: Python<'_>,
-    specs: &[dtype_lattice::TypeSpec],
-    table: &dtype_lattice::design::table::Table,
-) -> PyResult<Py<PyAny>> {
-    let out = PyDict::new(py);
-    let labels: Vec<String> = specs.iter().map(ToString::to_string).collect();
-    let short = table.labels(dtype_lattice::design::table::Labels::Short);
-    let rows = PyList::empty(py);
-    let shown = PyList::empty(py);
-    for (r, row) in table.cells.iter().enumerate() {
-        let cells = PyList::empty(py);
-        for answer in row {
-            cells.append(cell(py, answer)?)?;
-        }
-        rows.append(cells)?;
-        let short_row: Vec<String> = (0..row.len())
-            .map(|c| table.cell_label(r, c, dtype_lattice::design::table::Labels::Short))
-            .collect();
-        shown.append(short_row)?;
-    }
-    out.set_item("types", labels)?;
-    out.set_item("labels", short)?;
-    out.set_item("cells", rows)?;
-    out.set_item("short", shown)?;
-    out.set_item("legend", dtype_lattice::design::table::legend(specs))?;
-    Ok(out.into_any().unbind())
 }
 
 /// The policy named `name` (any command-line name or alias) under the

@@ -4,10 +4,9 @@
 use std::io::Write;
 
 use dtype_lattice::design::audit::{Audit, Criterion};
-use dtype_lattice::DType;
-use serde_json::json;
+use dtype_lattice::design::Subject;
 
-use crate::subject::{wrap, Format, Subject};
+use crate::subject::{wrap, Format};
 use crate::Failure;
 
 /// Audits every subject and prints the reports. A graph with a cycle has
@@ -15,16 +14,15 @@ use crate::Failure;
 pub fn run(subjects: &[Subject], format: Format, out: &mut dyn Write) -> Result<(), Failure> {
     let audits = subjects
         .iter()
-        .map(|subject| match subject {
-            Subject::Graph { definition, .. } => Audit::of_definition(definition)
-                .map_err(|err| Failure::NotALattice(Some(format!("{}: {err}", definition.name)))),
-            Subject::Rules(policy) => Ok(Audit::of_policy(policy.as_ref(), &DType::ALL)),
+        .map(|subject| {
+            Audit::new(subject)
+                .map_err(|err| Failure::NotALattice(Some(format!("{}: {err}", subject.name()))))
         })
         .collect::<Result<Vec<_>, _>>()?;
     let report = match format {
         Format::Json => audits
             .iter()
-            .map(|audit| format!("{}\n", json(audit)))
+            .map(|audit| format!("{}\n", audit.to_json()))
             .collect(),
         Format::Text => text(&audits),
     };
@@ -32,28 +30,6 @@ pub fn run(subjects: &[Subject], format: Format, out: &mut dyn Write) -> Result<
     // (JSON has none; text keeps its line breaks).
     out.write_all(crate::escape_controls(&report, true).as_bytes())?;
     Ok(())
-}
-
-/// An audit as `audit --format json` prints it: `{"name", "pairs",
-/// "undefined", "opaque", "criteria"}`. The explorer's editor answers
-/// with the same object.
-pub fn json(audit: &Audit) -> serde_json::Value {
-    let criteria: serde_json::Map<String, serde_json::Value> = Criterion::ALL
-        .into_iter()
-        .map(|criterion| {
-            (
-                criterion.name().to_owned(),
-                json!(audit.findings(criterion)),
-            )
-        })
-        .collect();
-    json!({
-        "name": audit.name,
-        "pairs": audit.pairs,
-        "undefined": audit.undefined,
-        "opaque": audit.opaque,
-        "criteria": criteria,
-    })
 }
 
 /// The counts side by side, then each subject's pairs per criterion.

@@ -8,12 +8,13 @@
 
 use std::io::Write;
 
-use dtype_lattice::design::check::{self, check_rules, Check};
+use dtype_lattice::design::check::{Check, RulesCheck};
 use dtype_lattice::design::Definition;
 use dtype_lattice::Policy;
-use serde_json::{json, Value};
 
-use crate::subject::{wrap, Format, Subject};
+use dtype_lattice::design::Subject;
+
+use crate::subject::{wrap, Format};
 use crate::Failure;
 
 /// Prints the check; a subject that is not a lattice is `Failure::NotALattice`
@@ -26,8 +27,8 @@ pub fn run(
 ) -> Result<(), Failure> {
     let (report, lattice) = match subject {
         Subject::Graph { definition, .. } => {
-            let check = check::check(definition, examples)
-                .map_err(|err| Failure::Usage(err.to_string()))?;
+            let check =
+                Check::new(definition, examples).map_err(|err| Failure::Usage(err.to_string()))?;
             (graph_report(definition, &check, format), check.is_lattice())
         }
         Subject::Rules(policy) => (rules_report(policy.as_ref(), format), false),
@@ -43,46 +44,10 @@ pub fn run(
     }
 }
 
-/// The check of a graph as `check --format json` prints it: `{"name",
-/// "nodes", "edges", "lattice", "cycle", "ambiguous", "ambiguous_count",
-/// "no_upper_bound", "no_upper_bound_count", "truncated", "laws"}`. The
-/// explorer's editor answers with the same object.
-pub fn graph_json(definition: &Definition, check: &Check) -> Value {
-    let label = |node: usize| definition.nodes[node].label.as_str();
-    let pair = |&(a, b): &(usize, usize)| [label(a), label(b)];
-    let laws = check.laws.as_ref().map(|laws| {
-        json!({
-            "commutative": laws.not_commutative.is_none(),
-            "associative": laws.not_associative.is_none(),
-            "pairs": laws.pairs,
-            "triples": laws.triples,
-            "exhaustive": laws.exhaustive,
-            "not_commutative": laws.not_commutative.as_ref().map(pair),
-            "not_associative": laws.not_associative.map(|t| t.map(label)),
-        })
-    });
-    json!({
-        "name": definition.name,
-        "nodes": definition.nodes.iter().map(|n| n.label.as_str()).collect::<Vec<_>>(),
-        "edges": check.edges.iter().map(pair).collect::<Vec<_>>(),
-        "lattice": check.is_lattice(),
-        "cycle": check.cycle,
-        "ambiguous": check.ambiguous.iter().map(|a| json!({
-            "pair": pair(&a.pair),
-            "candidates": a.candidates.iter().map(|&c| label(c)).collect::<Vec<_>>(),
-        })).collect::<Vec<_>>(),
-        "ambiguous_count": check.ambiguous_count,
-        "no_upper_bound": check.no_upper_bound.iter().map(pair).collect::<Vec<_>>(),
-        "no_upper_bound_count": check.no_upper_bound_count,
-        "truncated": check.is_truncated(),
-        "laws": laws,
-    })
-}
-
 fn graph_report(definition: &Definition, check: &Check, format: Format) -> String {
     let label = |node: usize| definition.nodes[node].label.as_str();
     match format {
-        Format::Json => format!("{}\n", graph_json(definition, check)),
+        Format::Json => format!("{}\n", check.to_json(definition)),
         Format::Text => {
             let mut text = format!(
                 "{}: {} nodes, {} edges\n",
@@ -179,44 +144,20 @@ fn more(listed: usize, count: usize) -> String {
 
 fn rules_report(policy: &dyn Policy, format: Format) -> String {
     let name = policy.name();
-    let found = check_rules(policy);
+    let found = RulesCheck::new(policy);
     let (count, triples, example) = (
         found.non_associative.len(),
         found.triples(),
         found.example(),
     );
-    let labels: Vec<String> = found.types.iter().map(ToString::to_string).collect();
-    let no_upper_bound: Vec<[&str; 2]> = found
-        .no_upper_bound
-        .iter()
-        .map(|&(a, b)| [labels[a].as_str(), labels[b].as_str()])
-        .collect();
     match format {
-        Format::Json => {
-            let example = example.as_ref().map(|e| {
-                json!({
-                    "types": e.types.map(|t| t.to_string()),
-                    "text": e.to_string(),
-                })
-            });
-            let report = json!({
-                "name": name,
-                "nodes": labels,
-                "edges": Value::Null,
-                "lattice": false,
-                "cycle": Value::Null,
-                "ambiguous": [],
-                "no_upper_bound": no_upper_bound,
-                "non_associative": {"count": count, "triples": triples, "example": example},
-            });
-            format!("{report}\n")
-        }
+        Format::Json => format!("{}\n", found.to_json(&name)),
         Format::Text => {
             let mut text = format!(
                 "{name}: defined by rules, not by a lattice ({} types: the dtypes and Python's int, float, complex)\n",
                 found.types.len()
             );
-            text += &format!("pairs with no promotion: {}\n", no_upper_bound.len());
+            text += &format!("pairs with no promotion: {}\n", found.no_upper_bound.len());
             match example {
                 Some(example) => {
                     text += &format!(

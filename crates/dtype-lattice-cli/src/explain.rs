@@ -1,10 +1,8 @@
 //! `explain A B`: the reasoning behind one promotion
 //! ([`dtype_lattice::design::explain`]), as text or JSON.
 
-use serde_json::{json, Value};
-
-pub use dtype_lattice::design::explain::Report;
-use dtype_lattice::engine::{Bound, Node};
+use dtype_lattice::design::explain::Report;
+use dtype_lattice::engine::Bound;
 
 use crate::Failure;
 
@@ -33,7 +31,7 @@ pub fn render(report: &Report, format: Format) -> String {
     match format {
         Format::Text => text(report),
         Format::Json => {
-            let mut text = serde_json::to_string_pretty(&json(report)).unwrap_or_default();
+            let mut text = serde_json::to_string_pretty(&report.to_json()).unwrap_or_default();
             text.push('\n');
             text
         }
@@ -64,44 +62,6 @@ fn text(report: &Report) -> String {
         lines.push(format!("error family: {}{family}", err.python_type()));
     }
     lines.join("\n") + "\n"
-}
-
-/// The report as `explain --format json` prints it (see docs/lattices.md);
-/// the explorer answers with the same object.
-pub fn json(report: &Report) -> Value {
-    let why = &report.why;
-    let names = |nodes: &[Node]| json!(report.labels_of(nodes));
-    let (outcome, join, candidates) = match &why.bound {
-        Bound::Least(join) => ("join", json!(report.label(*join)), json!([])),
-        Bound::None => ("no_upper_bound", Value::Null, json!([])),
-        Bound::Ambiguous(candidates) => ("ambiguous", Value::Null, names(candidates)),
-    };
-    let inputs: Vec<Value> = (0..2)
-        .map(|i| {
-            json!({
-                "input": report.inputs[i],
-                "node": report.label(why.inputs[i]),
-                "upper_bounds": names(&why.upper_bounds[i]),
-                "path": why.paths.as_ref().map(|paths| names(&paths[i])),
-            })
-        })
-        .collect();
-    let error = report.error.as_ref().map(|err| {
-        json!({
-            "type": err.python_type(),
-            "family": err.no_path_reason().map(|reason| reason.family()),
-            "message": err.to_string(),
-        })
-    });
-    json!({
-        "name": report.name,
-        "inputs": inputs,
-        "common_upper_bounds": names(&why.common),
-        "outcome": outcome,
-        "join": join,
-        "candidates": candidates,
-        "error": error,
-    })
 }
 
 /// `title (count): a, b, c`, wrapped at 80 columns under an indent.

@@ -8,7 +8,7 @@ mod args;
 mod audit;
 mod check;
 mod diff;
-pub mod explain;
+mod explain;
 mod failure;
 mod graph;
 mod run;

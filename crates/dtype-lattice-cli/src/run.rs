@@ -2,6 +2,7 @@
 
 use std::io::{self, Write};
 
+use dtype_lattice::design::diff::{CellMarks, Comparison};
 use dtype_lattice::design::graph::{pair, Drawing};
 use dtype_lattice::design::table::{self as promotion_table, Table};
 use dtype_lattice::design::{explain as why, Definition};
@@ -11,7 +12,7 @@ use dtype_lattice::{Operand, TypeSpec};
 use crate::args::{Cli, Command};
 use crate::failure::{escape_controls, warn, Failure};
 use crate::table::{Format, Labels};
-use crate::{audit, check, diff, explain, graph, serve, site, table};
+use crate::{audit, check, diff, explain, graph, serve, site, subject, table};
 
 pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
     match cli.command {
@@ -50,7 +51,7 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
         } => {
             let policy = rules.policy()?;
             let labels = labels.unwrap_or(if all { Labels::Names } else { Labels::Short });
-            let table = Table::compute(policy.as_ref(), &promotion_table::types(all));
+            let table = Table::new(policy.as_ref(), &promotion_table::types(all));
             let marks = match diff {
                 Some(_) if format == Format::Csv => {
                     return Err(Failure::Usage(
@@ -59,7 +60,7 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
                 }
                 Some(name) => {
                     let other = rules.settings.policy(&name)?;
-                    Some(table::Marks::new(policy.as_ref(), other.as_ref(), &name, &table))
+                    Some(CellMarks::new(policy.as_ref(), other.as_ref(), &name, &table.types))
                 }
                 None => None,
             };
@@ -83,13 +84,13 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
         } => {
             let (first, second) = (settings.policy(&left)?, settings.policy(&right)?);
             let labels = labels.unwrap_or(if all { Labels::Names } else { Labels::Short });
-            let report = diff::Report::new(
+            let report = Comparison::new(
                 [&left, &right],
                 [first.as_ref(), second.as_ref()],
                 &promotion_table::types(all),
-                labels,
+                labels.into(),
             );
-            out.write_all(report.render(format).as_bytes())?;
+            out.write_all(diff::render(&report, format).as_bytes())?;
         }
         Command::Promote { rules, a, b } => {
             let parse = |s: &str| {
@@ -158,7 +159,7 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
             format,
         } => {
             let subject = subject.load()?;
-            let definition = subject.definition()?;
+            let definition = subject::definition(&subject)?;
             let poset = poset(definition)?;
             let report = why::Report::new(definition, &poset, subject.policy(), [&a, &b])
                 .map_err(|err| Failure::Usage(err.to_string()))?;
@@ -186,7 +187,7 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
                 None => None,
             };
             let subject = subject.load()?;
-            let definition = subject.definition()?;
+            let definition = subject::definition(&subject)?;
             let poset = poset(definition)?;
             let drawing = Drawing::new(definition, &poset, pair)
                 .map_err(|err| Failure::Usage(err.to_string()))?;

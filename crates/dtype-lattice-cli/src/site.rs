@@ -28,10 +28,8 @@ use std::path::{Path, PathBuf};
 use dtype_lattice::design::table;
 use dtype_lattice::registry::{self, Settings};
 
-use crate::serve::api::{
-    diff_text, explain_rows, graph_key, graph_svg, info_json, policy, table_json,
-};
 use crate::serve::assets;
+use crate::serve::{diff_text, explain_rows, graph_key, graph_svg, info_json, policy, table_json};
 use crate::Failure;
 
 /// What was written.
@@ -69,7 +67,7 @@ pub fn write(dir: &Path) -> Result<Written, Failure> {
     }
     info["keys"] = keys.into();
     out.file("data/info.json", info.to_string().as_bytes())?;
-    let usage = |err: crate::serve::api::ApiError| Failure::Usage(err.message().to_owned());
+    let usage = |err: crate::serve::ApiError| Failure::Usage(err.message().to_owned());
     // Policies that ignore a setting answer alike under both of its
     // values: each answer is filed once, under the policy's key.
     let mut seen: BTreeSet<String> = BTreeSet::new();

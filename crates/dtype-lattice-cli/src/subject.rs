@@ -13,9 +13,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use dtype_lattice::design::lattice_file;
-use dtype_lattice::design::Definition;
-use dtype_lattice::registry;
-use dtype_lattice::Policy;
+use dtype_lattice::design::{Definition, Subject};
 
 use crate::args::{policy_help, SettingFlags};
 use crate::failure::Failure;
@@ -39,11 +37,9 @@ impl SubjectArgs {
         match (&self.file, &self.policy) {
             (Some(path), _) => {
                 reject_settings(self.settings)?;
-                Subject::from_file(path)
+                from_file(path)
             }
-            (None, policy) => {
-                Subject::from_policy(policy.as_deref().unwrap_or("jax"), self.settings)
-            }
+            (None, policy) => from_policy(policy.as_deref().unwrap_or("jax"), self.settings),
         }
     }
 }
@@ -82,8 +78,8 @@ impl SubjectsArgs {
         };
         policies
             .into_iter()
-            .map(|name| Subject::from_policy(name, self.settings))
-            .chain(self.files.iter().map(Subject::from_file))
+            .map(|name| from_policy(name, self.settings))
+            .chain(self.files.iter().map(from_file))
             .collect()
     }
 }
@@ -137,19 +133,6 @@ pub fn wrap(items: &[String], indent: usize, width: usize) -> String {
     text
 }
 
-/// A loaded subject.
-pub enum Subject {
-    /// A graph: a lattice file's, or the lattice of the policy given.
-    Graph {
-        /// The graph.
-        definition: Definition,
-        /// The policy, when the graph is a built-in policy's.
-        policy: Option<Box<dyn Policy>>,
-    },
-    /// A policy defined by rules, not a lattice.
-    Rules(Box<dyn Policy>),
-}
-
 /// The name errors give standard input, read for the FILE `-`.
 pub const STDIN_NAME: &str = "<stdin>";
 
@@ -158,67 +141,28 @@ fn is_stdin(path: &Path) -> bool {
     path.as_os_str() == "-"
 }
 
-impl Subject {
-    fn from_file(path: &PathBuf) -> Result<Subject, Failure> {
-        let definition = if is_stdin(path) {
-            lattice_file::read_from(std::io::stdin().lock())
-                .map_err(|err| err.with_path(STDIN_NAME))
-        } else {
-            lattice_file::read(path)
-        }
-        .map_err(|err| Failure::Usage(err.to_string()))?;
-        Ok(Subject::Graph {
-            definition,
-            policy: None,
-        })
+/// Loads the lattice file at `path` (`-`: standard input).
+fn from_file(path: &PathBuf) -> Result<Subject, Failure> {
+    let definition = if is_stdin(path) {
+        lattice_file::read_from(std::io::stdin().lock()).map_err(|err| err.with_path(STDIN_NAME))
+    } else {
+        lattice_file::read(path)
     }
+    .map_err(|err| Failure::Usage(err.to_string()))?;
+    Ok(Subject::of_definition(definition))
+}
 
-    fn from_policy(name: &str, settings: SettingFlags) -> Result<Subject, Failure> {
-        Ok(Subject::of_policy(settings.policy(name)?))
-    }
+fn from_policy(name: &str, settings: SettingFlags) -> Result<Subject, Failure> {
+    Ok(Subject::of_policy(settings.policy(name)?))
+}
 
-    /// A built-in policy as a subject: its lattice's graph, or its rules.
-    pub fn of_policy(policy: Box<dyn Policy>) -> Subject {
-        match Definition::from_policy(policy.as_ref()) {
-            Some(definition) => Subject::Graph {
-                definition,
-                policy: Some(policy),
-            },
-            None => Subject::Rules(policy),
-        }
-    }
-
-    /// Its name in reports: the file's `name`, or the policy's name with
-    /// its settings.
-    pub fn name(&self) -> String {
-        match self {
-            Subject::Graph { definition, .. } => definition.name.clone(),
-            Subject::Rules(policy) => policy.name(),
-        }
-    }
-
-    /// The graph, or a usage error saying the policy has none.
-    pub fn definition(&self) -> Result<&Definition, Failure> {
-        match self {
-            Subject::Graph { definition, .. } => Ok(definition),
-            Subject::Rules(policy) => {
-                let with_lattice = registry::with_lattice();
-                Err(Failure::Usage(format!(
-                    "{} is not defined by a lattice but by rules, so it has no graph \
-                     (`dtype-lattice check --policy {}` shows why); policies with a lattice: {}",
-                    policy.name(),
-                    policy.name(),
-                    with_lattice.join(", ")
-                )))
-            }
-        }
-    }
-
-    /// The built-in policy, when the subject is one.
-    pub fn policy(&self) -> Option<&dyn Policy> {
-        match self {
-            Subject::Graph { policy, .. } => policy.as_deref(),
-            Subject::Rules(policy) => Some(policy.as_ref()),
-        }
-    }
+/// The subject's graph, or a usage error saying the policy has none and
+/// which command shows why.
+pub fn definition(subject: &Subject) -> Result<&Definition, Failure> {
+    subject.definition().map_err(|err| {
+        Failure::Usage(format!(
+            "{err}; `dtype-lattice check --policy {}` shows why",
+            err.policy()
+        ))
+    })
 }

@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use dtype_lattice::design::diff::{differences, marks};
+use dtype_lattice::design::diff::CellMarks;
 use dtype_lattice::design::table::{self, Table};
 use dtype_lattice::Policy;
 
@@ -43,27 +43,6 @@ pub enum Format {
     Html,
 }
 
-/// Which cells differ from another policy.
-pub struct Marks {
-    /// The other policy's name, for the legend.
-    pub against: String,
-    /// `cells[row][column]`: whether that cell differs.
-    pub cells: Vec<Vec<bool>>,
-}
-
-impl Marks {
-    /// The cells of `table` (computed under `policy`) where `other`, called
-    /// `name`, differs: the documentation's comparison (see
-    /// [`dtype_lattice::design::diff`]).
-    pub fn new(policy: &dyn Policy, other: &dyn Policy, name: &str, table: &Table) -> Marks {
-        let found = differences(policy, other, &table.types);
-        Marks {
-            against: name.to_owned(),
-            cells: marks(&found, table.types.len()),
-        }
-    }
-}
-
 /// The table rendered in `format`, its labels in the `labels` style, with
 /// a caption naming `policy` (its settings included) and a legend of the
 /// short labels (CSV has neither: it is the documentation's data). HTML is
@@ -73,13 +52,12 @@ pub fn render(
     table: &Table,
     policy: &dyn Policy,
     labels: Labels,
-    marks: Option<&Marks>,
+    marks: Option<&CellMarks>,
     format: Format,
     fragment: bool,
 ) -> String {
     let style: table::Labels = labels.into();
-    let caption = caption(table, policy, labels);
-    let policy = policy.name();
+    let caption = table.caption(policy, style);
     let legend = match labels {
         Labels::Short => table::legend(&table.types),
         Labels::Names => Vec::new(),
@@ -101,31 +79,10 @@ pub fn render(
         Format::Text => shown.text(),
         Format::Markdown => shown.markdown(),
         Format::Csv => shown.csv(),
-        Format::Json => shown.json(),
+        Format::Json => format!("{}\n", table.to_json(policy, style, marks)),
         Format::Html if fragment => shown.html(),
-        Format::Html => page(&policy, &shown.html()),
+        Format::Html => page(&policy.name(), &shown.html()),
     }
-}
-
-/// The sentence above a table: the policy with its settings, how to read
-/// a cell, and what a dtype becomes when the policy does not keep it
-/// alone (JAX without x64: `u8 gives uint32`).
-pub fn caption(table: &Table, policy: &dyn Policy, labels: Labels) -> String {
-    let label = |dtype| table::dtype_label(dtype, labels.into());
-    let canonical: Vec<String> = table::canonicalized(policy, &table.types)
-        .into_iter()
-        .map(|(from, to)| format!("{} gives {}", label(from), to))
-        .collect();
-    let canonical = if canonical.is_empty() {
-        String::new()
-    } else {
-        format!(" Taken alone, {}.", canonical.join(", "))
-    };
-    format!(
-        "{}: the result type of each pair, row with column; i*, f*, c* are weak \
-         (Python's int, float, complex), - where promotion fails.{canonical}",
-        policy.name()
-    )
 }
 
 /// The look of JAX's documentation table: thin grey rules, banded rows, a
@@ -159,7 +116,7 @@ struct Shown<'a> {
     legend: Vec<(String, &'static str)>,
     labels: Vec<String>,
     cells: Vec<Vec<String>>,
-    marks: Option<&'a Marks>,
+    marks: Option<&'a CellMarks>,
 }
 
 impl Shown<'_> {
@@ -290,41 +247,6 @@ impl Shown<'_> {
             out.push('\n');
         }
         out
-    }
-
-    /// `{"caption", "labels", "legend", "rows"}`, with `"differs"` (a
-    /// matrix of booleans) and `"differs_from"` when cells are marked.
-    fn json(&self) -> String {
-        let rows: Vec<Vec<serde_json::Value>> = self
-            .cells
-            .iter()
-            .map(|row| {
-                row.iter()
-                    .map(|cell| match cell.as_str() {
-                        "-" => serde_json::Value::Null,
-                        label => serde_json::Value::from(label),
-                    })
-                    .collect()
-            })
-            .collect();
-        let legend: Vec<serde_json::Value> = self
-            .legend
-            .iter()
-            .map(|(label, name)| serde_json::json!({ "label": label, "dtype": name }))
-            .collect();
-        let mut value = serde_json::json!({
-            "caption": self.caption,
-            "labels": self.labels,
-            "legend": legend,
-            "rows": rows,
-        });
-        if let Some(marks) = &self.marks {
-            value["differs_from"] = serde_json::Value::from(marks.against.as_str());
-            value["differs"] = serde_json::json!(marks.cells);
-        }
-        let mut text = value.to_string();
-        text.push('\n');
-        text
     }
 
     /// The documentation's markup: `<td class="d">` for a marked cell.

@@ -208,7 +208,7 @@ fn explanations_are_the_command_lines() {
     assert!(numpy["reason"]
         .as_str()
         .unwrap()
-        .contains("not defined by a lattice"));
+        .contains("defined by rules, not by a lattice"));
     // The Array API promotes Python scalars by rule, not at a node.
     let array_api = server
         .get("/api/explain?policy=array-api&a=uint8&b=int")
@@ -278,7 +278,9 @@ fn drawings_are_the_command_lines() {
     assert_eq!(torch.body, cli(&["graph", "--policy", "torch"], b""));
     let numpy = server.get("/api/graph.svg?policy=numpy");
     assert_eq!(numpy.status, 422);
-    assert!(numpy.message().contains("not defined by a lattice"));
+    assert!(numpy.message().contains("defined by rules, not by a lattice"));
+    // A web user is not told to run a command.
+    assert!(!numpy.message().contains("dtype-lattice "), "{}", numpy.message());
 }
 
 /// `POST /api/batch` answers the golden promote_types file as real JAX

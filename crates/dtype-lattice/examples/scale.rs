@@ -138,7 +138,7 @@ fn check(graph: &Graph) -> (bool, usize) {
         nodes: graph.labels().map(|l| NodeDef::from_label(&l)).collect(),
         edges: graph.edges.clone(),
     };
-    let report = check::check(&definition, check::EXAMPLES).expect("a well-formed graph");
+    let report = check::Check::new(&definition, check::EXAMPLES).expect("a well-formed graph");
     let lattice = report.is_lattice();
     let pairs = if lattice {
         report.no_upper_bound_count

@@ -11,7 +11,7 @@ mod adversarial;
 mod rng;
 
 use adversarial::Graph;
-use dtype_lattice::design::check::{check, Check};
+use dtype_lattice::design::check::Check;
 use dtype_lattice::design::{Definition, NodeDef};
 use dtype_lattice::engine::{Joins, Lattice, LatticeError, Poset};
 
@@ -25,7 +25,7 @@ fn definition(graph: &Graph) -> Definition {
 }
 
 fn checked(graph: &Graph, examples: usize) -> Check {
-    check(&definition(graph), examples).expect("a well-formed graph")
+    Check::new(&definition(graph), examples).expect("a well-formed graph")
 }
 
 #[test]

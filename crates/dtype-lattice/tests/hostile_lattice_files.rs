@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use dtype_lattice::design::check::{check, EXAMPLES};
+use dtype_lattice::design::check::{Check, EXAMPLES};
 use dtype_lattice::design::lattice_file::{
     parse, parse_bytes, FileErrorKind, Location, MAX_FILE_BYTES, MAX_FILE_EDGES, MAX_FILE_NODES,
 };
@@ -41,7 +41,7 @@ fn a_cycle_is_a_finding_with_its_nodes() {
         ["a = [\"b\"]", "b = [\"c\"]", "c = [\"a\"]"].map(String::from),
     ))
     .unwrap();
-    let report = check(&definition, EXAMPLES).unwrap();
+    let report = Check::new(&definition, EXAMPLES).unwrap();
     assert_eq!(report.cycle, Some(vec!["a".into(), "b".into(), "c".into()]));
     assert!(!report.is_lattice());
 }
@@ -126,7 +126,7 @@ fn a_dense_dag_within_the_limits_is_answered() {
     // its shortcuts, 44,850 edges; checked exhaustively.
     let text = file((0..300).map(|i| edge_line(i, i + 1..300)));
     let report = timed(Duration::from_secs(20), || {
-        check(&parse(&text).unwrap(), EXAMPLES).unwrap()
+        Check::new(&parse(&text).unwrap(), EXAMPLES).unwrap()
     });
     assert!(report.is_lattice());
     assert_eq!(report.edges.len(), 300 * 299 / 2);
@@ -222,7 +222,7 @@ proptest! {
         if let Ok(definition) = parse(&text) {
             let n = definition.nodes.len();
             prop_assert!(definition.edges.iter().all(|&(a, b)| a < n && b < n && a != b));
-            prop_assert!(check(&definition, EXAMPLES).is_ok());
+            prop_assert!(Check::new(&definition, EXAMPLES).is_ok());
         }
     }
 }

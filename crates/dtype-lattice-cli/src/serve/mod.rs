@@ -17,8 +17,17 @@
 //! loopback name (a web page cannot reach it by rebinding its own domain
 //! to 127.0.0.1), and refuses requests sent from another origin's page.
 
-pub mod api;
-pub mod assets;
+mod answers;
+pub(crate) mod assets;
+mod cache;
+mod editor;
+mod error;
+mod handlers;
+mod params;
+
+pub(crate) use answers::{diff_text, explain_rows, graph_key, graph_svg, info_json, table_json};
+pub(crate) use error::ApiError;
+pub(crate) use params::policy;
 
 use std::io::{self, Write};
 use std::net::SocketAddr;
@@ -87,22 +96,22 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/app.js", get(assets::script))
         .route("/app.css", get(assets::style))
         .route("/favicon.svg", get(assets::icon))
-        .route("/api/info", get(api::info))
-        .route("/api/table", get(api::table))
-        .route("/api/diff", get(api::diff))
-        .route("/api/explain", get(api::explain))
-        .route("/api/graph.svg", get(api::graph))
+        .route("/api/info", get(handlers::info))
+        .route("/api/table", get(handlers::table))
+        .route("/api/diff", get(handlers::diff))
+        .route("/api/explain", get(handlers::explain))
+        .route("/api/graph.svg", get(handlers::graph))
         .route(
             "/api/batch",
-            post(api::batch).layer(DefaultBodyLimit::max(MAX_BATCH_BODY)),
+            post(handlers::batch).layer(DefaultBodyLimit::max(MAX_BATCH_BODY)),
         )
-        .route("/api/lattice", post(api::lattice).layer(lattice_limit))
+        .route("/api/lattice", post(handlers::lattice).layer(lattice_limit))
         .route(
             "/api/lattice/graph.svg",
-            post(api::lattice_graph).layer(lattice_limit),
+            post(handlers::lattice_graph).layer(lattice_limit),
         )
-        .route("/api/examples", get(api::examples))
-        .route("/api/examples/{name}", get(api::example))
+        .route("/api/examples", get(handlers::examples))
+        .route("/api/examples/{name}", get(handlers::example))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(middleware::from_fn_with_state(shared.clone(), guard))
@@ -110,7 +119,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
 }
 
 async fn not_found() -> Response {
-    api::ApiError::new(
+    ApiError::new(
         StatusCode::NOT_FOUND,
         "no such page or endpoint: the explorer is at / and its API under /api (see docs/cli.md)",
     )
@@ -118,7 +127,7 @@ async fn not_found() -> Response {
 }
 
 async fn method_not_allowed() -> Response {
-    api::ApiError::new(
+    ApiError::new(
         StatusCode::METHOD_NOT_ALLOWED,
         "this endpoint does not take that method: /api/batch and /api/lattice take POST, \
          the rest GET",
@@ -175,7 +184,7 @@ fn is_loopback_name(host: &str) -> bool {
 
 /// A request whose `Host` is not loopback's name and port: what a page
 /// that rebinds its own domain to 127.0.0.1 would send.
-fn refuse_host(headers: &HeaderMap, port: u16) -> Option<api::ApiError> {
+fn refuse_host(headers: &HeaderMap, port: u16) -> Option<ApiError> {
     let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
     let allowed = host.is_some_and(|host| {
         let (name, given_port) = match host.rsplit_once(':') {
@@ -187,7 +196,7 @@ fn refuse_host(headers: &HeaderMap, port: u16) -> Option<api::ApiError> {
         is_loopback_name(&name.to_ascii_lowercase()) && given_port == Some(port)
     });
     (!allowed).then(|| {
-        api::ApiError::new(
+        ApiError::new(
             StatusCode::MISDIRECTED_REQUEST,
             format!(
                 "this server answers requests addressed to 127.0.0.1:{port} or localhost:{port} \
@@ -201,7 +210,7 @@ fn refuse_host(headers: &HeaderMap, port: u16) -> Option<api::ApiError> {
 /// A request a page of another origin sent (browsers name the page's
 /// origin in `Origin`): the explorer's own page is the only one that may
 /// use the API from a browser.
-fn refuse_origin(headers: &HeaderMap) -> Option<api::ApiError> {
+fn refuse_origin(headers: &HeaderMap) -> Option<ApiError> {
     let origin = headers.get(header::ORIGIN)?.to_str().unwrap_or("");
     let host = headers
         .get(header::HOST)
@@ -211,7 +220,7 @@ fn refuse_origin(headers: &HeaderMap) -> Option<api::ApiError> {
         .strip_prefix("http://")
         .is_some_and(|rest| rest.eq_ignore_ascii_case(host));
     (!same).then(|| {
-        api::ApiError::new(
+        ApiError::new(
             StatusCode::FORBIDDEN,
             format!(
                 "requests from other sites' pages are refused (Origin '{}')",

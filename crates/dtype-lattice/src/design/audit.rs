@@ -2,7 +2,7 @@
 //!
 //! JAX's design notebook (JEP 9407) weighs each candidate edge of a
 //! promotion lattice against five criteria. The first, that the graph stays
-//! a lattice, is [`analysis::check`](crate::design::check::check)'s; the other
+//! a lattice, is [`Check::new`](crate::design::check::Check::new)'s; the other
 //! four are about the join `c` of two input types, and are decided here
 //! from the types' numeric facts ([`finfo`](DType::finfo) and
 //! [`iinfo`](DType::iinfo)):
@@ -52,7 +52,7 @@
 use std::cmp::Ordering;
 use std::fmt;
 
-use crate::design::Definition;
+use crate::design::{Definition, Subject};
 use crate::engine::{Bound, GraphError};
 use crate::policy::Policy;
 use crate::types::TypeSpec;
@@ -222,11 +222,34 @@ pub struct Audit {
 }
 
 impl Audit {
+    /// Audits a subject: a graph's joins (its inputs are its non-weak nodes
+    /// that stand for a dtype, a pair without a least upper bound is
+    /// undefined), or a policy's `promote_types` over every dtype (a failed
+    /// promotion is undefined). Fails only if a graph is not a DAG.
+    ///
+    /// ```
+    /// use dtype_lattice::design::audit::{Audit, Criterion};
+    /// use dtype_lattice::design::Subject;
+    /// use dtype_lattice::frameworks::numpy::Numpy;
+    ///
+    /// let audit = Audit::new(&Subject::Rules(Box::new(Numpy))).unwrap();
+    /// assert_eq!(audit.pairs, 32 * 31 / 2);
+    /// // NumPy's uint64 + int64 = float64 (the notebook's "How to handle uint64?").
+    /// let loss = audit.findings(Criterion::PrecisionLoss);
+    /// assert!(loss.contains(&["uint64".into(), "int64".into(), "float64".into()]));
+    /// ```
+    pub fn new(subject: &Subject) -> Result<Audit, GraphError> {
+        match subject {
+            Subject::Graph { definition, .. } => Audit::of_definition(definition),
+            Subject::Rules(policy) => Ok(Audit::of_policy(policy.as_ref(), &DType::ALL)),
+        }
+    }
+
     /// Audits a graph: its inputs are its non-weak nodes that stand for a
     /// dtype, in node order; joins are least upper bounds, so a graph that
     /// is not a lattice is audited where it has them. Fails only if the
     /// graph is not a DAG.
-    pub fn of_definition(definition: &Definition) -> Result<Audit, GraphError> {
+    fn of_definition(definition: &Definition) -> Result<Audit, GraphError> {
         let poset = definition.poset()?;
         let inputs: Vec<(usize, DType)> = definition.strong_dtypes().collect();
         let label = |node: usize| definition.nodes[node].label.clone();
@@ -243,19 +266,7 @@ impl Audit {
 
     /// Audits a policy's `promote_types` over `dtypes` (a failed promotion
     /// is an undefined pair).
-    ///
-    /// ```
-    /// use dtype_lattice::design::audit::{Audit, Criterion};
-    /// use dtype_lattice::frameworks::numpy::Numpy;
-    /// use dtype_lattice::DType;
-    ///
-    /// let audit = Audit::of_policy(&Numpy, &[DType::Int64, DType::UInt64, DType::Float16]);
-    /// assert_eq!(audit.pairs, 3);
-    /// // NumPy's uint64 + int64 = float64 (the notebook's "How to handle uint64?").
-    /// let loss = audit.findings(Criterion::PrecisionLoss);
-    /// assert!(loss.contains(&["int64".into(), "uint64".into(), "float64".into()]));
-    /// ```
-    pub fn of_policy(policy: &dyn Policy, dtypes: &[DType]) -> Audit {
+    fn of_policy(policy: &dyn Policy, dtypes: &[DType]) -> Audit {
         let inputs: Vec<(DType, DType)> = dtypes.iter().map(|&d| (d, d)).collect();
         Audit::compute(
             &policy.name(),

@@ -1,6 +1,6 @@
 //! Checking a promotion graph: is it a (partial) lattice, and if not, why.
 //!
-//! [`check`] answers the questions of JAX's design notebook for any
+//! [`Check::new`] answers the questions of JAX's design notebook for any
 //! [`Definition`]: does the graph have a cycle (and which nodes are on it),
 //! which pairs have several minimal common upper bounds (and which), which
 //! pairs have no upper bound at all (allowed: a partial lattice), and does
@@ -8,13 +8,13 @@
 //! defined, verified on the join table itself rather than assumed.
 //!
 //! ```
-//! use dtype_lattice::design::check::{check, EXAMPLES};
+//! use dtype_lattice::design::check::{Check, EXAMPLES};
 //! use dtype_lattice::design::Definition;
 //! use dtype_lattice::frameworks::jax::{Config, Jax};
 //! use dtype_lattice::engine::Poset;
 //!
 //! let jax = Definition::from_policy(&Jax::new(Config { x64: true, ..Config::default() })).unwrap();
-//! let report = check(&jax, EXAMPLES).unwrap();
+//! let report = Check::new(&jax, EXAMPLES).unwrap();
 //! assert!(report.is_lattice());
 //! assert_eq!((report.nodes, report.cycle.as_ref()), (35, None));
 //! let laws = report.laws.as_ref().unwrap();
@@ -29,7 +29,7 @@
 //!     nodes: poset.labels().iter().map(|l| dtype_lattice::design::NodeDef::from_label(l)).collect(),
 //!     edges: poset.edges().collect(),
 //! };
-//! let report = check(&dag, EXAMPLES).unwrap();
+//! let report = Check::new(&dag, EXAMPLES).unwrap();
 //! assert!(!report.is_lattice());
 //! let label = |node: usize| dag.nodes[node].label.as_str();
 //! let ambiguity = &report.ambiguous[0];
@@ -67,7 +67,7 @@ use crate::types::{DType, TypeSpec};
 /// searched for on every triple, when the proof of the laws fails.
 pub const EXHAUSTIVE_LAW_NODES: usize = 1024;
 
-/// What [`check`] found.
+/// What [`Check::new`] found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Check {
     /// How many nodes.
@@ -93,6 +93,59 @@ pub struct Check {
 }
 
 impl Check {
+    /// Checks a graph, listing at most `examples` pairs of each finding (and
+    /// counting them all); an error only for a malformed definition (a
+    /// duplicate label, an edge to a missing node or to itself, too many
+    /// nodes). A cycle is a finding, not an error.
+    ///
+    /// Time and memory are bounded by the graph's size, not by what it holds:
+    /// at most n x n `u16` and a few n x n bit sets, and O(n³ / 64) word
+    /// operations (within a lattice file's limits, well under two seconds).
+    pub fn new(definition: &Definition, examples: usize) -> Result<Check, GraphError> {
+        let mut edges = definition.edges.clone();
+        edges.sort_unstable();
+        edges.dedup();
+        let mut report = Check {
+            nodes: definition.nodes.len(),
+            edges,
+            cycle: None,
+            ambiguous: Vec::new(),
+            ambiguous_count: 0,
+            no_upper_bound: Vec::new(),
+            no_upper_bound_count: 0,
+            laws: None,
+        };
+        let poset = match definition.poset() {
+            Ok(poset) => poset,
+            Err(GraphError::Cycle { nodes }) => {
+                report.cycle = Some(nodes);
+                return Ok(report);
+            }
+            Err(err) => return Err(err),
+        };
+        let n = poset.len();
+        let joins = Joins::with_examples(poset, examples);
+        for (i, pair) in joins.unbounded_pairs().enumerate() {
+            if i < examples {
+                report.no_upper_bound.push(pair);
+            }
+            report.no_upper_bound_count += 1;
+        }
+        report.ambiguous = joins.ambiguous().to_vec();
+        report.ambiguous_count = joins.ambiguous_count();
+        // The laws are verified where the table is defined (ambiguous pairs
+        // are gaps in it).
+        let proof = joins.poset().verify_joins(|a, b| joins.join(a, b));
+        report.laws = Some(match proof {
+            Ok(()) => proven_laws(n),
+            Err(_) => verify_laws(
+                &Table::new(n, |a, b| joins.join(a, b)),
+                EXHAUSTIVE_LAW_NODES,
+            ),
+        });
+        Ok(report)
+    }
+
     /// Whether the graph is a (partial) lattice: no cycle, no ambiguous
     /// pair, and a join that is commutative and associative.
     pub fn is_lattice(&self) -> bool {
@@ -123,7 +176,7 @@ pub struct Laws {
     pub not_associative: Option<[Node; 3]>,
 }
 
-/// How many examples [`check`] lists of each kind of finding unless told
+/// How many examples [`Check::new`] lists of each kind of finding unless told
 /// otherwise: the counts are always exact.
 pub const EXAMPLES: usize = 10;
 
@@ -134,59 +187,6 @@ impl Check {
         self.ambiguous.len() < self.ambiguous_count
             || self.no_upper_bound.len() < self.no_upper_bound_count
     }
-}
-
-/// Checks a graph, listing at most `examples` pairs of each finding (and
-/// counting them all); an error only for a malformed definition (a
-/// duplicate label, an edge to a missing node or to itself, too many
-/// nodes). A cycle is a finding, not an error.
-///
-/// Time and memory are bounded by the graph's size, not by what it holds:
-/// at most n x n `u16` and a few n x n bit sets, and O(n³ / 64) word
-/// operations (within a lattice file's limits, well under two seconds).
-pub fn check(definition: &Definition, examples: usize) -> Result<Check, GraphError> {
-    let mut edges = definition.edges.clone();
-    edges.sort_unstable();
-    edges.dedup();
-    let mut report = Check {
-        nodes: definition.nodes.len(),
-        edges,
-        cycle: None,
-        ambiguous: Vec::new(),
-        ambiguous_count: 0,
-        no_upper_bound: Vec::new(),
-        no_upper_bound_count: 0,
-        laws: None,
-    };
-    let poset = match definition.poset() {
-        Ok(poset) => poset,
-        Err(GraphError::Cycle { nodes }) => {
-            report.cycle = Some(nodes);
-            return Ok(report);
-        }
-        Err(err) => return Err(err),
-    };
-    let n = poset.len();
-    let joins = Joins::with_examples(poset, examples);
-    for (i, pair) in joins.unbounded_pairs().enumerate() {
-        if i < examples {
-            report.no_upper_bound.push(pair);
-        }
-        report.no_upper_bound_count += 1;
-    }
-    report.ambiguous = joins.ambiguous().to_vec();
-    report.ambiguous_count = joins.ambiguous_count();
-    // The laws are verified where the table is defined (ambiguous pairs
-    // are gaps in it).
-    let proof = joins.poset().verify_joins(|a, b| joins.join(a, b));
-    report.laws = Some(match proof {
-        Ok(()) => proven_laws(n),
-        Err(_) => verify_laws(
-            &Table::new(n, |a, b| joins.join(a, b)),
-            EXHAUSTIVE_LAW_NODES,
-        ),
-    });
-    Ok(report)
 }
 
 /// The laws, proven for all n² pairs and n³ triples: the table's every
@@ -341,7 +341,7 @@ impl XorShift {
     }
 }
 
-/// What [`check_rules`] finds in a policy defined by rules, not a lattice.
+/// What [`RulesCheck::new`] finds in a policy defined by rules, not a lattice.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RulesCheck {
     /// The types checked: the documentation's 18 first (so the first
@@ -355,6 +355,38 @@ pub struct RulesCheck {
 }
 
 impl RulesCheck {
+    /// Checks a policy's `promote_types` on every pair and ordered triple of
+    /// the dtypes and Python's int, float and complex: the pairs with no
+    /// promotion, and the triples where it is not associative (so no lattice
+    /// can define it).
+    ///
+    /// ```
+    /// use dtype_lattice::design::check::RulesCheck;
+    /// use dtype_lattice::frameworks::numpy::Numpy;
+    ///
+    /// let numpy = RulesCheck::new(&Numpy);
+    /// assert_eq!(numpy.types.len(), 35);
+    /// assert!(!numpy.non_associative.is_empty());
+    /// ```
+    pub fn new(policy: &dyn Policy) -> RulesCheck {
+        let mut types = DOCS_TYPES.to_vec();
+        for dtype in DType::ALL {
+            if !types.contains(&TypeSpec::DType(dtype)) {
+                types.push(TypeSpec::DType(dtype));
+            }
+        }
+        let no_upper_bound = (0..types.len())
+            .flat_map(|a| (a + 1..types.len()).map(move |b| (a, b)))
+            .filter(|&(a, b)| policy.promote_types(types[a], types[b]).is_err())
+            .collect();
+        let non_associative = non_associative(policy, &types).collect();
+        RulesCheck {
+            types,
+            no_upper_bound,
+            non_associative,
+        }
+    }
+
     /// The number of ordered triples checked.
     pub fn triples(&self) -> usize {
         self.types.len().pow(3)
@@ -368,38 +400,6 @@ impl RulesCheck {
             .iter()
             .find(|e| e.left.is_ok() && e.right.is_ok())
             .or(self.non_associative.first())
-    }
-}
-
-/// Checks a policy's `promote_types` on every pair and ordered triple of
-/// the dtypes and Python's int, float and complex: the pairs with no
-/// promotion, and the triples where it is not associative (so no lattice
-/// can define it).
-///
-/// ```
-/// use dtype_lattice::design::check::check_rules;
-/// use dtype_lattice::frameworks::numpy::Numpy;
-///
-/// let numpy = check_rules(&Numpy);
-/// assert_eq!(numpy.types.len(), 35);
-/// assert!(!numpy.non_associative.is_empty());
-/// ```
-pub fn check_rules(policy: &dyn Policy) -> RulesCheck {
-    let mut types = DOCS_TYPES.to_vec();
-    for dtype in DType::ALL {
-        if !types.contains(&TypeSpec::DType(dtype)) {
-            types.push(TypeSpec::DType(dtype));
-        }
-    }
-    let no_upper_bound = (0..types.len())
-        .flat_map(|a| (a + 1..types.len()).map(move |b| (a, b)))
-        .filter(|&(a, b)| policy.promote_types(types[a], types[b]).is_err())
-        .collect();
-    let non_associative = non_associative(policy, &types).collect();
-    RulesCheck {
-        types,
-        no_upper_bound,
-        non_associative,
     }
 }
 
@@ -447,7 +447,7 @@ mod tests {
             nodes: ["a", "b"].map(NodeDef::from_label).to_vec(),
             edges: vec![(0, 1), (1, 0)],
         };
-        let report = check(&def, EXAMPLES).unwrap();
+        let report = Check::new(&def, EXAMPLES).unwrap();
         assert_eq!(report.cycle, Some(vec!["a".to_owned(), "b".to_owned()]));
         assert!(!report.is_lattice());
         assert_eq!(report.laws, None);

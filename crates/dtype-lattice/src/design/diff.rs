@@ -20,6 +20,7 @@
 //! assert_eq!((cell.left, cell.right), (Some(DType::Float16), Some(DType::Float64)));
 //! ```
 
+use crate::design::table::{dtype_label, type_label, Labels};
 use crate::policy::Policy;
 use crate::types::{DType, TypeSpec};
 
@@ -77,14 +78,91 @@ pub fn differences(left: &dyn Policy, right: &dyn Policy, types: &[TypeSpec]) ->
     found
 }
 
-/// The cells of a `types.len()` square that differ, as a matrix of flags
-/// (`[row][column]`), for marking a rendered table.
-pub fn marks(differences: &[Difference], size: usize) -> Vec<Vec<bool>> {
-    let mut cells = vec![vec![false; size]; size];
-    for d in differences {
-        if let Some(cell) = cells.get_mut(d.row).and_then(|r| r.get_mut(d.column)) {
-            *cell = true;
+/// The cells of a table where another policy differs, for marking them
+/// as JAX's documentation marks where JAX departs from NumPy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CellMarks {
+    /// The other policy's name, as the user called it, for the legend.
+    pub against: String,
+    /// `cells[row][column]`: whether that cell differs.
+    pub cells: Vec<Vec<bool>>,
+}
+
+impl CellMarks {
+    /// The cells of the table over `types` (computed under `policy`) where
+    /// `other`, called `name`, differs.
+    pub fn new(
+        policy: &dyn Policy,
+        other: &dyn Policy,
+        name: &str,
+        types: &[TypeSpec],
+    ) -> CellMarks {
+        let size = types.len();
+        let mut cells = vec![vec![false; size]; size];
+        for d in differences(policy, other, types) {
+            cells[d.row][d.column] = true;
+        }
+        CellMarks {
+            against: name.to_owned(),
+            cells,
         }
     }
-    cells
+}
+
+/// Two policies compared over a list of types: what `diff` reports.
+///
+/// ```
+/// use dtype_lattice::design::diff::Comparison;
+/// use dtype_lattice::design::table::{Labels, DOCS_TYPES};
+/// use dtype_lattice::frameworks::jax::Jax;
+/// use dtype_lattice::frameworks::numpy::Numpy;
+///
+/// let diff = Comparison::new(["jax", "numpy"], [&Jax::default(), &Numpy], &DOCS_TYPES, Labels::Short);
+/// assert!(diff.summary().ends_with("of 324 cells differ between jax and numpy"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Comparison {
+    /// The policies' names, as the user gave them.
+    pub names: [String; 2],
+    /// The labels of the types compared.
+    pub labels: Vec<String>,
+    /// How answers are written.
+    pub label_style: Labels,
+    /// The cells that differ, rows first.
+    pub differences: Vec<Difference>,
+}
+
+impl Comparison {
+    /// Compares two policies over `types`; `names` are what the user
+    /// called them.
+    pub fn new(
+        names: [&str; 2],
+        policies: [&dyn Policy; 2],
+        types: &[TypeSpec],
+        label_style: Labels,
+    ) -> Comparison {
+        Comparison {
+            names: names.map(str::to_owned),
+            labels: types.iter().map(|&t| type_label(t, label_style)).collect(),
+            label_style,
+            differences: differences(policies[0], policies[1], types),
+        }
+    }
+
+    /// A cell's answer as the report writes it: its label, `-` for a
+    /// failed promotion.
+    pub fn answer(&self, dtype: Option<DType>) -> String {
+        dtype.map_or_else(|| "-".to_owned(), |d| dtype_label(d, self.label_style))
+    }
+
+    /// `N of M cells differ between A and B`.
+    pub fn summary(&self) -> String {
+        let cells = self.labels.len() * self.labels.len();
+        format!(
+            "{} of {cells} cells differ between {} and {}",
+            self.differences.len(),
+            self.names[0],
+            self.names[1]
+        )
+    }
 }

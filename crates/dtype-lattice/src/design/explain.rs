@@ -362,7 +362,7 @@ mod tests {
                 let definition = Definition::from_policy(policy.as_ref()).unwrap();
                 let poset = definition.poset().unwrap();
                 let all = types(true);
-                let table = Table::compute(policy.as_ref(), &all);
+                let table = Table::new(policy.as_ref(), &all);
                 for (r, &a) in all.iter().enumerate() {
                     for (c, &b) in all.iter().enumerate() {
                         let Ok(report) =

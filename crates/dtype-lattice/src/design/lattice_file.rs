@@ -28,7 +28,7 @@
 //! node to itself, a `[dtypes]` value that names no dtype, a canonical dtype
 //! name mapped to another dtype, and two non-weak nodes standing for one
 //! dtype. Cycles and ambiguous joins are not file errors: they are what
-//! [`analysis::check`](crate::design::check::check) reports.
+//! [`Check::new`](crate::design::check::Check::new) reports.
 //!
 //! # Limits
 //!

@@ -3,6 +3,7 @@
 //!
 //! - [`Definition`]: a graph whose nodes say what they stand for, not yet
 //!   validated; [`lattice_file`] (feature `toml`) reads one from TOML.
+//! - [`Subject`]: what a report is about, a graph or a policy's rules.
 //! - [`check`]: is it a (partial) lattice, and why not.
 //! - [`audit`]: the design notebook's criteria on every pair.
 //! - [`associativity`]: triples whose grouping changes the answer.
@@ -12,6 +13,9 @@
 //! - [`from_dict`]: a graph given as a dict of lists, as JAX's `dtypes.py`
 //!   writes one; [`dict_text`] reads one from Python or JSON text.
 //! - [`graph`]: the Hasse diagram drawn as SVG (laid out here) or DOT.
+//!
+//! With the feature `json`, every report has a `to_json()`: the one JSON
+//! form the command line, the explorer and the Python package show.
 
 pub mod associativity;
 pub mod audit;
@@ -22,12 +26,16 @@ pub mod diff;
 pub mod explain;
 pub mod from_dict;
 pub mod graph;
+#[cfg(feature = "json")]
+mod json;
 #[cfg(feature = "toml")]
 pub mod lattice_file;
 mod layout;
 mod location;
+mod subject;
 pub mod table;
 
 pub use definition::{Definition, NodeDef, WEAK_LABELS};
 pub use from_dict::{DictError, DictSpec};
 pub use location::Location;
+pub use subject::{NoGraph, Subject};

@@ -10,7 +10,7 @@
 //! use dtype_lattice::design::table::{Labels, Table, DOCS_TYPES};
 //! use dtype_lattice::frameworks::jax::Jax;
 //!
-//! let table = Table::compute(&Jax::default(), &DOCS_TYPES);
+//! let table = Table::new(&Jax::default(), &DOCS_TYPES);
 //! assert_eq!(table.labels(Labels::Short)[..3], ["b1", "u1", "u2"]);
 //! // int8 (row 5) with uint8 (column 1), and with a Python int (column 15).
 //! assert_eq!(table.cell_label(5, 1, Labels::Short), "i2");
@@ -173,7 +173,7 @@ impl Table {
     /// The table of `result_type` over pairs of `types` under `policy`.
     /// With a weak result labelled by its kind, for JAX this is the table
     /// of `lattice_result_type` its documentation prints.
-    pub fn compute(policy: &dyn Policy, types: &[TypeSpec]) -> Table {
+    pub fn new(policy: &dyn Policy, types: &[TypeSpec]) -> Table {
         let cells = types
             .iter()
             .map(|&a| {
@@ -187,6 +187,27 @@ impl Table {
             types: types.to_vec(),
             cells,
         }
+    }
+
+    /// The sentence above the table: the policy with its settings, how to
+    /// read a cell, and what a dtype becomes when the policy does not keep
+    /// it alone (JAX without x64: `u8 gives uint32`).
+    pub fn caption(&self, policy: &dyn Policy, labels: Labels) -> String {
+        let label = |dtype| dtype_label(dtype, labels);
+        let canonical: Vec<String> = canonicalized(policy, &self.types)
+            .into_iter()
+            .map(|(from, to)| format!("{} gives {}", label(from), to))
+            .collect();
+        let canonical = if canonical.is_empty() {
+            String::new()
+        } else {
+            format!(" Taken alone, {}.", canonical.join(", "))
+        };
+        format!(
+            "{}: the result type of each pair, row with column; i*, f*, c* are weak \
+             (Python's int, float, complex), - where promotion fails.{canonical}",
+            policy.name()
+        )
     }
 
     /// The rows' (and columns') labels.

@@ -1,0 +1,269 @@
+//! The answers of the API's GET endpoints, as plain functions over the
+//! library, so that the static export ([`crate::site`]) writes the very
+//! answers the server gives. The JSON of every report is the library's;
+//! these add only what the page needs beside it (a drawing's file name, a
+//! cell's join as a type).
+
+use axum::http::StatusCode;
+use serde_json::{json, Value};
+
+use dtype_lattice::design::diff::Comparison;
+use dtype_lattice::design::explain::Report;
+use dtype_lattice::design::graph::Drawing;
+use dtype_lattice::design::lattice_file;
+use dtype_lattice::design::table::{self, Labels, Table};
+use dtype_lattice::design::{Definition, Subject};
+use dtype_lattice::engine::{Bound, Poset};
+use dtype_lattice::registry::{self, Settings, SETTINGS};
+use dtype_lattice::{Policy, TypeSpec};
+
+use super::assets;
+use super::editor::EDITOR_TABLE_NODES;
+use super::error::ApiError;
+use super::params::policy;
+
+/// Where a policy's drawing and explanations are filed in the static
+/// export: its name with its settings (`jax (x64 off, standard)` is
+/// `jax-x64-off-standard`), so policies that ignore a setting share them.
+pub fn graph_key(policy: &dyn Policy) -> String {
+    let mut key = String::new();
+    for c in policy.name().chars() {
+        if c.is_ascii_alphanumeric() {
+            key.push(c.to_ascii_lowercase());
+        } else if !key.ends_with('-') {
+            key.push('-');
+        }
+    }
+    key.trim_matches('-').to_owned()
+}
+
+/// `GET /api/info`'s answer: the policies (with the settings each reads
+/// and whether a lattice defines it), the settings, the table's types and
+/// the notebook's lattices. `mode` is `serve` or `static`.
+pub fn info_json(mode: &str) -> Value {
+    let policies: Vec<Value> = registry::POLICIES
+        .iter()
+        .map(|info| {
+            let lattice = info.build(Settings::default()).lattice().is_some();
+            json!({ "name": info.name, "lattice": lattice, "settings": info.settings })
+        })
+        .collect();
+    let settings: Vec<Value> = SETTINGS
+        .iter()
+        .map(|s| json!({ "key": s.name, "values": s.values, "help": format!("{}: {}", s.option, s.help) }))
+        .collect();
+    let types = |all: bool| -> Vec<Value> {
+        table::types(all)
+            .into_iter()
+            .map(|t| {
+                json!({
+                    "name": t.to_string(),
+                    "label": table::type_label(t, Labels::Short),
+                })
+            })
+            .collect()
+    };
+    let examples: Vec<Value> = assets::EXAMPLES
+        .iter()
+        .map(|(name, text)| {
+            let description = lattice_file::parse(text)
+                .ok()
+                .and_then(|definition| definition.description)
+                .unwrap_or_default();
+            json!({ "name": name, "description": description.trim() })
+        })
+        .collect();
+    json!({
+        "version": env!("CARGO_PKG_VERSION"),
+        "mode": mode,
+        "policies": policies,
+        "settings": settings,
+        "types": { "docs": types(false), "all": types(true) },
+        "examples": examples,
+        "limits": {
+            "batch_bytes": super::MAX_BATCH_BODY,
+            "lattice_bytes": super::MAX_LATTICE_BODY,
+            "table_nodes": EDITOR_TABLE_NODES,
+        },
+    })
+}
+
+/// `GET /api/table`'s answer: the promotion table of `policy` over the
+/// documentation's types or all of them, as `table --format json` computes
+/// it, with each cell's dtype and weak flag, the errors (each message once,
+/// cells refer to them by index), the caption and the legend.
+pub fn table_json(name: &str, settings: Settings, all: bool) -> Result<Value, ApiError> {
+    let policy = policy(name, settings)?;
+    let computed = Table::new(policy.as_ref(), &table::types(all));
+    let mut value = computed.to_json(policy.as_ref(), Labels::Short, None);
+    value["graph"] = json!(policy.lattice().map(|_| graph_key(policy.as_ref())));
+    Ok(value)
+}
+
+/// `GET /api/diff`'s answer: `diff LEFT RIGHT --format json --labels short`
+/// (with `--all` for all types), the command line's own text.
+pub fn diff_text(
+    left: &str,
+    right: &str,
+    settings: Settings,
+    all: bool,
+) -> Result<String, ApiError> {
+    let (first, second) = (policy(left, settings)?, policy(right, settings)?);
+    let report = Comparison::new(
+        [left, right],
+        [first.as_ref(), second.as_ref()],
+        &table::types(all),
+        Labels::Short,
+    );
+    Ok(format!("{}\n", report.to_json()))
+}
+
+/// `GET /api/explain`'s answer for the cell of types `cell` in `policy`'s
+/// table: `explain --format json` for the two as the policy takes them
+/// ([`Report::of_types`]), with `"explained": true`, the join's dtype and
+/// weak flag (`"join_type"`), and with `marks` what a drawing of the
+/// policy's lattice marks for the pair ([`Drawing::marks`]). A policy
+/// defined by rules, or a type its lattice has no node for, answers
+/// `{"explained": false, "reason"}`.
+pub fn explain_json(
+    name: &str,
+    settings: Settings,
+    cell: [TypeSpec; 2],
+    marks: bool,
+) -> Result<Value, ApiError> {
+    let subject = Subject::of_policy(policy(name, settings)?);
+    let not_explained = |reason: String| json!({ "explained": false, "reason": reason });
+    let (definition, policy) = match &subject {
+        Subject::Graph {
+            definition,
+            policy: Some(policy),
+        } => (definition, policy),
+        _ => {
+            let reason = match subject.definition() {
+                Err(no_graph) => no_graph.to_string(),
+                Ok(_) => format!("{} has no graph", subject.name()),
+            };
+            return Ok(not_explained(reason));
+        }
+    };
+    let poset = definition
+        .poset()
+        .map_err(|err| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, err.to_string()))?;
+    let report = match Report::of_types(definition, &poset, policy.as_ref(), cell) {
+        Ok(report) => report,
+        Err(unknown) => return Ok(not_explained(unknown.to_string())),
+    };
+    let mut value = explained(definition, &poset, &report, marks);
+    value["types"] = json!(cell.map(|t| t.to_string()));
+    Ok(value)
+}
+
+/// Every cell's [`explain_json`] (with marks) over `types`, for the
+/// static export: one object per row, keyed by the column's type; `None`
+/// for a policy defined by rules.
+pub fn explain_rows(
+    name: &str,
+    settings: Settings,
+    types: &[TypeSpec],
+) -> Result<Option<Vec<Value>>, ApiError> {
+    let subject = Subject::of_policy(policy(name, settings)?);
+    let Subject::Graph {
+        definition,
+        policy: Some(policy),
+    } = &subject
+    else {
+        return Ok(None);
+    };
+    let poset = definition
+        .poset()
+        .map_err(|err| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, err.to_string()))?;
+    let rows = types
+        .iter()
+        .map(|&a| {
+            let row: serde_json::Map<String, Value> = types
+                .iter()
+                .map(|&b| {
+                    let value = match Report::of_types(definition, &poset, policy.as_ref(), [a, b])
+                    {
+                        Ok(report) => {
+                            let mut value = explained(definition, &poset, &report, true);
+                            value["types"] = json!([a.to_string(), b.to_string()]);
+                            value
+                        }
+                        Err(unknown) => {
+                            json!({ "explained": false, "reason": unknown.to_string() })
+                        }
+                    };
+                    (b.to_string(), value)
+                })
+                .collect();
+            Value::Object(row)
+        })
+        .collect();
+    Ok(Some(rows))
+}
+
+/// The command line's explain JSON, with `explained`, `join_type` and,
+/// if asked, the drawing's `marks`.
+pub(super) fn explained(
+    definition: &Definition,
+    poset: &Poset,
+    report: &Report,
+    marks: bool,
+) -> Value {
+    let mut value = report.to_json();
+    value["explained"] = json!(true);
+    value["join_type"] = match report.why.bound {
+        Bound::Least(join) => {
+            let node = &definition.nodes[join];
+            node.dtype.map_or(
+                Value::Null,
+                |dtype| json!({ "dtype": dtype.name(), "weak": node.weak }),
+            )
+        }
+        _ => Value::Null,
+    };
+    if let Some(reason) = report.error.as_ref().and_then(|err| err.no_path_reason()) {
+        value["error"]["summary"] = json!(reason.summary());
+    }
+    if marks {
+        let nodes = report.why.inputs.map(|n| report.label(n));
+        if let Some(found) = Drawing::new(definition, poset, Some(nodes))
+            .ok()
+            .and_then(|drawing| drawing.marks())
+        {
+            value["marks"] = found.to_json();
+        }
+    }
+    value
+}
+
+/// `GET /api/graph.svg`'s answer: the Hasse diagram of `policy`'s lattice
+/// as `graph --highlight A,B` draws it.
+pub fn graph_svg(
+    name: &str,
+    settings: Settings,
+    highlight: Option<&[String; 2]>,
+) -> Result<String, ApiError> {
+    let subject = Subject::of_policy(policy(name, settings)?);
+    let definition = subject.definition().map_err(|no_graph| {
+        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, no_graph.to_string())
+    })?;
+    let poset = definition
+        .poset()
+        .map_err(|err| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, err.to_string()))?;
+    draw(definition, &poset, highlight)
+}
+
+pub(super) fn draw(
+    definition: &Definition,
+    poset: &Poset,
+    highlight: Option<&[String; 2]>,
+) -> Result<String, ApiError> {
+    let pair = highlight.map(|[a, b]| [a.as_str(), b.as_str()]);
+    let drawing =
+        Drawing::new(definition, poset, pair).map_err(|err| ApiError::bad(err.to_string()))?;
+    drawing
+        .svg()
+        .map_err(|too_large| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, too_large.to_string()))
+}

@@ -1,0 +1,84 @@
+//! Work kept off the connections: answers that depend only on a policy
+//! and a few choices are computed once and kept; computations run on
+//! threads that may block; heavy analyses wait for one of a few places.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
+use axum::body::Bytes;
+use axum::http::StatusCode;
+
+use super::error::ApiError;
+use super::{Shared, HEAVY_WAIT};
+
+/// Answers that depend only on a policy (its name, settings included) and
+/// a few choices, kept once computed: a table or a diff costs a
+/// millisecond of allocation, which fifty clients at once would turn into
+/// queueing. The keys are names the registry knows and the choices are
+/// few, so the cache is bounded by what exists (about a hundred answers);
+/// [`CACHED_ANSWERS`] caps it all the same.
+static ANSWERS: OnceLock<Mutex<HashMap<String, Bytes>>> = OnceLock::new();
+
+/// The most answers kept; past it, answers are computed each time.
+pub const CACHED_ANSWERS: usize = 1024;
+
+fn cached(key: &str) -> Option<Bytes> {
+    let answers = ANSWERS.get_or_init(Mutex::default);
+    answers.lock().ok()?.get(key).cloned()
+}
+
+fn keep(key: String, answer: &Bytes) {
+    let answers = ANSWERS.get_or_init(Mutex::default);
+    if let Ok(mut answers) = answers.lock() {
+        if answers.len() < CACHED_ANSWERS {
+            answers.insert(key, answer.clone());
+        }
+    }
+}
+
+/// The cached answer under `key`, or `compute`'s, computed off the async
+/// threads and kept.
+pub(super) async fn answer_once(
+    key: String,
+    compute: impl FnOnce() -> Result<String, ApiError> + Send + 'static,
+) -> Result<Bytes, ApiError> {
+    if let Some(answer) = cached(&key) {
+        return Ok(answer);
+    }
+    let answer = Bytes::from(blocking(compute).await??);
+    keep(key, &answer);
+    Ok(answer)
+}
+/// Runs `work` off the async threads, as one of the few heavy analyses
+/// allowed at once; 503 if none finishes in time for it to start.
+pub(super) async fn heavy<T: Send + 'static>(
+    shared: &Shared,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    let permit = tokio::time::timeout(HEAVY_WAIT, shared.heavy.acquire())
+        .await
+        .ok()
+        .and_then(Result::ok)
+        .ok_or_else(|| {
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the server is busy analysing other lattices: try again in a few seconds",
+            )
+        })?;
+    let answer = blocking(work).await;
+    drop(permit);
+    answer
+}
+
+/// Runs `work` on a thread that may block, so that no computation holds
+/// up the connections.
+pub(super) async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work).await.map_err(|err| {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the computation failed: {err}"),
+        )
+    })
+}
