@@ -278,9 +278,15 @@ fn drawings_are_the_command_lines() {
     assert_eq!(torch.body, cli(&["graph", "--policy", "torch"], b""));
     let numpy = server.get("/api/graph.svg?policy=numpy");
     assert_eq!(numpy.status, 422);
-    assert!(numpy.message().contains("defined by rules, not by a lattice"));
+    assert!(numpy
+        .message()
+        .contains("defined by rules, not by a lattice"));
     // A web user is not told to run a command.
-    assert!(!numpy.message().contains("dtype-lattice "), "{}", numpy.message());
+    assert!(
+        !numpy.message().contains("dtype-lattice "),
+        "{}",
+        numpy.message()
+    );
 }
 
 /// `POST /api/batch` answers the golden promote_types file as real JAX
