@@ -2,12 +2,11 @@
 //! (which the other tests check against the real libraries) and against
 //! the golden data itself: the server must answer as `dtype-lattice` does.
 
-mod golden_data;
-mod serve_support;
+mod support;
 
-use golden_data::{judge, load, with_sorted_inputs, Verdict};
 use serde_json::{json, Value};
-use serve_support::{cli, root, Server};
+use support::golden::{judge, load, with_sorted_inputs, Verdict};
+use support::serve::{cli, root, Server};
 
 const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
                    connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";

@@ -3,9 +3,9 @@
 //! Each is refused with a 4xx that says why, and the server answers the
 //! next request as if nothing happened.
 
-mod serve_support;
+mod support;
 
-use serve_support::{cli, Server};
+use support::serve::{cli, Server};
 
 /// The server still answers a plain question.
 fn still_serving(server: &Server) {

@@ -4,16 +4,12 @@
 //! checks quickly; `bench/bounds.sh` times the full sizes. Expected counts
 //! come from each family's construction, not from a run.
 
-#[path = "support/adversarial.rs"]
-#[allow(dead_code)] // `to_toml` serves the example that writes the files
-mod adversarial;
-#[path = "support/rng.rs"]
-mod rng;
+mod support;
 
-use adversarial::Graph;
 use dtype_lattice::design::check::Check;
 use dtype_lattice::design::{Definition, NodeDef};
 use dtype_lattice::engine::{Joins, Lattice, LatticeError, Poset};
+use support::adversarial::Graph;
 
 fn definition(graph: &Graph) -> Definition {
     Definition {
@@ -31,7 +27,7 @@ fn checked(graph: &Graph, examples: usize) -> Check {
 #[test]
 fn an_antichain_counts_every_pair_and_lists_the_first() {
     let n = 200;
-    let report = checked(&adversarial::antichain(n), 10);
+    let report = checked(&support::adversarial::antichain(n), 10);
     assert_eq!(report.no_upper_bound_count, n * (n - 1) / 2);
     assert_eq!(
         report.no_upper_bound,
@@ -45,8 +41,11 @@ fn an_antichain_counts_every_pair_and_lists_the_first() {
 #[test]
 fn ambiguous_pairs_are_counted_and_the_first_listed_with_their_candidates() {
     let (tops, sources) = (40, 12);
-    let report = checked(&adversarial::hubs(tops, sources), 3);
-    assert_eq!(report.ambiguous_count, adversarial::hubs_ambiguous(sources));
+    let report = checked(&support::adversarial::hubs(tops, sources), 3);
+    assert_eq!(
+        report.ambiguous_count,
+        support::adversarial::hubs_ambiguous(sources)
+    );
     assert_eq!(report.ambiguous.len(), 3);
     // The first pair by index is the two hubs; every listed pair has all
     // the tops as candidates.
@@ -58,10 +57,10 @@ fn ambiguous_pairs_are_counted_and_the_first_listed_with_their_candidates() {
     assert!(report.is_truncated() && !report.is_lattice());
 
     let (chain, sources) = (60, 30);
-    let report = checked(&adversarial::middles(chain, sources), 5);
+    let report = checked(&support::adversarial::middles(chain, sources), 5);
     assert_eq!(
         report.ambiguous_count,
-        adversarial::middles_ambiguous(sources)
+        support::adversarial::middles_ambiguous(sources)
     );
     let (x, y) = (chain + 2, chain + 3);
     assert_eq!(report.ambiguous[0].candidates, [x, y]);
@@ -70,16 +69,19 @@ fn ambiguous_pairs_are_counted_and_the_first_listed_with_their_candidates() {
 
 #[test]
 fn asking_for_no_examples_still_counts() {
-    let report = checked(&adversarial::hubs(10, 4), 0);
+    let report = checked(&support::adversarial::hubs(10, 4), 0);
     assert!(report.ambiguous.is_empty() && report.no_upper_bound.is_empty());
-    assert_eq!(report.ambiguous_count, adversarial::hubs_ambiguous(4));
+    assert_eq!(
+        report.ambiguous_count,
+        support::adversarial::hubs_ambiguous(4)
+    );
     assert_eq!(report.no_upper_bound_count, 10 * 9 / 2);
 }
 
 #[test]
 fn a_report_of_every_family_is_small() {
-    for name in adversarial::FAMILIES {
-        let graph = adversarial::family(name, true).unwrap();
+    for name in support::adversarial::FAMILIES {
+        let graph = support::adversarial::family(name, true).unwrap();
         let report = checked(&graph, 10);
         assert!(
             report.ambiguous.len() <= 10 && report.no_upper_bound.len() <= 10,
@@ -96,12 +98,12 @@ fn a_report_of_every_family_is_small() {
 #[test]
 fn the_engines_error_lists_a_bounded_sample_and_the_count() {
     let sources = 12;
-    let graph = adversarial::hubs(40, sources);
+    let graph = support::adversarial::hubs(40, sources);
     let err = Lattice::from_edges(graph.labels(), graph.edges.iter().copied()).unwrap_err();
     let LatticeError::Ambiguous { pairs, count, .. } = &err else {
         panic!("{err}")
     };
-    assert_eq!(*count, adversarial::hubs_ambiguous(sources));
+    assert_eq!(*count, support::adversarial::hubs_ambiguous(sources));
     assert_eq!(pairs.len(), Joins::EXAMPLES);
     let text = err.to_string();
     assert!(

@@ -13,15 +13,9 @@
 
 #[path = "support/counting_alloc.rs"]
 mod counting_alloc;
-#[path = "support/floor.rs"]
-#[allow(dead_code)]
-mod floor;
-#[path = "support/operand_forms.rs"]
-mod operand_forms;
-#[path = "support/rng.rs"]
-mod rng;
+mod support;
 
-use operand_forms::operand_forms;
+use support::operand_forms::operand_forms;
 
 use counting_alloc::{reset_peak, stats};
 use dtype_lattice::frameworks::jax::{Config, Jax};
@@ -85,9 +79,12 @@ fn promote_types_allocates_nothing_on_any_pair() {
     let mut failures = 0;
     for jax in warm_up() {
         let lattice = jax.lattice().expect("JAX is a lattice");
-        for x in floor::node_types() {
-            for y in floor::node_types() {
-                let (a, b) = (floor::node_of(&jax, x), floor::node_of(&jax, y));
+        for x in support::floor::node_types() {
+            for y in support::floor::node_types() {
+                let (a, b) = (
+                    support::floor::node_of(&jax, x),
+                    support::floor::node_of(&jax, y),
+                );
                 let what = || format!("{jax:?}: promote_types({x}, {y})");
                 let succeeded = check(&what, || jax.promote_types(x, y));
                 assert_eq!(succeeded, lattice.join(a, b).is_some(), "{}", what());
@@ -125,7 +122,7 @@ fn result_types_allocate_nothing_on_single_operands_and_pairs() {
 #[test]
 fn result_types_allocate_nothing_on_longer_lists() {
     let forms = operand_forms();
-    let mut rng = rng::Rng(0x5EED);
+    let mut rng = support::rng::Rng(0x5EED);
     let mut below = |n| rng.below(n);
     // Mostly the common dtypes as arrays, so many lists promote.
     let common: Vec<Operand> = [

@@ -4,15 +4,12 @@
 //! The paths must agree. (The golden tests check the functions themselves
 //! against real JAX.)
 
-#[path = "support/operand_forms.rs"]
-mod operand_forms;
-#[path = "support/rng.rs"]
-mod rng;
+mod support;
 
 use dtype_lattice::frameworks::jax::{Config, ExplicitX64, Jax};
 use dtype_lattice::{Operand, OperandKind, Typed};
-use operand_forms::operand_forms;
-use rng::Rng;
+use support::operand_forms::operand_forms;
+use support::rng::Rng;
 
 fn configs() -> impl Iterator<Item = Jax> {
     Config::all().map(Jax::new)

@@ -1,9 +1,19 @@
-//! Running the built binary, for the test files that drive it (each uses
-//! some of these helpers).
+//! What the command line's test binaries share (each uses some of it):
+//! running the built binary, the explorer's server and a raw HTTP client
+//! (`serve`), reading a diff report, and the library's golden data and its
+//! judge (`golden`, the library's own support file, shared rather than
+//! copied).
 #![allow(dead_code)]
 
+#[path = "../../../dtype-lattice/tests/support/golden.rs"]
+pub mod golden;
+pub mod serve;
+
+use std::collections::BTreeSet;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
 
 pub fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_dtype-lattice"))
@@ -32,4 +42,17 @@ pub fn stdout(output: &Output) -> String {
 
 pub fn stderr(output: &Output) -> String {
     String::from_utf8(output.stderr.clone()).expect("UTF-8 errors")
+}
+
+/// The (row, column) cells a `diff --format json` report lists.
+pub fn diff_cells(report: &Value) -> BTreeSet<(String, String)> {
+    report["differences"]
+        .as_array()
+        .expect("a diff report lists its differences")
+        .iter()
+        .map(|d| {
+            let label = |key: &str| d[key].as_str().expect("a cell label").to_owned();
+            (label("row"), label("column"))
+        })
+        .collect()
 }

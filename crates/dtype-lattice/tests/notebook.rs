@@ -4,13 +4,14 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
+use dtype_lattice::design::audit::Audit;
+use dtype_lattice::design::check::{Check, RulesCheck};
 use dtype_lattice::design::lattice_file;
-use dtype_lattice::design::Definition;
+use dtype_lattice::design::{Definition, Subject};
 use dtype_lattice::engine::Lattice;
 use dtype_lattice::frameworks::jax::{Config, Jax};
-use dtype_lattice::frameworks::numpy::Numpy;
+use dtype_lattice::frameworks::numpy::{Numpy, NumpyLegacy};
 use dtype_lattice::TypedLattice;
 use dtype_lattice::{DType, Policy, TypeSpec};
 use serde_json::Value;
@@ -21,28 +22,35 @@ fn example(name: &str) -> PathBuf {
         .join(format!("{name}.toml"))
 }
 
-/// Runs the tool and parses its JSON report; returns it with the exit code.
-fn report(command: &str, name: &str, extra: &[&str]) -> (Value, i32) {
-    let output = Command::new(env!("CARGO_BIN_EXE_dtype-lattice"))
-        .args([command, "--format", "json"])
-        .args(extra)
-        .arg(example(name))
-        .output()
-        .unwrap();
-    let text = String::from_utf8(output.stdout).unwrap();
-    let value = serde_json::from_str(&text).unwrap_or_else(|err| panic!("{err}: {text}"));
-    (value, output.status.code().unwrap())
+/// The notebook's graph `name` (from `examples/lattices/`).
+fn definition(name: &str) -> Definition {
+    lattice_file::read(example(name)).unwrap()
 }
 
-/// `check`, listing every pair: the notebook's claims are about all of them.
+/// The check of a graph as `check --format json` reports it, listing every
+/// pair (the notebook's claims are about all of them), and whether it is
+/// a lattice.
+fn check_of(definition: &Definition) -> (Value, bool) {
+    let report = Check::new(definition, 100_000).unwrap();
+    let value = report.to_json(definition);
+    assert_eq!(value["truncated"], false, "{}", definition.name);
+    (value, report.is_lattice())
+}
+
+/// [`check_of`] the notebook's graph `name`, with the exit code the
+/// command line gives it (0 for a lattice, 1 otherwise).
 fn check(name: &str) -> (Value, i32) {
-    let (value, code) = report("check", name, &["--max-examples", "100000"]);
-    assert_eq!(value["truncated"], false, "{name}");
-    (value, code)
+    let (value, lattice) = check_of(&definition(name));
+    (value, if lattice { 0 } else { 1 })
+}
+
+/// The audit of a subject as `audit --format json` reports it.
+fn audit_of(subject: &Subject) -> Value {
+    Audit::new(subject).unwrap().to_json()
 }
 
 fn audit(name: &str) -> Value {
-    report("audit", name, &[]).0
+    audit_of(&Subject::of_definition(definition(name)))
 }
 
 fn pair(a: &str, b: &str) -> Value {
@@ -360,14 +368,9 @@ fn the_jax_file_agrees_pair_for_pair_with_the_builtin_policy() {
             assert_eq!(join(&lattice, a, b), join(builtin, a, b), "{a} with {b}");
         }
     }
-    // ... and the tool says so too: the same report for both.
+    // ... and the reports say so too: the same report for both.
     let (file, _) = check("jax");
-    let output = Command::new(env!("CARGO_BIN_EXE_dtype-lattice"))
-        .args(["check", "--format", "json", "--policy", "jax", "--x64"])
-        .args(["--max-examples", "100000"])
-        .output()
-        .unwrap();
-    let policy: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let (policy, _) = check_of(&Definition::from_policy(&jax_x64()).unwrap());
     let edges = |report: &Value| -> BTreeSet<String> {
         list(report, "edges").iter().map(Value::to_string).collect()
     };
@@ -379,18 +382,8 @@ fn the_jax_file_agrees_pair_for_pair_with_the_builtin_policy() {
             .collect()
     };
     assert_eq!(no_upper_bound(&file), no_upper_bound(&policy));
-    let audits = |args: &[&str]| -> Value {
-        let output = Command::new(env!("CARGO_BIN_EXE_dtype-lattice"))
-            .arg("audit")
-            .args(args)
-            .args(["--format", "json"])
-            .output()
-            .unwrap();
-        serde_json::from_slice(&output.stdout).unwrap()
-    };
-    let file_path = example("jax");
-    let from_file = audits(&[file_path.to_str().unwrap()]);
-    let from_policy = audits(&["--policy", "jax", "--x64"]);
+    let from_file = audit("jax");
+    let from_policy = audit_of(&Subject::of_policy(Box::new(jax_x64())));
     // Node order differs (the file's is its own), so compare as sets of
     // {a, b} -> c.
     let findings = |audit: &Value| -> BTreeSet<(String, BTreeSet<String>, String)> {
@@ -415,12 +408,7 @@ fn numpy_is_not_a_lattice_and_check_finds_the_notebooks_kind_of_counterexample()
     // "here are three scalar types whose promotion behavior in NumPy is
     // non-associative": (int8 + uint8) + float16 is float32 but
     // int8 + (uint8 + float16) is float16, in the notebook's NumPy table.
-    let output = Command::new(env!("CARGO_BIN_EXE_dtype-lattice"))
-        .args(["check", "--format", "json", "--policy", "numpy-legacy"])
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(1));
-    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let report = RulesCheck::new(&NumpyLegacy).to_json("numpy-legacy");
     assert_eq!(report["lattice"], false);
     let example = &report["non_associative"]["example"];
     assert_eq!(

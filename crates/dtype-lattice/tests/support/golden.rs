@@ -1,7 +1,8 @@
 //! The golden data generated from the real libraries
 //! (`conformance/golden/*.jsonl`) and the one comparison every test of it
-//! uses: `tests/golden.rs` through the library's batch protocol,
-//! `tests/serve_api.rs` through the explorer's `POST /api/batch`.
+//! uses: this crate's `tests/golden.rs` through the batch protocol, and the
+//! CLI crate's `tests/serve_api.rs` through the explorer's `POST
+//! /api/batch` (it includes this file).
 //!
 //! Comparison is exact, with these stated allowances:
 //! - numbers compare by value (Python and Rust print floats differently);
