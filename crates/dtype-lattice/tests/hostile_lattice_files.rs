@@ -5,9 +5,8 @@
 use std::time::{Duration, Instant};
 
 use dtype_lattice::design::check::{Check, EXAMPLES};
-use dtype_lattice::design::lattice_file::{
-    parse, parse_bytes, FileErrorKind, Location, MAX_FILE_BYTES, MAX_FILE_EDGES, MAX_FILE_NODES,
-};
+use dtype_lattice::design::lattice_file::{parse, parse_bytes, FileErrorKind, Location};
+use dtype_lattice::design::limits::{MAX_BYTES, MAX_EDGES, MAX_NODES};
 use proptest::prelude::*;
 
 /// A file with these `[edges]` lines.
@@ -75,13 +74,13 @@ fn an_edge_to_an_undeclared_label_makes_a_node() {
 #[test]
 fn a_hundred_thousand_nodes_are_refused_quickly() {
     let text = file((0..100_000).map(|i| edge_line(i, [i + 1])));
-    assert!(text.len() < MAX_FILE_BYTES);
+    assert!(text.len() < MAX_BYTES);
     let err = timed(Duration::from_secs(5), || parse(&text)).unwrap_err();
     assert_eq!(err.kind(), &FileErrorKind::TooManyNodes);
     // The place is the first node beyond the limit.
-    assert_eq!(err.location().map(|l| l.line), Some(MAX_FILE_NODES + 2));
+    assert_eq!(err.location().map(|l| l.line), Some(MAX_NODES + 2));
     assert!(err.to_string().contains(&format!(
-        "more than {MAX_FILE_NODES} nodes, the limit for a lattice file"
+        "more than {MAX_NODES} nodes, the limit for a lattice file"
     )));
 }
 
@@ -101,14 +100,14 @@ fn a_dense_dag_of_5000_nodes_is_refused_by_size() {
     assert_eq!(err.kind(), &FileErrorKind::TooLarge);
     assert!(err
         .to_string()
-        .contains(&format!("larger than {MAX_FILE_BYTES} bytes")));
+        .contains(&format!("larger than {MAX_BYTES} bytes")));
 }
 
 #[test]
 fn a_dag_of_5000_nodes_within_the_size_limit_is_refused_by_counts() {
     // 5000 nodes, each promoting to the next 40: 200,000 edges.
     let text = file((0..5000).map(|i| edge_line(i, (i + 1..5000).take(40))));
-    assert!(text.len() < MAX_FILE_BYTES);
+    assert!(text.len() < MAX_BYTES);
     let err = timed(Duration::from_secs(5), || parse(&text)).unwrap_err();
     assert_eq!(err.kind(), &FileErrorKind::TooManyNodes);
     // Too many edges is its own refusal.
@@ -117,7 +116,7 @@ fn a_dag_of_5000_nodes_within_the_size_limit_is_refused_by_counts() {
     assert_eq!(err.kind(), &FileErrorKind::TooManyEdges);
     assert!(err
         .to_string()
-        .contains(&format!("more than {MAX_FILE_EDGES} edges")));
+        .contains(&format!("more than {MAX_EDGES} edges")));
 }
 
 #[test]

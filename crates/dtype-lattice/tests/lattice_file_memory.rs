@@ -6,18 +6,18 @@
 //! Inputs are generated in memory.
 
 use dtype_lattice::design::lattice_file::{
-    parse, read_from, FileErrorKind, LatticeFileError, Location, MAX_FILE_BYTES, MAX_FILE_EDGES,
-    MAX_FILE_NODES,
+    parse, read_from, FileErrorKind, LatticeFileError, Location,
 };
+use dtype_lattice::design::limits::{MAX_BYTES, MAX_EDGES, MAX_NODES};
 
 /// `head`, then `item` repeated to fill 8 MiB less `tail.len()`, then `tail`.
 fn filled(head: &str, item: &str, tail: &str) -> String {
-    let room = MAX_FILE_BYTES - head.len() - tail.len();
-    let mut text = String::with_capacity(MAX_FILE_BYTES);
+    let room = MAX_BYTES - head.len() - tail.len();
+    let mut text = String::with_capacity(MAX_BYTES);
     text.push_str(head);
     text.push_str(&item.repeat(room / item.len()));
     text.push_str(tail);
-    assert!(text.len() <= MAX_FILE_BYTES && text.len() > MAX_FILE_BYTES - item.len() - 1);
+    assert!(text.len() <= MAX_BYTES && text.len() > MAX_BYTES - item.len() - 1);
     text
 }
 
@@ -67,7 +67,7 @@ fn millions_of_edges_are_refused_at_the_first_past_the_limit() {
     // `a = [` then "x", ... : element k starts at column 6 + 4k.
     let err = refused(&filled("name = \"x\"\n[edges]\na = [", "\"x\",", "]\n"));
     assert_eq!(err.kind(), &FileErrorKind::TooManyEdges);
-    assert_eq!(err.location(), at(3, 6 + 4 * MAX_FILE_EDGES));
+    assert_eq!(err.location(), at(3, 6 + 4 * MAX_EDGES));
     // One target per line, every line a comment too.
     let err = refused(&filled(
         "name = \"x\"\nedges.a = [\n",
@@ -75,7 +75,7 @@ fn millions_of_edges_are_refused_at_the_first_past_the_limit() {
         "]\n",
     ));
     assert_eq!(err.kind(), &FileErrorKind::TooManyEdges);
-    assert_eq!(err.location(), at(3 + MAX_FILE_EDGES, 3));
+    assert_eq!(err.location(), at(3 + MAX_EDGES, 3));
 }
 
 #[test]
@@ -83,10 +83,10 @@ fn a_huge_weak_list_is_refused_past_the_node_limit() {
     // `weak = [` then "x", ... : element k starts at column 9 + 4k.
     let err = refused(&filled("name = \"x\"\nweak = [", "\"x\",", "]\n"));
     assert_eq!(err.kind(), &FileErrorKind::TooManyWeak);
-    assert_eq!(err.location(), at(2, 9 + 4 * MAX_FILE_NODES));
+    assert_eq!(err.location(), at(2, 9 + 4 * MAX_NODES));
     assert!(err
         .to_string()
-        .contains(&format!("`weak` lists more than {MAX_FILE_NODES} labels")));
+        .contains(&format!("`weak` lists more than {MAX_NODES} labels")));
 }
 
 #[test]
@@ -143,14 +143,14 @@ fn very_many_keys_are_refused_past_the_node_limit() {
     for (head, line, column) in shapes {
         let mut text = String::from(head);
         let mut k = 0;
-        while text.len() < MAX_FILE_BYTES - 64 {
+        while text.len() < MAX_BYTES - 64 {
             text += &line(k);
             k += 1;
         }
         let err = refused(&text);
         assert_eq!(err.kind(), &FileErrorKind::TooManyNodes, "{head}");
         let first = head.lines().count() + 1;
-        assert_eq!(err.location(), at(first + MAX_FILE_NODES, column), "{head}");
+        assert_eq!(err.location(), at(first + MAX_NODES, column), "{head}");
     }
     // The same key again and again is a duplicate, found on its second line.
     let err = refused(&filled("", "name = \"x\"\n", ""));
@@ -172,12 +172,12 @@ fn big_files_within_the_limits_are_read() {
     assert_eq!(definition.edges, [(0, 1)]);
     // One long description.
     let text = filled("name = \"x\"\ndescription = \"", "long ", "\"\n");
-    assert!(parse(&text).unwrap().description.unwrap().len() > MAX_FILE_BYTES - 64);
+    assert!(parse(&text).unwrap().description.unwrap().len() > MAX_BYTES - 64);
     // Every edge the limits allow, written one label per line.
     let mut text = String::from("name = \"x\"\n[edges]\n");
     for from in 0..1000 {
         text += &format!("n{from} = [\n");
-        for to in (from + 1..1000).take(MAX_FILE_EDGES / 1000) {
+        for to in (from + 1..1000).take(MAX_EDGES / 1000) {
             text += &format!("  'n{to}',\n");
         }
         text += "]\n";

@@ -57,7 +57,7 @@ pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'
 pub const MAX_BATCH_BODY: usize = dtype_lattice::protocol::MAX_LINE_BYTES;
 
 /// The largest lattice a request may post: a lattice file's limit (8 MiB).
-pub const MAX_LATTICE_BODY: usize = dtype_lattice::design::lattice_file::MAX_FILE_BYTES;
+pub const MAX_LATTICE_BODY: usize = dtype_lattice::design::limits::MAX_BYTES;
 
 /// How many lattice analyses (up to about 2 seconds each) run at once; the
 /// rest wait their turn, up to [`HEAVY_WAIT`].

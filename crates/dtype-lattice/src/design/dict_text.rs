@@ -32,18 +32,16 @@
 //!
 //! The same as a lattice file's, checked while reading so that no text
 //! costs more than a small multiple of its size: at most
-//! [`MAX_DICT_TEXT_BYTES`] bytes, [`MAX_DICT_NODES`] distinct labels and
-//! [`MAX_DICT_EDGES`] list items. Nothing nests deeper than a list in a
+//! [`MAX_BYTES`] bytes, [`MAX_NODES`] distinct labels and
+//! [`MAX_EDGES`] list items. Nothing nests deeper than a list in a
 //! dict, so the reader needs no recursion.
 
 use std::collections::HashMap;
 use std::fmt;
 
-use crate::design::from_dict::{DictError, DictSpec, MAX_DICT_EDGES, MAX_DICT_NODES};
+use crate::design::from_dict::{DictError, DictSpec};
+use crate::design::limits::{MAX_BYTES, MAX_EDGES, MAX_NODES};
 use crate::design::{Definition, Location};
-
-/// The longest text read, in bytes: a lattice file's limit (8 MiB).
-pub const MAX_DICT_TEXT_BYTES: usize = 8 << 20;
 
 /// A dict of lists as read from text, in the order written.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,7 +79,7 @@ pub struct DictTextError {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum DictTextErrorKind {
-    /// More than [`MAX_DICT_TEXT_BYTES`] bytes.
+    /// More than [`MAX_BYTES`] bytes.
     TooLarge,
     /// Something other than what the grammar allows here.
     Expected {
@@ -116,9 +114,9 @@ pub enum DictTextErrorKind {
         /// The key.
         label: String,
     },
-    /// More than [`MAX_DICT_NODES`] distinct labels.
+    /// More than [`MAX_NODES`] distinct labels.
     TooManyNodes,
-    /// More than [`MAX_DICT_EDGES`] list items.
+    /// More than [`MAX_EDGES`] list items.
     TooManyEdges,
 }
 
@@ -157,7 +155,7 @@ impl fmt::Display for DictTextErrorKind {
         match self {
             DictTextErrorKind::TooLarge => write!(
                 f,
-                "the text is longer than {MAX_DICT_TEXT_BYTES} bytes, the limit for a lattice"
+                "the text is longer than {MAX_BYTES} bytes, the limit for a lattice"
             ),
             DictTextErrorKind::Expected { expected, found } => {
                 write!(f, "expected {expected}, found {found}")
@@ -192,12 +190,12 @@ impl fmt::Display for DictTextErrorKind {
             ),
             DictTextErrorKind::TooManyNodes => write!(
                 f,
-                "more than {MAX_DICT_NODES} labels, the limit for a lattice \
+                "more than {MAX_NODES} labels, the limit for a lattice \
                  (checking costs n³/64 steps and an n × n table)"
             ),
             DictTextErrorKind::TooManyEdges => write!(
                 f,
-                "more than {MAX_DICT_EDGES} list items, the limit for a lattice: list only the \
+                "more than {MAX_EDGES} list items, the limit for a lattice: list only the \
                  covering edges"
             ),
         }
@@ -209,7 +207,7 @@ impl std::error::Error for DictTextError {}
 /// Reads a dict of lists written as Python or JSON (see [the
 /// module](self)).
 pub fn parse_python_dict(text: &str) -> Result<DictText, DictTextError> {
-    if text.len() > MAX_DICT_TEXT_BYTES {
+    if text.len() > MAX_BYTES {
         return Err(DictTextError {
             location: None,
             kind: DictTextErrorKind::TooLarge,
@@ -450,7 +448,7 @@ impl<'t> Reader<'t> {
                 ));
             }
             self.items += 1;
-            if self.items > MAX_DICT_EDGES {
+            if self.items > MAX_EDGES {
                 return Err(self.error(item_at, DictTextErrorKind::TooManyEdges));
             }
             targets.push(item);
@@ -484,7 +482,7 @@ impl<'t> Reader<'t> {
             return Err(self.error(at, DictTextErrorKind::EmptyLabel));
         }
         if !self.labels.contains_key(&label) {
-            if self.labels.len() == MAX_DICT_NODES {
+            if self.labels.len() == MAX_NODES {
                 return Err(self.error(at, DictTextErrorKind::TooManyNodes));
             }
             self.labels.insert(label.clone(), at);
@@ -688,15 +686,13 @@ mod tests {
 
     #[test]
     fn limits_are_checked_while_reading() {
-        let many: String = (0..=MAX_DICT_NODES)
-            .map(|i| format!("'n{i}': [],"))
-            .collect();
+        let many: String = (0..=MAX_NODES).map(|i| format!("'n{i}': [],")).collect();
         let err = parse_python_dict(&format!("{{{many}}}")).unwrap_err();
         assert_eq!(err.kind(), &DictTextErrorKind::TooManyNodes);
-        let items = "'b',".repeat(MAX_DICT_EDGES + 1);
+        let items = "'b',".repeat(MAX_EDGES + 1);
         let err = parse_python_dict(&format!("{{'a': [{items}]}}")).unwrap_err();
         assert_eq!(err.kind(), &DictTextErrorKind::TooManyEdges);
-        let huge = " ".repeat(MAX_DICT_TEXT_BYTES + 1);
+        let huge = " ".repeat(MAX_BYTES + 1);
         assert_eq!(
             parse_python_dict(&huge).unwrap_err().kind(),
             &DictTextErrorKind::TooLarge

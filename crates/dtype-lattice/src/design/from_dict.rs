@@ -35,15 +35,10 @@
 use std::collections::HashMap;
 use std::fmt;
 
+use crate::design::limits::{MAX_EDGES, MAX_NODES};
 use crate::design::{Definition, NodeDef};
 use crate::engine::Node;
 use crate::types::{DType, ParseDTypeError};
-
-/// The most nodes a dict may have (as a lattice file).
-pub const MAX_DICT_NODES: usize = 4096;
-
-/// The most edges a dict may have (as a lattice file).
-pub const MAX_DICT_EDGES: usize = 250_000;
 
 /// A graph as a dict of lists, with the meanings a lattice file can give.
 #[derive(Clone, Copy, Debug)]
@@ -89,9 +84,9 @@ pub enum DictError {
         /// The two labels.
         labels: [String; 2],
     },
-    /// More than [`MAX_DICT_NODES`] nodes.
+    /// More than [`MAX_NODES`] nodes.
     TooManyNodes,
-    /// More than [`MAX_DICT_EDGES`] edges.
+    /// More than [`MAX_EDGES`] edges.
     TooManyEdges,
 }
 
@@ -124,12 +119,12 @@ impl fmt::Display for DictError {
             ),
             DictError::TooManyNodes => write!(
                 f,
-                "more than {MAX_DICT_NODES} nodes: checking costs grow with the cube of the \
+                "more than {MAX_NODES} nodes: checking costs grow with the cube of the \
                  node count; split the graph"
             ),
             DictError::TooManyEdges => write!(
                 f,
-                "more than {MAX_DICT_EDGES} edges: list only the covering edges (the Hasse \
+                "more than {MAX_EDGES} edges: list only the covering edges (the Hasse \
                  diagram); the rest follow"
             ),
         }
@@ -146,7 +141,7 @@ impl Definition {
     /// or listed in `weak`.
     pub fn from_dict<S: AsRef<str>>(spec: &DictSpec<'_, S>) -> Result<Definition, DictError> {
         let edge_count: usize = spec.edges.iter().map(|(_, to)| to.len()).sum();
-        if edge_count > MAX_DICT_EDGES {
+        if edge_count > MAX_EDGES {
             return Err(DictError::TooManyEdges);
         }
         let mentions = spec
@@ -165,7 +160,7 @@ impl Definition {
             if index.contains_key(label) {
                 continue;
             }
-            if nodes.len() == MAX_DICT_NODES {
+            if nodes.len() == MAX_NODES {
                 return Err(DictError::TooManyNodes);
             }
             index.insert(label, nodes.len());
@@ -258,7 +253,7 @@ mod tests {
 
     #[test]
     fn limits_are_those_of_lattice_files() {
-        let labels: Vec<String> = (0..=MAX_DICT_NODES).map(|i| format!("n{i}")).collect();
+        let labels: Vec<String> = (0..=MAX_NODES).map(|i| format!("n{i}")).collect();
         let edges: Vec<(&str, Vec<&str>)> = labels.iter().map(|l| (l.as_str(), vec![])).collect();
         let err = Definition::from_dict(&spec(&edges, &[])).unwrap_err();
         assert_eq!(err, DictError::TooManyNodes);

@@ -31,6 +31,7 @@ mod json;
 #[cfg(feature = "toml")]
 pub mod lattice_file;
 mod layout;
+pub mod limits;
 mod location;
 mod subject;
 pub mod table;
