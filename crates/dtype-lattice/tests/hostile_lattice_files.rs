@@ -5,8 +5,9 @@
 use std::time::{Duration, Instant};
 
 use dtype_lattice::design::check::{Check, EXAMPLES};
-use dtype_lattice::design::lattice_file::{parse, parse_bytes, FileErrorKind, Location};
+use dtype_lattice::design::lattice_file::{parse, parse_bytes};
 use dtype_lattice::design::limits::{MAX_BYTES, MAX_EDGES, MAX_NODES};
+use dtype_lattice::design::{DefinitionErrorKind, Location};
 use proptest::prelude::*;
 
 /// A file with these `[edges]` lines.
@@ -58,7 +59,7 @@ fn an_edge_to_itself_is_refused_where_it_is_written() {
             column: 11
         })
     );
-    assert!(matches!(err.kind(), FileErrorKind::SelfEdge { label } if label == "b"));
+    assert!(matches!(err.kind(), DefinitionErrorKind::SelfEdge { label } if label == "b"));
     assert!(err.to_string().contains("remove 'b' from its own list"));
 }
 
@@ -76,11 +77,11 @@ fn a_hundred_thousand_nodes_are_refused_quickly() {
     let text = file((0..100_000).map(|i| edge_line(i, [i + 1])));
     assert!(text.len() < MAX_BYTES);
     let err = timed(Duration::from_secs(5), || parse(&text)).unwrap_err();
-    assert_eq!(err.kind(), &FileErrorKind::TooManyNodes);
+    assert_eq!(err.kind(), &DefinitionErrorKind::TooManyNodes);
     // The place is the first node beyond the limit.
     assert_eq!(err.location().map(|l| l.line), Some(MAX_NODES + 2));
     assert!(err.to_string().contains(&format!(
-        "more than {MAX_NODES} nodes, the limit for a lattice file"
+        "more than {MAX_NODES} nodes, the limit for a lattice"
     )));
 }
 
@@ -97,7 +98,7 @@ fn a_dense_dag_of_5000_nodes_is_refused_by_size() {
     }
     assert!(text.len() > 100_000_000);
     let err = timed(Duration::from_secs(5), || parse(&text)).unwrap_err();
-    assert_eq!(err.kind(), &FileErrorKind::TooLarge);
+    assert_eq!(err.kind(), &DefinitionErrorKind::TooLarge);
     assert!(err
         .to_string()
         .contains(&format!("larger than {MAX_BYTES} bytes")));
@@ -109,11 +110,11 @@ fn a_dag_of_5000_nodes_within_the_size_limit_is_refused_by_counts() {
     let text = file((0..5000).map(|i| edge_line(i, (i + 1..5000).take(40))));
     assert!(text.len() < MAX_BYTES);
     let err = timed(Duration::from_secs(5), || parse(&text)).unwrap_err();
-    assert_eq!(err.kind(), &FileErrorKind::TooManyNodes);
+    assert_eq!(err.kind(), &DefinitionErrorKind::TooManyNodes);
     // Too many edges is its own refusal.
     let text = file((0..1000).map(|i| edge_line(i, (i + 1..1000).take(300))));
     let err = timed(Duration::from_secs(5), || parse(&text)).unwrap_err();
-    assert_eq!(err.kind(), &FileErrorKind::TooManyEdges);
+    assert_eq!(err.kind(), &DefinitionErrorKind::TooManyEdges);
     assert!(err
         .to_string()
         .contains(&format!("more than {MAX_EDGES} edges")));

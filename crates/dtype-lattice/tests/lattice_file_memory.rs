@@ -5,10 +5,9 @@
 //! `lattice_file` module's limits); here only the refusals are checked.
 //! Inputs are generated in memory.
 
-use dtype_lattice::design::lattice_file::{
-    parse, read_from, FileErrorKind, LatticeFileError, Location,
-};
+use dtype_lattice::design::lattice_file::{parse, read_from};
 use dtype_lattice::design::limits::{MAX_BYTES, MAX_EDGES, MAX_NODES};
+use dtype_lattice::design::{DefinitionError, DefinitionErrorKind, Location};
 
 /// `head`, then `item` repeated to fill 8 MiB less `tail.len()`, then `tail`.
 fn filled(head: &str, item: &str, tail: &str) -> String {
@@ -21,7 +20,7 @@ fn filled(head: &str, item: &str, tail: &str) -> String {
     text
 }
 
-fn refused(text: &str) -> LatticeFileError {
+fn refused(text: &str) -> DefinitionError {
     parse(text).expect_err("refused")
 }
 
@@ -29,9 +28,9 @@ fn at(line: usize, column: usize) -> Option<Location> {
     Some(Location { line, column })
 }
 
-fn wrong_type(err: &LatticeFileError) -> (&str, &str) {
+fn wrong_type(err: &DefinitionError) -> (&str, &str) {
     match err.kind() {
-        FileErrorKind::WrongType { key, expected } => (key.as_str(), *expected),
+        DefinitionErrorKind::WrongType { key, expected } => (key.as_str(), *expected),
         other => panic!("not a wrong type: {other:?} ({err})"),
     }
 }
@@ -39,14 +38,14 @@ fn wrong_type(err: &LatticeFileError) -> (&str, &str) {
 #[test]
 fn a_huge_array_under_an_unknown_key_is_refused_at_the_key() {
     let err = refused(&filled("name = \"x\"\nz = [", "1,", "1]\n"));
-    assert!(matches!(err.kind(), FileErrorKind::UnknownKey { key, .. } if key == "z"));
+    assert!(matches!(err.kind(), DefinitionErrorKind::UnknownKey { key, .. } if key == "z"));
     assert_eq!(err.location(), at(2, 1));
     // The same as a table header, and nested.
     let err = refused(&filled("name = \"x\"\n[z]\na = [", "1,", "1]\n"));
-    assert!(matches!(err.kind(), FileErrorKind::UnknownKey { key, .. } if key == "z"));
+    assert!(matches!(err.kind(), DefinitionErrorKind::UnknownKey { key, .. } if key == "z"));
     assert_eq!(err.location(), at(2, 2));
     let err = refused(&filled("name = \"x\"\nz = ", "[", ""));
-    assert!(matches!(err.kind(), FileErrorKind::UnknownKey { .. }));
+    assert!(matches!(err.kind(), DefinitionErrorKind::UnknownKey { .. }));
 }
 
 #[test]
@@ -66,7 +65,7 @@ fn a_huge_array_where_a_string_belongs_is_refused_at_its_bracket() {
 fn millions_of_edges_are_refused_at_the_first_past_the_limit() {
     // `a = [` then "x", ... : element k starts at column 6 + 4k.
     let err = refused(&filled("name = \"x\"\n[edges]\na = [", "\"x\",", "]\n"));
-    assert_eq!(err.kind(), &FileErrorKind::TooManyEdges);
+    assert_eq!(err.kind(), &DefinitionErrorKind::TooManyEdges);
     assert_eq!(err.location(), at(3, 6 + 4 * MAX_EDGES));
     // One target per line, every line a comment too.
     let err = refused(&filled(
@@ -74,7 +73,7 @@ fn millions_of_edges_are_refused_at_the_first_past_the_limit() {
         "  \"x\", # again\n",
         "]\n",
     ));
-    assert_eq!(err.kind(), &FileErrorKind::TooManyEdges);
+    assert_eq!(err.kind(), &DefinitionErrorKind::TooManyEdges);
     assert_eq!(err.location(), at(3 + MAX_EDGES, 3));
 }
 
@@ -82,7 +81,7 @@ fn millions_of_edges_are_refused_at_the_first_past_the_limit() {
 fn a_huge_weak_list_is_refused_past_the_node_limit() {
     // `weak = [` then "x", ... : element k starts at column 9 + 4k.
     let err = refused(&filled("name = \"x\"\nweak = [", "\"x\",", "]\n"));
-    assert_eq!(err.kind(), &FileErrorKind::TooManyWeak);
+    assert_eq!(err.kind(), &DefinitionErrorKind::TooManyWeak);
     assert_eq!(err.location(), at(2, 9 + 4 * MAX_NODES));
     assert!(err
         .to_string()
@@ -99,7 +98,10 @@ fn huge_arrays_of_other_values_are_refused_at_the_first() {
     }
     // Text that is not TOML at all is the TOML parser's to describe.
     let err = refused(&filled("name = \"x\"\n[edges]\na = [", "x,", "]\n"));
-    assert!(matches!(err.kind(), FileErrorKind::Toml { .. }), "{err}");
+    assert!(
+        matches!(err.kind(), DefinitionErrorKind::Toml { .. }),
+        "{err}"
+    );
     assert_eq!(err.location(), at(3, 6));
 }
 
@@ -148,7 +150,7 @@ fn very_many_keys_are_refused_past_the_node_limit() {
             k += 1;
         }
         let err = refused(&text);
-        assert_eq!(err.kind(), &FileErrorKind::TooManyNodes, "{head}");
+        assert_eq!(err.kind(), &DefinitionErrorKind::TooManyNodes, "{head}");
         let first = head.lines().count() + 1;
         assert_eq!(err.location(), at(first + MAX_NODES, column), "{head}");
     }
@@ -206,5 +208,5 @@ fn standard_input_reads_like_a_file() {
     // Reading stops one byte past the limit.
     let endless = std::io::repeat(b'#');
     let err = read_from(endless).unwrap_err();
-    assert_eq!(err.kind(), &FileErrorKind::TooLarge);
+    assert_eq!(err.kind(), &DefinitionErrorKind::TooLarge);
 }

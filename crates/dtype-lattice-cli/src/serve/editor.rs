@@ -9,7 +9,7 @@ use dtype_lattice::design::audit::Audit;
 use dtype_lattice::design::check::{self, Check};
 use dtype_lattice::design::dict_text::{looks_like_dict, parse_python_dict};
 use dtype_lattice::design::explain::Report;
-use dtype_lattice::design::{lattice_file, Definition, Location, Subject};
+use dtype_lattice::design::{lattice_file, Definition, DefinitionError, Location, Origin, Subject};
 use dtype_lattice::engine::{Joins, Poset};
 
 use super::answers::{draw, explained};
@@ -74,20 +74,10 @@ fn read_lattice(bytes: &[u8], syntax: Syntax) -> Result<Definition, ApiError> {
             unprocessable(err.with_path("lattice").to_string(), location)
         }),
         Syntax::Dict => {
-            let text = std::str::from_utf8(bytes).map_err(|err| {
-                let offset = err.valid_up_to();
-                unprocessable(
-                    format!(
-                        "byte {offset} (0x{:02x}) is not UTF-8: paste UTF-8 text",
-                        bytes[offset]
-                    ),
-                    None,
-                )
-            })?;
-            let dict = parse_python_dict(text)
-                .map_err(|err| unprocessable(err.to_string(), err.location()))?;
-            dict.definition("pasted")
-                .map_err(|err| unprocessable(format!("dict: {err}"), None))
+            let refused = |err: DefinitionError| unprocessable(err.to_string(), err.location());
+            let text = DefinitionError::text(bytes, Origin::DictText).map_err(refused)?;
+            let dict = parse_python_dict(text).map_err(refused)?;
+            dict.definition("pasted").map_err(refused)
         }
     }
 }
@@ -200,12 +190,7 @@ fn node_table(poset: &Poset) -> Value {
 }
 /// The syntax of a posted text, after refusing one that is not UTF-8.
 pub(super) fn posted_syntax(params: &Params, input: &[u8]) -> Result<&'static str, ApiError> {
-    let text = std::str::from_utf8(input).map_err(|err| {
-        ApiError::bad(format!(
-            "the body is not UTF-8 text (byte {} is 0x{:02x}): post the lattice as UTF-8",
-            err.valid_up_to(),
-            input[err.valid_up_to()]
-        ))
-    })?;
+    let text = DefinitionError::text(input, Origin::DictText)
+        .map_err(|err| ApiError::bad(format!("the body is not UTF-8 text: {err}")))?;
     Ok(Syntax::of(params, text)?.name())
 }

@@ -37,11 +37,10 @@
 //! dict, so the reader needs no recursion.
 
 use std::collections::HashMap;
-use std::fmt;
 
-use crate::design::from_dict::{DictError, DictSpec};
+use crate::design::from_dict::DictSpec;
 use crate::design::limits::{MAX_BYTES, MAX_EDGES, MAX_NODES};
-use crate::design::{Definition, Location};
+use crate::design::{Definition, DefinitionError, DefinitionErrorKind, Location, Origin};
 
 /// A dict of lists as read from text, in the order written.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,160 +57,28 @@ impl DictText {
     /// names stand for those dtypes and `i*`, `f*`, `c*` are weak, as in a
     /// lattice file; a dict has no `[dtypes]` table, so other labels are
     /// opaque nodes.
-    pub fn definition(&self, default_name: &str) -> Result<Definition, DictError> {
+    pub fn definition(&self, default_name: &str) -> Result<Definition, DefinitionError> {
         Definition::from_dict(&DictSpec {
             name: self.name.as_deref().unwrap_or(default_name),
             edges: &self.edges,
             dtypes: &[],
             weak: &[],
         })
+        .map_err(|err| err.with_origin(Origin::DictText))
     }
 }
 
-/// Why a text is not a dict of lists, with the place.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DictTextError {
-    location: Option<Location>,
-    kind: DictTextErrorKind,
+/// A refusal at `offset` in `text`.
+fn refuse(text: &str, offset: usize, kind: DefinitionErrorKind) -> DefinitionError {
+    DefinitionError::new(Origin::DictText, kind, Some(Location::at(text, offset)))
 }
-
-/// What is wrong with a dict's text.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum DictTextErrorKind {
-    /// More than [`MAX_BYTES`] bytes.
-    TooLarge,
-    /// Something other than what the grammar allows here.
-    Expected {
-        /// What may come here.
-        expected: String,
-        /// What came instead, as written (cut short).
-        found: String,
-    },
-    /// An unquoted name where a label belongs.
-    BareName {
-        /// The name.
-        name: String,
-    },
-    /// A string with no closing quote on its line.
-    UnterminatedString,
-    /// A backslash escape neither Python nor JSON reads as a character.
-    BadEscape {
-        /// The escape as written.
-        escape: String,
-    },
-    /// A key given twice (Python would keep only the last).
-    DuplicateKey {
-        /// The key.
-        key: String,
-        /// Where it was first given.
-        first: Location,
-    },
-    /// The empty string as a label.
-    EmptyLabel,
-    /// A key listing itself.
-    SelfEdge {
-        /// The key.
-        label: String,
-    },
-    /// More than [`MAX_NODES`] distinct labels.
-    TooManyNodes,
-    /// More than [`MAX_EDGES`] list items.
-    TooManyEdges,
-}
-
-impl DictTextError {
-    fn at(text: &str, offset: usize, kind: DictTextErrorKind) -> DictTextError {
-        DictTextError {
-            location: Some(Location::at(text, offset)),
-            kind,
-        }
-    }
-
-    /// Where in the text, when the error has a place.
-    pub fn location(&self) -> Option<Location> {
-        self.location
-    }
-
-    /// What is wrong.
-    pub fn kind(&self) -> &DictTextErrorKind {
-        &self.kind
-    }
-}
-
-impl fmt::Display for DictTextError {
-    /// `dict:LINE:COLUMN: what is wrong and how to fix it`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "dict")?;
-        if let Some(Location { line, column }) = self.location {
-            write!(f, ":{line}:{column}")?;
-        }
-        write!(f, ": {}", self.kind)
-    }
-}
-
-impl fmt::Display for DictTextErrorKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            DictTextErrorKind::TooLarge => write!(
-                f,
-                "the text is longer than {MAX_BYTES} bytes, the limit for a lattice"
-            ),
-            DictTextErrorKind::Expected { expected, found } => {
-                write!(f, "expected {expected}, found {found}")
-            }
-            DictTextErrorKind::BareName { name } => write!(
-                f,
-                "a bare name '{}': labels are strings, write '{}' in quotes",
-                name.escape_debug(),
-                name.escape_debug()
-            ),
-            DictTextErrorKind::UnterminatedString => write!(
-                f,
-                "a string with no closing quote on its line: end it with the quote it starts with"
-            ),
-            DictTextErrorKind::BadEscape { escape } => write!(
-                f,
-                "the escape '{}' is not a character: write a backslash as '\\\\'",
-                escape.escape_debug()
-            ),
-            DictTextErrorKind::DuplicateKey { key, first } => write!(
-                f,
-                "the key '{}' again (first at {}:{}): give each node's list once",
-                key.escape_debug(),
-                first.line,
-                first.column
-            ),
-            DictTextErrorKind::EmptyLabel => write!(f, "an empty label: give every node a name"),
-            DictTextErrorKind::SelfEdge { label } => write!(
-                f,
-                "'{0}' lists itself: every type already promotes to itself, remove '{0}' from its own list",
-                label.escape_debug()
-            ),
-            DictTextErrorKind::TooManyNodes => write!(
-                f,
-                "more than {MAX_NODES} labels, the limit for a lattice \
-                 (checking costs n³/64 steps and an n × n table)"
-            ),
-            DictTextErrorKind::TooManyEdges => write!(
-                f,
-                "more than {MAX_EDGES} list items, the limit for a lattice: list only the \
-                 covering edges"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for DictTextError {}
 
 /// Reads a dict of lists written as Python or JSON (see [the
 /// module](self)).
-pub fn parse_python_dict(text: &str) -> Result<DictText, DictTextError> {
+pub fn parse_python_dict(text: &str) -> Result<DictText, DefinitionError> {
     if text.len() > MAX_BYTES {
-        return Err(DictTextError {
-            location: None,
-            kind: DictTextErrorKind::TooLarge,
-        });
+        let kind = DefinitionErrorKind::TooLarge;
+        return Err(DefinitionError::new(Origin::DictText, kind, None));
     }
     let start = if text.starts_with('\u{feff}') { 3 } else { 0 };
     Reader {
@@ -271,8 +138,8 @@ struct Reader<'t> {
 }
 
 impl<'t> Reader<'t> {
-    fn error(&self, offset: usize, kind: DictTextErrorKind) -> DictTextError {
-        DictTextError::at(self.text, offset, kind)
+    fn error(&self, offset: usize, kind: DefinitionErrorKind) -> DefinitionError {
+        refuse(self.text, offset, kind)
     }
 
     fn peek(&self) -> Option<u8> {
@@ -332,10 +199,10 @@ impl<'t> Reader<'t> {
         format!("'{shown}'")
     }
 
-    fn expected(&self, expected: impl Into<String>) -> DictTextError {
+    fn expected(&self, expected: impl Into<String>) -> DefinitionError {
         self.error(
             self.at,
-            DictTextErrorKind::Expected {
+            DefinitionErrorKind::Expected {
                 expected: expected.into(),
                 found: self.found(),
             },
@@ -358,7 +225,7 @@ impl<'t> Reader<'t> {
     }
 
     /// `[name =] { key: [label, ...], ... }` and nothing after it.
-    fn dict(mut self) -> Result<DictText, DictTextError> {
+    fn dict(mut self) -> Result<DictText, DefinitionError> {
         self.skip_blank();
         let mut name = None;
         let before_name = self.at;
@@ -389,7 +256,7 @@ impl<'t> Reader<'t> {
             if let Some(&first) = keys.get(&key) {
                 return Err(self.error(
                     key_at,
-                    DictTextErrorKind::DuplicateKey {
+                    DefinitionErrorKind::DuplicateKey {
                         key,
                         first: Location::at(self.text, first),
                     },
@@ -429,7 +296,7 @@ impl<'t> Reader<'t> {
     }
 
     /// The items of a list after its `[`, through its `]`.
-    fn list(&mut self, key: &str) -> Result<Vec<String>, DictTextError> {
+    fn list(&mut self, key: &str) -> Result<Vec<String>, DefinitionError> {
         let mut targets = Vec::new();
         loop {
             self.skip_blank();
@@ -442,14 +309,14 @@ impl<'t> Reader<'t> {
             if item == key {
                 return Err(self.error(
                     item_at,
-                    DictTextErrorKind::SelfEdge {
+                    DefinitionErrorKind::SelfEdge {
                         label: item.clone(),
                     },
                 ));
             }
             self.items += 1;
             if self.items > MAX_EDGES {
-                return Err(self.error(item_at, DictTextErrorKind::TooManyEdges));
+                return Err(self.error(item_at, DefinitionErrorKind::TooManyEdges));
             }
             targets.push(item);
             self.skip_blank();
@@ -466,24 +333,24 @@ impl<'t> Reader<'t> {
 
     /// A quoted label, counted against the node limit; `expected` says
     /// what may stand here instead.
-    fn label(&mut self, expected: &str) -> Result<String, DictTextError> {
+    fn label(&mut self, expected: &str) -> Result<String, DefinitionError> {
         let at = self.at;
         let label = match self.peek() {
             Some(b'"' | b'\'') => self.string()?,
             _ => {
                 if let Some(name) = self.identifier() {
                     let name = name.to_owned();
-                    return Err(self.error(at, DictTextErrorKind::BareName { name }));
+                    return Err(self.error(at, DefinitionErrorKind::BareName { name }));
                 }
                 return Err(self.expected(expected));
             }
         };
         if label.is_empty() {
-            return Err(self.error(at, DictTextErrorKind::EmptyLabel));
+            return Err(self.error(at, DefinitionErrorKind::EmptyLabel));
         }
         if !self.labels.contains_key(&label) {
             if self.labels.len() == MAX_NODES {
-                return Err(self.error(at, DictTextErrorKind::TooManyNodes));
+                return Err(self.error(at, DefinitionErrorKind::TooManyNodes));
             }
             self.labels.insert(label.clone(), at);
         }
@@ -491,7 +358,7 @@ impl<'t> Reader<'t> {
     }
 
     /// A string in single or double quotes on one line, escapes read.
-    fn string(&mut self) -> Result<String, DictTextError> {
+    fn string(&mut self) -> Result<String, DefinitionError> {
         let start = self.at;
         let quote = self.text.as_bytes()[start];
         self.at += 1;
@@ -510,7 +377,7 @@ impl<'t> Reader<'t> {
                     self.at += 1;
                     return Ok(out);
                 }
-                _ => return Err(self.error(start, DictTextErrorKind::UnterminatedString)),
+                _ => return Err(self.error(start, DefinitionErrorKind::UnterminatedString)),
             }
         }
     }
@@ -518,7 +385,7 @@ impl<'t> Reader<'t> {
     /// The character a backslash escape stands for: Python's escapes of
     /// one character, `\xHH`, `\uHHHH` (JSON's surrogate pairs included)
     /// and `\UHHHHHHHH`, and JSON's `\/`.
-    fn escape(&mut self) -> Result<char, DictTextError> {
+    fn escape(&mut self) -> Result<char, DefinitionError> {
         let start = self.at;
         let bad = |reader: &Self, end: usize| {
             let end = end.min(reader.text.len());
@@ -528,7 +395,7 @@ impl<'t> Reader<'t> {
             }
             reader.error(
                 start,
-                DictTextErrorKind::BadEscape {
+                DefinitionErrorKind::BadEscape {
                     escape: reader.text[start..end].to_owned(),
                 },
             )
@@ -652,7 +519,7 @@ mod tests {
         );
         assert_eq!(
             error("{'a': ['a']}"),
-            "dict:1:8: 'a' lists itself: every type already promotes to itself, remove 'a' from its own list"
+            "dict:1:8: 'a' promotes to itself: every type already does, remove 'a' from its own list"
         );
         assert_eq!(
             error("{'a': ['']}"),
@@ -688,14 +555,14 @@ mod tests {
     fn limits_are_checked_while_reading() {
         let many: String = (0..=MAX_NODES).map(|i| format!("'n{i}': [],")).collect();
         let err = parse_python_dict(&format!("{{{many}}}")).unwrap_err();
-        assert_eq!(err.kind(), &DictTextErrorKind::TooManyNodes);
+        assert_eq!(err.kind(), &DefinitionErrorKind::TooManyNodes);
         let items = "'b',".repeat(MAX_EDGES + 1);
         let err = parse_python_dict(&format!("{{'a': [{items}]}}")).unwrap_err();
-        assert_eq!(err.kind(), &DictTextErrorKind::TooManyEdges);
+        assert_eq!(err.kind(), &DefinitionErrorKind::TooManyEdges);
         let huge = " ".repeat(MAX_BYTES + 1);
         assert_eq!(
             parse_python_dict(&huge).unwrap_err().kind(),
-            &DictTextErrorKind::TooLarge
+            &DefinitionErrorKind::TooLarge
         );
     }
 

@@ -19,10 +19,12 @@
 
 pub mod associativity;
 pub mod audit;
+mod builder;
 pub mod check;
 mod definition;
 pub mod dict_text;
 pub mod diff;
+mod error;
 pub mod explain;
 pub mod from_dict;
 pub mod graph;
@@ -37,6 +39,7 @@ mod subject;
 pub mod table;
 
 pub use definition::{Definition, NodeDef, WEAK_LABELS};
-pub use from_dict::{DictError, DictSpec};
+pub use error::{DefinitionError, DefinitionErrorKind, Origin};
+pub use from_dict::DictSpec;
 pub use location::Location;
 pub use subject::{NoGraph, Subject};

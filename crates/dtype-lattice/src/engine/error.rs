@@ -63,7 +63,7 @@ impl fmt::Display for GraphError {
             ),
             GraphError::SelfEdge { node } => write!(
                 f,
-                "node {node:?} has an edge to itself: every type already promotes to itself, remove the edge"
+                "node {node:?} promotes to itself: every type already does, remove the edge"
             ),
             GraphError::Cycle { nodes } => {
                 write!(f, "the edges form a cycle: ")?;

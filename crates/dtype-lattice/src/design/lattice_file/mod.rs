@@ -81,62 +81,58 @@ use std::path::Path;
 use toml::de::DeTable;
 
 use crate::design::limits::MAX_BYTES;
-use crate::design::Definition;
+use crate::design::{Definition, DefinitionError, DefinitionErrorKind, Location, Origin};
 
-mod error;
 mod parse;
 mod scan;
 #[cfg(test)]
 mod tests;
 
-pub use crate::design::Location;
-pub use error::{FileErrorKind, LatticeFileError};
 use parse::Parser;
 use scan::Scan;
 
 /// Reads and parses a lattice file. Reads at most [`MAX_BYTES`] + 1
 /// bytes, so a huge file (or a device that never ends) is refused quickly.
-pub fn read(path: impl AsRef<Path>) -> Result<Definition, LatticeFileError> {
+pub fn read(path: impl AsRef<Path>) -> Result<Definition, DefinitionError> {
     let path = path.as_ref();
     std::fs::File::open(path)
-        .map_err(|err| LatticeFileError::new(FileErrorKind::Io(err.to_string()), None))
+        .map_err(|err| {
+            DefinitionError::new(
+                Origin::LatticeFile,
+                DefinitionErrorKind::Io(err.to_string()),
+                None,
+            )
+        })
         .and_then(read_from)
         .map_err(|err| err.with_path(path))
 }
 
 /// Reads a lattice file from `reader` (standard input, say) and parses it.
 /// Reads at most [`MAX_BYTES`] + 1 bytes, as [`read`] does; errors
-/// name no file (see [`LatticeFileError::with_path`]).
-pub fn read_from(reader: impl Read) -> Result<Definition, LatticeFileError> {
+/// name no file (see [`DefinitionError::with_path`]).
+pub fn read_from(reader: impl Read) -> Result<Definition, DefinitionError> {
     let mut bytes = Vec::new();
     reader
         .take(MAX_BYTES as u64 + 1)
         .read_to_end(&mut bytes)
-        .map_err(|err| LatticeFileError::new(FileErrorKind::Io(err.to_string()), None))?;
+        .map_err(|err| {
+            DefinitionError::new(
+                Origin::LatticeFile,
+                DefinitionErrorKind::Io(err.to_string()),
+                None,
+            )
+        })?;
     parse_bytes(&bytes)
 }
 
 /// Parses a lattice file's bytes: they must be UTF-8.
-pub fn parse_bytes(bytes: &[u8]) -> Result<Definition, LatticeFileError> {
+pub fn parse_bytes(bytes: &[u8]) -> Result<Definition, DefinitionError> {
     check_size(bytes.len())?;
-    match std::str::from_utf8(bytes) {
-        Ok(text) => parse(text),
-        Err(err) => {
-            let offset = err.valid_up_to();
-            let valid = std::str::from_utf8(&bytes[..offset]).unwrap_or_default();
-            Err(LatticeFileError::new(
-                FileErrorKind::NotUtf8 {
-                    offset,
-                    byte: bytes[offset],
-                },
-                Some(Location::at(valid, offset)),
-            ))
-        }
-    }
+    parse(DefinitionError::text(bytes, Origin::LatticeFile)?)
 }
 
 /// Parses the text of a lattice file.
-pub fn parse(text: &str) -> Result<Definition, LatticeFileError> {
+pub fn parse(text: &str) -> Result<Definition, DefinitionError> {
     check_size(text.len())?;
     let mut scan = Scan::new(text);
     if let Err(stop) = scan.document() {
@@ -151,17 +147,21 @@ pub fn parse(text: &str) -> Result<Definition, LatticeFileError> {
 }
 
 /// A TOML parser's error, placed in `text`.
-pub(super) fn toml_error(text: &str, err: &toml::de::Error) -> LatticeFileError {
+pub(super) fn toml_error(text: &str, err: &toml::de::Error) -> DefinitionError {
     let offset = err.span().map_or(0, |span| span.start);
-    let kind = FileErrorKind::Toml {
+    let kind = DefinitionErrorKind::Toml {
         message: err.message().to_owned(),
     };
-    LatticeFileError::new(kind, Some(Location::at(text, offset)))
+    DefinitionError::new(Origin::LatticeFile, kind, Some(Location::at(text, offset)))
 }
 
-fn check_size(bytes: usize) -> Result<(), LatticeFileError> {
+fn check_size(bytes: usize) -> Result<(), DefinitionError> {
     if bytes > MAX_BYTES {
-        return Err(LatticeFileError::new(FileErrorKind::TooLarge, None));
+        return Err(DefinitionError::new(
+            Origin::LatticeFile,
+            DefinitionErrorKind::TooLarge,
+            None,
+        ));
     }
     Ok(())
 }

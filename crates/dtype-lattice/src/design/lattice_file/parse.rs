@@ -8,13 +8,12 @@ use std::ops::Range;
 use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
-use super::error::{FileErrorKind, LatticeFileError};
 use super::scan::Label;
-use crate::design::limits::{MAX_EDGES, MAX_NODES};
-use crate::design::{Definition, Location, NodeDef};
-use crate::engine::Node;
+use crate::design::builder::{Builder, Refusal};
+use crate::design::limits::MAX_EDGES;
+use crate::design::{Definition, Location};
+use crate::design::{DefinitionError, DefinitionErrorKind, Origin};
 use crate::text::nearest;
-use crate::types::DType;
 
 /// The top-level keys of a lattice file.
 pub(super) const KEYS: [&str; 5] = ["name", "description", "weak", "dtypes", "edges"];
@@ -27,9 +26,9 @@ pub(super) const EXPECT_TABLE: &str = "a table: a [section] of label = value lin
 pub(super) const EXPECT_LABELS: &str = "an array of node labels, such as [\"int16\", \"float16\"]";
 
 /// The refusal of an unknown top-level key, with the nearest known one.
-pub(super) fn unknown_key(key: &str) -> FileErrorKind {
+pub(super) fn unknown_key(key: &str) -> DefinitionErrorKind {
     let suggestion = nearest(key, KEYS.into_iter());
-    FileErrorKind::UnknownKey {
+    DefinitionErrorKind::UnknownKey {
         key: key.to_owned(),
         suggestion,
     }
@@ -52,11 +51,15 @@ pub(super) struct Parser<'p> {
 }
 
 impl<'p> Parser<'p> {
-    fn error(&self, kind: FileErrorKind, span: &Range<usize>) -> LatticeFileError {
-        LatticeFileError::new(kind, Some(Location::at(self.text, span.start)))
+    fn error(&self, kind: DefinitionErrorKind, span: &Range<usize>) -> DefinitionError {
+        DefinitionError::new(
+            Origin::LatticeFile,
+            kind,
+            Some(Location::at(self.text, span.start)),
+        )
     }
 
-    pub(super) fn definition(&self, document: DeTable<'_>) -> Result<Definition, LatticeFileError> {
+    pub(super) fn definition(&self, document: DeTable<'_>) -> Result<Definition, DefinitionError> {
         // The map is sorted by key; spans give the order they were written in.
         let mut entries: Vec<_> = document.iter().collect();
         entries.sort_by_key(|(key, _)| key.span().start);
@@ -85,7 +88,7 @@ impl<'p> Parser<'p> {
                         count += targets.len();
                         if count > MAX_EDGES {
                             let span = &targets[targets.len() - (count - MAX_EDGES)].span;
-                            return Err(self.error(FileErrorKind::TooManyEdges, span));
+                            return Err(self.error(DefinitionErrorKind::TooManyEdges, span));
                         }
                         edges.push((from, targets));
                     }
@@ -94,46 +97,28 @@ impl<'p> Parser<'p> {
             }
         }
         let Some(name) = name else {
-            return Err(LatticeFileError::new(
-                FileErrorKind::MissingName,
+            return Err(DefinitionError::new(
+                Origin::LatticeFile,
+                DefinitionErrorKind::MissingName,
                 Some(Location { line: 1, column: 1 }),
             ));
         };
 
-        let nodes = self.nodes(&weak, &dtypes, &edges)?;
-        let index: HashMap<&str, Node> = nodes
-            .iter()
-            .enumerate()
-            .map(|(i, node)| (node.def.label.as_str(), i))
-            .collect();
-        let mut pairs = Vec::new();
-        for (from, targets) in &edges {
-            for to in targets {
-                if to.label == from.label {
-                    let kind = FileErrorKind::SelfEdge {
-                        label: to.label.to_owned(),
-                    };
-                    return Err(self.error(kind, &to.span));
-                }
-                pairs.push((index[from.label], index[to.label]));
-            }
-        }
-        Ok(Definition {
-            name,
-            description,
-            nodes: nodes.into_iter().map(|node| node.def).collect(),
-            edges: pairs,
-        })
+        self.build(name, description, &weak, &dtypes, &edges)
+            .map_err(|(kind, span)| self.error(kind, &span))
     }
 
-    /// The nodes in order of first mention, with their meanings.
-    fn nodes(
+    /// The graph, in order of first mention, as the one
+    /// [`Builder`] makes every definition.
+    fn build(
         &self,
-        weak: &[Mention<'_>],
-        dtypes: &[(Mention<'_>, String, Range<usize>)],
-        edges: &[(Mention<'_>, Vec<Mention<'_>>)],
-    ) -> Result<Vec<ParsedNode>, LatticeFileError> {
-        let mut mentions: Vec<&Mention<'_>> = weak
+        name: String,
+        description: Option<String>,
+        weak: &[Mention<'p>],
+        dtypes: &[(Mention<'p>, String, Range<usize>)],
+        edges: &[(Mention<'p>, Vec<Mention<'p>>)],
+    ) -> Result<Definition, Refusal<Range<usize>>> {
+        let mut mentions: Vec<&Mention<'p>> = weak
             .iter()
             .chain(dtypes.iter().map(|(label, _, _)| label))
             .chain(
@@ -143,68 +128,29 @@ impl<'p> Parser<'p> {
             )
             .collect();
         mentions.sort_by_key(|mention| mention.span.start);
-        let mut index: HashMap<&str, Node> = HashMap::new();
-        let mut nodes: Vec<ParsedNode> = Vec::new();
+        let mut builder = Builder::new();
         for mention in mentions {
-            if index.contains_key(mention.label) {
-                continue;
-            }
-            if nodes.len() == MAX_NODES {
-                return Err(self.error(FileErrorKind::TooManyNodes, &mention.span));
-            }
-            index.insert(mention.label, nodes.len());
-            nodes.push(ParsedNode {
-                def: NodeDef::from_label(mention.label),
-                defined_at: mention.span.clone(),
-            });
+            builder.mention(mention.label, &mention.span)?;
         }
         for label in weak {
-            nodes[index[label.label]].def.weak = true;
+            let node = builder.mention(label.label, &label.span)?;
+            builder.weak(node);
         }
-        for (label, name, span) in dtypes {
-            let dtype = DType::from_name(name).map_err(|error| {
-                let kind = FileErrorKind::UnknownDType {
-                    label: label.label.to_owned(),
-                    error,
-                };
-                self.error(kind, span)
-            })?;
-            let node = &mut nodes[index[label.label]];
-            if let Some(own) = node.def.dtype.filter(|&own| own != dtype) {
-                let kind = FileErrorKind::LabelIsAnotherDType {
-                    label: label.label.to_owned(),
-                    own,
-                    mapped: dtype,
-                };
-                return Err(self.error(kind, span));
+        for (label, dtype, span) in dtypes {
+            let node = builder.mention(label.label, &label.span)?;
+            builder.dtype(node, dtype, span)?;
+        }
+        for (from, targets) in edges {
+            let a = builder.mention(from.label, &from.span)?;
+            for to in targets {
+                let b = builder.mention(to.label, &to.span)?;
+                builder.edge(a, b, &to.span)?;
             }
-            node.def.dtype = Some(dtype);
-            node.defined_at = span.clone();
         }
-        // One node per dtype among the strong nodes; report at the later one.
-        let mut by_dtype: HashMap<DType, usize> = HashMap::new();
-        let mut strong: Vec<usize> = (0..nodes.len())
-            .filter(|&i| !nodes[i].def.weak && nodes[i].def.dtype.is_some())
-            .collect();
-        strong.sort_by_key(|&i| nodes[i].defined_at.start);
-        for i in strong {
-            let Some(dtype) = nodes[i].def.dtype else {
-                continue;
-            };
-            if let Some(&first) = by_dtype.get(&dtype) {
-                let kind = FileErrorKind::DuplicateDType {
-                    dtype,
-                    first: nodes[first].def.label.clone(),
-                    second: nodes[i].def.label.clone(),
-                };
-                return Err(self.error(kind, &nodes[i].defined_at));
-            }
-            by_dtype.insert(dtype, i);
-        }
-        Ok(nodes)
+        builder.finish(name, description)
     }
 
-    fn string(&self, key: &str, value: &Spanned<DeValue<'_>>) -> Result<String, LatticeFileError> {
+    fn string(&self, key: &str, value: &Spanned<DeValue<'_>>) -> Result<String, DefinitionError> {
         match value.get_ref() {
             DeValue::String(text) => Ok(text.to_string()),
             _ => Err(self.wrong_type(key, EXPECT_STRING, value)),
@@ -215,7 +161,7 @@ impl<'p> Parser<'p> {
         &self,
         key: &str,
         value: &'v Spanned<DeValue<'i>>,
-    ) -> Result<Vec<Entry<'v, 'i>>, LatticeFileError> {
+    ) -> Result<Vec<Entry<'v, 'i>>, DefinitionError> {
         let DeValue::Table(table) = value.get_ref() else {
             return Err(self.wrong_type(key, EXPECT_TABLE, value));
         };
@@ -230,7 +176,7 @@ impl<'p> Parser<'p> {
         &self,
         key: &str,
         value: &'v Spanned<DeValue<'_>>,
-    ) -> Result<Vec<Mention<'v>>, LatticeFileError>
+    ) -> Result<Vec<Mention<'v>>, DefinitionError>
     where
         'p: 'v,
     {
@@ -255,7 +201,7 @@ impl<'p> Parser<'p> {
         Ok(mentions)
     }
 
-    fn label<'v>(&self, key: &'v Spanned<Cow<'_, str>>) -> Result<Mention<'v>, LatticeFileError> {
+    fn label<'v>(&self, key: &'v Spanned<Cow<'_, str>>) -> Result<Mention<'v>, DefinitionError> {
         self.mention(key.get_ref(), key.span())
     }
 
@@ -263,9 +209,9 @@ impl<'p> Parser<'p> {
         &self,
         label: &'v str,
         span: Range<usize>,
-    ) -> Result<Mention<'v>, LatticeFileError> {
+    ) -> Result<Mention<'v>, DefinitionError> {
         if label.is_empty() {
-            return Err(self.error(FileErrorKind::EmptyLabel, &span));
+            return Err(self.error(DefinitionErrorKind::EmptyLabel, &span));
         }
         Ok(Mention { label, span })
     }
@@ -275,18 +221,11 @@ impl<'p> Parser<'p> {
         key: &str,
         expected: &'static str,
         value: &Spanned<DeValue<'_>>,
-    ) -> LatticeFileError {
-        let kind = FileErrorKind::WrongType {
+    ) -> DefinitionError {
+        let kind = DefinitionErrorKind::WrongType {
             key: key.to_owned(),
             expected,
         };
         self.error(kind, &value.span())
     }
-}
-
-struct ParsedNode {
-    def: NodeDef,
-    /// Where the node's meaning comes from: its `[dtypes]` entry, or else
-    /// its first mention.
-    defined_at: Range<usize>,
 }

@@ -11,11 +11,11 @@ use toml::de::{DeTable, DeValue};
 use toml_parser::lexer::{Lexer, Token, TokenKind};
 use toml_parser::{ParseError, Source};
 
-use super::error::{FileErrorKind, LatticeFileError};
 use super::parse::{unknown_key, EXPECT_LABELS, EXPECT_STRING, EXPECT_TABLE, KEYS};
 use super::toml_error;
 use crate::design::limits::{MAX_EDGES, MAX_KEYS, MAX_NODES};
 use crate::design::Location;
+use crate::design::{DefinitionError, DefinitionErrorKind, Origin};
 
 // The first pass: TOML's own lexer (`toml_parser`'s, the one the `toml`
 // crate parses with), read as a stream, and just enough of TOML's grammar
@@ -40,7 +40,7 @@ pub(super) struct Label<'t> {
 
 /// Where the first pass stopped, and why.
 pub(super) struct Stop {
-    kind: FileErrorKind,
+    kind: DefinitionErrorKind,
     at: usize,
     /// The text is not TOML there (rather than TOML a lattice file cannot
     /// be): the TOML parser's own message is worth asking for.
@@ -252,7 +252,7 @@ impl<'t> Scan<'t> {
             TokenKind::Eof => "the end of the file",
         };
         Stop {
-            kind: FileErrorKind::Toml {
+            kind: DefinitionErrorKind::Toml {
                 message: format!("{what} was not expected here"),
             },
             at: token.span().start(),
@@ -274,7 +274,7 @@ impl<'t> Scan<'t> {
         error
     }
 
-    fn refuse(kind: FileErrorKind, at: usize) -> Stop {
+    fn refuse(kind: DefinitionErrorKind, at: usize) -> Stop {
         Stop {
             kind,
             at,
@@ -352,7 +352,7 @@ impl<'t> Scan<'t> {
             Some(error) => {
                 self.keep();
                 Err(Stop {
-                    kind: FileErrorKind::Toml {
+                    kind: DefinitionErrorKind::Toml {
                         message: error.description().to_owned(),
                     },
                     at: token.span().start(),
@@ -366,7 +366,7 @@ impl<'t> Scan<'t> {
     fn count_key(&mut self, at: usize) -> Result<(), Stop> {
         self.keys += 1;
         if self.keys > MAX_KEYS {
-            return Err(Self::refuse(FileErrorKind::TooManyKeys, at));
+            return Err(Self::refuse(DefinitionErrorKind::TooManyKeys, at));
         }
         Ok(())
     }
@@ -375,7 +375,7 @@ impl<'t> Scan<'t> {
     fn node(&mut self, label: Cow<'t, str>, at: usize) -> Result<(), Stop> {
         if !self.nodes.contains(label.as_ref()) {
             if self.nodes.len() == MAX_NODES {
-                return Err(Self::refuse(FileErrorKind::TooManyNodes, at));
+                return Err(Self::refuse(DefinitionErrorKind::TooManyNodes, at));
             }
             self.nodes.insert(label);
         }
@@ -409,7 +409,7 @@ impl<'t> Scan<'t> {
         }
         let wrong = |key: String, expected| {
             Err(Self::refuse(
-                FileErrorKind::WrongType { key, expected },
+                DefinitionErrorKind::WrongType { key, expected },
                 open.start(),
             ))
         };
@@ -501,7 +501,7 @@ impl<'t> Scan<'t> {
                 _ => Err(self.unexpected(token)),
             },
             Err(err) => Err(Stop {
-                kind: FileErrorKind::Toml {
+                kind: DefinitionErrorKind::Toml {
                     message: err.message().to_owned(),
                 },
                 at: token.span().start() + err.span().map_or(0, |span| span.start),
@@ -529,7 +529,10 @@ impl<'t> Scan<'t> {
         if let Place::Wrong(key, expected) = place {
             // A key of three parts or more, refused whatever follows it.
             let at = path.last().map_or(start, |(_, at)| *at);
-            return Err(Self::refuse(FileErrorKind::WrongType { key, expected }, at));
+            return Err(Self::refuse(
+                DefinitionErrorKind::WrongType { key, expected },
+                at,
+            ));
         }
         if path.len() >= 2 && matches!(path[0].0.as_ref(), "dtypes" | "edges") {
             let (label, at) = path[1].clone();
@@ -546,7 +549,10 @@ impl<'t> Scan<'t> {
         let kind = self.peek();
         let at = self.peek_start();
         let wrong = |key: String, expected| {
-            Err(Self::refuse(FileErrorKind::WrongType { key, expected }, at))
+            Err(Self::refuse(
+                DefinitionErrorKind::WrongType { key, expected },
+                at,
+            ))
         };
         match (place, kind) {
             (Place::Wrong(key, expected), _) => wrong(key, expected),
@@ -620,12 +626,12 @@ impl<'t> Scan<'t> {
                     if edges {
                         self.edges += 1;
                         if self.edges > MAX_EDGES {
-                            return Err(Self::refuse(FileErrorKind::TooManyEdges, at));
+                            return Err(Self::refuse(DefinitionErrorKind::TooManyEdges, at));
                         }
                     } else {
                         self.weak += 1;
                         if self.weak > MAX_NODES {
-                            return Err(Self::refuse(FileErrorKind::TooManyWeak, at));
+                            return Err(Self::refuse(DefinitionErrorKind::TooManyWeak, at));
                         }
                     }
                     self.node(text.clone(), at)?;
@@ -640,14 +646,14 @@ impl<'t> Scan<'t> {
                     let kind = match DeValue::parse(&self.text[span.clone()]) {
                         Err(err) => {
                             return Err(Stop {
-                                kind: FileErrorKind::Toml {
+                                kind: DefinitionErrorKind::Toml {
                                     message: err.message().to_owned(),
                                 },
                                 at: span.start + err.span().map_or(0, |s| s.start),
                                 syntax: true,
                             })
                         }
-                        Ok(_) => FileErrorKind::WrongType {
+                        Ok(_) => DefinitionErrorKind::WrongType {
                             key,
                             expected: EXPECT_LABELS,
                         },
@@ -656,7 +662,7 @@ impl<'t> Scan<'t> {
                 }
                 TokenKind::LeftSquareBracket | TokenKind::LeftCurlyBracket if !after_value => {
                     let at = self.peek_start();
-                    let kind = FileErrorKind::WrongType {
+                    let kind = DefinitionErrorKind::WrongType {
                         key,
                         expected: EXPECT_LABELS,
                     };
@@ -702,7 +708,7 @@ impl<'t> Scan<'t> {
     /// The error for a stop: the TOML parser's, if the text before the
     /// statement (or, for text that is not TOML, the statement itself if
     /// short) is not TOML; else the stop's own.
-    pub(super) fn refuse_at(mut self, stop: Stop) -> LatticeFileError {
+    pub(super) fn refuse_at(mut self, stop: Stop) -> DefinitionError {
         let text = self.text;
         self.skeleton.truncate(self.statement);
         if stop.syntax {
@@ -715,7 +721,11 @@ impl<'t> Scan<'t> {
         }
         match DeTable::parse(&self.skeleton) {
             Err(err) => toml_error(text, &err),
-            Ok(_) => LatticeFileError::new(stop.kind, Some(Location::at(text, stop.at))),
+            Ok(_) => DefinitionError::new(
+                Origin::LatticeFile,
+                stop.kind,
+                Some(Location::at(text, stop.at)),
+            ),
         }
     }
 }

@@ -28,7 +28,7 @@ fn nodes_come_in_order_of_first_mention() {
 fn every_refusal_says_where_and_how_to_fix() {
     assert_eq!(
         error("name = \"n\"\n[edges]\na = [\"b\", \"a\"]\n"),
-        "lattice file:3:11: 'a' has an edge to itself: every type already promotes to itself, remove 'a' from its own list"
+        "lattice file:3:11: 'a' promotes to itself: every type already does, remove 'a' from its own list"
     );
     assert_eq!(
         error("name = \"n\"\n[dtypes]\nu8 = \"uint8\"\n[edges]\nuint8 = [\"int16\"]\n"),
@@ -64,7 +64,7 @@ fn weak_nodes_may_share_a_dtype_with_strong_ones() {
 }
 
 /// The parse without the first pass: the TOML parser on the whole text.
-fn parse_whole(text: &str) -> Result<Definition, LatticeFileError> {
+fn parse_whole(text: &str) -> Result<Definition, DefinitionError> {
     let document = DeTable::parse(text).map_err(|err| toml_error(text, &err))?;
     Parser {
         text,
