@@ -46,7 +46,7 @@ pub struct DictSpec<'a, S: AsRef<str>> {
     pub name: &'a str,
     /// Each node and the nodes it may promote to, in the dict's order.
     pub edges: &'a [(S, Vec<S>)],
-    /// Labels mapped to dtypes (any name [`DType::from_name`] reads).
+    /// Labels mapped to dtypes (any name [`DType::from_name`](crate::DType::from_name) reads).
     pub dtypes: &'a [(S, S)],
     /// Labels that are weak types, beyond `i*`, `f*` and `c*`.
     pub weak: &'a [S],
