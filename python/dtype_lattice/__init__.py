@@ -42,7 +42,9 @@ __all__ = [
 __version__ = _native.__version__
 
 class Policy:
-    """One framework's promotion rules under one configuration.
+    """One framework's promotion rules under one configuration: the same
+    thing as the Rust library's ``Policy`` (a ``Box<dyn Policy>`` from its
+    registry), whose methods these call.
 
     Made by :func:`policy`. ``promote_types`` and ``result_type`` are the
     library's functions themselves (no Python in between); the other

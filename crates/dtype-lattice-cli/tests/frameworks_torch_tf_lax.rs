@@ -10,42 +10,12 @@
 
 mod support;
 
-use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
+use std::collections::BTreeSet;
 use std::process::Command;
 
 use dtype_lattice::{DType, Kind};
 use serde_json::{json, Value};
-
-/// `(fn, policy, args, x64)` of a golden call line, and its answer.
-type Answers = BTreeMap<(String, String, String, bool), Value>;
-
-fn golden(files: &[&str]) -> Answers {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../conformance/golden");
-    let mut answers = Answers::new();
-    for file in files {
-        let text = std::fs::read_to_string(dir.join(file)).unwrap();
-        for line in text.lines().skip(1) {
-            let call: Value = serde_json::from_str(line).unwrap();
-            let key = (
-                call["fn"].as_str().unwrap().to_owned(),
-                call["policy"].as_str().unwrap().to_owned(),
-                call["args"].to_string(),
-                call["x64"] == true,
-            );
-            answers.insert(key, call["answer"].clone());
-        }
-    }
-    assert!(!answers.is_empty());
-    answers
-}
-
-fn answer<'a>(answers: &'a Answers, f: &str, policy: &str, args: &Value) -> &'a Value {
-    let key = (f.to_owned(), policy.to_owned(), args.to_string(), false);
-    answers
-        .get(&key)
-        .unwrap_or_else(|| panic!("no golden {f} {policy} {args}"))
-}
+use support::golden::{answer, answers as golden};
 
 fn stdout(args: &[&str]) -> String {
     let output = Command::new(env!("CARGO_BIN_EXE_dtype-lattice"))

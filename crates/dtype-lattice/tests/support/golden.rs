@@ -24,6 +24,7 @@
 //! answer the default integer dtype of that signedness.
 #![allow(dead_code)]
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -244,4 +245,36 @@ pub fn judge(case: &Case, ours: &Value) -> Verdict {
     } else {
         Verdict::Differs
     }
+}
+
+/// `(fn, policy, args, x64)` of a golden call line, and its answer.
+pub type Answers = BTreeMap<(String, String, String, bool), Value>;
+
+/// The answers of the golden call lines of `files`, by call.
+pub fn answers(files: &[&str]) -> Answers {
+    let dir = golden_dir();
+    let mut answers = Answers::new();
+    for file in files {
+        let text = std::fs::read_to_string(dir.join(file)).unwrap();
+        for line in text.lines().skip(1) {
+            let call: Value = serde_json::from_str(line).unwrap();
+            let key = (
+                call["fn"].as_str().unwrap().to_owned(),
+                call["policy"].as_str().unwrap().to_owned(),
+                call["args"].to_string(),
+                call["x64"] == true,
+            );
+            answers.insert(key, call["answer"].clone());
+        }
+    }
+    assert!(!answers.is_empty());
+    answers
+}
+
+/// The answer to one call without x64.
+pub fn answer<'a>(answers: &'a Answers, f: &str, policy: &str, args: &Value) -> &'a Value {
+    let key = (f.to_owned(), policy.to_owned(), args.to_string(), false);
+    answers
+        .get(&key)
+        .unwrap_or_else(|| panic!("no golden {f} {policy} {args}"))
 }
