@@ -10,7 +10,7 @@
 //! - [`explain`]: why two nodes promote as they do, with the rules' error.
 //! - [`table`] and [`diff`]: promotion tables and the cells where two
 //!   policies differ, as data for any front end to render.
-//! - [`from_dict`]: a graph given as a dict of lists, as JAX's `dtypes.py`
+//! - [`Definition::from_dict`]: a graph given as a dict of lists, as JAX's `dtypes.py`
 //!   writes one; [`dict_text`] reads one from Python or JSON text.
 //! - [`graph`]: the Hasse diagram drawn as SVG (laid out here) or DOT.
 //!
@@ -26,7 +26,7 @@ pub mod dict_text;
 pub mod diff;
 mod error;
 pub mod explain;
-pub mod from_dict;
+mod from_dict;
 pub mod graph;
 #[cfg(feature = "json")]
 mod json;
