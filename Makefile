@@ -8,7 +8,7 @@ PYTHON ?= python3
 VENV := .venv-test
 PIP := $(VENV)/bin/pip
 
-.PHONY: test test-rust test-python python-env python-bench-env test-browser
+.PHONY: test test-rust test-python python-env python-bench-env test-browser chromium
 
 test: test-rust test-python test-browser
 
@@ -36,7 +36,18 @@ test-python: python-env
 # Chromium, driven by Playwright (web-tests/package-lock.json pins it). The
 # release binary is what the timings are measured on.
 CARGO_TARGET_DIR ?= target
-test-browser:
+test-browser: chromium
 	cargo build --release -p dtype-lattice-cli
 	cd web-tests && npm ci --no-audit --no-fund --loglevel=error
 	DTYPE_LATTICE_BIN=$(abspath $(CARGO_TARGET_DIR))/release/dtype-lattice node web-tests/explorer.test.mjs
+
+# Debian's chromium, which the browser tests drive: installed when missing
+# if we may (root), else a stop naming the command to run.
+chromium:
+	@command -v chromium >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing Debian's chromium for the browser tests"; \
+	    apt-get update -qq && apt-get install -y -qq chromium >/dev/null; \
+	  else \
+	    echo "the browser tests need Debian's chromium: sudo apt-get install -y chromium" >&2; exit 1; \
+	  fi; }
