@@ -171,6 +171,19 @@ mod tests {
         }
     }
 
+    /// The modules `app.js` imports are fetched with it, not one import
+    /// level at a time.
+    #[test]
+    fn the_page_preloads_every_module() {
+        for file in FILES
+            .iter()
+            .filter(|f| f.content_type == JS && f.path != "app.js")
+        {
+            let link = format!(r#"<link rel="modulepreload" href="{}">"#, file.path);
+            assert!(INDEX_HTML.contains(&link), "{link}");
+        }
+    }
+
     #[test]
     fn the_page_loads_its_script_and_style_from_files() {
         assert!(INDEX_HTML.contains(r#"<script type="module" src="app.js"></script>"#));
