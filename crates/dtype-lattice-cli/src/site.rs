@@ -3,7 +3,8 @@
 //! same builders the server answers with ([`crate::serve::api`]).
 //!
 //! ```text
-//! DIR/index.html, app.js, app.css, favicon.svg
+//! DIR/index.html and the page's files ([`assets::FILES`]: its modules,
+//!     style sheets and icon)
 //! DIR/data/info.json                        (GET /api/info, with "keys")
 //! DIR/data/table/KEY_TYPES.json             (GET /api/table)
 //! DIR/data/diff/TYPES/KEY/KEY.json          (GET /api/diff; keys in order)
@@ -51,9 +52,9 @@ pub fn write(dir: &Path) -> Result<Written, Failure> {
         .replace("data-mode=\"serve\"", "data-mode=\"static\"")
         .replace("href=\"api/info\"", "href=\"data/info.json\"");
     out.file("index.html", page.as_bytes())?;
-    out.file("app.js", assets::APP_JS.as_bytes())?;
-    out.file("app.css", assets::APP_CSS.as_bytes())?;
-    out.file("favicon.svg", assets::FAVICON_SVG.as_bytes())?;
+    for file in assets::FILES {
+        out.file(file.path, file.text.as_bytes())?;
+    }
     let mut info = info_json("static");
     let mut keys = serde_json::Map::new();
     for name in registry::names() {

@@ -85,19 +85,14 @@ pub fn render(
     }
 }
 
-/// The look of JAX's documentation table: thin grey rules, banded rows, a
-/// bold first column, and the cells that differ in green.
-const STYLE: &str = "\
-body { font-family: sans-serif; margin: 2em; color: #222; }
-#types { border-collapse: collapse; border: 2px solid #aaa; font-size: 14px; }
-#types caption { caption-side: top; text-align: left; padding: 0 0 0.6em; max-width: 60em; }
-#types th, #types td { border: 1px solid #ddd; padding: 3px 6px; text-align: center; }
-#types th { border-bottom: 1px solid #aaa; background: #f2f2f2; }
-#types tr:nth-child(even) { background: #f2f2f2; }
-#types td:first-child { background: #f2f2f2; border-right: 1px solid #aaa; font-weight: bold; }
-#types td.d { background: #ccf2cc; }
-p.legend { max-width: 60em; font-size: 14px; }
-";
+/// The page's style: the table's look is the explorer's (`web/table.css`:
+/// JAX's documentation's thin grey rules, banded rows, bold first column
+/// and green cells that differ), around it the page's own.
+const STYLE: &str = concat!(
+    "body { font-family: sans-serif; margin: 2em; color: #222; }\n",
+    "p.legend { max-width: 60em; font-size: 14px; }\n",
+    include_str!("../web/table.css"),
+);
 
 /// A standalone page around the table's markup.
 fn page(title: &str, table: &str) -> String {

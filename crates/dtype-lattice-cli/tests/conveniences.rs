@@ -144,7 +144,7 @@ fn html_tables_are_standalone_pages_or_fragments() {
         "table", "--x64", "--diff", "numpy", "--format", "html",
     ]));
     assert!(page.starts_with("<!DOCTYPE html>"));
-    assert!(page.contains("<style>") && page.contains("#types td.d"));
+    assert!(page.contains("<style>") && page.contains(include_str!("../web/table.css")));
     assert!(page.trim_end().ends_with("</html>"));
     let fragment = stdout(&run(&[
         "table",

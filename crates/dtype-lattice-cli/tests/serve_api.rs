@@ -24,10 +24,24 @@ fn the_page_its_files_and_the_security_headers() {
         (
             "/",
             "text/html; charset=utf-8",
-            "<script src=\"app.js\" defer></script>",
+            "<script type=\"module\" src=\"app.js\"></script>",
         ),
-        ("/app.js", "text/javascript; charset=utf-8", "'use strict';"),
-        ("/app.css", "text/css; charset=utf-8", "--differs: #ccf2cc;"),
+        (
+            "/app.js",
+            "text/javascript; charset=utf-8",
+            "from './table.js';",
+        ),
+        (
+            "/latest.js",
+            "text/javascript; charset=utf-8",
+            "export function latestOnly",
+        ),
+        (
+            "/table.css",
+            "text/css; charset=utf-8",
+            "--differs: #ccf2cc;",
+        ),
+        ("/app.css", "text/css; charset=utf-8", ".table-layout"),
         ("/favicon.svg", "image/svg+xml", "<svg"),
     ] {
         let response = server.get(path);

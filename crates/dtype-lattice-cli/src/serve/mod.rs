@@ -91,11 +91,14 @@ pub struct Shared {
 /// The explorer's routes, with its headers and guards.
 pub fn router(shared: Arc<Shared>) -> Router {
     let lattice_limit = DefaultBodyLimit::max(MAX_LATTICE_BODY);
-    Router::new()
-        .route("/", get(assets::index))
-        .route("/app.js", get(assets::script))
-        .route("/app.css", get(assets::style))
-        .route("/favicon.svg", get(assets::icon))
+    let mut router = Router::new().route("/", get(assets::index));
+    for file in assets::FILES {
+        router = router.route(
+            &format!("/{}", file.path),
+            get(move || async move { file.response() }),
+        );
+    }
+    router
         .route("/api/info", get(handlers::info))
         .route("/api/table", get(handlers::table))
         .route("/api/diff", get(handlers::diff))

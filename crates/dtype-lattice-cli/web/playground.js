@@ -1,0 +1,94 @@
+// result_type under every policy at once: one batch request (the batch
+// protocol's JSON lines) for all of them.
+
+import { $, h, needsServer } from './dom.js';
+import { latestOnly } from './latest.js';
+import { post } from './sources.js';
+import { MODE, info, settingsParams, state, writeUrl } from './state.js';
+
+const playTurns = latestOnly();
+
+/** Splits the operands as a shell would: spaces separate, quotes hold. */
+function tokenize(text) {
+  const tokens = [];
+  const re = /\s*(?:"([^"]*)"|'([^']*)'|(\S+))/gy;
+  let match;
+  let rest = text;
+  while ((match = re.exec(text)) !== null) {
+    if (match[0].trim() === '') break;
+    tokens.push(match[1] ?? match[2] ?? match[3]);
+    rest = text.slice(re.lastIndex);
+  }
+  if (rest.trim()) throw new Error('an operand has no closing quote: ' + rest.trim());
+  return tokens;
+}
+
+function showError(message) {
+  const status = $('play-status');
+  status.textContent = message;
+  status.className = 'status error';
+}
+
+export async function runPlayground() {
+  if (MODE === 'static') return;
+  const turn = playTurns();
+  const input = $('operands').value;
+  state.operands = input;
+  writeUrl();
+  let tokens;
+  try {
+    tokens = tokenize(input);
+  } catch (err) {
+    showError(err.message);
+    return;
+  }
+  const lines = info.policies.map((p) => JSON.stringify({ fn: 'result_type', args: tokens, policy: p.name }));
+  const asked = post('api/batch?' + settingsParams(new URLSearchParams()), lines.join('\n') + '\n', 'application/jsonl')
+    .then(async (response) => (await response.text()).trim().split('\n').map((line) => JSON.parse(line)));
+  const answer = await turn.settle(asked);
+  if (answer.stale) return;
+  if (answer.error) {
+    showError(answer.error.message);
+    return;
+  }
+  const answers = answer.value;
+  const status = $('play-status');
+  status.className = 'status';
+  status.textContent = `result_type(${tokens.join(', ')}) under ${info.settings.map((s) => `${s.key}=${state.settings[s.key]}`).join(', ')}:`;
+  const rows = info.policies.map((p, i) => {
+    const one = answers[i];
+    if (one.ok) {
+      return h('tr', { 'data-policy': p.name },
+        h('th', { scope: 'row', text: p.name }),
+        h('td', { class: 'result', text: one.ok.dtype }),
+        h('td', {}, one.ok.weak ? h('span', { class: 'weak-yes', text: 'weak' }) : 'strong'),
+        h('td', { text: '' }));
+    }
+    return h('tr', { 'data-policy': p.name },
+      h('th', { scope: 'row', text: p.name }),
+      h('td', { class: 'result', text: '-' }),
+      h('td', { text: '' }),
+      h('td', { class: 'err' }, h('b', { text: one.error.type + ': ' }), one.error.message));
+  });
+  $('play-results').dataset.operands = input;
+  $('play-results').replaceChildren(
+    h('thead', {}, h('tr', {}, ['Policy', 'Result', 'Weak', 'Error'].map((t) => h('th', { scope: 'col', text: t })))),
+    h('tbody', {}, rows));
+}
+
+export function setupPlayground() {
+  if (MODE === 'static') {
+    $('play-form').replaceWith(needsServer('The result_type playground asks the server for every answer'));
+    return;
+  }
+  if (state.operands !== null) $('operands').value = state.operands;
+  let timer = null;
+  $('play-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    runPlayground();
+  });
+  $('operands').addEventListener('input', () => {
+    clearTimeout(timer);
+    timer = setTimeout(runPlayground, 300);
+  });
+}

@@ -1,0 +1,79 @@
+// Where answers come from: the server's API (`dtype-lattice serve`) or,
+// in the static export (`dtype-lattice site`), the files the same code
+// wrote. The page computes nothing about promotion itself.
+
+import { MODE, fileKey, settingsParams, state } from './state.js';
+
+const cache = new Map();
+const CACHE_ENTRIES = 300;
+
+/** A GET, answered once per URL; an error answer becomes an Error. */
+export function get(url, kind) {
+  if (!cache.has(url)) {
+    const pending = fetch(url).then(async (response) => {
+      if (!response.ok) throw new Error(await errorMessage(response));
+      return kind === 'text' ? response.text() : response.json();
+    });
+    pending.catch(() => cache.delete(url));
+    cache.set(url, pending);
+    if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value);
+  }
+  return cache.get(url);
+}
+
+/** A POST of `body`; an error answer becomes an Error. */
+export async function post(url, body, contentType) {
+  const response = await fetch(url, { method: 'POST', body, headers: { 'Content-Type': contentType } });
+  if (!response.ok) throw new Error(await errorMessage(response));
+  return response;
+}
+
+/** The API's own words for an error, else the status line. */
+async function errorMessage(response) {
+  try {
+    const body = await response.json();
+    return body.error.message;
+  } catch (e) {
+    return response.status + ' ' + response.statusText;
+  }
+}
+
+export const loadInfo = () => get(MODE === 'static' ? 'data/info.json' : 'api/info');
+
+/** The promotion table's answers, for the policy, types and settings
+ * chosen. */
+export const source = {
+  table() {
+    if (MODE === 'static') return get(`data/table/${fileKey(state.policy)}_${state.types}.json`);
+    const q = settingsParams(new URLSearchParams({ policy: state.policy, types: state.types }));
+    return get('api/table?' + q);
+  },
+  diff() {
+    if (MODE === 'static') {
+      // Each pair is filed once, its keys in order; the other way round
+      // the report is the same with its sides exchanged.
+      const [left, right] = [fileKey(state.policy), fileKey(state.diff)];
+      if (left < right) return get(`data/diff/${state.types}/${left}/${right}.json`);
+      return get(`data/diff/${state.types}/${right}/${left}.json`).then((d) => ({
+        ...d, left: d.right, right: d.left,
+        differences: d.differences.map((x) => ({ ...x, left: x.right, right: x.left })),
+      }));
+    }
+    const q = settingsParams(new URLSearchParams({ left: state.policy, right: state.diff, types: state.types }));
+    return get('api/diff?' + q);
+  },
+  async explain(table, a, b) {
+    if (MODE === 'static') {
+      const row = await get(`data/explain/${table.graph}/${encodeURIComponent(a)}.json`);
+      return row[b];
+    }
+    const q = settingsParams(new URLSearchParams({ policy: state.policy, a, b }));
+    return get('api/explain?' + q);
+  },
+  graph(table, nodes) {
+    if (MODE === 'static') return get(`data/graph/${table.graph}.svg`, 'text');
+    const q = settingsParams(new URLSearchParams({ policy: state.policy }));
+    if (nodes) q.set('highlight', nodes.join(','));
+    return get('api/graph.svg?' + q, 'text');
+  },
+};

@@ -1,0 +1,118 @@
+// What the page shows, kept in its URL so that any view can be linked to,
+// and the configuration bar that sets the policies' settings.
+
+import { $, h } from './dom.js';
+
+export const MODE = document.body.dataset.mode === 'static' ? 'static' : 'serve';
+
+/** `/api/info` (or the export's `data/info.json`): the policies, their
+ * settings and the notebook's examples; set once when the page starts. */
+export let info = null;
+export function setInfo(answer) {
+  info = answer;
+}
+
+export const state = {
+  view: 'table',
+  policy: 'jax',
+  types: 'docs',
+  diff: '',
+  cell: null, // [type, type] of the promotion table
+  settings: {},
+  operands: null,
+  example: '',
+};
+
+/** What the page measured, read by the browser tests: when the table
+ * first answered clicks and keys, when the drawing under it was shown
+ * too, and each redraw of the table (a fetch and the DOM). */
+export const timings = { interactive: null, complete: null, tableRenders: [] };
+window.explorerTimings = timings;
+
+export function readUrl() {
+  const q = new URLSearchParams(location.search);
+  const views = ['table', 'playground', 'editor'];
+  state.view = views.includes(q.get('view')) ? q.get('view') : 'table';
+  const names = info.policies.map((p) => p.name);
+  state.policy = names.includes(q.get('policy')) ? q.get('policy') : 'jax';
+  state.types = q.get('types') === 'all' ? 'all' : 'docs';
+  state.diff = names.includes(q.get('diff')) && q.get('diff') !== state.policy ? q.get('diff') : '';
+  const cell = (q.get('cell') || '').split(',');
+  state.cell = cell.length === 2 && cell[0] && cell[1] ? cell : null;
+  for (const s of info.settings) {
+    const v = q.get(s.key);
+    state.settings[s.key] = s.values.includes(v) ? v : s.values[0];
+  }
+  state.operands = q.get('operands');
+  state.example = q.get('example') || '';
+}
+
+export function writeUrl(push) {
+  const q = new URLSearchParams();
+  if (state.view !== 'table') q.set('view', state.view);
+  if (state.view === 'table' || state.view === 'playground') {
+    if (state.view === 'table') {
+      if (state.policy !== 'jax') q.set('policy', state.policy);
+      if (state.types !== 'docs') q.set('types', state.types);
+      if (state.diff) q.set('diff', state.diff);
+      if (state.cell) q.set('cell', state.cell.join(','));
+    }
+    for (const s of info.settings) {
+      if (state.settings[s.key] !== s.values[0]) q.set(s.key, state.settings[s.key]);
+    }
+    if (state.view === 'playground' && state.operands !== null) q.set('operands', state.operands);
+  }
+  if (state.view === 'editor' && state.example) q.set('example', state.example);
+  const url = location.pathname + (q.toString() ? '?' + q.toString() : '');
+  if (url !== location.pathname + location.search) {
+    history[push ? 'pushState' : 'replaceState'](null, '', url);
+  }
+}
+
+/** `params` with every setting as chosen. */
+export function settingsParams(params) {
+  for (const s of info.settings) params.set(s.key, state.settings[s.key]);
+  return params;
+}
+
+/** Where the static export filed a policy's answers under the chosen
+ * configuration (`site` writes the index). */
+export const fileKey = (name) => info.keys[name][info.settings.map((s) => `${s.key}-${state.settings[s.key]}`).join('_')];
+
+/** The configuration bar; `changed()` redraws what the new setting
+ * changes. */
+export function renderSettings(changed) {
+  const bar = $('settings');
+  bar.replaceChildren();
+  const change = (key, value) => {
+    state.settings[key] = value;
+    writeUrl();
+    changed();
+  };
+  for (const s of info.settings) {
+    let control;
+    if (s.values.length === 2 && s.values[0] === 'false' && s.values[1] === 'true') {
+      control = h('input', { type: 'checkbox', checked: state.settings[s.key] === 'true', 'data-setting': s.key });
+      control.addEventListener('change', () => change(s.key, control.checked ? 'true' : 'false'));
+    } else {
+      control = h('select', { 'data-setting': s.key }, s.values.map((v) => h('option', { value: v, selected: v === state.settings[s.key], text: v })));
+      control.addEventListener('change', () => change(s.key, control.value));
+    }
+    bar.append(h('label', { title: s.help, 'data-key': s.key }, control, s.key));
+  }
+  noteSettings();
+}
+
+/** Greys the settings the table's policy does not read. */
+export function noteSettings() {
+  const policy = info.policies.find((p) => p.name === state.policy);
+  const ignored = [];
+  for (const label of $('settings').querySelectorAll('label')) {
+    const unread = state.view === 'table' && !policy.settings.includes(label.dataset.key);
+    label.classList.toggle('ignored', unread);
+    if (unread) ignored.push(label.dataset.key);
+  }
+  $('settings-note').textContent = state.view === 'table' && ignored.length
+    ? `${state.policy} does not read ${ignored.join(' or ')}`
+    : state.view === 'playground' ? 'each policy reads the settings it has' : '';
+}
