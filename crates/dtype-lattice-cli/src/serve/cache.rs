@@ -49,6 +49,7 @@ pub(super) async fn answer_once(
     keep(key, &answer);
     Ok(answer)
 }
+
 /// Runs `work` off the async threads, as one of the few heavy analyses
 /// allowed at once; 503 if none finishes in time for it to start.
 pub(super) async fn heavy<T: Send + 'static>(

@@ -188,6 +188,7 @@ fn node_table(poset: &Poset) -> Value {
         .collect();
     json!({ "labels": poset.labels(), "cells": cells })
 }
+
 /// The syntax of a posted text, after refusing one that is not UTF-8.
 pub(super) fn posted_syntax(params: &Params, input: &[u8]) -> Result<&'static str, ApiError> {
     let text = DefinitionError::text(input, Origin::DictText)

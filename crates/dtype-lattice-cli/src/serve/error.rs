@@ -85,6 +85,7 @@ pub(super) fn json_bytes(answer: Bytes) -> Response {
 pub(super) fn svg_response(svg: String) -> Response {
     typed("image/svg+xml", svg)
 }
+
 /// A body within its limit, or the refusal (413 past the limit).
 pub(super) fn body(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
     body.map_err(|rejection| {

@@ -187,6 +187,7 @@ pub async fn lattice(
         .await,
     )
 }
+
 /// `POST /api/lattice/graph.svg?syntax=..&highlight=A,B`: a posted
 /// lattice's drawing.
 pub async fn lattice_graph(
