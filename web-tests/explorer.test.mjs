@@ -8,16 +8,27 @@
 //                                    else the newest of target/{release,debug})
 //
 // Prints the timings measured with the Performance API and writes
-// screenshots to screenshots/ (git-ignored).
+// screenshots to screenshots/ (git-ignored). Whatever way it ends (a
+// failed check, an exception, Chromium failing to start, Ctrl-C or
+// SIGTERM) it closes the browser and stops the servers it started.
 
 import { chromium } from 'playwright-core';
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { constants, tmpdir } from 'node:os';
 import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
+
+const CHROMIUM = '/usr/bin/chromium';
+// Checked before anything is started, so a missing browser leaves nothing
+// running behind.
+if (!existsSync(CHROMIUM)) {
+  console.error(`${CHROMIUM} is missing: the browser tests need Debian's Chromium. Install it as root:\n` +
+    '    apt-get update && apt-get install -y chromium');
+  process.exit(1);
+}
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -37,6 +48,66 @@ function binary() {
 }
 
 const BIN = binary();
+
+// ------------------------------------------------------------- processes
+
+// What to undo before exiting, the last started first: the browser is
+// closed before the server it talks to, whose graceful stop then has no
+// open connections to wait for.
+const cleanups = [];
+let stopping = null;
+
+function stopAll() {
+  stopping ??= (async () => {
+    while (cleanups.length) {
+      const undo = cleanups.pop();
+      try {
+        await undo();
+      } catch (err) {
+        console.error('while stopping:', err);
+      }
+    }
+  })();
+  return stopping;
+}
+
+/** `promise`, or a rejection after `ms`: a wedged browser must not keep
+ * the script (and the server) alive. */
+function within(ms, promise, what) {
+  let timer;
+  const late = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`${what}: no answer in ${ms} ms`)), ms); });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+const GRACE_MS = 2000;
+
+/** Ctrl-C for the child (the server then finishes the requests under
+ * way), SIGKILL if it has not exited after a grace. */
+function stopChild(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((done) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), GRACE_MS);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      done();
+    });
+    child.kill('SIGINT');
+  });
+}
+
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    console.error(`${signal}: stopping the browser and the servers`);
+    stopAll().finally(() => process.exit(128 + constants.signals[signal]));
+  });
+}
+for (const event of ['uncaughtException', 'unhandledRejection']) {
+  process.on(event, (err) => {
+    console.error(`${event}:`, err);
+    stopAll().finally(() => process.exit(1));
+  });
+}
+
 /** The command's standard output; exit 1 (a promotion error, a graph
  * that is not a lattice) is an answer too. */
 function cli(args) {
@@ -51,18 +122,22 @@ function cliAnswer(args) {
   return (run.status === 0 ? run.stdout : run.stderr).trim();
 }
 
-/** Starts `serve --port 0`; resolves with its page's address. */
+/** Starts `serve --port 0`, to be stopped on the way out; resolves with
+ * its page's address. */
 function serve() {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(BIN, ['serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(BIN, ['serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  cleanups.push(() => stopChild(child));
+  const listening = new Promise((resolvePromise, reject) => {
     let out = '';
     child.stdout.on('data', (data) => {
       out += data;
       const match = out.match(/http:\/\/\S+\//);
-      if (match) resolvePromise({ url: match[0], child });
+      if (match) resolvePromise(match[0]);
     });
-    child.on('exit', (code) => reject(new Error(`serve exited with ${code}`)));
+    child.on('error', reject);
+    child.on('exit', (code, signal) => reject(new Error(`serve exited with ${code ?? signal}`)));
   });
+  return within(15000, listening, 'dtype-lattice serve --port 0').then((url) => ({ url, child }));
 }
 
 /** A static file server for the `site` export (what any host does). */
@@ -78,6 +153,11 @@ function staticServer(dir) {
     res.writeHead(200, { 'Content-Type': types[extname(file)] || 'application/octet-stream' });
     res.end(readFileSync(file));
   });
+  cleanups.push(() => new Promise((done) => {
+    server.closeAllConnections();
+    if (server.listening) server.close(() => done());
+    else done();
+  }));
   return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok({ server, url: `http://127.0.0.1:${server.address().port}/` })));
 }
 
@@ -376,7 +456,6 @@ async function staticExport(browser) {
     check((await page.textContent('#view-editor')).includes('dtype-lattice serve'), 'static: the editor says it needs serve');
     assert.deepEqual(page.problems, []);
     await page.close();
-    server.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -384,10 +463,15 @@ async function staticExport(browser) {
 
 // ------------------------------------------------------------------ main
 
-const { url, child } = await serve();
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
 let failed = false;
 try {
+  const { url } = await serve();
+  // Playwright's own signal handlers would close the browser and leave
+  // the server: the handlers above stop both.
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM, args: CHROMIUM_ARGS, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false,
+  });
+  cleanups.push(() => within(10000, browser.close(), 'closing Chromium'));
   console.log(`binary: ${BIN}\nserving: ${url}`);
   const page = await openPage(browser);
   await page.goto(url);
@@ -422,7 +506,6 @@ try {
   failed = true;
   console.error(err);
 } finally {
-  await browser.close();
-  child.kill('SIGINT');
+  await stopAll();
 }
 process.exit(failed ? 1 : 0);
