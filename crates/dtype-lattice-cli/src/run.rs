@@ -161,8 +161,31 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
             let subject = subject.load()?;
             let definition = subject::definition(&subject)?;
             let poset = poset(definition)?;
-            let report = why::Report::new(definition, &poset, subject.policy(), [&a, &b])
-                .map_err(|err| Failure::Usage(err.to_string()))?;
+            // Under a built-in policy, two types are explained as its
+            // result_type takes them (a dtype as the policy keeps it alone, a
+            // Python scalar where it stands, or refused where the policy
+            // promotes it by a rule), so that explain agrees with
+            // result-type; node labels are explained as written.
+            let types = a
+                .parse::<TypeSpec>()
+                .and_then(|a| Ok([a, b.parse::<TypeSpec>()?]));
+            let mut report = match (subject.policy(), types) {
+                (Some(policy), Ok(types)) => {
+                    why::Report::of_types(definition, &poset, policy, types)
+                }
+                (policy, _) => why::Report::new(definition, &poset, policy, [&a, &b]),
+            }
+            .map_err(|err| Failure::Usage(err.to_string()))?;
+            // The inputs as the user wrote them, unless the policy took one
+            // as another type (JAX without x64: uint64 as uint32).
+            for (shown, given) in report.inputs.iter_mut().zip([&a, &b]) {
+                if given
+                    .parse::<TypeSpec>()
+                    .is_ok_and(|t| t.to_string() == *shown)
+                {
+                    shown.clone_from(given);
+                }
+            }
             out.write_all(escape_controls(&explain::render(&report, format), true).as_bytes())?;
             out.flush()?;
             if let Some(failure) = explain::failure(&report) {

@@ -62,3 +62,28 @@ fn unknown_inputs_and_policies_without_a_lattice_exit_2() {
     let output = run(&["explain", "int8", "uint8", "--format", "yaml"]);
     assert_eq!(output.status.code(), Some(2));
 }
+
+/// Under a policy, `explain A B` explains what `result-type A B` answers
+/// (the library's `cells_join_at_the_table_answer` checks every pair of
+/// every policy with a lattice), or refuses with the reason where the
+/// policy promotes a Python scalar by a rule rather than at a node.
+#[test]
+fn explain_agrees_with_result_type_or_refuses_with_the_reason() {
+    for policy in ["array-api", "torch"] {
+        let explain = run(&["explain", "--policy", policy, "uint8", "int"]);
+        assert_eq!(explain.status.code(), Some(2), "{policy}");
+        assert!(
+            stderr(&explain).contains("promotes Python's int by a rule"),
+            "{policy}: {}",
+            stderr(&explain)
+        );
+        let result = run(&["result-type", "--policy", policy, "uint8", "int"]);
+        assert_eq!(stdout(&result).trim(), "uint8", "{policy}");
+    }
+    // JAX without x64 keeps no uint64: the pair is explained as uint32.
+    let explain = run(&["explain", "--format", "json", "uint64", "int8"]);
+    let json: Value = serde_json::from_str(&stdout(&explain)).unwrap();
+    let result = run(&["result-type", "uint64", "int8"]);
+    assert_eq!(json["join"], stdout(&result).trim());
+    assert_eq!(json["inputs"][0]["input"], "uint32");
+}
