@@ -211,7 +211,7 @@ def examine(title: str, edges: dict, lattice: dl.Lattice, dtypes: dict[str, str]
             weak: set[str]) -> tuple[dl.CheckReport, dl.AuditReport]:
     """Prints what check and audit find, and holds them to the plain-Python
     order and NumPy's ranges. ``dtypes`` maps each label to its dtype name."""
-    report, audit = lattice.check(max_examples=10_000), lattice.audit()
+    report, audit = lattice.check(max_examples=1000), lattice.audit()
     bounds = upper_bounds(edges)
     pairs = list(itertools.combinations(lattice.nodes, 2))
     minimal = {frozenset(p): minimal_common(bounds, *p) for p in pairs}

@@ -8,7 +8,7 @@
 //! (check, audit, drawing) run without holding the GIL.
 
 use dtype_lattice::design::audit::Audit;
-use dtype_lattice::design::check::Check;
+use dtype_lattice::design::check::{Check, MAX_EXAMPLES};
 use dtype_lattice::design::explain::Report;
 use dtype_lattice::design::graph::Drawing;
 use dtype_lattice::design::{lattice_file, Definition, DictSpec, Subject};
@@ -134,9 +134,16 @@ impl Lattice {
     }
 
     /// Whether the graph is a lattice, and why not: `check --format json`
-    /// with the first `max_examples` pairs of each kind listed.
+    /// with the first `max_examples` pairs of each kind listed (at most
+    /// 1,000; more is a `ValueError`).
     #[pyo3(signature = (max_examples = 10))]
     fn check(&self, py: Python<'_>, max_examples: usize) -> PyResult<Py<PyAny>> {
+        if max_examples > MAX_EXAMPLES {
+            return Err(PyValueError::new_err(format!(
+                "max_examples={max_examples} is more than {MAX_EXAMPLES}, the most a check lists \
+                 of each finding (the counts are always exact): give at most {MAX_EXAMPLES}"
+            )));
+        }
         let definition = self.definition();
         let report = py
             .detach(|| Check::new(definition, max_examples).map(|c| c.to_json(definition)))

@@ -71,3 +71,10 @@ def test_the_table_is_the_command_lines():
     ours = dl.policy("jax", x64=True).table().data
     theirs = json.loads(cli("table", "--x64", "--format", "json"))
     assert ours == theirs
+
+
+def test_a_check_lists_at_most_a_thousand_examples():
+    lattice = dl.Lattice({"A": ["C", "D"], "B": ["C", "D"]})
+    with pytest.raises(ValueError, match="more than 1000, the most a check lists"):
+        lattice.check(max_examples=10**6)
+    assert lattice.check(max_examples=1000).ambiguous_count == 1

@@ -136,9 +136,15 @@ pub(crate) enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = subject::Format::Text)]
         format: subject::Format,
-        /// How many ambiguous pairs and pairs with no upper bound to list
-        /// (the counts are always exact).
-        #[arg(long, value_name = "N", default_value_t = dtype_lattice::design::check::EXAMPLES)]
+        /// How many ambiguous pairs and pairs with no upper bound to list, at
+        /// most 1000 (the counts are always exact).
+        #[arg(
+            long,
+            value_name = "N",
+            default_value_t = dtype_lattice::design::check::EXAMPLES,
+            value_parser = clap::builder::RangedU64ValueParser::<usize>::new()
+                .range(0..=dtype_lattice::design::check::MAX_EXAMPLES as u64)
+        )]
         max_examples: usize,
     },
     /// The design notebook's criteria on every pair of dtypes: dropped

@@ -163,3 +163,16 @@ fn audit_compares_subjects_side_by_side() {
         assert_eq!(keys, ["name", "pairs", "undefined", "opaque", "criteria"]);
     }
 }
+
+/// `--max-examples` past the library's cap is refused with the range, not
+/// taken as a reason to list millions of pairs.
+#[test]
+fn max_examples_is_capped_with_a_message() {
+    let output = run(&["check", "--max-examples", "1000000"]);
+    assert_eq!(code(&output), 2);
+    assert!(
+        stderr(&output).contains("1000000 is not in 0..=1000"),
+        "{}",
+        stderr(&output)
+    );
+}

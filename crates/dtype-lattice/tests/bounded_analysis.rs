@@ -136,3 +136,18 @@ fn node_indices_out_of_range_are_answered_not_panicked() {
     assert_eq!(joins.join(0, far), None);
     assert!(!joins.is_ambiguous(0, far));
 }
+
+/// However many examples are asked for, at most `MAX_EXAMPLES` of each
+/// finding are listed (each ambiguous pair carries every candidate, so an
+/// unbounded list could hold millions of them); the counts stay exact.
+#[test]
+fn examples_are_capped_whatever_is_asked() {
+    use dtype_lattice::design::check::MAX_EXAMPLES;
+    let sources = 40;
+    let report = checked(&support::adversarial::hubs(8, sources), usize::MAX);
+    let ambiguous = support::adversarial::hubs_ambiguous(sources);
+    assert!(ambiguous > MAX_EXAMPLES, "{ambiguous}");
+    assert_eq!(report.ambiguous_count, ambiguous);
+    assert_eq!(report.ambiguous.len(), MAX_EXAMPLES);
+    assert!(report.is_truncated());
+}

@@ -93,8 +93,9 @@ pub struct Check {
 }
 
 impl Check {
-    /// Checks a graph, listing at most `examples` pairs of each finding (and
-    /// counting them all); an error only for a malformed definition (a
+    /// Checks a graph, listing at most `examples` pairs of each finding, and
+    /// never more than [`MAX_EXAMPLES`] (counting them all); an error only
+    /// for a malformed definition (a
     /// duplicate label, an edge to a missing node or to itself, too many
     /// nodes). A cycle is a finding, not an error.
     ///
@@ -102,6 +103,7 @@ impl Check {
     /// at most n x n `u16` and a few n x n bit sets, and O(n³ / 64) word
     /// operations (within a lattice file's limits, well under two seconds).
     pub fn new(definition: &Definition, examples: usize) -> Result<Check, GraphError> {
+        let examples = examples.min(MAX_EXAMPLES);
         let mut edges = definition.edges.clone();
         edges.sort_unstable();
         edges.dedup();
@@ -179,6 +181,14 @@ pub struct Laws {
 /// How many examples [`Check::new`] lists of each kind of finding unless told
 /// otherwise: the counts are always exact.
 pub const EXAMPLES: usize = 10;
+
+/// The most examples [`Check::new`] lists of each kind, whatever it is
+/// asked for: an ambiguous pair is listed with all its minimal common upper
+/// bounds (up to a graph's every node), so a list without a cap could hold
+/// millions of pairs times thousands of candidates. A thousand of each keeps
+/// any graph within the limits under two seconds and 256 MB; the counts stay
+/// exact.
+pub const MAX_EXAMPLES: usize = 1000;
 
 impl Check {
     /// Whether some ambiguous pairs or pairs without an upper bound are
