@@ -40,8 +40,6 @@ pub struct PolicyInfo {
     pub aliases: &'static [&'static str],
     /// The names of the [settings](SETTINGS) it reads; it ignores the rest.
     pub settings: &'static [&'static str],
-    /// One line on what it is, for listings.
-    pub summary: &'static str,
     build: fn(Settings) -> Box<dyn Policy>,
 }
 
@@ -72,63 +70,54 @@ pub const POLICIES: &[PolicyInfo] = &[
         name: "jax",
         aliases: &[],
         settings: JAX_SETTINGS,
-        summary: "jax.numpy: JAX's lattice (JEP 9407), weak Python scalars",
         build: |s| Box::new(Jax::new(s.jax())),
     },
     PolicyInfo {
         name: "numpy",
         aliases: &["np", "numpy2"],
         settings: &[],
-        summary: "NumPy 2 (NEP 50): value-independent, Python scalars weak",
         build: |_| Box::new(Numpy),
     },
     PolicyInfo {
         name: "numpy-legacy",
         aliases: &[],
         settings: &[],
-        summary: "NumPy 1's value-based casting of scalars",
         build: |_| Box::new(NumpyLegacy),
     },
     PolicyInfo {
         name: "array-api",
         aliases: &["array_api"],
         settings: &[],
-        summary: "the Array API standard, as array-api-strict enforces it",
         build: |_| Box::new(ArrayApi),
     },
     PolicyInfo {
         name: "torch",
         aliases: &["pytorch"],
         settings: &[],
-        summary: "PyTorch: categories, then the wider type; 0-d tensors and scalars weak",
         build: |_| Box::new(Torch),
     },
     PolicyInfo {
         name: "tensorflow",
         aliases: &["tf"],
         settings: &[],
-        summary: "TensorFlow without NumPy behaviour: no implicit promotion",
         build: |_| Box::new(TensorFlow::new(Mode::Off)),
     },
     PolicyInfo {
         name: "tensorflow-safe",
         aliases: &[],
         settings: &[],
-        summary: "TensorFlow's NumPy behaviour, promotion mode safe",
         build: |_| Box::new(TensorFlow::new(Mode::Safe)),
     },
     PolicyInfo {
         name: "tensorflow-all",
         aliases: &[],
         settings: &[],
-        summary: "TensorFlow's NumPy behaviour, promotion mode all (a lattice)",
         build: |_| Box::new(TensorFlow::new(Mode::All)),
     },
     PolicyInfo {
         name: "jax-lax",
         aliases: &[],
         settings: &["x64"],
-        summary: "jax.lax: no implicit promotion at all",
         build: |s| {
             Box::new(JaxLax::new(Config {
                 x64: s.x64,
