@@ -392,11 +392,7 @@ impl Jax {
         // One or two operands read their answer from a table, as in
         // `result_type`; `None`, which this rejects, and failures take the
         // general path.
-        if let Some(typed) = self
-            .tables
-            .lattice_short
-            .get(&automaton.decode, operands, true)
-        {
+        if let Some(typed) = self.tables.lattice_short.get(&automaton.decode, operands) {
             return Ok(typed);
         }
         let Some(reading) = config.read(automaton, operands, true) else {
@@ -452,22 +448,37 @@ impl Jax {
     }
 
     /// One or two operands, the shapes of unary and binary operations,
-    /// read their answer from [`ShortLists`]; longer lists, and pairs
-    /// without an answer (for the error), take the general path.
+    /// read their answer from [`ShortLists`]; longer lists take the general
+    /// path, and so do the short lists without an answer, out of line.
     //
     // Always inlined, with the reading and the rules: the answer then never
     // goes through memory, and a caller's branch on it folds into the rules.
     #[inline(always)]
     fn result_type_of<T: Input>(&self, operands: &[T]) -> Result<Typed, PromotionError> {
-        let config = &self.config;
-        match self
-            .tables
-            .short
-            .get(&self.tables.automaton.decode, operands, false)
-        {
-            Some(typed) => Ok(typed),
-            None => config.general_result_type(&self.tables.automaton, operands),
+        if operands.len() <= 2 {
+            return match self
+                .tables
+                .short
+                .get(&self.tables.automaton.decode, operands)
+            {
+                Some(typed) => Ok(typed),
+                None => self.short_miss(operands),
+            };
         }
+        self.config
+            .general_result_type(&self.tables.automaton, operands)
+    }
+
+    /// A list of one or two operands [`ShortLists`] has no answer for: an
+    /// error, or a 64-bit request read while x64 is off. Kept out of line
+    /// so that the table's answer reaches the caller in registers: merged
+    /// with the inlined general path, it went through the stack (the
+    /// single-operand call cost 3.5 times a table load, BENCHMARKS.md).
+    #[cold]
+    #[inline(never)]
+    fn short_miss<T: Input>(&self, operands: &[T]) -> Result<Typed, PromotionError> {
+        self.config
+            .general_result_type(&self.tables.automaton, operands)
     }
 
     /// `jax._src.dtypes.safe_to_cast`: whether `input` can be cast to

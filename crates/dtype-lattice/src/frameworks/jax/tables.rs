@@ -235,14 +235,25 @@ impl Automaton {
 /// [`WIDE`]. Built by the general path (the automaton and the rules) over
 /// all 64 values and 64 x 64 pairs, so it holds nothing the rules do not
 /// say; it makes the result type of a unary or binary operation one load
-/// instead of four. 8 KiB per configuration.
+/// instead of four. 8.6 KiB per configuration.
 pub(super) struct ShortLists {
-    pub(super) singles: [Option<Typed>; TYPED_VALUES],
-    pub(super) pairs: [[Option<Typed>; TYPED_VALUES]; TYPED_VALUES],
+    /// One [`Operand`]'s answer by its code, which spares the load that
+    /// reads its (dtype, weak) index first: a unary operation is one load.
+    by_code: [Option<Typed>; 256],
+    singles: [Option<Typed>; TYPED_VALUES],
+    pairs: [[Option<Typed>; TYPED_VALUES]; TYPED_VALUES],
+    /// Whether Python's `None` has no answer here (it is an error for
+    /// `lattice_result_type`, a float for `result_type`).
+    none_is_error: bool,
 }
 
 impl ShortLists {
-    pub(super) fn new(config: Config, automaton: &Automaton, concrete: bool) -> ShortLists {
+    pub(super) fn new(
+        config: Config,
+        automaton: &Automaton,
+        concrete: bool,
+        none_is_error: bool,
+    ) -> ShortLists {
         let typed = |index: usize| {
             let (dtype, weak) = typed_value(index);
             Typed { dtype, weak }
@@ -264,25 +275,31 @@ impl ShortLists {
                 *cell = answer(&[typed(a), typed(b)]);
             }
         }
-        ShortLists { singles, pairs }
+        let mut by_code = [None; 256];
+        for operand in Operand::each_code() {
+            if !(none_is_error && operand.is_none()) {
+                by_code[usize::from(operand.code())] = singles[automaton.decode.get(&operand)];
+            }
+        }
+        ShortLists {
+            by_code,
+            singles,
+            pairs,
+            none_is_error,
+        }
     }
 
     /// The answer for a list of one or two operands; `None` for longer
     /// lists, pairs without an answer (their error comes from the general
-    /// path) and, if `none_is_error`, lists with Python's `None`.
+    /// path) and, where it is an error, lists with Python's `None`.
     #[inline(always)]
-    pub(super) fn get<T: Input>(
-        &self,
-        decode: &Decode,
-        operands: &[T],
-        none_is_error: bool,
-    ) -> Option<Typed> {
+    pub(super) fn get<T: Input>(&self, decode: &Decode, operands: &[T]) -> Option<Typed> {
         let index = |operand: &T| {
-            (!(none_is_error && operand.is_none()))
+            (!(self.none_is_error && operand.is_none()))
                 .then_some(operand.typed_index(decode) & (TYPED_VALUES - 1))
         };
         match operands {
-            [a] => self.singles[index(a)?],
+            [a] => a.single(self),
             [a, b] => self.pairs[index(a)?][index(b)?],
             _ => None,
         }
@@ -329,8 +346,8 @@ pub(super) fn compiled() -> &'static Compiled {
             let automaton = Automaton::new(config, lattice);
             Tables {
                 promotions: PromoteTable::new(lattice),
-                short: ShortLists::new(config, &automaton, true),
-                lattice_short: ShortLists::new(config, &automaton, false),
+                short: ShortLists::new(config, &automaton, true, false),
+                lattice_short: ShortLists::new(config, &automaton, false, true),
                 automaton,
             }
         });
@@ -505,6 +522,8 @@ pub(super) trait Input {
     /// (no change to the value) so that the compiler drops their tables'
     /// bounds checks.
     fn typed_index(&self, decode: &Decode) -> usize;
+    /// The answer for this value alone: [`ShortLists::get`] of one.
+    fn single(&self, lists: &ShortLists) -> Option<Typed>;
     /// Whether this is Python's `None`.
     fn is_none(&self) -> bool;
     /// The dtype this requests explicitly: a dtype specifier's. (Read
@@ -516,6 +535,11 @@ impl Input for Operand {
     #[inline(always)]
     fn typed_index(&self, decode: &Decode) -> usize {
         decode.get(self)
+    }
+
+    #[inline(always)]
+    fn single(&self, lists: &ShortLists) -> Option<Typed> {
+        lists.by_code[usize::from(self.code())]
     }
 
     #[inline(always)]
@@ -535,6 +559,11 @@ impl Input for Typed {
     #[inline(always)]
     fn typed_index(&self, _: &Decode) -> usize {
         typed_index(self.dtype, self.weak)
+    }
+
+    #[inline(always)]
+    fn single(&self, lists: &ShortLists) -> Option<Typed> {
+        lists.singles[typed_index(self.dtype, self.weak) & (TYPED_VALUES - 1)]
     }
 
     #[inline(always)]
