@@ -43,9 +43,16 @@ def _kind_class(dtype: str, weak: bool) -> str:
 
 
 class Ambiguity(NamedTuple):
-    """A pair with common upper bounds but no least one."""
+    """A pair with common upper bounds but no least one: its minimal common
+    upper bounds (the first 100) and how many it has in all."""
     pair: tuple[str, str]
     candidates: list[str]
+    candidate_count: int
+
+    def listed(self) -> str:
+        """The candidates as a phrase, with how many are not listed."""
+        unlisted = self.candidate_count - len(self.candidates)
+        return ", ".join(self.candidates) + (f", and {unlisted} more" if unlisted else "")
 
 
 class Difference(NamedTuple):
@@ -91,7 +98,7 @@ class CheckReport:
         self.data = data
         self.is_lattice: bool = data["lattice"]
         self.cycle: list[str] | None = data["cycle"]
-        self.ambiguous = [Ambiguity(tuple(a["pair"]), a["candidates"])
+        self.ambiguous = [Ambiguity(tuple(a["pair"]), a["candidates"], a["candidate_count"])
                           for a in data["ambiguous"]]
         self.ambiguous_count: int = data["ambiguous_count"]
         self.no_upper_bound = [tuple(p) for p in data["no_upper_bound"]]
@@ -107,7 +114,7 @@ class CheckReport:
             out.append("cycle: " + " -> ".join(self.cycle))
         for a in self.ambiguous:
             out.append(f"{a.pair[0]} and {a.pair[1]} have no least upper bound: "
-                       f"candidates {', '.join(a.candidates)}")
+                       f"candidates {a.listed()}")
         if self.ambiguous_count > len(self.ambiguous):
             out.append(f"... {self.ambiguous_count} ambiguous pairs in all")
         if self.no_upper_bound:
@@ -131,7 +138,7 @@ class CheckReport:
             out.append(f"<div>cycle: {escape(loop)}</div>")
         if self.ambiguous:
             rows = "".join(f"<tr><td>{escape(a.pair[0])}, {escape(a.pair[1])}</td>"
-                           f"<td class='dl-l'>{escape(', '.join(a.candidates))}</td></tr>"
+                           f"<td class='dl-l'>{escape(a.listed())}</td></tr>"
                            for a in self.ambiguous)
             more = self.ambiguous_count - len(self.ambiguous)
             out.append(f"<table class='dl-table'><caption>{_pairs(self.ambiguous_count)} "

@@ -1,6 +1,6 @@
 """The documentation's examples run: the package's doctests, and the
-README's Python blocks, whose `# value` comments must be what the line
-before them gives."""
+Python blocks of the README and docs/python.md, whose `# value` comments
+must be what the line before them gives."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ import numpy as np  # noqa: F401 - the README's blocks use it
 
 import dtype_lattice as dl
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+ROOT = Path(__file__).resolve().parents[2]
+PAGES = [ROOT / "README.md", ROOT / "docs" / "python.md"]
 
 
 def test_doctests() -> None:
@@ -21,7 +22,8 @@ def test_doctests() -> None:
 
 
 def test_readme_python_blocks_run_and_say_what_they_give() -> None:
-    blocks = re.findall(r"```python\n(.*?)```", README.read_text(), re.S)
+    blocks = [block for page in PAGES
+              for block in re.findall(r"```python\n(.*?)```", page.read_text(), re.S)]
     assert blocks
     for block in blocks:
         namespace: dict = {}
@@ -36,4 +38,4 @@ def test_readme_python_blocks_run_and_say_what_they_give() -> None:
             if "=" in stripped.split("(")[0]:
                 continue
             value = eval(stripped, namespace)  # noqa: S307
-            assert repr(value) == shown, f"{stripped}: {value!r}, README says {shown}"
+            assert repr(value) == shown, f"{stripped}: {value!r}, the docs say {shown}"

@@ -45,7 +45,7 @@ def test_a_lattice_reports_as_the_library_does():
     lattice = dl.Lattice({"A": ["C", "D"], "B": ["C", "D"]}, name="two tops")
     report = lattice.check()
     assert not report.is_lattice
-    assert report.data["ambiguous"] == [{"pair": ["A", "B"], "candidates": ["C", "D"]}]
+    assert report.data["ambiguous"] == [{"pair": ["A", "B"], "candidates": ["C", "D"], "candidate_count": 2}]
     explanation = lattice.explain("A", "B")
     assert explanation.data["outcome"] == "ambiguous"
     assert explanation.join is None and explanation.common == ["C", "D"]

@@ -75,9 +75,10 @@ fn graph_report(definition: &Definition, check: &Check, format: Format) -> Strin
                 let candidates: Vec<&str> =
                     ambiguity.candidates.iter().map(|&c| label(c)).collect();
                 text += &format!(
-                    "  {}: minimal common upper bounds {}, none least\n",
+                    "  {}: minimal common upper bounds {}{}, none least\n",
                     braces(&ambiguity.pair),
-                    candidates.join(", ")
+                    candidates.join(", "),
+                    ambiguity.more()
                 );
             }
             text += &more(check.ambiguous.len(), check.ambiguous_count);

@@ -83,7 +83,7 @@ function renderReport(result) {
     if (check.ambiguous.length) {
       items.push(h('ul', { id: 'ambiguous' }, check.ambiguous.map((a) =>
         h('li', { 'data-pair': a.pair.join(','), 'data-candidates': a.candidates.join(',') },
-          `{${a.pair.join(', ')}}: minimal common upper bounds ${a.candidates.join(', ')}, none least`))));
+          `{${a.pair.join(', ')}}: minimal common upper bounds ${a.candidates.join(', ')}${a.candidate_count > a.candidates.length ? `, and ${a.candidate_count - a.candidates.length} more` : ''}, none least`))));
       if (check.ambiguous.length < check.ambiguous_count) items.push(h('p', { class: 'help', text: `… and ${check.ambiguous_count - check.ambiguous.length} more` }));
     }
     items.push(h('h3', { text: `Pairs with no upper bound: ${check.no_upper_bound_count}` }));

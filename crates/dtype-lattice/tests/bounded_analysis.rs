@@ -151,3 +151,27 @@ fn examples_are_capped_whatever_is_asked() {
     assert_eq!(report.ambiguous.len(), MAX_EXAMPLES);
     assert!(report.is_truncated());
 }
+
+#[test]
+fn an_ambiguous_pair_lists_its_first_hundred_candidates_and_counts_them_all() {
+    use dtype_lattice::engine::MAX_CANDIDATES;
+    let tops = MAX_CANDIDATES + 50;
+    let report = checked(&support::adversarial::hubs(tops, 2), 4);
+    assert_eq!(report.ambiguous.len(), 4);
+    for ambiguity in &report.ambiguous {
+        // The tops are nodes 2.., in topological order: the first hundred.
+        assert_eq!(
+            ambiguity.candidates,
+            (2..2 + MAX_CANDIDATES).collect::<Vec<_>>()
+        );
+        assert_eq!(ambiguity.candidate_count, tops);
+        assert_eq!(ambiguity.more(), ", and 50 more");
+    }
+    let definition = definition(&support::adversarial::hubs(tops, 2));
+    let json = report.to_json(&definition);
+    assert_eq!(json["ambiguous"][0]["candidate_count"], tops);
+    assert_eq!(
+        json["ambiguous"][0]["candidates"].as_array().map(Vec::len),
+        Some(MAX_CANDIDATES)
+    );
+}

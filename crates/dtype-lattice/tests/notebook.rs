@@ -95,7 +95,7 @@ fn the_right_dag_fails_on_two_counts() {
     assert_eq!(report["no_upper_bound"], serde_json::json!([["C", "D"]]));
     assert_eq!(
         report["ambiguous"],
-        serde_json::json!([{"pair": ["A", "B"], "candidates": ["C", "D"]}])
+        serde_json::json!([{"pair": ["A", "B"], "candidates": ["C", "D"], "candidate_count": 2}])
     );
 }
 

@@ -211,6 +211,7 @@ impl Check {
                 json!({
                     "pair": pair(&a.pair),
                     "candidates": a.candidates.iter().map(|&c| label(c)).collect::<Vec<_>>(),
+                    "candidate_count": a.candidate_count,
                 })
             })
             .collect();

@@ -318,15 +318,16 @@ fn vertical(graph: &[Layered], layers: &[Vec<usize>], real: usize) -> Vec<f64> {
                 .iter()
                 .map(|&v| {
                     let vertex = &graph[v];
-                    let neighbours: Vec<usize> = match (both, rightwards) {
-                        (true, _) => vertex.left.iter().chain(&vertex.right).copied().collect(),
-                        (false, true) => vertex.left.clone(),
-                        (false, false) => vertex.right.clone(),
+                    let (left, right): (&[usize], &[usize]) = match (both, rightwards) {
+                        (true, _) => (&vertex.left, &vertex.right),
+                        (false, true) => (&vertex.left, &[]),
+                        (false, false) => (&[], &vertex.right),
                     };
-                    if neighbours.is_empty() {
+                    let count = left.len() + right.len();
+                    if count == 0 {
                         y[v]
                     } else {
-                        neighbours.iter().map(|&w| y[w]).sum::<f64>() / neighbours.len() as f64
+                        left.iter().chain(right).map(|&w| y[w]).sum::<f64>() / count as f64
                     }
                 })
                 .collect();

@@ -96,9 +96,30 @@ impl std::error::Error for GraphError {}
 pub struct Ambiguity {
     /// The pair, smaller index first.
     pub pair: (Node, Node),
-    /// The minimal common upper bounds, in topological order.
+    /// The minimal common upper bounds, in topological order: the first
+    /// [`MAX_CANDIDATES`] of them.
     pub candidates: Vec<Node>,
+    /// How many minimal common upper bounds the pair has in all.
+    pub candidate_count: usize,
 }
+
+impl Ambiguity {
+    /// What follows the listed candidates in a sentence: `""` when all are
+    /// listed, else `", and N more"`.
+    pub fn more(&self) -> String {
+        match self.candidate_count.saturating_sub(self.candidates.len()) {
+            0 => String::new(),
+            unlisted => format!(", and {unlisted} more"),
+        }
+    }
+}
+
+/// The most minimal common upper bounds an [`Ambiguity`] lists. A pair of a
+/// graph within the lattice-file limits can have thousands, and a check
+/// lists up to a thousand pairs: without a cap, its report would hold
+/// millions of labels (430 MB to write as JSON). A hundred is more than a
+/// person reads; [`Ambiguity::candidate_count`] stays exact.
+pub const MAX_CANDIDATES: usize = 100;
 
 /// Why a graph is not a (partial) lattice.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -147,11 +168,12 @@ impl fmt::Display for LatticeError {
                         .collect();
                     write!(
                         f,
-                        "{{{}, {}}} has {} minimal common upper bounds ({}) and no least one",
+                        "{{{}, {}}} has {} minimal common upper bounds ({}{}) and no least one",
                         labels[a],
                         labels[b],
-                        names.len(),
-                        names.join(", ")
+                        ambiguity.candidate_count,
+                        names.join(", "),
+                        ambiguity.more()
                     )?;
                 }
                 Ok(())

@@ -2,7 +2,7 @@
 //! pairs that have none and the ambiguous ones counted and marked; what
 //! the design tools describe a graph that fails with.
 
-use super::error::{Ambiguity, LatticeError};
+use super::error::{Ambiguity, LatticeError, MAX_CANDIDATES};
 use super::fill::{join_from_successors, mirror, share_out, FEW_SUCCESSORS};
 use super::lattice::Lattice;
 use super::poset::{Bound, Node, Outcome, Poset, NO_JOIN};
@@ -86,13 +86,19 @@ impl Joins {
         let listed = ambiguous
             .iter()
             .take(examples)
-            .map(|pair| Ambiguity {
-                pair,
-                candidates: match poset.least_upper_bound(pair.0, pair.1) {
+            .map(|pair| {
+                let mut candidates = match poset.least_upper_bound(pair.0, pair.1) {
                     Bound::Ambiguous(candidates) => candidates,
                     // The set holds only pairs the outcome called ambiguous.
                     Bound::Least(_) | Bound::None => Vec::new(),
-                },
+                };
+                let candidate_count = candidates.len();
+                candidates.truncate(MAX_CANDIDATES);
+                Ambiguity {
+                    pair,
+                    candidates,
+                    candidate_count,
+                }
             })
             .collect();
         Joins {

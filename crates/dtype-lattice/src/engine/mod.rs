@@ -97,7 +97,7 @@ mod joins;
 mod lattice;
 mod poset;
 
-pub use error::{Ambiguity, GraphError, LatticeError, LawViolation};
+pub use error::{Ambiguity, GraphError, LatticeError, LawViolation, MAX_CANDIDATES};
 pub use explain::{common_upper_bounds, shortest_path, Explanation};
 pub use hasse::transitive_reduction;
 pub use joins::Joins;
