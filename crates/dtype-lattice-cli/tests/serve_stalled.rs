@@ -15,6 +15,8 @@ use support::serve::{read_until_closed, Response, Server};
 /// serve/mod.rs's `HEADER_TIMEOUT` and `BODY_TIMEOUT`.
 const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 const BODY_TIMEOUT: Duration = Duration::from_secs(10);
+/// serve/mod.rs's `WRITE_TIMEOUT`.
+const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 /// serve/mod.rs's `SHUTDOWN_GRACE`.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 /// How late past a deadline the server may act, on a loaded machine.
@@ -63,6 +65,26 @@ fn silent_connections_are_closed_and_unfinished_bodies_get_408() {
     ];
     std::thread::scope(|scope| {
         let server = &server;
+        scope.spawn(move || {
+            // A client that asks for 100 tables of 330 KB and reads none:
+            // once the kernel's buffers are full, the answer stalls, and
+            // the server lets the connection go.
+            let ask = format!(
+                "GET /api/table?types=all&x64=true&strict=true HTTP/1.1\r\nHost: {}\r\n\r\n",
+                server.host()
+            );
+            let mut stream = stalled(server, ask.repeat(100).as_bytes());
+            std::thread::sleep(WRITE_TIMEOUT + Duration::from_secs(2));
+            stream.set_read_timeout(Some(SLACK)).unwrap();
+            let end = read_until_closed(&mut stream);
+            let answers = end
+                .bytes
+                .windows(15)
+                .filter(|w| w == b"HTTP/1.1 200 OK")
+                .count();
+            assert!(end.closed, "a reader that never reads is still connected");
+            assert!(answers < 100, "all {answers} answers were written");
+        });
         for (case, bytes) in cases {
             scope.spawn(move || {
                 let mut stream = stalled(server, bytes.as_bytes());

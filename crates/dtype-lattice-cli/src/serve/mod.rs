@@ -122,7 +122,7 @@ pub const MAX_CONNECTIONS: usize = 1024;
 pub const RESERVED_FILES: usize = 32;
 
 /// A body larger than this waits for one of [`UPLOADS_AT_ONCE`] turns
-/// before it is read, and keeps it until its answer is sent.
+/// before it is read, and keeps it until its answer is computed.
 pub const SMALL_BODY: usize = 64 << 10;
 
 /// How many large bodies may be in memory at once (at most 32 MiB of

@@ -160,7 +160,9 @@ impl<S: AsyncRead + AsyncWrite + Unpin> AsyncWrite for Guarded<S> {
 /// Content-Security-Policy, which every answer of the router carries).
 /// hyper writes it alone, as the last bytes of the connection; it flattens
 /// writes into one buffer ([`Guarded`] does not take vectored writes), so
-/// the head comes in one piece.
+/// the head comes in one piece. (Behind a pipelined answer that is not yet
+/// sent it would share that answer's buffer and go out as hyper wrote it;
+/// browsers do not pipeline.)
 fn hyper_refusal(buf: &[u8]) -> Option<StatusCode> {
     let status = match buf.get(..13)? {
         b"HTTP/1.1 400 " => StatusCode::BAD_REQUEST,
