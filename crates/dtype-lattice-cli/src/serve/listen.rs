@@ -3,12 +3,12 @@
 //! within [`SHUTDOWN_GRACE`] whatever the clients do.
 //!
 //! A connection is *silent* while the router is answering no request on
-//! it: it is waiting for a request's head (which must come within
-//! [`HEADER_TIMEOUT`]), or an answer is on its way. Silent connections are
-//! the ones a client can open for free, so they are the ones that give way:
-//! past the cap, a new connection closes the one that has been silent the
-//! longest, and on shutdown they close at once, while requests under way
-//! get the grace period to finish.
+//! it and no answer is waiting for the client to take it: it is waiting
+//! for a request's head (which must come within [`HEADER_TIMEOUT`]).
+//! Silent connections are the ones a client can open for free, so they are
+//! the ones that give way: past the cap, a new connection closes the one
+//! that has been silent the longest, and on shutdown they close at once,
+//! while requests under way get the grace period to finish.
 
 use std::collections::HashMap;
 use std::io::{self, Write};
@@ -82,6 +82,9 @@ impl Signals {
 struct Connection {
     /// Requests the router is answering on it.
     busy: AtomicUsize,
+    /// Whether an answer is waiting for the client to take it (its socket
+    /// took part of it or nothing), set by [`Guarded`].
+    sending: Arc<AtomicBool>,
     /// When it last fell silent (opened, or a request answered), as a
     /// number from [`Connections::clock`]: the smallest has been silent
     /// longest.
@@ -89,6 +92,13 @@ struct Connection {
     /// Tells it to close if silent (past the cap, or on shutdown), or to
     /// finish its request and close (on shutdown).
     told: Notify,
+}
+
+impl Connection {
+    /// Whether it is waiting for a request, with nothing under way.
+    fn silent(&self) -> bool {
+        self.busy.load(Ordering::Acquire) == 0 && !self.sending.load(Ordering::Acquire)
+    }
 }
 
 /// The open connections.
@@ -123,7 +133,7 @@ impl Connections {
     fn close_longest_silent(open: &mut HashMap<u64, Arc<Connection>>) -> bool {
         let victim = open
             .iter()
-            .filter(|(_, c)| c.busy.load(Ordering::Acquire) == 0)
+            .filter(|(_, c)| c.silent())
             .min_by_key(|(_, c)| c.silent_since.load(Ordering::Relaxed))
             .map(|(&id, _)| id);
         match victim.and_then(|id| open.remove(&id)) {
@@ -148,6 +158,7 @@ impl Connections {
         let id = self.tick();
         let connection = Arc::new(Connection {
             busy: AtomicUsize::new(0),
+            sending: Arc::new(AtomicBool::new(false)),
             silent_since: AtomicU64::new(id),
             told: Notify::new(),
         });
@@ -266,7 +277,8 @@ async fn serve_connection(
             }
         })
     };
-    let serving = http.serve_connection(TokioIo::new(Guarded::new(stream)), service);
+    let stream = Guarded::new(stream, connection.sending.clone());
+    let serving = http.serve_connection(TokioIo::new(stream), service);
     tokio::pin!(serving);
     loop {
         tokio::select! {
@@ -275,7 +287,7 @@ async fn serve_connection(
             // could: nothing to report.
             _ = serving.as_mut() => return,
             () = connection.told.notified() => {
-                if connection.busy.load(Ordering::Acquire) == 0 {
+                if connection.silent() {
                     return;
                 }
                 if connections.stopping() {

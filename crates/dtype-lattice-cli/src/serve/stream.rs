@@ -8,6 +8,8 @@
 use std::future::Future;
 use std::io;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::task::{ready, Context, Poll};
 use std::time::Duration;
 
@@ -35,15 +37,19 @@ pub struct Guarded<S> {
     replacement: Option<(Vec<u8>, usize)>,
     /// Armed once the connection is closing and reads what is left.
     lingering: Option<Pin<Box<Sleep>>>,
+    /// Set while the socket has not taken all it was given: an answer is
+    /// on its way, and a stop lets it finish.
+    sending: Arc<AtomicBool>,
 }
 
 impl<S> Guarded<S> {
-    pub fn new(inner: S) -> Guarded<S> {
+    pub fn new(inner: S, sending: Arc<AtomicBool>) -> Guarded<S> {
         Guarded {
             inner,
             stalled: None,
             replacement: None,
             lingering: None,
+            sending,
         }
     }
 }
@@ -138,7 +144,10 @@ impl<S: AsyncRead + AsyncWrite + Unpin> AsyncWrite for Guarded<S> {
             return Poll::Ready(Ok(buf.len()));
         }
         let this = &mut *self;
-        write_in_time(&mut this.inner, &mut this.stalled, cx, buf)
+        let written = write_in_time(&mut this.inner, &mut this.stalled, cx, buf);
+        let whole = matches!(written, Poll::Ready(Ok(n)) if n == buf.len());
+        this.sending.store(!whole, Ordering::Release);
+        written
     }
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
