@@ -5,7 +5,7 @@
 
 mod support;
 
-use support::serve::{cli, Server};
+use support::serve::{cli, Response, Server};
 
 /// The server still answers a plain question.
 fn still_serving(server: &Server) {
@@ -190,43 +190,109 @@ fn a_lattice_that_is_not_text_is_refused_with_400() {
     still_serving(&server);
 }
 
-#[test]
-fn garbage_and_huge_requests_do_not_stop_the_server() {
-    let server = Server::start();
-    let raw = server.send_raw(b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03 TLS hello?\r\n\r\n");
-    assert!(
-        raw.is_empty() || raw.starts_with(b"HTTP/1.1 400"),
-        "{}",
-        String::from_utf8_lossy(&raw)
+/// An error answer made outside the handlers is still JSON naming the
+/// problem, with the headers every response carries.
+fn assert_json_error(raw: &[u8], status: u16, says: &str) {
+    let text = String::from_utf8_lossy(&raw[..raw.len().min(300)]).into_owned();
+    assert!(!raw.is_empty(), "no answer, expected {status}");
+    let response = Response::parse(raw);
+    assert_eq!(response.status, status, "{text}");
+    assert_eq!(
+        response.header("content-type"),
+        Some("application/json"),
+        "{text}"
     );
+    assert!(
+        response
+            .header("content-security-policy")
+            .is_some_and(|csp| csp.starts_with("default-src 'none'")),
+        "{text}"
+    );
+    assert_eq!(response.header("x-content-type-options"), Some("nosniff"));
+    assert!(
+        response.message().contains(says),
+        "{status}: {}",
+        response.message()
+    );
+}
+
+#[test]
+fn garbage_and_huge_requests_are_answered_in_json_and_do_not_stop_the_server() {
+    let server = Server::start();
+    let host = server.host();
+    let raw = server.send_raw(b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03 TLS hello?\r\n\r\n");
+    assert_json_error(&raw, 400, "request line (METHOD /path HTTP/1.1)");
     let raw = server.send_raw(b"GET / HTTP/9.9\r\n\r\n");
-    assert!(raw.is_empty() || raw.starts_with(b"HTTP/1.1 4") || raw.starts_with(b"HTTP/1.1 5"));
-    let mut huge_header =
-        format!("GET / HTTP/1.1\r\nHost: {}\r\nX-Big: ", server.host()).into_bytes();
+    assert_json_error(&raw, 400, "is not HTTP/1.1");
+    let raw =
+        server.send_raw(format!("GET / HTTP/1.1\r\nHost: {host}\r\nBad Header\r\n\r\n").as_bytes());
+    assert_json_error(&raw, 400, "or a header is malformed");
+    let mut huge_header = format!("GET / HTTP/1.1\r\nHost: {host}\r\nX-Big: ").into_bytes();
     huge_header.extend(std::iter::repeat_n(b'a', 1 << 20));
     huge_header.extend_from_slice(b"\r\n\r\n");
-    let raw = server.send_raw(&huge_header);
-    assert!(
-        raw.is_empty() || raw.starts_with(b"HTTP/1.1 431"),
-        "{}",
-        String::from_utf8_lossy(&raw[..40.min(raw.len())])
+    assert_json_error(&server.send_raw(&huge_header), 431, "larger than 64 KiB");
+    let mut many = format!("GET / HTTP/1.1\r\nHost: {host}\r\n");
+    for i in 0..150 {
+        many += &format!("X-Header-{i}: {i}\r\n");
+    }
+    many += "\r\n";
+    assert_json_error(
+        &server.send_raw(many.as_bytes()),
+        431,
+        "more than 100 headers",
     );
-    let long_path = format!("/api/table?policy={}", "j".repeat(200_000));
-    let response = server.send_raw(
-        format!(
-            "GET {long_path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
-            server.host()
-        )
-        .as_bytes(),
-    );
-    assert!(
-        response.starts_with(b"HTTP/1.1 4"),
-        "{}",
-        String::from_utf8_lossy(&response[..40.min(response.len())])
-    );
+    // An address past 8 KiB is refused by the server, past 64 KiB (the
+    // head's limit) before it is parsed: the same JSON either way.
+    for (length, status, says) in [
+        (20_000, 414, "past the 8 KiB this server reads"),
+        (200_000, 431, "larger than 64 KiB"),
+    ] {
+        let path = format!("/api/table?policy={}", "j".repeat(length));
+        let raw = server.send_raw(
+            format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n").as_bytes(),
+        );
+        assert_json_error(&raw, status, says);
+    }
     // Half a request, then the connection closes.
     server.send_and_hang_up(b"POST /api/batch HTTP/1.1\r\nContent-Length: 100\r\n\r\n{\"fn\"");
     still_serving(&server);
+}
+
+/// Any loopback address, written out, names this machine whatever DNS
+/// says: the server bound to one answers requests addressed to it or to
+/// any other.
+#[cfg(target_os = "linux")]
+#[test]
+fn every_loopback_address_is_its_own_host() {
+    let server = Server::start_with(&["--host", "127.0.0.2"]);
+    assert_eq!(server.addr.ip().to_string(), "127.0.0.2");
+    let port = server.addr.port();
+    for host in [
+        format!("127.0.0.2:{port}"),
+        format!("127.0.1.1:{port}"),
+        format!("127.0.0.1:{port}"),
+        format!("[::1]:{port}"),
+        format!("localhost:{port}"),
+        format!("explorer.localhost:{port}"),
+    ] {
+        let answer = server.request("GET", "/api/info", &[("Host", &host)], None);
+        assert_eq!(answer.status, 200, "{host}: {}", answer.text());
+    }
+    for host in [
+        format!("evil.example:{port}"),
+        format!("127.0.0.2:{}", port.wrapping_add(1)),
+        format!("128.0.0.1:{port}"),
+        format!("127.0.0.2.evil.example:{port}"),
+        "127.0.0.2".to_owned(),
+    ] {
+        let answer = server.request("GET", "/api/info", &[("Host", &host)], None);
+        assert_eq!(answer.status, 421, "{host}: {}", answer.text());
+        assert!(
+            answer.message().contains("loopback name"),
+            "{}",
+            answer.message()
+        );
+    }
 }
 
 #[test]
@@ -236,6 +302,7 @@ fn requests_for_other_names_or_from_other_sites_are_refused() {
     let rebound = server.request("GET", "/api/info", &[("Host", "evil.example:8000")], None);
     assert_eq!(rebound.status, 421);
     assert!(rebound.message().contains("127.0.0.1"));
+    assert!(rebound.message().contains("evil.example"));
     let localhost = server.request(
         "GET",
         "/api/info",

@@ -3,7 +3,6 @@
 //! sends.
 
 use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
 use axum::http::header::{self, HeaderValue};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -84,21 +83,6 @@ pub(super) fn json_bytes(answer: Bytes) -> Response {
 
 pub(super) fn svg_response(svg: String) -> Response {
     typed("image/svg+xml", svg)
-}
-
-/// A body within its limit, or the refusal (413 past the limit).
-pub(super) fn body(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
-    body.map_err(|rejection| {
-        let status = rejection.status();
-        let message = if status == StatusCode::PAYLOAD_TOO_LARGE {
-            "the request body is larger than this endpoint takes (1 MiB for /api/batch, \
-             8 MiB for a lattice): split the batch or shorten the lattice"
-                .to_owned()
-        } else {
-            format!("cannot read the request body: {}", rejection.body_text())
-        };
-        ApiError::new(status, message)
-    })
 }
 
 /// The answer of a builder, or its error.

@@ -5,7 +5,6 @@
 use std::sync::{Arc, OnceLock};
 
 use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -13,11 +12,12 @@ use serde_json::json;
 
 use super::answers::{diff_text, explain_json, graph_svg, info_json, table_json};
 use super::assets;
+use super::body::Posted;
 use super::cache::{answer_once, blocking, heavy};
 use super::editor::{draw_posted, lattice_json, posted_syntax};
-use super::error::{body, json_bytes, json_response, respond, svg_response, typed, ApiError};
+use super::error::{json_bytes, json_response, respond, svg_response, typed, ApiError};
 use super::params::{policy, quote, type_spec, Params, QueryPairs};
-use super::Shared;
+use super::{Shared, MAX_BATCH_BODY, MAX_LATTICE_BODY};
 
 /// `GET /api/info`.
 pub async fn info(query: QueryPairs) -> Response {
@@ -133,22 +133,27 @@ const INLINE_BATCH_BYTES: usize = 4 << 10;
 /// `POST /api/batch?policy=NAME&x64=..&strict=..`: the batch protocol,
 /// JSON Lines in and out, exactly as `dtype-lattice batch` answers (the
 /// parameters are its flags).
-pub async fn batch(query: QueryPairs, request: Result<Bytes, BytesRejection>) -> Response {
+pub async fn batch(
+    query: QueryPairs,
+    request: Result<Posted<MAX_BATCH_BODY>, ApiError>,
+) -> Response {
     respond(
         async {
             let params = Params::read(query, &["policy"])?;
             let settings = params.settings()?;
             let name = params.get("policy").unwrap_or("jax").to_owned();
             policy(&name, settings)?;
-            let input = body(request)?;
-            let small = input.len() <= INLINE_BATCH_BYTES;
+            // The body keeps its upload turn until the batch is answered.
+            let input = request?;
+            let small = input.bytes().len() <= INLINE_BATCH_BYTES;
             let defaults = dtype_lattice::protocol::Defaults {
                 settings,
                 policy: Some(name),
             };
             let answer = move || {
                 let mut output = Vec::new();
-                dtype_lattice::protocol::run(&input[..], &mut output, defaults).map(|()| output)
+                dtype_lattice::protocol::run(&input.bytes()[..], &mut output, defaults)
+                    .map(|()| output)
             };
             // A few lines take microseconds, less than handing them to
             // another thread; a long batch must not hold up the connections.
@@ -169,19 +174,22 @@ pub async fn batch(query: QueryPairs, request: Result<Bytes, BytesRejection>) ->
 pub async fn lattice(
     State(shared): State<Arc<Shared>>,
     query: QueryPairs,
-    request: Result<Bytes, BytesRejection>,
+    request: Result<Posted<MAX_LATTICE_BODY>, ApiError>,
 ) -> Response {
     respond(
         async {
             let params = Params::read(query, &["syntax", "a", "b"])?;
-            let input = body(request)?;
-            let syntax = posted_syntax(&params, &input)?;
+            let input = request?;
+            let syntax = posted_syntax(&params, input.bytes())?;
             let pair = match (params.get("a"), params.get("b")) {
                 (Some(a), Some(b)) => Some([a.to_owned(), b.to_owned()]),
                 (None, None) => None,
                 _ => return Err(ApiError::bad("give both a and b, or neither")),
             };
-            let value = heavy(&shared, move || lattice_json(&input, syntax, pair.as_ref())).await?;
+            let value = heavy(&shared, move || {
+                lattice_json(input.bytes(), syntax, pair.as_ref())
+            })
+            .await?;
             Ok(json_response(&value))
         }
         .await,
@@ -193,16 +201,16 @@ pub async fn lattice(
 pub async fn lattice_graph(
     State(shared): State<Arc<Shared>>,
     query: QueryPairs,
-    request: Result<Bytes, BytesRejection>,
+    request: Result<Posted<MAX_LATTICE_BODY>, ApiError>,
 ) -> Response {
     respond(
         async {
             let params = Params::read(query, &["syntax", "highlight"])?;
-            let input = body(request)?;
-            let syntax = posted_syntax(&params, &input)?;
+            let input = request?;
+            let syntax = posted_syntax(&params, input.bytes())?;
             let highlight = params.highlight()?;
             let svg = heavy(&shared, move || {
-                draw_posted(&input, syntax, highlight.as_ref())
+                draw_posted(input.bytes(), syntax, highlight.as_ref())
             })
             .await??;
             Ok(svg_response(svg))

@@ -16,31 +16,38 @@
 //! Bound to loopback, the server answers only requests addressed to a
 //! loopback name (a web page cannot reach it by rebinding its own domain
 //! to 127.0.0.1), and refuses requests sent from another origin's page.
+//!
+//! No client can hold the server ([`listen`]): a request's head, its body
+//! and an answer's delivery each have a deadline, connections are capped
+//! (a new one closes the longest-silent one past the cap), and Ctrl-C
+//! stops it within [`SHUTDOWN_GRACE`].
 
 mod answers;
 pub(crate) mod assets;
+mod body;
 mod cache;
 mod editor;
 mod error;
 mod handlers;
+mod listen;
 mod params;
+mod stream;
 
 pub(crate) use answers::{diff_text, explain_rows, graph_key, graph_svg, info_json, table_json};
 pub(crate) use error::ApiError;
 pub(crate) use params::policy;
 
 use std::io::{self, Write};
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::extract::{Request, State};
 use axum::http::header::{self, HeaderMap, HeaderValue};
 use axum::http::StatusCode;
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::serve::ListenerExt;
 use axum::Router;
 use tokio::sync::Semaphore;
 
@@ -51,6 +58,15 @@ use crate::Failure;
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; \
      style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; \
      form-action 'none'; frame-ancestors 'none'";
+
+/// The headers every response carries, besides `Cache-Control: no-store`
+/// when the answer sets no caching of its own.
+pub const SECURITY_HEADERS: [(&str, &str); 4] = [
+    ("content-security-policy", CONTENT_SECURITY_POLICY),
+    ("x-content-type-options", "nosniff"),
+    ("referrer-policy", "no-referrer"),
+    ("cross-origin-resource-policy", "same-origin"),
+];
 
 /// The largest body `/api/batch` takes: one request line's limit
 /// ([`dtype_lattice::protocol::MAX_LINE_BYTES`], 1 MiB).
@@ -67,6 +83,56 @@ pub const HEAVY_AT_ONCE: usize = 2;
 /// it is busy (503).
 pub const HEAVY_WAIT: Duration = Duration::from_secs(10);
 
+/// How long a client has to send a request's head (request line and
+/// headers), from when the connection opens or its previous answer is
+/// sent: a connection that has not sent a whole head by then is closed
+/// without an answer, an idle kept-alive one included.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long a request's body may take to arrive, from when the handler
+/// starts reading it (after its upload turn): 408 past it. 8 MiB in 10
+/// seconds is 6.7 Mbit/s, far below loopback's speed.
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long an answer may wait for the client to read any of it before
+/// the connection is closed.
+pub const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The largest request head (request line and headers) read, and so the
+/// most a connection buffers before its request is parsed: 431 past it.
+pub const MAX_HEAD_BYTES: usize = 64 << 10;
+
+/// The most headers a request may have: 431 past it.
+pub const MAX_HEADERS: usize = 100;
+
+/// The longest request target (path and query) answered: 414 past it.
+/// The API's longest query is a few hundred bytes.
+pub const MAX_URI_BYTES: usize = 8 << 10;
+
+/// The most connections open at once, whatever the open-file limit
+/// allows; the cap in force is the smaller of this and the open-file limit
+/// less [`RESERVED_FILES`]. Past the cap, a new connection closes the one
+/// that has been waiting longest for a request; when every connection is
+/// in the middle of a request, it is answered 503.
+pub const MAX_CONNECTIONS: usize = 1024;
+
+/// Open files kept for the server itself (standard streams, the listener,
+/// the runtime's and the signals' descriptors, a refused connection)
+/// when the cap on connections is sized from the open-file limit.
+pub const RESERVED_FILES: usize = 32;
+
+/// A body larger than this waits for one of [`UPLOADS_AT_ONCE`] turns
+/// before it is read, and keeps it until its answer is computed.
+pub const SMALL_BODY: usize = 64 << 10;
+
+/// How many large bodies may be in memory at once (at most 32 MiB of
+/// lattices); the rest wait their turn, up to [`HEAVY_WAIT`], then 503.
+pub const UPLOADS_AT_ONCE: usize = 4;
+
+/// How long the requests under way may take to finish once Ctrl-C or
+/// SIGTERM asks the server to stop; a second Ctrl-C stops it at once.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
+
 /// What `serve` was asked for.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -82,6 +148,8 @@ pub struct Options {
 pub struct Shared {
     /// Turns for the lattice analyses.
     pub heavy: Semaphore,
+    /// Turns for holding a large body in memory.
+    pub uploads: Arc<Semaphore>,
     /// The port requests must be addressed to when the server listens on
     /// loopback; `None` when it listens elsewhere (then the user chose to
     /// be reached by other names).
@@ -90,7 +158,6 @@ pub struct Shared {
 
 /// The explorer's routes, with its headers and guards.
 pub fn router(shared: Arc<Shared>) -> Router {
-    let lattice_limit = DefaultBodyLimit::max(MAX_LATTICE_BODY);
     let mut router = Router::new().route("/", get(assets::index));
     for file in assets::FILES {
         router = router.route(
@@ -104,15 +171,9 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/diff", get(handlers::diff))
         .route("/api/explain", get(handlers::explain))
         .route("/api/graph.svg", get(handlers::graph))
-        .route(
-            "/api/batch",
-            post(handlers::batch).layer(DefaultBodyLimit::max(MAX_BATCH_BODY)),
-        )
-        .route("/api/lattice", post(handlers::lattice).layer(lattice_limit))
-        .route(
-            "/api/lattice/graph.svg",
-            post(handlers::lattice_graph).layer(lattice_limit),
-        )
+        .route("/api/batch", post(handlers::batch))
+        .route("/api/lattice", post(handlers::lattice))
+        .route("/api/lattice/graph.svg", post(handlers::lattice_graph))
         .route("/api/examples", get(handlers::examples))
         .route("/api/examples/{name}", get(handlers::example))
         .fallback(not_found)
@@ -139,40 +200,27 @@ async fn method_not_allowed() -> Response {
 }
 
 /// Refuses requests addressed to a name other than loopback's (when
-/// listening on loopback) or sent by another origin's page, then adds the
-/// security headers to whatever answers.
+/// listening on loopback), sent by another origin's page or for an address
+/// past [`MAX_URI_BYTES`], then adds the security headers to whatever
+/// answers.
 async fn guard(State(shared): State<Arc<Shared>>, request: Request, next: Next) -> Response {
     let refusal = if let Some(port) = shared.loopback_port {
         refuse_host(request.headers(), port)
     } else {
         None
     }
-    .or_else(|| refuse_origin(request.headers()));
+    .or_else(|| refuse_origin(request.headers()))
+    .or_else(|| refuse_long_uri(&request));
     let mut response = match refusal {
         Some(refusal) => refusal.into_response(),
         None => next.run(request).await,
     };
     let headers = response.headers_mut();
-    let fixed = [
-        (
-            header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static(CONTENT_SECURITY_POLICY),
-        ),
-        (
-            header::X_CONTENT_TYPE_OPTIONS,
-            HeaderValue::from_static("nosniff"),
-        ),
-        (
-            header::REFERRER_POLICY,
-            HeaderValue::from_static("no-referrer"),
-        ),
-        (
-            header::HeaderName::from_static("cross-origin-resource-policy"),
-            HeaderValue::from_static("same-origin"),
-        ),
-    ];
-    for (name, value) in fixed {
-        headers.insert(name, value);
+    for (name, value) in SECURITY_HEADERS {
+        headers.insert(
+            header::HeaderName::from_static(name),
+            HeaderValue::from_static(value),
+        );
     }
     headers
         .entry(header::CACHE_CONTROL)
@@ -180,9 +228,18 @@ async fn guard(State(shared): State<Arc<Shared>>, request: Request, next: Next) 
     response
 }
 
-/// The names loopback answers to.
+/// The names loopback answers to: `localhost` and its subdomains, and any
+/// loopback address written out (127.0.0.0/8, `[::1]`), which no DNS
+/// answer can make point elsewhere.
 fn is_loopback_name(host: &str) -> bool {
-    matches!(host, "localhost" | "127.0.0.1" | "[::1]") || host.ends_with(".localhost")
+    if host == "localhost" || host.ends_with(".localhost") {
+        return true;
+    }
+    let address = match host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+        Some(v6) => v6.parse().map(IpAddr::V6),
+        None => host.parse().map(IpAddr::V4),
+    };
+    address.is_ok_and(|ip| ip.is_loopback())
 }
 
 /// A request whose `Host` is not loopback's name and port: what a page
@@ -202,9 +259,27 @@ fn refuse_host(headers: &HeaderMap, port: u16) -> Option<ApiError> {
         ApiError::new(
             StatusCode::MISDIRECTED_REQUEST,
             format!(
-                "this server answers requests addressed to 127.0.0.1:{port} or localhost:{port} \
-                 only (Host was {})",
+                "this server answers requests addressed to a loopback name and its port only, \
+                 such as 127.0.0.1:{port} or localhost:{port} (Host was {})",
                 host.map_or("missing".to_owned(), |h| format!("'{}'", h.escape_debug()))
+            ),
+        )
+    })
+}
+
+/// A request for an address longer than the API's longest by far.
+fn refuse_long_uri(request: &Request) -> Option<ApiError> {
+    let length = request
+        .uri()
+        .path_and_query()
+        .map_or(0, |target| target.as_str().len());
+    (length > MAX_URI_BYTES).then(|| {
+        ApiError::new(
+            StatusCode::URI_TOO_LONG,
+            format!(
+                "the address is {length} bytes long, past the {} KiB this server reads: \
+                 shorten the query",
+                MAX_URI_BYTES >> 10
             ),
         )
     })
@@ -234,13 +309,17 @@ fn refuse_origin(headers: &HeaderMap) -> Option<ApiError> {
 }
 
 /// Serves until Ctrl-C (or SIGTERM), printing the address to `out` once
-/// listening; in-flight requests are finished before it returns.
+/// listening; the requests under way get [`SHUTDOWN_GRACE`] to finish.
 pub fn run(options: &Options, out: &mut dyn Write) -> Result<(), Failure> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|err| Failure::Usage(format!("cannot start the server: {err}")))?;
-    runtime.block_on(serve(options, out))
+    let served = runtime.block_on(serve(options, out));
+    // An analysis cut off by the stop may still be running on the blocking
+    // pool: its answer is no longer wanted, so it is not waited for.
+    runtime.shutdown_background();
+    served
 }
 
 async fn serve(options: &Options, out: &mut dyn Write) -> Result<(), Failure> {
@@ -267,6 +346,10 @@ async fn serve(options: &Options, out: &mut dyn Write) -> Result<(), Failure> {
              is meant for loopback (--host 127.0.0.1)"
         );
     }
+    // Before the address is printed: from then on a signal stops the
+    // server in order rather than killing it.
+    let signals = listen::Signals::new()
+        .map_err(|err| Failure::Usage(format!("cannot listen for Ctrl-C: {err}")))?;
     let url = page_url(address);
     writeln!(out, "serving the explorer at {url} (Ctrl-C stops)")?;
     out.flush()?;
@@ -275,15 +358,10 @@ async fn serve(options: &Options, out: &mut dyn Write) -> Result<(), Failure> {
     }
     let shared = Arc::new(Shared {
         heavy: Semaphore::new(HEAVY_AT_ONCE),
+        uploads: Arc::new(Semaphore::new(UPLOADS_AT_ONCE)),
         loopback_port: loopback.then_some(address.port()),
     });
-    // Answers are small and wanted at once: no Nagle delay.
-    let listener = listener.tap_io(|stream| {
-        let _ = stream.set_nodelay(true);
-    });
-    axum::serve(listener, router(shared))
-        .with_graceful_shutdown(shutdown())
-        .await?;
+    listen::serve(listener, router(shared), signals).await;
     Ok(())
 }
 
@@ -299,29 +377,6 @@ fn page_url(address: SocketAddr) -> String {
         ip.to_string()
     };
     format!("http://{shown}:{}/", address.port())
-}
-
-/// Resolves at Ctrl-C or SIGTERM.
-async fn shutdown() {
-    let interrupt = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = interrupt => {}
-        () = terminate => {}
-    }
-    let _ = writeln!(io::stderr(), "stopping: finishing the requests under way");
 }
 
 /// Starts the system's browser on `url`; a failure is reported, not fatal.
@@ -370,13 +425,28 @@ mod tests {
             "localhost:8000",
             "[::1]:8000",
             "LOCALHOST:8000",
+            "127.0.0.2:8000",
+            "127.0.1.1:8000",
+            "127.255.255.254:8000",
+            "app.localhost:8000",
         ] {
             assert!(
                 refuse_host(&headers(&[("host", host)]), 8000).is_none(),
                 "{host}"
             );
         }
-        for host in ["evil.example:8000", "127.0.0.1:8001", "127.0.0.1", "[::1]"] {
+        for host in [
+            "evil.example:8000",
+            "127.0.0.1:8001",
+            "127.0.0.1",
+            "[::1]",
+            "128.0.0.1:8000",
+            "127.0.0.1.evil.example:8000",
+            "localhost.evil.example:8000",
+            "[::2]:8000",
+            "::1:8000",
+            "127.1:8000",
+        ] {
             assert!(
                 refuse_host(&headers(&[("host", host)]), 8000).is_some(),
                 "{host}"

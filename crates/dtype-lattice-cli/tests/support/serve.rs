@@ -22,8 +22,30 @@ impl Server {
     /// Starts the binary on a free loopback port and waits until it says
     /// where it listens.
     pub fn start() -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_dtype-lattice"))
-            .args(["serve", "--port", "0"])
+        Server::start_with(&[])
+    }
+
+    /// Starts `serve --port 0` with more arguments (`--host`).
+    pub fn start_with(args: &[&str]) -> Server {
+        Server::spawn(
+            Command::new(env!("CARGO_BIN_EXE_dtype-lattice"))
+                .args(["serve", "--port", "0"])
+                .args(args),
+        )
+    }
+
+    /// Starts it with its open-file limit lowered to `files` (by the
+    /// shell's `ulimit -n`, as `prlimit --nofile` would).
+    pub fn start_with_file_limit(files: u32) -> Server {
+        Server::spawn(Command::new("sh").args([
+            "-c",
+            &format!("ulimit -n {files} && exec \"$0\" serve --port 0"),
+            env!("CARGO_BIN_EXE_dtype-lattice"),
+        ]))
+    }
+
+    fn spawn(command: &mut Command) -> Server {
+        let mut child = command
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -48,6 +70,19 @@ impl Server {
             _stdout: stdout,
             addr,
         }
+    }
+
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// A connection to the server, whose reads give up after `limit`.
+    pub fn connect(&self, limit: Duration) -> TcpStream {
+        let stream = TcpStream::connect(self.addr).expect("the server accepts");
+        stream.set_read_timeout(Some(limit)).unwrap();
+        stream.set_write_timeout(Some(limit)).unwrap();
+        stream
     }
 
     /// `Host` as a browser on this machine writes it.
@@ -114,20 +149,31 @@ impl Server {
         let _ = stream.write_all(bytes);
     }
 
-    /// Sends SIGINT (Ctrl-C) and waits for the server to stop; its exit
-    /// status and what it printed on standard error.
-    pub fn interrupt(mut self) -> (ExitStatus, String) {
+    /// Sends the signal `name` (`INT` for Ctrl-C, `TERM`).
+    pub fn signal(&self, name: &str) {
         let pid = self.child.id().to_string();
-        let sent = Command::new("kill").args(["-INT", &pid]).status().unwrap();
+        let sent = Command::new("kill")
+            .args([&format!("-{name}"), &pid])
+            .status()
+            .unwrap();
         assert!(sent.success());
-        let deadline = Instant::now() + Duration::from_secs(10);
+    }
+
+    /// Waits at most `limit` for the server to stop; its exit status, what
+    /// it printed on standard error, and how long it took.
+    pub fn wait_stopped(mut self, limit: Duration) -> (ExitStatus, String, Duration) {
+        let start = Instant::now();
         let status = loop {
             if let Some(status) = self.child.try_wait().unwrap() {
                 break status;
             }
-            assert!(Instant::now() < deadline, "the server did not stop");
+            assert!(
+                start.elapsed() < limit,
+                "the server did not stop within {limit:?}"
+            );
             std::thread::sleep(Duration::from_millis(20));
         };
+        let took = start.elapsed();
         let mut stderr = String::new();
         self.child
             .stderr
@@ -135,7 +181,50 @@ impl Server {
             .unwrap()
             .read_to_string(&mut stderr)
             .unwrap();
+        (status, stderr, took)
+    }
+
+    /// Sends SIGINT (Ctrl-C) and waits for the server to stop; its exit
+    /// status and what it printed on standard error.
+    pub fn interrupt(self) -> (ExitStatus, String) {
+        self.signal("INT");
+        let (status, stderr, _) = self.wait_stopped(Duration::from_secs(10));
         (status, stderr)
+    }
+}
+
+/// What came on a connection until it ended.
+pub struct Ending {
+    pub bytes: Vec<u8>,
+    /// How long it took.
+    pub took: Duration,
+    /// Whether the server closed it (or reset it); false when the read
+    /// timeout passed first.
+    pub closed: bool,
+}
+
+/// Reads from `stream` until the server closes it or the stream's read
+/// timeout passes.
+pub fn read_until_closed(stream: &mut TcpStream) -> Ending {
+    let start = Instant::now();
+    let mut bytes = Vec::new();
+    let mut buf = [0u8; 8192];
+    let closed = loop {
+        match stream.read(&mut buf) {
+            Ok(0) => break true,
+            Ok(n) => bytes.extend_from_slice(&buf[..n]),
+            Err(err) => {
+                break !matches!(
+                    err.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                )
+            }
+        }
+    };
+    Ending {
+        bytes,
+        took: start.elapsed(),
+        closed,
     }
 }
 
