@@ -1,16 +1,23 @@
 # `make test` runs every suite: the Rust workspace, then the Python package
-# built from ./python into a virtual environment of pinned requirements,
-# then the explorer in headless Chromium. Needs the Rust toolchain, Python
-# 3.11 with pip, and for the browser tests Node.js 20 with npm and Chromium
-# (/usr/bin/chromium).
+# (its sdist, the wheel built from it, installed into a virtual environment
+# of pinned requirements), then that wheel alone in a fresh environment with
+# no Rust toolchain, then the explorer in headless Chromium. Needs the Rust
+# toolchain, Python 3.11 with pip, and for the browser tests Node.js 20 with
+# npm and Chromium (/usr/bin/chromium). `make package` checks the crates as
+# crates.io would take them (docs/releasing.md).
 
 PYTHON ?= python3
 VENV := .venv-test
 PIP := $(VENV)/bin/pip
+CARGO_TARGET_DIR ?= target
+# The Python package's sdist and wheel (dist/), the build of the wheel and
+# the fresh environment that checks it.
+PYPACKAGE := $(abspath $(CARGO_TARGET_DIR))/python-package
 
-.PHONY: test test-rust test-python python-env python-bench-env test-browser chromium
+.PHONY: test test-rust test-python python-dist python-env python-bench-env \
+	test-python-package package test-browser chromium
 
-test: test-rust test-python test-browser
+test: test-rust test-python test-python-package test-browser
 
 test-rust:
 	cargo test --workspace
@@ -21,8 +28,16 @@ $(VENV)/.requirements: python/requirements-test.txt
 	$(PIP) install --quiet --disable-pip-version-check -r python/requirements-test.txt
 	cp python/requirements-test.txt $@
 
-python-env: $(VENV)/.requirements
-	$(PIP) install --quiet --disable-pip-version-check ./python
+# The sdist, and the wheel pip builds from it (kept while the sdist is
+# unchanged): the one compile of the package in `make test`.
+python-dist: $(VENV)/.requirements
+	.ci/python-package.sh build $(VENV) $(PYPACKAGE)
+
+# The test environment gets that wheel; its dependencies are the pinned
+# requirements, which `pip check` confirms satisfy it.
+python-env: python-dist
+	$(PIP) install --quiet --disable-pip-version-check --force-reinstall --no-deps $(PYPACKAGE)/dist/dtype_lattice-*.whl
+	$(PIP) check --disable-pip-version-check >/dev/null
 
 # The package built with the benchmark hook (`_native._call_floor`) that
 # bench/python_compare.py measures as its floor; users' builds lack it.
@@ -32,10 +47,23 @@ python-bench-env: $(VENV)/.requirements
 test-python: python-env
 	$(VENV)/bin/python -m pytest -q python/tests
 
+# The wheel installed into a fresh environment whose PATH has no cargo or
+# rustc, and python/tests/test_package.py run there.
+test-python-package: python-dist
+	.ci/python-package.sh check $(PYTHON) $(PYPACKAGE)
+
+# Both crates packaged and built as crates.io would take them: the command
+# against the packaged library, not the workspace's (the Python bindings are
+# `publish = false`). Needs the crates' files committed, unless
+# PACKAGE_FLAGS=--allow-dirty.
+PACKAGE_FLAGS ?=
+package:
+	cargo package --workspace --exclude dtype-lattice-python $(PACKAGE_FLAGS)
+	cargo publish --dry-run --workspace $(PACKAGE_FLAGS)
+
 # The explorer (`dtype-lattice serve` and the `site` export) in headless
 # Chromium, driven by Playwright (web-tests/package-lock.json pins it). The
 # release binary is what the timings are measured on.
-CARGO_TARGET_DIR ?= target
 test-browser: chromium
 	cargo build --release -p dtype-lattice-cli
 	cd web-tests && npm ci --no-audit --no-fund --loglevel=error

@@ -64,14 +64,16 @@ pub const FILES: &[Asset] = assets![
     SVG "favicon.svg",
 ];
 
-/// Lists the notebook's lattice files as `(name, text)` pairs.
+/// Lists the notebook's lattice files as `(name, text)` pairs. They live
+/// in this crate's `lattices/` (the repository's `examples/lattices` is a
+/// link to it) so that the published crate carries what it compiles in.
 macro_rules! examples {
     ($($name:literal),* $(,)?) => {
-        &[$(($name, include_str!(concat!("../../../../examples/lattices/", $name, ".toml")))),*]
+        &[$(($name, include_str!(concat!("../../lattices/", $name, ".toml")))),*]
     };
 }
 
-/// The lattice files of `examples/lattices/`, each as its file name
+/// The lattice files of `lattices/`, each as its file name
 /// (without `.toml`) and its text, in the order the editor's menu lists
 /// them: the notebook's argument first, JAX's own lattice last.
 pub const EXAMPLES: &[(&str, &str)] = examples![
@@ -120,12 +122,10 @@ pub async fn index() -> Response {
 mod tests {
     use super::*;
 
-    /// A lattice file added to examples/lattices/ must be added to the
-    /// menu too.
+    /// A lattice file added to lattices/ must be added to the menu too.
     #[test]
     fn every_example_file_is_embedded() {
-        let folder =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/lattices");
+        let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("lattices");
         let mut files: Vec<String> = std::fs::read_dir(folder)
             .unwrap()
             .map(|entry| entry.unwrap().path())
