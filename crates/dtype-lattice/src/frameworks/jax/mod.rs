@@ -390,8 +390,13 @@ impl Jax {
     pub fn lattice_result_type(&self, operands: &[Operand]) -> Result<Typed, PromotionError> {
         let (config, automaton) = (&self.config, &self.tables.automaton);
         // One or two operands read their answer from a table, as in
-        // `result_type`; `None`, which this rejects, and failures take the
-        // general path.
+        // `result_type` (one operand first); `None`, which this rejects,
+        // and failures take the general path.
+        if let [a] = operands {
+            if let Some(typed) = a.single(&self.tables.lattice_short) {
+                return Ok(typed);
+            }
+        }
         if let Some(typed) = self.tables.lattice_short.get(&automaton.decode, operands) {
             return Ok(typed);
         }
@@ -455,6 +460,13 @@ impl Jax {
     // goes through memory, and a caller's branch on it folds into the rules.
     #[inline(always)]
     fn result_type_of<T: Input>(&self, operands: &[T]) -> Result<Typed, PromotionError> {
+        // One operand first: a unary operation is then one comparison and
+        // one load.
+        if let [a] = operands {
+            if let Some(typed) = a.single(&self.tables.short) {
+                return Ok(typed);
+            }
+        }
         if operands.len() <= 2 {
             return match self
                 .tables
@@ -470,10 +482,8 @@ impl Jax {
     }
 
     /// A list of one or two operands [`ShortLists`] has no answer for: an
-    /// error, or a 64-bit request read while x64 is off. Kept out of line
-    /// so that the table's answer reaches the caller in registers: merged
-    /// with the inlined general path, it went through the stack (the
-    /// single-operand call cost 3.5 times a table load, BENCHMARKS.md).
+    /// error, or a 64-bit request read while x64 is off. Kept out of line,
+    /// so that the common path stays short (BENCHMARKS.md part 5).
     #[cold]
     #[inline(never)]
     fn short_miss<T: Input>(&self, operands: &[T]) -> Result<Typed, PromotionError> {
