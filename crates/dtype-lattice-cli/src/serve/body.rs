@@ -14,8 +14,9 @@ use http_body_util::BodyExt;
 use tokio::sync::OwnedSemaphorePermit;
 use tokio::time::Instant;
 
+use super::cache::turn;
 use super::error::ApiError;
-use super::{Shared, BODY_TIMEOUT, HEAVY_WAIT, SMALL_BODY, UPLOADS_AT_ONCE};
+use super::{Shared, BODY_TIMEOUT, SMALL_BODY, UPLOADS_AT_ONCE};
 
 /// A request body of at most `LIMIT` bytes, with the upload turn it holds
 /// while it is in memory (if it is large enough to need one).
@@ -55,21 +56,10 @@ fn declared_length(headers: &HeaderMap) -> Option<u64> {
         .ok()
 }
 
-/// Waits for an upload turn, up to [`HEAVY_WAIT`].
+/// Waits for an upload turn, up to [`HEAVY_WAIT`](super::HEAVY_WAIT).
 async fn upload_turn(shared: &Shared) -> Result<OwnedSemaphorePermit, ApiError> {
-    tokio::time::timeout(HEAVY_WAIT, shared.uploads.clone().acquire_owned())
-        .await
-        .ok()
-        .and_then(Result::ok)
-        .ok_or_else(|| {
-            ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                format!(
-                    "the server is busy receiving {UPLOADS_AT_ONCE} other large bodies: try again \
-                     in a few seconds"
-                ),
-            )
-        })
+    let busy = format!("receiving {UPLOADS_AT_ONCE} other large bodies");
+    turn(&shared.uploads, &busy).await
 }
 
 /// The body, read within [`BODY_TIMEOUT`] of its first byte being asked

@@ -3,10 +3,11 @@
 //! threads that may block; heavy analyses wait for one of a few places.
 
 use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use axum::body::Bytes;
 use axum::http::StatusCode;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::error::ApiError;
 use super::{Shared, HEAVY_WAIT};
@@ -56,16 +57,7 @@ pub(super) async fn heavy<T: Send + 'static>(
     shared: &Shared,
     work: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, ApiError> {
-    let permit = tokio::time::timeout(HEAVY_WAIT, shared.heavy.acquire())
-        .await
-        .ok()
-        .and_then(Result::ok)
-        .ok_or_else(|| {
-            ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "the server is busy analysing other lattices: try again in a few seconds",
-            )
-        })?;
+    let permit = turn(&shared.heavy, "analysing other lattices").await?;
     let answer = blocking(work).await;
     drop(permit);
     answer
@@ -82,4 +74,22 @@ pub(super) async fn blocking<T: Send + 'static>(
             format!("the computation failed: {err}"),
         )
     })
+}
+
+/// One of `turns`, waited for up to [`HEAVY_WAIT`]; past it, 503 saying
+/// what the server is `busy` with.
+pub(super) async fn turn(
+    turns: &Arc<Semaphore>,
+    busy: &str,
+) -> Result<OwnedSemaphorePermit, ApiError> {
+    tokio::time::timeout(HEAVY_WAIT, turns.clone().acquire_owned())
+        .await
+        .ok()
+        .and_then(Result::ok)
+        .ok_or_else(|| {
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!("the server is busy {busy}: try again in a few seconds"),
+            )
+        })
 }

@@ -147,7 +147,7 @@ pub struct Options {
 /// What every handler shares.
 pub struct Shared {
     /// Turns for the lattice analyses.
-    pub heavy: Semaphore,
+    pub heavy: Arc<Semaphore>,
     /// Turns for holding a large body in memory.
     pub uploads: Arc<Semaphore>,
     /// The port requests must be addressed to when the server listens on
@@ -357,7 +357,7 @@ async fn serve(options: &Options, out: &mut dyn Write) -> Result<(), Failure> {
         open_browser(&url);
     }
     let shared = Arc::new(Shared {
-        heavy: Semaphore::new(HEAVY_AT_ONCE),
+        heavy: Arc::new(Semaphore::new(HEAVY_AT_ONCE)),
         uploads: Arc::new(Semaphore::new(UPLOADS_AT_ONCE)),
         loopback_port: loopback.then_some(address.port()),
     });
