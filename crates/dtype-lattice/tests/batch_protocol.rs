@@ -28,6 +28,11 @@ fn run_lines(input: &[u8]) -> Vec<String> {
     text.lines().map(str::to_owned).collect()
 }
 
+/// The answers to `input`, parsed.
+fn run_parsed(input: &[u8]) -> Vec<Value> {
+    run_lines(input).iter().map(|line| parse(line)).collect()
+}
+
 fn parse(line: &str) -> Value {
     serde_json::from_str(line).unwrap()
 }
@@ -85,10 +90,7 @@ fn a_byte_order_mark_elsewhere_is_not_json() {
 #[test]
 fn blank_lines_get_no_answer_and_the_order_is_kept() {
     let input = format!("\n{INT8_UINT8}\n\n   \n\r\n\r\r\n\t \r\n{F4}\r\n \n{INT16_FLOAT16}\n\n\t");
-    let answers: Vec<Value> = run_lines(input.as_bytes())
-        .iter()
-        .map(|l| parse(l))
-        .collect();
+    let answers = run_parsed(input.as_bytes());
     assert_eq!(
         answers,
         [
@@ -111,10 +113,7 @@ fn a_line_with_other_whitespace_or_a_lone_bom_later_is_not_blank() {
     // A form feed is not JSON whitespace, and a byte-order mark after the
     // first line is content: each gets an error answer.
     let input = format!("{F4}\n\x0c\n\u{feff}\n{F4}\n");
-    let answers: Vec<Value> = run_lines(input.as_bytes())
-        .iter()
-        .map(|l| parse(l))
-        .collect();
+    let answers = run_parsed(input.as_bytes());
     assert_eq!(answers.len(), 4);
     assert_eq!(error(&answers[1]).0, "ValueError");
     assert_eq!(error(&answers[2]).0, "ValueError");
@@ -360,10 +359,7 @@ fn a_long_request_stream_stays_in_order() {
     // Long bad requests between good ones: each answered, in order.
     let long = json!({"fn": "z".repeat(500_000), "args": []}).to_string();
     let input = format!("{INT8_UINT8}\n{long}\n{F4}\n");
-    let answers: Vec<Value> = run_lines(input.as_bytes())
-        .iter()
-        .map(|l| parse(l))
-        .collect();
+    let answers = run_parsed(input.as_bytes());
     assert_eq!(answers.len(), 3);
     assert_eq!(answers[0], json!({"ok": "int16"}));
     assert_eq!(error(&answers[1]).0, "ValueError");
@@ -392,10 +388,7 @@ fn a_line_of_exactly_the_limit_is_answered_with_either_terminator() {
         let line = padded(MAX_LINE_BYTES);
         assert_eq!(line.len(), MAX_LINE_BYTES);
         let input = format!("{line}{terminator}{INT8_UINT8}{terminator}");
-        let answers: Vec<Value> = run_lines(input.as_bytes())
-            .iter()
-            .map(|l| parse(l))
-            .collect();
+        let answers = run_parsed(input.as_bytes());
         assert_eq!(
             answers,
             [json!({"ok": "float32"}), json!({"ok": "int16"})],
@@ -409,10 +402,7 @@ fn a_line_one_byte_over_the_limit_is_refused_with_either_terminator() {
     for terminator in ["\n", "\r\n"] {
         let line = padded(MAX_LINE_BYTES + 1);
         let input = format!("{line}{terminator}{INT8_UINT8}{terminator}");
-        let answers: Vec<Value> = run_lines(input.as_bytes())
-            .iter()
-            .map(|l| parse(l))
-            .collect();
+        let answers = run_parsed(input.as_bytes());
         assert_eq!(answers.len(), 2, "{terminator:?}");
         assert!(is_over_long(&answers[0]), "{terminator:?}: {}", answers[0]);
         assert_eq!(answers[1], json!({"ok": "int16"}), "{terminator:?}");
@@ -450,10 +440,7 @@ fn lines_far_over_the_limit_are_refused_with_either_terminator() {
         for extra in [2, 3, 4, 5, 1_000_000] {
             let line = padded(MAX_LINE_BYTES + extra);
             let input = format!("{line}{terminator}{F4}{terminator}");
-            let answers: Vec<Value> = run_lines(input.as_bytes())
-                .iter()
-                .map(|l| parse(l))
-                .collect();
+            let answers = run_parsed(input.as_bytes());
             assert_eq!(answers.len(), 2, "{terminator:?} +{extra}");
             assert!(is_over_long(&answers[0]), "{terminator:?} +{extra}");
             assert_eq!(

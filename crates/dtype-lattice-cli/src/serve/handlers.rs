@@ -169,6 +169,22 @@ pub async fn batch(
     )
 }
 
+/// What both lattice endpoints read first: the parameters (`syntax` and
+/// `others`), the posted body, and its syntax.
+fn read_posted(
+    query: QueryPairs,
+    others: &[&'static str],
+    request: Result<Posted<MAX_LATTICE_BODY>, ApiError>,
+) -> Result<(Params, Posted<MAX_LATTICE_BODY>, &'static str), ApiError> {
+    let names: Vec<&'static str> = std::iter::once("syntax")
+        .chain(others.iter().copied())
+        .collect();
+    let params = Params::read(query, &names)?;
+    let input = request?;
+    let syntax = posted_syntax(&params, input.bytes())?;
+    Ok((params, input, syntax))
+}
+
 /// `POST /api/lattice?syntax=auto|dict|toml&a=A&b=B`: a posted lattice
 /// ([`lattice_json`]); a body that is not UTF-8 is refused (400).
 pub async fn lattice(
@@ -178,9 +194,7 @@ pub async fn lattice(
 ) -> Response {
     respond(
         async {
-            let params = Params::read(query, &["syntax", "a", "b"])?;
-            let input = request?;
-            let syntax = posted_syntax(&params, input.bytes())?;
+            let (params, input, syntax) = read_posted(query, &["a", "b"], request)?;
             let pair = match (params.get("a"), params.get("b")) {
                 (Some(a), Some(b)) => Some([a.to_owned(), b.to_owned()]),
                 (None, None) => None,
@@ -205,9 +219,7 @@ pub async fn lattice_graph(
 ) -> Response {
     respond(
         async {
-            let params = Params::read(query, &["syntax", "highlight"])?;
-            let input = request?;
-            let syntax = posted_syntax(&params, input.bytes())?;
+            let (params, input, syntax) = read_posted(query, &["highlight"], request)?;
             let highlight = params.highlight()?;
             let svg = heavy(&shared, move || {
                 draw_posted(input.bytes(), syntax, highlight.as_ref())

@@ -597,6 +597,20 @@ impl<'t> Scan<'t> {
         }
     }
 
+    /// Whitespace, a line break or a comment inside brackets or braces,
+    /// taken (blanked in the skeleton); `false` at anything else.
+    fn inside_brackets(&mut self) -> Result<bool, Stop> {
+        match self.peek() {
+            TokenKind::Whitespace => {
+                self.blank();
+            }
+            TokenKind::Newline => self.newline(true)?,
+            TokenKind::Comment => self.comment()?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
     /// An array of labels, turned into spaces in the skeleton; the labels
     /// are kept.
     fn label_array(&mut self, key: String, edges: bool) -> Result<(), Stop> {
@@ -604,12 +618,10 @@ impl<'t> Scan<'t> {
         let mut labels = Vec::new();
         let mut after_value = false;
         loop {
+            if self.inside_brackets()? {
+                continue;
+            }
             match self.peek() {
-                TokenKind::Whitespace => {
-                    self.blank();
-                }
-                TokenKind::Newline => self.newline(true)?,
-                TokenKind::Comment => self.comment()?,
                 TokenKind::RightSquareBracket => {
                     self.keep();
                     break;
@@ -680,12 +692,10 @@ impl<'t> Scan<'t> {
         self.keep();
         let mut after_entry = false;
         loop {
+            if self.inside_brackets()? {
+                continue;
+            }
             match self.peek() {
-                TokenKind::Whitespace => {
-                    self.blank();
-                }
-                TokenKind::Newline => self.newline(true)?,
-                TokenKind::Comment => self.comment()?,
                 TokenKind::RightCurlyBracket => {
                     self.keep();
                     return Ok(());
