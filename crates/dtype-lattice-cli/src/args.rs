@@ -8,7 +8,7 @@ use dtype_lattice::Policy;
 
 use crate::failure::Failure;
 use crate::table::{Format, Labels};
-use crate::{diff, explain, graph, subject};
+use crate::{compatibility, diff, explain, graph, subject};
 
 /// Lattice-based dtype promotion, as JAX does it.
 #[derive(Debug, Parser)]
@@ -69,6 +69,19 @@ pub(crate) enum Command {
         /// Label style [default: short for the documentation's types, names with --all].
         #[arg(long, value_enum)]
         labels: Option<Labels>,
+    },
+    /// How far apart every two policies are: differing cells of the
+    /// promotion table and of addition, what they fall on, and a few
+    /// telling pairs answered by every policy.
+    ///
+    /// The markdown is docs/compatibility.md: `dtype-lattice compatibility
+    /// > docs/compatibility.md` writes it.
+    Compatibility {
+        #[command(flatten)]
+        settings: SettingFlags,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = compatibility::Format::Markdown)]
+        format: compatibility::Format,
     },
     /// Promote two types: `jnp.promote_types(A, B)`.
     ///

@@ -7,6 +7,7 @@
 mod args;
 mod audit;
 mod check;
+mod compatibility;
 mod diff;
 mod explain;
 mod failure;

@@ -2,17 +2,19 @@
 
 use std::io::{self, Write};
 
+use dtype_lattice::design::compatibility::Compatibility;
 use dtype_lattice::design::diff::{CellMarks, Comparison};
 use dtype_lattice::design::graph::{pair, Drawing};
 use dtype_lattice::design::table::{self as promotion_table, Table};
 use dtype_lattice::design::{explain as why, Definition};
 use dtype_lattice::engine::{GraphError, Poset};
-use dtype_lattice::{Operand, TypeSpec};
+use dtype_lattice::registry::POLICIES;
+use dtype_lattice::{Operand, Policy, TypeSpec};
 
 use crate::args::{Cli, Command};
 use crate::failure::{escape_controls, warn, Failure};
 use crate::table::{Format, Labels};
-use crate::{audit, check, diff, explain, graph, serve, site, subject, table};
+use crate::{audit, check, compatibility, diff, explain, graph, serve, site, subject, table};
 
 pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
     match cli.command {
@@ -91,6 +93,18 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
                 labels.into(),
             );
             out.write_all(diff::render(&report, format).as_bytes())?;
+        }
+        Command::Compatibility { settings, format } => {
+            let policies = POLICIES
+                .iter()
+                .map(|info| Ok((info.name, settings.policy(info.name)?)))
+                .collect::<Result<Vec<_>, Failure>>()?;
+            let named: Vec<(&str, &dyn Policy)> = policies
+                .iter()
+                .map(|(name, p)| (*name, p.as_ref()))
+                .collect();
+            let report = Compatibility::new(&named);
+            out.write_all(compatibility::render(&report, format).as_bytes())?;
         }
         Command::Promote { rules, a, b } => {
             let parse = |s: &str| {

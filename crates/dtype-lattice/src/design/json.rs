@@ -9,6 +9,7 @@ use serde_json::{json, Map, Value};
 
 use crate::design::audit::{Audit, Criterion};
 use crate::design::check::{Check, RulesCheck};
+use crate::design::compatibility::{Compatibility, Count, Example, ProbeAnswer};
 use crate::design::diff::{CellMarks, Comparison};
 use crate::design::explain::Report;
 use crate::design::graph::Marks;
@@ -136,6 +137,79 @@ impl Comparison {
             "count": self.differences.len(),
             "differences": differences,
         })
+    }
+}
+
+impl Compatibility {
+    /// `compatibility --format json`: the `policies` (names), one entry
+    /// per two of them in `pairs` (`left`, `right`, `table` and `add` as
+    /// `{"compared", "differing"}`, and the `themes` the differences fall
+    /// on, most first, each with its `table` and `add` counts and an
+    /// `example` cell), and the `probes`, each with its `label`, its two
+    /// `operands` in the batch notation and every policy's `answers`: a
+    /// dtype name, `{"error": CLASS}`, or `{"missing": DTYPE}` where
+    /// the framework lacks an operand's dtype.
+    pub fn to_json(&self) -> Value {
+        let count = |c: &Count| json!({ "compared": c.compared, "differing": c.differing });
+        let dtype = |d: Option<crate::DType>| d.map(|d| d.name());
+        let example = |e: &Example| {
+            json!({
+                "operation": if e.add { "add" } else { "promote_types" },
+                "operands": [e.operands[0].to_string(), e.operands[1].to_string()],
+                "left": dtype(e.left),
+                "right": dtype(e.right),
+            })
+        };
+        let pairs: Vec<Value> = self
+            .pairs
+            .iter()
+            .map(|pair| {
+                let themes: Vec<Value> = pair
+                    .themes
+                    .iter()
+                    .map(|t| {
+                        json!({
+                            "theme": t.theme.describe(),
+                            "table": t.table,
+                            "add": t.add,
+                            "example": example(&t.example),
+                        })
+                    })
+                    .collect();
+                json!({
+                    "left": self.names[pair.left],
+                    "right": self.names[pair.right],
+                    "table": count(&pair.table),
+                    "add": count(&pair.add),
+                    "themes": themes,
+                })
+            })
+            .collect();
+        let probes: Vec<Value> = self
+            .probes
+            .iter()
+            .map(|p| {
+                let answers: Map<String, Value> = self
+                    .names
+                    .iter()
+                    .zip(&p.answers)
+                    .map(|(name, answer)| {
+                        let value = match answer {
+                            ProbeAnswer::DType(d) => json!(d.name()),
+                            ProbeAnswer::Error(class) => json!({ "error": class }),
+                            ProbeAnswer::Missing(d) => json!({ "missing": d.name() }),
+                        };
+                        (name.clone(), value)
+                    })
+                    .collect();
+                json!({
+                    "label": p.probe.label,
+                    "operands": [p.probe.operands[0].to_string(), p.probe.operands[1].to_string()],
+                    "answers": answers,
+                })
+            })
+            .collect();
+        json!({ "policies": self.names, "pairs": pairs, "probes": probes })
     }
 }
 

@@ -9,7 +9,8 @@
 //! - [`associativity`]: triples whose grouping changes the answer.
 //! - [`explain`]: why two nodes promote as they do, with the rules' error.
 //! - [`table`] and [`diff`]: promotion tables and the cells where two
-//!   policies differ, as data for any front end to render.
+//!   policies differ, as data for any front end to render;
+//!   [`compatibility`]: how far apart every two policies are.
 //! - [`Definition::from_dict`]: a graph given as a dict of lists, as JAX's `dtypes.py`
 //!   writes one; [`dict_text`] reads one from Python or JSON text.
 //! - [`graph`]: the Hasse diagram drawn as SVG (laid out here) or DOT.
@@ -21,6 +22,7 @@ pub mod associativity;
 pub mod audit;
 mod builder;
 pub mod check;
+pub mod compatibility;
 mod definition;
 pub mod dict_text;
 pub mod diff;

@@ -1,0 +1,172 @@
+//! `compatibility`: how far apart every two policies are
+//! ([`dtype_lattice::design::compatibility`]), as the markdown of
+//! docs/compatibility.md or as JSON.
+
+use std::fmt::Write as _;
+
+use dtype_lattice::design::compatibility::{
+    Compatibility, Count, Example, Pair, ProbeAnswer, PYTHON_VALUES,
+};
+use dtype_lattice::{DType, Operand, OperandKind};
+
+/// Output formats of the `compatibility` command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// The page docs/compatibility.md is.
+    Markdown,
+    /// The report as a JSON object.
+    Json,
+}
+
+/// The themes named per pair of policies.
+const THEMES_SHOWN: usize = 4;
+
+/// Renders `report` in `format`.
+pub fn render(report: &Compatibility, format: Format) -> String {
+    match format {
+        Format::Markdown => markdown(report),
+        Format::Json => format!("{}\n", report.to_json()),
+    }
+}
+
+fn markdown(report: &Compatibility) -> String {
+    let mut out = String::new();
+    let python: Vec<String> = PYTHON_VALUES.iter().map(|v| format!("`{v}`")).collect();
+    let _ = write!(
+        out,
+        "# How far apart the frameworks are\n\n\
+         Written by `dtype-lattice compatibility > docs/compatibility.md`; the\n\
+         command-line tests fail when this page is not what the command prints.\n\
+         Every answer is the library's, each policy checked against golden data\n\
+         from its framework ([supported.md](supported.md) names the versions).\n\
+         Each policy runs with its default settings (JAX: x64 off, standard\n\
+         promotion).\n\n\
+         A cell of the **promotion table** is `promote_types` of two dtypes; a\n\
+         cell of **addition** is the framework's `+` (or `result_type` where it has\n\
+         no operator of its own) on two operands, each an array of a dtype or one of\n\
+         the Python scalars {}, at least one an array. Only the dtypes both\n\
+         frameworks have natively are compared, and every failure counts as the\n\
+         same answer. Below, a dtype name alone stands for an array of it.\n\n",
+        python.join(", ")
+    );
+    probes(&mut out, report);
+    for (title, pick) in [
+        ("Promotion tables", (|p| p.table) as fn(&Pair) -> Count),
+        ("Addition", |p| p.add),
+    ] {
+        matrix(&mut out, report, title, pick);
+    }
+    pairs(&mut out, report);
+    out
+}
+
+fn probes(out: &mut String, report: &Compatibility) {
+    out.push_str(
+        "## Telling pairs\n\n\
+         Addition of pairs that trip ported code, in every policy: the result's\n\
+         dtype, the error's Python class in italics where it fails, – where the\n\
+         framework has no such dtype of its own.\n\n",
+    );
+    let _ = writeln!(out, "| | {} |", report.names.join(" | "));
+    let _ = writeln!(out, "|---|{}", "---|".repeat(report.names.len()));
+    for row in &report.probes {
+        let answers: Vec<String> = row
+            .answers
+            .iter()
+            .map(|answer| match answer {
+                ProbeAnswer::DType(dtype) => dtype.name().to_string(),
+                ProbeAnswer::Error(class) => format!("*{class}*"),
+                ProbeAnswer::Missing(_) => "–".to_string(),
+            })
+            .collect();
+        let _ = writeln!(out, "| `{}` | {} |", row.probe.label, answers.join(" | "));
+    }
+    out.push('\n');
+}
+
+fn matrix(out: &mut String, report: &Compatibility, title: &str, pick: fn(&Pair) -> Count) {
+    let _ = write!(
+        out,
+        "## {title}\n\nDiffering cells of those compared, for the policies of the row and the\ncolumn.\n\n"
+    );
+    let _ = writeln!(out, "| | {} |", report.names.join(" | "));
+    let _ = writeln!(out, "|---|{}", "---|".repeat(report.names.len()));
+    for (row, name) in report.names.iter().enumerate() {
+        let cells: Vec<String> = (0..report.names.len())
+            .map(|column| match report.pair(row, column) {
+                None => "·".to_string(),
+                Some(pair) => {
+                    let count = pick(pair);
+                    format!("{} / {}", count.differing, count.compared)
+                }
+            })
+            .collect();
+        let _ = writeln!(out, "| **{name}** | {} |", cells.join(" | "));
+    }
+    out.push('\n');
+}
+
+fn pairs(out: &mut String, report: &Compatibility) {
+    let _ = write!(
+        out,
+        "## Pair by pair\n\nWhere each two policies part, the kinds of pair with the most differing\ncells first (at most {THEMES_SHOWN}), each with its first differing cell.\n\n"
+    );
+    for pair in &report.pairs {
+        let (left, right) = (&report.names[pair.left], &report.names[pair.right]);
+        let _ = writeln!(out, "### {left} and {right}\n");
+        if pair.themes.is_empty() {
+            out.push_str("They agree on every cell compared.\n\n");
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "{} of {} table cells and {} of {} addition cells differ{}",
+            pair.table.differing,
+            pair.table.compared,
+            pair.add.differing,
+            pair.add.compared,
+            if pair.themes.len() > THEMES_SHOWN {
+                ", mostly:"
+            } else {
+                ":"
+            },
+        );
+        out.push('\n');
+        for theme in pair.themes.iter().take(THEMES_SHOWN) {
+            let _ = writeln!(
+                out,
+                "- {}: {} table, {} addition cells (`{}`: {left} {}, {right} {})",
+                theme.theme.describe(),
+                theme.table,
+                theme.add,
+                cell(&theme.example),
+                answer(theme.example.left),
+                answer(theme.example.right),
+            );
+        }
+        out.push('\n');
+    }
+}
+
+/// A cell as people write it: `promote_types(a, b)` or `a + b`.
+fn cell(example: &Example) -> String {
+    let [a, b] = example.operands.map(operand);
+    if example.add {
+        format!("{a} + {b}")
+    } else {
+        format!("promote_types({a}, {b})")
+    }
+}
+
+fn operand(operand: Operand) -> String {
+    match operand.kind() {
+        OperandKind::DType(dtype)
+        | OperandKind::Array { dtype, .. }
+        | OperandKind::ZeroDim(dtype) => dtype.name().to_string(),
+        _ => operand.to_string(),
+    }
+}
+
+fn answer(dtype: Option<DType>) -> String {
+    dtype.map_or_else(|| "an error".to_string(), |d| d.name().to_string())
+}
