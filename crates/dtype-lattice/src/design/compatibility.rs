@@ -73,8 +73,8 @@ pub struct ThemeCount {
     pub table: usize,
     /// Differing cells of addition.
     pub add: usize,
-    /// The first differing cell (of the table where there is one, else of
-    /// addition), with both answers.
+    /// The differing cell that tells most (see [`telling`]), with both
+    /// answers.
     pub example: Example,
 }
 
@@ -305,6 +305,24 @@ fn dtype_of(operand: Operand) -> DType {
     }
 }
 
+/// How little a cell tells a reader, lower first: cells of everyday
+/// dtypes before those with bool or the small types, two different answers
+/// before an answer and an error, the table's cells before addition's,
+/// then the first found.
+fn telling(example: &Example) -> usize {
+    let rarity = |operand: Operand| match python_scalar(operand) {
+        Some(_) => 0,
+        None => match dtype_of(operand) {
+            d if d.is_sub_byte_integer() || d.is_small_float() => 2,
+            DType::Bool => 1,
+            _ => 0,
+        },
+    };
+    let operands: usize = example.operands.into_iter().map(rarity).sum();
+    let failure = usize::from(example.left.is_none() || example.right.is_none());
+    operands * 4 + failure * 2 + usize::from(example.add)
+}
+
 /// `policy`'s addition of two operands.
 pub fn add(policy: &dyn Policy, operands: &[Operand]) -> Result<Typed, PromotionError> {
     policy
@@ -437,6 +455,15 @@ impl Pair {
             }
         };
         let entry = &mut self.themes[index];
+        let example = Example {
+            operands,
+            add,
+            left,
+            right,
+        };
+        if telling(&example) < telling(&entry.example) {
+            entry.example = example;
+        }
         if add {
             entry.add += 1;
         } else {
