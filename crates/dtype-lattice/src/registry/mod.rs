@@ -23,6 +23,7 @@ use std::fmt;
 use crate::frameworks::array_api::ArrayApi;
 use crate::frameworks::jax::{Config, Jax};
 use crate::frameworks::jax_lax::JaxLax;
+use crate::frameworks::mlx::Mlx;
 use crate::frameworks::numpy::{Numpy, NumpyLegacy};
 use crate::frameworks::tensorflow::{Mode, TensorFlow};
 use crate::frameworks::torch::Torch;
@@ -124,6 +125,12 @@ pub const POLICIES: &[PolicyInfo] = &[
                 ..Config::default()
             }))
         },
+    },
+    PolicyInfo {
+        name: "mlx",
+        aliases: &["mlx.core"],
+        settings: &[],
+        build: |_| Box::new(Mlx),
     },
 ];
 

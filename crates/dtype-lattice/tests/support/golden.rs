@@ -69,6 +69,7 @@ const PINNED: &[(&str, &[(&str, &str)])] = &[
             ("ml_dtypes", "0.6.0"),
         ],
     ),
+    ("conformance/generate_mlx.py", &[("mlx", "0.32.4")]),
 ];
 
 /// JAX's generators: `requirements-jax12.txt` (Python 3.12).
