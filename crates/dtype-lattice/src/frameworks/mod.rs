@@ -13,5 +13,6 @@ pub mod jax;
 pub mod jax_lax;
 pub mod mlx;
 pub mod numpy;
+pub mod paddle;
 pub mod tensorflow;
 pub mod torch;

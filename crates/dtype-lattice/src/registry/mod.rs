@@ -25,6 +25,7 @@ use crate::frameworks::jax::{Config, Jax};
 use crate::frameworks::jax_lax::JaxLax;
 use crate::frameworks::mlx::Mlx;
 use crate::frameworks::numpy::{Numpy, NumpyLegacy};
+use crate::frameworks::paddle::Paddle;
 use crate::frameworks::tensorflow::{Mode, TensorFlow};
 use crate::frameworks::torch::Torch;
 use crate::policy::Policy;
@@ -131,6 +132,12 @@ pub const POLICIES: &[PolicyInfo] = &[
         aliases: &["mlx.core"],
         settings: &[],
         build: |_| Box::new(Mlx),
+    },
+    PolicyInfo {
+        name: "paddle",
+        aliases: &["paddlepaddle"],
+        settings: &[],
+        build: |_| Box::new(Paddle),
     },
 ];
 
