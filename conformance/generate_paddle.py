@@ -47,12 +47,10 @@ bfloat16's storage), but the dtype is ``paddle.uint16`` and not
 
 Files:
 
-* ``paddle_add``           ``(x + y).dtype``: every single operand (``+x``
-  has no second operand: the answer is ``x``'s own dtype, or the
-  TypeError of a Python scalar's unary plus... none is recorded) -- only
-  every ordered pair, on the CPU: the promotion, then the casts and the
-  kernel, which the CPU wheel lacks for ``float16``, ``bfloat16``,
-  ``uint16``..``uint64`` and the float8 types
+* ``paddle_add``           ``(x + y).dtype`` on every ordered pair of
+  operands, on the CPU: the promotion, then the casts and the kernel, which
+  the CPU wheel lacks for ``float16``, ``bfloat16``, ``uint16``..``uint64``
+  and the float8 types
   (``RuntimeError: (NotFound) The kernel with key ... is not registered``).
 * ``paddle_result_type``   the same calls, kernels aside: where Paddle
   stops because the CPU has no kernel for the dtype it promoted to, its
@@ -183,11 +181,17 @@ def check_paddle_add(ops: list[Operand]) -> None:
           file=sys.stderr)
 
 
+def dtype_answer(result: dict) -> dict:
+    """A ``result_type`` answer as ``promote_types`` gives it: the name."""
+    return {"ok": result["ok"]["dtype"]} if "ok" in result else result
+
+
 def gen_promote_types() -> list[dict]:
+    """Two tensors with dimensions, kernels aside."""
     names = DTYPE_NAMES + list(PYTHON_TYPES)
-    return [line("promote_types", POLICY, [a, b], (lambda r: {"ok": r["ok"]["dtype"]} if "ok" in r else r)(
-        kernels_aside(answer(lambda: plus(Lazy(lambda: tensor_of(a, [2])),
-                                          Lazy(lambda: tensor_of(b, [2])))))))
+    return [line("promote_types", POLICY, [a, b], dtype_answer(kernels_aside(
+        answer(lambda: plus(Lazy(lambda: tensor_of(a, [2])),
+                            Lazy(lambda: tensor_of(b, [2])))))))
             for a in names for b in names]
 
 

@@ -405,11 +405,9 @@ impl RulesCheck {
         let promote = |(a, b): (usize, usize)| policy.promote_types(types[a], types[b]);
         let no_upper_bound = pairs().filter(|&pair| promote(pair).is_err()).collect();
         let not_commutative = pairs()
-            .filter(|&(a, b)| {
-                match (promote((a, b)), promote((b, a))) {
-                    (Ok(x), Ok(y)) => x != y,
-                    (x, y) => x.is_ok() != y.is_ok(),
-                }
+            .filter(|&(a, b)| match (promote((a, b)), promote((b, a))) {
+                (Ok(x), Ok(y)) => x != y,
+                (x, y) => x.is_ok() != y.is_ok(),
             })
             .collect();
         let non_associative = non_associative(policy, &types).collect();
@@ -451,7 +449,11 @@ impl RulesCheck {
             Err(err) => err.python_type().to_owned(),
         };
         let (a, b) = (self.types[a], self.types[b]);
-        format!("{a} + {b} = {} but {b} + {a} = {}", outcome(a, b), outcome(b, a))
+        format!(
+            "{a} + {b} = {} but {b} + {a} = {}",
+            outcome(a, b),
+            outcome(b, a)
+        )
     }
 }
 

@@ -67,6 +67,7 @@ const DTYPES: [DType; 14] = [
 
 /// `type_rules` of `mlx/dtype.cpp`, by position in [`DTYPES`]: row `a`,
 /// column `b` is what `a` and `b` promote to.
+#[rustfmt::skip]
 const TABLE: [[u8; 14]; 14] = {
     // The names of MLX's source, as positions in `DTYPES`.
     const B: u8 = 0;
@@ -85,20 +86,20 @@ const TABLE: [[u8; 14]; 14] = {
     const C64: u8 = 13;
     [
         // bool uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 float32 float64 bfloat16 complex64
-        [B, U8, U16, U32, U64, I8, I16, I32, I64, F16, F32, F64, BF, C64],
-        [U8, U8, U16, U32, U64, I16, I16, I32, I64, F16, F32, F64, BF, C64],
-        [U16, U16, U16, U32, U64, I32, I32, I32, I64, F16, F32, F64, BF, C64],
-        [U32, U32, U32, U32, U64, I64, I64, I64, I64, F16, F32, F64, BF, C64],
-        [U64, U64, U64, U64, U64, F32, F32, F32, F32, F16, F32, F64, BF, C64],
-        [I8, I16, I32, I64, F32, I8, I16, I32, I64, F16, F32, F64, BF, C64],
-        [I16, I16, I32, I64, F32, I16, I16, I32, I64, F16, F32, F64, BF, C64],
-        [I32, I32, I32, I64, F32, I32, I32, I32, I64, F16, F32, F64, BF, C64],
-        [I64, I64, I64, I64, F32, I64, I64, I64, I64, F16, F32, F64, BF, C64],
-        [F16, F16, F16, F16, F16, F16, F16, F16, F16, F16, F32, F64, F32, C64],
-        [F32, F32, F32, F32, F32, F32, F32, F32, F32, F32, F32, F64, F32, C64],
-        [F64, F64, F64, F64, F64, F64, F64, F64, F64, F64, F64, F64, F64, C64],
-        [BF, BF, BF, BF, BF, BF, BF, BF, BF, F32, F32, F64, BF, C64],
-        [C64, C64, C64, C64, C64, C64, C64, C64, C64, C64, C64, C64, C64, C64],
+        [B,   U8,  U16, U32, U64, I8,  I16, I32, I64, F16, F32, F64, BF,  C64], // bool
+        [U8,  U8,  U16, U32, U64, I16, I16, I32, I64, F16, F32, F64, BF,  C64], // uint8
+        [U16, U16, U16, U32, U64, I32, I32, I32, I64, F16, F32, F64, BF,  C64], // uint16
+        [U32, U32, U32, U32, U64, I64, I64, I64, I64, F16, F32, F64, BF,  C64], // uint32
+        [U64, U64, U64, U64, U64, F32, F32, F32, F32, F16, F32, F64, BF,  C64], // uint64
+        [I8,  I16, I32, I64, F32, I8,  I16, I32, I64, F16, F32, F64, BF,  C64], // int8
+        [I16, I16, I32, I64, F32, I16, I16, I32, I64, F16, F32, F64, BF,  C64], // int16
+        [I32, I32, I32, I64, F32, I32, I32, I32, I64, F16, F32, F64, BF,  C64], // int32
+        [I64, I64, I64, I64, F32, I64, I64, I64, I64, F16, F32, F64, BF,  C64], // int64
+        [F16, F16, F16, F16, F16, F16, F16, F16, F16, F16, F32, F64, F32, C64], // float16
+        [F32, F32, F32, F32, F32, F32, F32, F32, F32, F32, F32, F64, F32, C64], // float32
+        [F64, F64, F64, F64, F64, F64, F64, F64, F64, F64, F64, F64, F64, C64], // float64
+        [BF,  BF,  BF,  BF,  BF,  BF,  BF,  BF,  BF,  F32, F32, F64, BF,  C64], // bfloat16
+        [C64, C64, C64, C64, C64, C64, C64, C64, C64, C64, C64, C64, C64, C64], // complex64
     ]
 };
 
@@ -156,15 +157,11 @@ fn scalar_array(operand: &Operand, beside: Option<DType>) -> Result<DType, Promo
         OperandKind::PyInt(value) => int_array(value, beside)?,
         // `py:int` stands for a Python int of no particular value (2).
         OperandKind::PyType(PyScalar::Int) => int_array(2, beside)?,
-        OperandKind::PyFloat(_) | OperandKind::PyType(PyScalar::Float) => {
-            match beside {
-                Some(dtype) if is_floating(dtype) => dtype,
-                _ => DType::Float32,
-            }
-        }
-        OperandKind::PyComplex { .. } | OperandKind::PyType(PyScalar::Complex) => {
-            DType::Complex64
-        }
+        OperandKind::PyFloat(_) | OperandKind::PyType(PyScalar::Float) => match beside {
+            Some(dtype) if is_floating(dtype) => dtype,
+            _ => DType::Float32,
+        },
+        OperandKind::PyComplex { .. } | OperandKind::PyType(PyScalar::Complex) => DType::Complex64,
         OperandKind::DType(dtype)
         | OperandKind::ZeroDim(dtype)
         | OperandKind::Array { dtype, .. } => dtype,
@@ -244,7 +241,9 @@ impl Mlx {
             .next()
             .ok_or_else(|| value_error("[result_type] At least one array or dtype is required."))?
             .ok_or_else(inputs)?;
-        dtypes.try_fold(first, |joined, dtype| promote(joined, dtype.ok_or_else(inputs)?))
+        dtypes.try_fold(first, |joined, dtype| {
+            promote(joined, dtype.ok_or_else(inputs)?)
+        })
     }
 
     /// `mx.add(a, b)` on the CPU: each Python scalar made an array as

@@ -92,6 +92,7 @@ const TABLE_DTYPES: [DType; 12] = [
 ];
 
 /// `_promoteTypesLookup`, by position in [`TABLE_DTYPES`].
+#[rustfmt::skip]
 const TABLE: [[u8; 12]; 12] = {
     // The names of Paddle's source, as positions in `TABLE_DTYPES`.
     const U1: u8 = 0;
@@ -359,9 +360,13 @@ impl Paddle {
             }
         }
         match (x, y) {
-            (Form::Tensor { dtype, zero_dim }, Form::Tensor { dtype: y, zero_dim: y_0d }) => {
-                tensors((dtype, zero_dim), (y, y_0d))
-            }
+            (
+                Form::Tensor { dtype, zero_dim },
+                Form::Tensor {
+                    dtype: y,
+                    zero_dim: y_0d,
+                },
+            ) => tensors((dtype, zero_dim), (y, y_0d)),
             (Form::Tensor { dtype, .. }, other) | (other, Form::Tensor { dtype, .. }) => {
                 with_scalar(dtype, other)
             }
