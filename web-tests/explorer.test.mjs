@@ -435,8 +435,8 @@ async function playgroundAsksEveryPolicy(page) {
   const rows = await page.$$eval('#play-results tbody tr', (trs) => trs.map((tr) => ({
     policy: tr.dataset.policy, cells: Array.from(tr.querySelectorAll('td')).map((td) => td.textContent),
   })));
-  const policies = await page.evaluate(() => window.fetch('api/info').then((r) => r.json()).then((i) => i.policies.length));
-  check(rows.length === policies, 'every policy answers');
+  const policies = await page.evaluate(() => window.fetch('api/info').then((r) => r.json()).then((i) => i.policies.map((p) => p.name)));
+  check(rows.length === policies.length && rows.every((row, i) => row.policy === policies[i]), 'every policy answers');
   for (const row of rows) {
     const theirs = cliAnswer(['result-type', '--policy', row.policy, ...operands.split(' ')]);
     const [result, weak, error] = row.cells;

@@ -106,8 +106,15 @@ impl Known {
             let name = converted.str()?;
             return DType::from_name(name.to_str()?).map_err(name_error);
         }
+        // Paddle's dtypes print `paddle.uint16` as `paddle.bfloat16` (the
+        // old name of bfloat16's storage); their repr, `<DataType.UINT16:
+        // 4>`, names each apart.
+        if let Some(dtype) = paddle_data_type(object)? {
+            return Ok(dtype);
+        }
         // Other frameworks' dtype objects print as `torch.float16`,
-        // `<dtype: 'int32'>`; the library reads such spellings.
+        // `<dtype: 'int32'>`, `mlx.core.int8`; the library reads such
+        // spellings.
         let text = object.str()?;
         DType::from_name(text.to_str()?).map_err(|_| {
             PyTypeError::new_err(format!(
@@ -199,6 +206,21 @@ impl Known {
         }
         self.dtype(object).map(Operand::dtype)
     }
+}
+
+/// The dtype a Paddle dtype object stands for, read from its repr
+/// (`<DataType.FLOAT8_E4M3FN: 17>`); `None` for any other object.
+fn paddle_data_type(object: &Bound<'_, PyAny>) -> PyResult<Option<DType>> {
+    let repr = object.repr()?;
+    let Some(name) = repr
+        .to_str()?
+        .strip_prefix("<DataType.")
+        .and_then(|rest| rest.split_once(':'))
+        .map(|(name, _)| name.to_ascii_lowercase())
+    else {
+        return Ok(None);
+    };
+    DType::from_name(&name).map(Some).map_err(name_error)
 }
 
 /// Python's `int`, `float`, `complex` and `bool` types.

@@ -134,11 +134,15 @@ def test_errors_are_the_frameworks_classes() -> None:
 class _Printed:
     """An object that prints as another framework's dtype does."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, repr_text: str | None = None) -> None:
         self.text = text
+        self.repr_text = repr_text or text
 
     def __str__(self) -> str:
         return self.text
+
+    def __repr__(self) -> str:
+        return self.repr_text
 
 
 def test_other_frameworks_dtypes_by_the_name_they_print() -> None:
@@ -150,3 +154,14 @@ def test_other_frameworks_dtypes_by_the_name_they_print() -> None:
     tf = dl.policy("tensorflow-all")
     assert tf.promote_types(_Printed("<dtype: 'int32'>"), _Printed("<dtype: 'float16'>")) == \
         tf.promote_types("int32", "float16")
+    # str(mx.int8) is 'mlx.core.int8' (MLX 0.32.4); Paddle 3.3.1 prints
+    # paddle.uint16 as 'paddle.bfloat16', and its repr tells them apart.
+    mlx = dl.policy("mlx")
+    assert mlx.promote_types(_Printed("mlx.core.uint64"), _Printed("mlx.core.int8")) == \
+        np.dtype("float32")
+    paddle = dl.policy("paddle")
+    uint16 = _Printed("paddle.bfloat16", "<DataType.UINT16: 4>")
+    bfloat16 = _Printed("paddle.bfloat16", "<DataType.BFLOAT16: 16>")
+    assert paddle.promote_types(uint16, uint16) == np.dtype("uint16")
+    assert paddle.promote_types(bfloat16, _Printed("paddle.float16", "<DataType.FLOAT16: 10>")) \
+        == np.dtype("float32")

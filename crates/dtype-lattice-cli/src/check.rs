@@ -31,7 +31,7 @@ pub fn run(
                 Check::new(definition, examples).map_err(|err| Failure::Usage(err.to_string()))?;
             (graph_report(definition, &check, format), check.is_lattice())
         }
-        Subject::Rules(policy) => (rules_report(policy.as_ref(), format), false),
+        Subject::Rules(policy) => (rules_report(policy.as_ref(), format, examples), false),
     };
     // Labels are the user's: no raw control character reaches a terminal
     // (JSON has none; text keeps its line breaks).
@@ -143,7 +143,7 @@ fn more(listed: usize, count: usize) -> String {
     }
 }
 
-fn rules_report(policy: &dyn Policy, format: Format) -> String {
+fn rules_report(policy: &dyn Policy, format: Format, examples: usize) -> String {
     let name = policy.name();
     let found = RulesCheck::new(policy);
     let (count, triples, example) = (
@@ -152,13 +152,35 @@ fn rules_report(policy: &dyn Policy, format: Format) -> String {
         found.example(),
     );
     match format {
-        Format::Json => format!("{}\n", found.to_json(&name)),
+        Format::Json => format!("{}\n", found.to_json(&name, examples)),
         Format::Text => {
-            let mut text = format!(
-                "{name}: defined by rules, not by a lattice ({} types: the dtypes and Python's int, float, complex)\n",
-                found.types.len()
-            );
+            let mut text = if found.left_out.is_empty() {
+                format!(
+                    "{name}: defined by rules, not by a lattice ({} types: the dtypes and Python's int, float, complex)\n",
+                    found.types.len()
+                )
+            } else {
+                let names: Vec<String> = found.left_out.iter().map(ToString::to_string).collect();
+                format!(
+                    "{name}: defined by rules, not by a lattice ({} types: those of the dtypes and Python's int, float, complex that promote at all)\n\
+                     left out, promoting with nothing, not even themselves ({}): {}\n",
+                    found.types.len(),
+                    names.len(),
+                    names.join(", ")
+                )
+            };
             text += &format!("pairs with no promotion: {}\n", found.no_upper_bound.len());
+            match found.not_commutative.first() {
+                Some(&pair) => {
+                    text += &format!(
+                        "not commutative on {} of {} ordered pairs, e.g. {}\n",
+                        2 * found.not_commutative.len(),
+                        found.pairs(),
+                        found.describe_pair(policy, pair)
+                    );
+                }
+                None => text += &format!("commutative on all {} ordered pairs\n", found.pairs()),
+            }
             match example {
                 Some(example) => {
                     text += &format!(

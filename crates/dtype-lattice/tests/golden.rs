@@ -106,6 +106,12 @@ golden! {
     jax_lax_add => "jax_lax_add.jsonl";
     result_type_nary => "result_type_nary.jsonl";
     jax_explicit_x64 => "jax_explicit_x64.jsonl";
+    mlx_promote_types => "mlx_promote_types.jsonl";
+    mlx_result_type => "mlx_result_type.jsonl";
+    mlx_add => "mlx_add.jsonl";
+    paddle_promote_types => "paddle_promote_types.jsonl";
+    paddle_result_type => "paddle_result_type.jsonl";
+    paddle_add => "paddle_add.jsonl";
 }
 
 /// The batch protocol's answer to one request, as the CLI's `batch` gives it.

@@ -408,7 +408,7 @@ fn numpy_is_not_a_lattice_and_check_finds_the_notebooks_kind_of_counterexample()
     // "here are three scalar types whose promotion behavior in NumPy is
     // non-associative": (int8 + uint8) + float16 is float32 but
     // int8 + (uint8 + float16) is float16, in the notebook's NumPy table.
-    let report = RulesCheck::new(&NumpyLegacy).to_json("numpy-legacy");
+    let report = RulesCheck::new(&NumpyLegacy).to_json("numpy-legacy", 10);
     assert_eq!(report["lattice"], false);
     let example = &report["non_associative"]["example"];
     assert_eq!(

@@ -355,46 +355,74 @@ impl XorShift {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RulesCheck {
     /// The types checked: the documentation's 18 first (so the first
-    /// counterexample is in familiar types), then the other dtypes.
+    /// counterexample is in familiar types), then the other dtypes, less
+    /// those in [`left_out`](Self::left_out).
     pub types: Vec<TypeSpec>,
+    /// The types the policy promotes with nothing, not even with
+    /// themselves: the dtypes the framework lacks (and Python's types where
+    /// its function takes none). Every pair with one fails alike, so they
+    /// are left out of the pairs and triples.
+    pub left_out: Vec<TypeSpec>,
     /// The pairs of [`types`](Self::types) (by position, `a < b`) with no
     /// promotion.
     pub no_upper_bound: Vec<(usize, usize)>,
+    /// The pairs of [`types`](Self::types) (by position, `a < b`) whose
+    /// promotion depends on the order: `a + b` and `b + a` give different
+    /// dtypes, or one fails and the other does not (two failures count as
+    /// the same outcome, whatever their messages).
+    pub not_commutative: Vec<(usize, usize)>,
     /// Every ordered triple on which grouping changes the answer.
     pub non_associative: Vec<NonAssociative>,
 }
 
 impl RulesCheck {
     /// Checks a policy's `promote_types` on every pair and ordered triple of
-    /// the dtypes and Python's int, float and complex: the pairs with no
-    /// promotion, and the triples where it is not associative (so no lattice
-    /// can define it).
+    /// the dtypes and Python's int, float and complex that it promotes with
+    /// themselves: the pairs with no promotion, the pairs where the order
+    /// matters, and the triples where grouping does (so no lattice can
+    /// define it).
     ///
     /// ```
     /// use dtype_lattice::design::check::RulesCheck;
     /// use dtype_lattice::frameworks::numpy::Numpy;
     ///
     /// let numpy = RulesCheck::new(&Numpy);
-    /// assert_eq!(numpy.types.len(), 35);
+    /// assert_eq!((numpy.types.len(), numpy.left_out.len()), (35, 0));
+    /// assert!(numpy.not_commutative.is_empty());
     /// assert!(!numpy.non_associative.is_empty());
     /// ```
     pub fn new(policy: &dyn Policy) -> RulesCheck {
-        let mut types = DOCS_TYPES.to_vec();
+        let mut all = DOCS_TYPES.to_vec();
         for dtype in DType::ALL {
-            if !types.contains(&TypeSpec::DType(dtype)) {
-                types.push(TypeSpec::DType(dtype));
+            if !all.contains(&TypeSpec::DType(dtype)) {
+                all.push(TypeSpec::DType(dtype));
             }
         }
-        let no_upper_bound = (0..types.len())
-            .flat_map(|a| (a + 1..types.len()).map(move |b| (a, b)))
-            .filter(|&(a, b)| policy.promote_types(types[a], types[b]).is_err())
+        let (types, left_out): (Vec<TypeSpec>, Vec<TypeSpec>) = all
+            .into_iter()
+            .partition(|&t| policy.promote_types(t, t).is_ok());
+        let pairs = || (0..types.len()).flat_map(|a| (a + 1..types.len()).map(move |b| (a, b)));
+        let promote = |(a, b): (usize, usize)| policy.promote_types(types[a], types[b]);
+        let no_upper_bound = pairs().filter(|&pair| promote(pair).is_err()).collect();
+        let not_commutative = pairs()
+            .filter(|&(a, b)| match (promote((a, b)), promote((b, a))) {
+                (Ok(x), Ok(y)) => x != y,
+                (x, y) => x.is_ok() != y.is_ok(),
+            })
             .collect();
         let non_associative = non_associative(policy, &types).collect();
         RulesCheck {
             types,
+            left_out,
             no_upper_bound,
+            not_commutative,
             non_associative,
         }
+    }
+
+    /// The number of ordered pairs checked for commutativity.
+    pub fn pairs(&self) -> usize {
+        self.types.len().pow(2)
     }
 
     /// The number of ordered triples checked.
@@ -410,6 +438,22 @@ impl RulesCheck {
             .iter()
             .find(|e| e.left.is_ok() && e.right.is_ok())
             .or(self.non_associative.first())
+    }
+
+    /// `a + b = X but b + a = Y` for a pair of
+    /// [`not_commutative`](Self::not_commutative), as a policy answers it
+    /// (a failure written as its exception type).
+    pub fn describe_pair(&self, policy: &dyn Policy, (a, b): (usize, usize)) -> String {
+        let outcome = |x: TypeSpec, y: TypeSpec| match policy.promote_types(x, y) {
+            Ok(dtype) => dtype.to_string(),
+            Err(err) => err.python_type().to_owned(),
+        };
+        let (a, b) = (self.types[a], self.types[b]);
+        format!(
+            "{a} + {b} = {} but {b} + {a} = {}",
+            outcome(a, b),
+            outcome(b, a)
+        )
     }
 }
 

@@ -308,9 +308,12 @@ impl Check {
 impl RulesCheck {
     /// The check of the policy called `name` as `check --format json`
     /// prints it: the graph fields of [`Check::to_json`] (no edges, not a
-    /// lattice) and `non_associative`: the `count`, the `triples` checked
-    /// and an `example`.
-    pub fn to_json(&self, name: &str) -> Value {
+    /// lattice), `left_out` (the types the policy promotes with nothing,
+    /// not even themselves), `not_commutative`: the `count`, the ordered
+    /// `pairs` checked and the `examples` (up to `examples` of them, as
+    /// `[a, b]`), and `non_associative`: the `count`, the `triples` checked,
+    /// an `example` and the `examples` (up to `examples`, as `[a, b, c]`).
+    pub fn to_json(&self, name: &str, examples: usize) -> Value {
         let labels: Vec<String> = self.types.iter().map(ToString::to_string).collect();
         let no_upper_bound: Vec<[&str; 2]> = self
             .no_upper_bound
@@ -323,18 +326,37 @@ impl RulesCheck {
                 "text": e.to_string(),
             })
         });
+        let not_commutative: Vec<[&str; 2]> = self
+            .not_commutative
+            .iter()
+            .take(examples)
+            .map(|&(a, b)| [labels[a].as_str(), labels[b].as_str()])
+            .collect();
+        let triples: Vec<[String; 3]> = self
+            .non_associative
+            .iter()
+            .take(examples)
+            .map(|e| e.types.map(|t| t.to_string()))
+            .collect();
         json!({
             "name": name,
             "nodes": labels,
+            "left_out": self.left_out.iter().map(ToString::to_string).collect::<Vec<_>>(),
             "edges": Value::Null,
             "lattice": false,
             "cycle": Value::Null,
             "ambiguous": [],
             "no_upper_bound": no_upper_bound,
+            "not_commutative": {
+                "count": self.not_commutative.len(),
+                "pairs": self.pairs(),
+                "examples": not_commutative,
+            },
             "non_associative": {
                 "count": self.non_associative.len(),
                 "triples": self.triples(),
                 "example": example,
+                "examples": triples,
             },
         })
     }

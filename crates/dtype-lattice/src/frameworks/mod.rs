@@ -11,6 +11,8 @@
 pub mod array_api;
 pub mod jax;
 pub mod jax_lax;
+pub mod mlx;
 pub mod numpy;
+pub mod paddle;
 pub mod tensorflow;
 pub mod torch;

@@ -23,7 +23,9 @@ use std::fmt;
 use crate::frameworks::array_api::ArrayApi;
 use crate::frameworks::jax::{Config, Jax};
 use crate::frameworks::jax_lax::JaxLax;
+use crate::frameworks::mlx::Mlx;
 use crate::frameworks::numpy::{Numpy, NumpyLegacy};
+use crate::frameworks::paddle::Paddle;
 use crate::frameworks::tensorflow::{Mode, TensorFlow};
 use crate::frameworks::torch::Torch;
 use crate::policy::Policy;
@@ -124,6 +126,18 @@ pub const POLICIES: &[PolicyInfo] = &[
                 ..Config::default()
             }))
         },
+    },
+    PolicyInfo {
+        name: "mlx",
+        aliases: &["mlx.core"],
+        settings: &[],
+        build: |_| Box::new(Mlx),
+    },
+    PolicyInfo {
+        name: "paddle",
+        aliases: &["paddlepaddle"],
+        settings: &[],
+        build: |_| Box::new(Paddle),
     },
 ];
 

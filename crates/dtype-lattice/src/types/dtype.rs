@@ -293,7 +293,8 @@ impl DType {
 /// A dtype written as the ecosystems print or spell it: `np.int8`,
 /// `numpy.int8`, `jnp.float32`, `jax.numpy.bfloat16`, `ml_dtypes.float8_e4m3fn`
 /// (any name NumPy takes after the module), `torch.float16`, `tf.int32`,
-/// `tensorflow.int32` (canonical names only: PyTorch's `torch.cfloat` is
+/// `tensorflow.int32`, `mlx.core.int8`, `paddle.int8` (canonical names
+/// only: PyTorch's `torch.cfloat` is
 /// not NumPy's `cfloat`), `dtype('int8')`, `np.dtype("int8")`,
 /// `<class 'numpy.int8'>` and TensorFlow's `<dtype: 'int32'>`.
 fn ecosystem(name: &str) -> Option<DType> {
@@ -328,7 +329,7 @@ fn ecosystem(name: &str) -> Option<DType> {
         return quoted.and_then(|inner| DType::from_name(inner).ok());
     }
     const NUMPY_LIKE: [&str; 5] = ["np.", "numpy.", "jnp.", "jax.numpy.", "ml_dtypes."];
-    const OTHERS: [&str; 3] = ["torch.", "tf.", "tensorflow."];
+    const OTHERS: [&str; 5] = ["torch.", "tf.", "tensorflow.", "mlx.core.", "paddle."];
     if let Some(rest) = NUMPY_LIKE.into_iter().find_map(|m| name.strip_prefix(m)) {
         return lookup(rest);
     }
@@ -517,6 +518,8 @@ mod tests {
             ("jnp.float32", DType::Float32),
             ("jax.numpy.bfloat16", DType::BFloat16),
             ("torch.float16", DType::Float16),
+            ("mlx.core.bfloat16", DType::BFloat16),
+            ("paddle.complex64", DType::Complex64),
             ("tf.int32", DType::Int32),
             ("tensorflow.complex64", DType::Complex64),
             ("ml_dtypes.float8_e4m3fn", DType::Float8E4M3Fn),

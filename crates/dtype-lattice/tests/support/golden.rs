@@ -69,6 +69,11 @@ const PINNED: &[(&str, &[(&str, &str)])] = &[
             ("ml_dtypes", "0.6.0"),
         ],
     ),
+    ("conformance/generate_mlx.py", &[("mlx", "0.32.4")]),
+    (
+        "conformance/generate_paddle.py",
+        &[("paddlepaddle", "3.3.1")],
+    ),
 ];
 
 /// JAX's generators: `requirements-jax12.txt` (Python 3.12).
