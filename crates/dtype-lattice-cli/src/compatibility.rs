@@ -39,8 +39,9 @@ fn markdown(report: &Compatibility) -> String {
          command-line tests fail when this page is not what the command prints.\n\
          Every answer is the library's, each policy checked against golden data\n\
          from its framework ([supported.md](supported.md) names the versions).\n\
-         Each policy runs with its default settings (JAX: x64 off, standard\n\
-         promotion).\n\n\
+         Each policy runs with its default settings: JAX's x64 is off, so its\n\
+         64-bit arrays and results become 32-bit (`compatibility --x64`, or any\n\
+         other setting's flag, compares under other settings).\n\n\
          A cell of the **promotion table** is `promote_types` of two dtypes; a\n\
          cell of **addition** is the framework's `+` (or `result_type` where it has\n\
          no operator of its own) on two operands, each an array of a dtype or one of\n\
