@@ -13,4 +13,5 @@ pub mod jax;
 pub mod jax_lax;
 pub mod numpy;
 pub mod tensorflow;
+pub mod tinygrad;
 pub mod torch;

@@ -25,6 +25,7 @@ use crate::frameworks::jax::{Config, Jax};
 use crate::frameworks::jax_lax::JaxLax;
 use crate::frameworks::numpy::{Numpy, NumpyLegacy};
 use crate::frameworks::tensorflow::{Mode, TensorFlow};
+use crate::frameworks::tinygrad::Tinygrad;
 use crate::frameworks::torch::Torch;
 use crate::policy::Policy;
 use crate::text::quote;
@@ -124,6 +125,12 @@ pub const POLICIES: &[PolicyInfo] = &[
                 ..Config::default()
             }))
         },
+    },
+    PolicyInfo {
+        name: "tinygrad",
+        aliases: &["tg"],
+        settings: &[],
+        build: |_| Box::new(Tinygrad),
     },
 ];
 

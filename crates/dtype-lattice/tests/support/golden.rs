@@ -69,6 +69,10 @@ const PINNED: &[(&str, &[(&str, &str)])] = &[
             ("ml_dtypes", "0.6.0"),
         ],
     ),
+    (
+        "conformance/generate_tinygrad.py",
+        &[("tinygrad", "0.14.0")],
+    ),
 ];
 
 /// JAX's generators: `requirements-jax12.txt` (Python 3.12).
