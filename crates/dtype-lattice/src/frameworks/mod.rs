@@ -11,6 +11,7 @@
 pub mod array_api;
 pub mod jax;
 pub mod jax_lax;
+pub mod keras;
 pub mod numpy;
 pub mod tensorflow;
 pub mod tinygrad;

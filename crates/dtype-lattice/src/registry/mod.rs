@@ -23,6 +23,7 @@ use std::fmt;
 use crate::frameworks::array_api::ArrayApi;
 use crate::frameworks::jax::{Config, Jax};
 use crate::frameworks::jax_lax::JaxLax;
+use crate::frameworks::keras::Keras;
 use crate::frameworks::numpy::{Numpy, NumpyLegacy};
 use crate::frameworks::tensorflow::{Mode, TensorFlow};
 use crate::frameworks::tinygrad::Tinygrad;
@@ -125,6 +126,12 @@ pub const POLICIES: &[PolicyInfo] = &[
                 ..Config::default()
             }))
         },
+    },
+    PolicyInfo {
+        name: "keras",
+        aliases: &["keras3"],
+        settings: &["keras_backend", "floatx"],
+        build: |s| Box::new(Keras::new(s.keras_backend, s.floatx)),
     },
     PolicyInfo {
         name: "tinygrad",

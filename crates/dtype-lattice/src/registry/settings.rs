@@ -8,6 +8,7 @@
 use std::fmt;
 
 use crate::frameworks::jax::{Config, ExplicitX64, Promotion};
+use crate::frameworks::keras::{Backend, Floatx};
 use crate::text::quote;
 
 /// One setting, as every surface spells it.
@@ -16,7 +17,7 @@ use crate::text::quote;
 /// use dtype_lattice::registry::{Settings, SETTINGS};
 ///
 /// let names: Vec<&str> = SETTINGS.iter().map(|s| s.name).collect();
-/// assert_eq!(names, ["x64", "strict", "explicit_x64_dtypes"]);
+/// assert_eq!(&names[..3], ["x64", "strict", "explicit_x64_dtypes"]);
 /// assert_eq!(SETTINGS[2].flag(), "--explicit-x64-dtypes");
 /// assert_eq!(SETTINGS[2].get(&Settings::default()), "warn");
 /// ```
@@ -125,6 +126,26 @@ pub const SETTINGS: &[Setting] = &[
         read: |s| s.explicit_x64 as usize,
         write: |s, v| s.explicit_x64 = ExplicitX64::ALL[v],
     },
+    Setting {
+        name: "keras_backend",
+        values: &["tensorflow", "jax", "numpy"],
+        option: "KERAS_BACKEND",
+        help: "Keras's backend: tensorflow keeps int64 and float64 results, jax and numpy cut \
+               them to 32 bits; add converts its inputs as the backend does",
+        batch_aliases: &[],
+        read: |s| s.keras_backend as usize,
+        write: |s, v| s.keras_backend = Backend::ALL[v],
+    },
+    Setting {
+        name: "floatx",
+        values: &["float32", "float16", "bfloat16", "float64"],
+        option: "keras.config.floatx()",
+        help: "Keras's default float: the precision of weak (Python int and float) results, \
+               and the dtype of None",
+        batch_aliases: &[],
+        read: |s| s.floatx as usize,
+        write: |s, v| s.floatx = Floatx::ALL[v],
+    },
 ];
 
 /// The setting called `name`, or an error naming the known ones.
@@ -134,7 +155,8 @@ pub const SETTINGS: &[Setting] = &[
 /// assert_eq!(setting("strict").unwrap().option, "jax_numpy_dtype_promotion=strict");
 /// assert_eq!(
 ///     setting("x46").unwrap_err().to_string(),
-///     "unknown setting 'x46': did you mean 'x64'? (known: x64, strict, explicit_x64_dtypes)"
+///     "unknown setting 'x46': did you mean 'x64'? (known: x64, strict, explicit_x64_dtypes, \
+///      keras_backend, floatx)"
 /// );
 /// ```
 pub fn setting(name: &str) -> Result<&'static Setting, SettingError> {
@@ -167,6 +189,10 @@ pub struct Settings {
     pub strict: bool,
     /// `explicit_x64_dtypes`: JAX's `jax_explicit_x64_dtypes`.
     pub explicit_x64: ExplicitX64,
+    /// `keras_backend`: Keras's `KERAS_BACKEND`.
+    pub keras_backend: Backend,
+    /// `floatx`: Keras's `keras.config.floatx()`.
+    pub floatx: Floatx,
 }
 
 impl Settings {
@@ -196,7 +222,7 @@ impl Settings {
     ///
     /// ```
     /// use dtype_lattice::registry::Settings;
-    /// assert_eq!(Settings::all().len(), 12);
+    /// assert_eq!(Settings::all().len(), 12 * 3 * 4);
     /// assert_eq!(Settings::all()[0], Settings::default());
     /// ```
     pub fn all() -> Vec<Settings> {
