@@ -36,6 +36,9 @@ Operands (``args``), the notation of the batch interface:
   Python's types ``int``, ``float``, ``complex``, ``bool``; in ``add`` the
   Python scalars ``2``, ``2.0``, ``2j``, ``True``.
 * a JSON number or boolean, ``{"complex": [RE, IM]}``: that Python value.
+
+The header's ``"printed"`` records, per backend, ``str`` of each array
+dtype the backend makes (what the Python package must read).
 * ``null``: ``None``.
 """
 
@@ -126,6 +129,7 @@ def check_zero_dim() -> None:
 def child(backend: str) -> None:
     """Prints this backend's lines, one JSON object a file, for the parent."""
     import keras
+    from keras import ops
     assert keras.config.backend() == backend
     check_zero_dim()
     add = f"keras_add_{backend}"
@@ -138,11 +142,18 @@ def child(backend: str) -> None:
         ops_ = add_operands()
         files[add] += calls(backend, floatx, "add", call_add,
                                     ([a, b] for a in ops_ for b in ops_))
+    files[f"printed_{backend}"] = [{n: str(ops.zeros((2,), dtype=n).dtype)
+                                     for n in KERAS_DTYPES
+                                     if golden_io.answer(lambda: ops.zeros((2,), dtype=n))
+                                     .get("ok") is not None}]
     print(json.dumps(files))
 
 
 def computed(backend: str) -> dict[str, list[dict]]:
-    env = {**os.environ, "KERAS_BACKEND": backend, "TF_CPP_MIN_LOG_LEVEL": "3"}
+    # PYTHONHASHSEED: JAX names the inputs of a TypePromotionError in set
+    # order.
+    env = {**os.environ, "KERAS_BACKEND": backend, "TF_CPP_MIN_LOG_LEVEL": "3",
+           "PYTHONHASHSEED": "0"}
     output = subprocess.run(
         [sys.executable, __file__, "--backend", backend], check=True,
         capture_output=True, text=True, env=env).stdout
@@ -163,11 +174,17 @@ def main(argv: list[str] | None = None) -> None:
         child(args.backend)
         return
     files: dict[str, list[dict]] = {}
+    printed = {}
     for backend in BACKENDS:
         for stem, lines in computed(backend).items():
-            files.setdefault(stem, []).extend(lines)
-    write_all(args.out, header(), {stem: (lambda lines=lines: lines)
-                                   for stem, lines in files.items()})
+            if stem.startswith("printed_"):
+                printed[backend] = lines[0]
+            else:
+                files.setdefault(stem, []).extend(lines)
+    head = header()
+    head["header"]["printed"] = printed
+    write_all(args.out, head, {stem: (lambda lines=lines: lines)
+                               for stem, lines in files.items()})
 
 
 if __name__ == "__main__":

@@ -49,6 +49,9 @@ Operands (``args``), the notation of the batch interface:
 * ``{"complex": [RE, IM]}``: that Python complex.
 * ``null``: ``None``.
 
+The header's ``"printed"`` records how tinygrad prints each dtype it has
+(``str(dtypes.int8)`` is ``dtypes.char``), which the Python package reads.
+
 Zero-dimensional tensors promote as tensors with dimensions do; the script
 checks that (every ordered pair of dtypes) rather than recording them.
 Nothing here runs a kernel, so the device does not matter; the script
@@ -205,11 +208,26 @@ def computed(device: str) -> dict[str, list[dict]]:
     return files
 
 
+def printed() -> dict[str, list[str]]:
+    """How tinygrad prints each of its dtypes, by our name: ``str`` of the
+    dtype object under each of its attribute names (the Python package's
+    test reads these)."""
+    from tinygrad import dtypes
+    from tinygrad.dtype import DType
+    out: dict[str, list[str]] = {}
+    for attribute, dtype in vars(type(dtypes)).items():
+        if isinstance(dtype, DType) and dtype in dtypes.all:
+            out.setdefault(our_name(dtype), [])
+            if str(dtype) not in out[our_name(dtype)]:
+                out[our_name(dtype)].append(str(dtype))
+    return out
+
+
 def header() -> dict:
     from importlib.metadata import version
     return golden_io.header(GENERATOR, {"tinygrad": version("tinygrad")},
                             devices=DEVICES, default_float="float32",
-                            default_int="int32")
+                            default_int="int32", printed=printed())
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -6,8 +6,10 @@ included."""
 
 from __future__ import annotations
 
+import json
 import re
 import warnings
+from pathlib import Path
 
 import ml_dtypes
 import numpy as np
@@ -150,3 +152,26 @@ def test_other_frameworks_dtypes_by_the_name_they_print() -> None:
     tf = dl.policy("tensorflow-all")
     assert tf.promote_types(_Printed("<dtype: 'int32'>"), _Printed("<dtype: 'float16'>")) == \
         tf.promote_types("int32", "float16")
+
+
+def test_tinygrad_and_keras_dtypes_by_the_name_they_print() -> None:
+    # The golden headers record how the real libraries print their dtypes
+    # (conformance/generate_tinygrad.py: str(dtypes.int8) is 'dtypes.char';
+    # generate_keras.py: str of each backend's array dtype).
+    golden = Path(__file__).resolve().parents[2] / "conformance" / "golden"
+
+    def header(name: str) -> dict:
+        with (golden / name).open(encoding="utf-8") as f:
+            return json.loads(f.readline())["header"]
+
+    tinygrad = dl.policy("tinygrad")
+    printed = header("tinygrad_promote_types.jsonl")["printed"]
+    assert len(printed) == 17
+    for ours, spellings in printed.items():
+        for spelling in spellings:
+            assert tinygrad.promote_types(_Printed(spelling), _Printed(spelling)) == \
+                tinygrad.promote_types(ours, ours), spelling
+    for backend, printed in header("keras_add_jax.jsonl")["printed"].items():
+        keras = dl.policy("keras", keras_backend=backend)
+        for ours, spelling in printed.items():
+            assert keras.result_type(_Printed(spelling)) == keras.result_type(ours), spelling
