@@ -267,7 +267,10 @@ impl Keras {
                 return Err(crate::frameworks::numpy::weak_array(dtype));
             }
         }
-        if operands.iter().any(|o| spec_dtype(o).is_some_and(|d| FLOAT8.contains(&d))) {
+        if operands
+            .iter()
+            .any(|o| spec_dtype(o).is_some_and(|d| FLOAT8.contains(&d)))
+        {
             return Err(no_float8_promotion(&args_tuple(operands, quoted_name)));
         }
         let inputs = operands
@@ -543,7 +546,10 @@ mod tests {
     #[test]
     fn every_dtype_but_float8_is_a_node() {
         for dtype in DTYPES {
-            assert_eq!(lattice().node(dtype.name()).is_some(), !FLOAT8.contains(&dtype));
+            assert_eq!(
+                lattice().node(dtype.name()).is_some(),
+                !FLOAT8.contains(&dtype)
+            );
         }
         assert_eq!(lattice().len(), DTYPES.len());
     }
