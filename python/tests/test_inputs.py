@@ -171,7 +171,14 @@ def test_tinygrad_and_keras_dtypes_by_the_name_they_print() -> None:
         for spelling in spellings:
             assert tinygrad.promote_types(_Printed(spelling), _Printed(spelling)) == \
                 tinygrad.promote_types(ours, ours), spelling
+    def outcome(call):
+        try:
+            return call()
+        except ValueError as e:  # float8: Keras promotes it with nothing
+            return str(e)
+
     for backend, printed in header("keras_add_jax.jsonl")["printed"].items():
         keras = dl.policy("keras", keras_backend=backend)
         for ours, spelling in printed.items():
-            assert keras.result_type(_Printed(spelling)) == keras.result_type(ours), spelling
+            assert outcome(lambda: keras.result_type(_Printed(spelling))) == \
+                outcome(lambda: keras.result_type(ours)), spelling
