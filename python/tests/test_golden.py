@@ -24,9 +24,7 @@ import pytest
 import dtype_lattice as dl
 
 GOLDEN = Path(__file__).resolve().parents[2] / "conformance" / "golden"
-# Recorded but not modelled: Keras's `add` on the TensorFlow backend.
-NOT_MODELLED = {"keras_add_tensorflow.jsonl"}
-FILES = sorted(p.name for p in GOLDEN.glob("*.jsonl") if p.name not in NOT_MODELLED)
+FILES = sorted(p.name for p in GOLDEN.glob("*.jsonl"))
 # Functions the Python API has; the others (`itemsize_bits`, `names`, ...)
 # are the batch protocol's and checked by the Rust tests.
 PYTHON_FUNCTIONS = {

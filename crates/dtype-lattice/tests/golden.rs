@@ -109,6 +109,7 @@ golden! {
     keras_result_type => "keras_result_type.jsonl";
     keras_add_jax => "keras_add_jax.jsonl";
     keras_add_numpy => "keras_add_numpy.jsonl";
+    keras_add_tensorflow => "keras_add_tensorflow.jsonl";
     tinygrad_promote_types => "tinygrad_promote_types.jsonl";
     tinygrad_result_type => "tinygrad_result_type.jsonl";
     tinygrad_add => "tinygrad_add.jsonl";

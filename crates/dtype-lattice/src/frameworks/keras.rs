@@ -42,12 +42,14 @@
 //! assert_eq!(Keras::default().result_type(&[]), Ok(Typed::strong(DType::Float32)));
 //! ```
 //!
-//! [`add`](Keras::add) is `keras.ops.add` on the JAX and NumPy backends,
-//! which convert their inputs to arrays before they add, each its own way:
-//! JAX's backend makes a Python scalar a weak JAX array and lets `jnp.add`
-//! promote (JAX's rules, without x64), NumPy's converts to Keras's
-//! `result_type`. Both convert a Python scalar "as is" and cast it to the
-//! default float when floatx is `bfloat16`, so `x + 2` is then a float:
+//! [`add`](Keras::add) is `keras.ops.add`, whose backends convert their
+//! inputs to arrays before they add, each its own way: JAX's makes a Python
+//! scalar a weak JAX array and lets `jnp.add` promote (JAX's rules, without
+//! x64); NumPy's and TensorFlow's convert every input to Keras's
+//! `result_type`, with their own range checks (and TensorFlow's kernel has
+//! no `bool`). JAX's and NumPy's convert a Python scalar "as is" and cast
+//! it to the default float when floatx is `bfloat16`, so `x + 2` is then a
+//! float:
 //!
 //! ```
 //! use dtype_lattice::frameworks::keras::{Backend, Floatx, Keras};
@@ -61,8 +63,7 @@
 //! assert_eq!(err.to_string(), "Python integer 300 out of bounds for int8");
 //! ```
 //!
-//! The TensorFlow backend's `add` is not modelled (`None`); its golden
-//! data is recorded. The PyTorch backend is not measured.
+//! The PyTorch backend is not measured.
 
 use std::fmt;
 use std::sync::OnceLock;
@@ -380,6 +381,76 @@ impl Keras {
     }
 }
 
+impl Keras {
+    /// `keras.ops.add(a, b)` on the TensorFlow backend: the arrays made
+    /// (TensorFlow has no cast to float8, so `keras.ops.zeros` cannot make
+    /// one), complex numbers and `None` converted, the dtype `result_type`
+    /// of the inputs, each input converted to it, then `tf.add`, whose
+    /// kernel has no `bool`.
+    fn add_tensorflow(self, a: &Operand, b: &Operand) -> Result<DType, PromotionError> {
+        use crate::frameworks::tensorflow::{kernel, out_of_range, unconvertible_none};
+        for operand in [a, b] {
+            if let Some(dtype) = spec_dtype(operand) {
+                let dtype = keras_dtype(dtype)?;
+                if FLOAT8.contains(&dtype) {
+                    return Err(PromotionError::Framework {
+                        kind: ErrorKind::Type,
+                        message: format!(
+                            "Error while casting from dtype int64 to {dtype}. {{{{function_node \
+                             __wrapped__Cast_device_/job:localhost/replica:0/task:0/device:CPU:0}}}} \
+                             Cast int64 to {dtype} is not supported"
+                        ),
+                    });
+                }
+            }
+        }
+        for operand in [a, b] {
+            if operand.is_none() {
+                return Err(unconvertible_none());
+            }
+        }
+        let input = |operand: &Operand| match operand.kind() {
+            OperandKind::PyInt(_) | OperandKind::PyType(PyScalar::Int) => Input::WeakInt,
+            OperandKind::PyFloat(_) | OperandKind::PyType(PyScalar::Float) => Input::WeakFloat,
+            OperandKind::PyBool(_) | OperandKind::PyType(PyScalar::Bool) => {
+                Input::DType(DType::Bool)
+            }
+            // `tf.convert_to_tensor` of a Python complex: complex128.
+            _ => Input::DType(spec_dtype(operand).unwrap_or(DType::Complex128)),
+        };
+        let dtype = self.join(&[input(a), input(b)]);
+        for operand in [a, b] {
+            match operand.kind() {
+                // Into an integer or bool dtype a Python int is converted
+                // as TensorFlow reads it (an int64 at most), then cast;
+                // into a float or complex one directly, where only the
+                // IEEE floats take one beyond int64.
+                OperandKind::PyInt(value)
+                    if i64::try_from(value).is_err()
+                        && !matches!(dtype, DType::Float16 | DType::Float32 | DType::Float64) =>
+                {
+                    return Err(out_of_range());
+                }
+                OperandKind::PyBool(_) | OperandKind::PyType(PyScalar::Bool)
+                    if matches!(dtype, DType::BFloat16 | DType::Complex64) =>
+                {
+                    let truth = match operand.kind() {
+                        OperandKind::PyBool(false) => "False",
+                        _ => "True",
+                    };
+                    return Err(PromotionError::Framework {
+                        kind: ErrorKind::Type,
+                        message: format!("Cannot convert {truth} to EagerTensor of dtype {dtype}"),
+                    });
+                }
+                _ => {}
+            }
+        }
+        kernel(dtype)?;
+        Ok(dtype)
+    }
+}
+
 /// An input of the NumPy backend's `add` after its first conversion.
 #[derive(Clone, Copy)]
 enum NumpyInput {
@@ -503,8 +574,7 @@ impl Policy for Keras {
         DTYPES.contains(&dtype)
     }
 
-    /// `keras.ops.add(a, b)`'s dtype on the JAX and NumPy backends; `None`
-    /// on TensorFlow's, which is not modelled.
+    /// `keras.ops.add(a, b)`'s dtype on the backend.
     ///
     /// ```
     /// use dtype_lattice::frameworks::keras::{Backend, Floatx, Keras};
@@ -512,7 +582,9 @@ impl Policy for Keras {
     /// let jax = Keras::new(Backend::Jax, Floatx::Float32);
     /// let (x, u64) = (Operand::dtype(DType::Int8), Operand::dtype(DType::UInt64));
     /// assert_eq!(jax.add(&[x, u64]), Some(Ok(Typed::strong(DType::Int32))));
-    /// assert_eq!(Keras::new(Backend::TensorFlow, Floatx::Float32).add(&[x, u64]), None);
+    /// let tf = Keras::new(Backend::TensorFlow, Floatx::Float32);
+    /// let b = Operand::dtype(DType::Bool);
+    /// assert_eq!(tf.add(&[b, b]).unwrap().unwrap_err().python_type(), "InvalidArgumentError");
     /// ```
     fn add(&self, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
         let [a, b] = operands else {
@@ -527,7 +599,7 @@ impl Policy for Keras {
         let dtype = match self.backend {
             Backend::Jax => self.add_jax(a, b),
             Backend::Numpy => self.add_numpy(a, b),
-            Backend::TensorFlow => return None,
+            Backend::TensorFlow => self.add_tensorflow(a, b),
         };
         Some(dtype.map(Typed::strong))
     }
