@@ -27,7 +27,13 @@ until it is stored, as ``strong_dtype`` of it (``DEFAULT_INT``, int32, and
   same operands: the operator
 
 Answers of ``result_type`` and ``add`` are ``{"dtype": strong_dtype(d),
-"weak": d in dtypes.weaks}``. A dtype tinygrad has and the 32 lack would be
+"weak": d in dtypes.weaks}``. Every call is made at every ``DEFAULT_FLOAT``
+in ``DEFAULT_FLOATS`` and ``DEFAULT_INT`` in ``DEFAULT_INTS`` (environment
+variables, read at import, so each pair runs in child processes of its
+own): the lines at the defaults (float32, int32) carry no setting, the
+others, with ``"tinygrad_default_float"`` and ``"tinygrad_default_int"``,
+only where their arguments or answer differ from every line at the
+defaults. A dtype tinygrad has and the 32 lack would be
 ``NotOurs`` (none is answered: ``void``, ``_uint128`` and ``_uint256`` are
 internal). The script checks that every dtype answered is one of the 32.
 
@@ -41,8 +47,8 @@ Operands (``args``), the notation of the batch interface:
   ``tinygrad.dtype.to_dtype(name)`` when the call runs, so a dtype tinygrad
   lacks answers the AttributeError that raises.
 * ``{"dtype": "int32", "weak": true}``, ``{"dtype": "float32", "weak":
-  true}``: ``Tensor(2)`` and ``Tensor(2.0)``, whose dtypes are ``weakint``
-  and ``weakfloat``.
+  true}`` (the default dtypes): ``Tensor(2)`` and ``Tensor(2.0)``, whose
+  dtypes are ``weakint`` and ``weakfloat``.
 * ``"py:int"``, ``"py:float"``, ``"py:complex"``, ``"py:bool"``: a Python
   scalar of that type, passed as ``2``, ``2.0``, ``2j`` and ``True``.
 * a JSON integer: that Python int (tinygrad does not check its range).
@@ -77,6 +83,9 @@ from golden_io import (DTYPE_NAMES, PY_COMPLEX_VALUES, PY_SCALARS,
 GENERATOR = "conformance/generate_tinygrad.py"
 POLICY = "tinygrad"
 DEVICES = ["PYTHON", "CPU"]
+# The values of DEFAULT_FLOAT and DEFAULT_INT measured, tinygrad's first.
+DEFAULT_FLOATS = ["float32", "float16", "bfloat16", "float64"]
+DEFAULT_INTS = ["int32", "int64"]
 # Our names for the dtypes tinygrad spells otherwise.
 TINYGRAD_NAMES = {
     "float8_e4m3fn": "fp8e4m3",
@@ -102,6 +111,13 @@ def our_name(dtype: Any) -> str:
     return golden_io.ours(repr(dtype).removeprefix("dtypes."))
 
 
+def strong_name(weak: str) -> str:
+    """Our name of the dtype a weak type is stored as."""
+    from tinygrad import dtypes
+    from tinygrad.dtype import strong_dtype
+    return our_name(strong_dtype(getattr(dtypes, weak)))
+
+
 def answer_of(dtype: Any) -> dict:
     from tinygrad import dtypes
     from tinygrad.dtype import strong_dtype
@@ -120,8 +136,9 @@ def operands() -> list[Operand]:
     def tensor(name: str) -> Operand:
         return Operand(Lazy(lambda: Tensor.empty(2, dtype=tinygrad_dtype(name))), name)
 
+    defaults = [(2, strong_name("weakint")), (2.0, strong_name("weakfloat"))]
     weak = [Operand(Lazy(lambda v=v: Tensor(v)), {"dtype": d, "weak": True})
-            for v, d in [(2, "int32"), (2.0, "float32")]]
+            for v, d in defaults]
     return ([tensor(n) for n in DTYPE_NAMES] + weak
             + [py_scalar(s) for s in PY_SCALARS]
             + [py_value(v) for v in PY_INT_VALUES + PY_COMPLEX_VALUES]
@@ -176,11 +193,11 @@ GENERATORS = {
 
 
 def check_environment() -> None:
-    """The defaults the answers depend on, and that zero-dimensional
-    tensors promote as tensors with dimensions do."""
+    """The defaults the answers depend on are the ones asked for, and
+    zero-dimensional tensors promote as tensors with dimensions do."""
     from tinygrad import Tensor, dtypes
-    assert dtypes.default_float is dtypes.float32
-    assert dtypes.default_int is dtypes.int32
+    assert dtypes.default_float is tinygrad_dtype(os.environ["DEFAULT_FLOAT"])
+    assert dtypes.default_int is tinygrad_dtype(os.environ["DEFAULT_INT"])
     for a in DTYPE_NAMES:
         for b in DTYPE_NAMES:
             try:
@@ -198,10 +215,12 @@ def child() -> None:
         print(json.dumps({stem: generate()}))
 
 
-def computed(device: str) -> dict[str, list[dict]]:
+def computed(device: str, default_float: str, default_int: str) -> dict[str, list[dict]]:
+    env = {**os.environ, "DEV": device, "DEFAULT_FLOAT": default_float,
+           "DEFAULT_INT": default_int}
     output = subprocess.run(
         [sys.executable, __file__, "--child"], check=True, capture_output=True,
-        text=True, env={**os.environ, "DEV": device}).stdout
+        text=True, env=env).stdout
     files: dict[str, list[dict]] = {}
     for text in output.splitlines():
         files.update(json.loads(text))
@@ -226,8 +245,8 @@ def printed() -> dict[str, list[str]]:
 def header() -> dict:
     from importlib.metadata import version
     return golden_io.header(GENERATOR, {"tinygrad": version("tinygrad")},
-                            devices=DEVICES, default_float="float32",
-                            default_int="int32", printed=printed())
+                            devices=DEVICES, default_float=DEFAULT_FLOATS,
+                            default_int=DEFAULT_INTS, printed=printed())
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -236,11 +255,30 @@ def main(argv: list[str] | None = None) -> None:
     if args.child:
         child()
         return
-    results = [computed(device) for device in DEVICES]
-    for device, other in zip(DEVICES[1:], results[1:]):
-        assert other == results[0], f"DEV={device} answers otherwise than DEV={DEVICES[0]}"
+    files: dict[str, list[dict]] = {}
+    seen: dict[str, set[str]] = {}
+    for default_float in DEFAULT_FLOATS:
+        for default_int in DEFAULT_INTS:
+            results = [computed(device, default_float, default_int) for device in DEVICES]
+            for device, other in zip(DEVICES[1:], results[1:]):
+                assert other == results[0], \
+                    f"DEV={device} answers otherwise than DEV={DEVICES[0]}"
+            default = (default_float, default_int) == (DEFAULT_FLOATS[0], DEFAULT_INTS[0])
+            for stem, lines in results[0].items():
+                known = seen.setdefault(stem, set())
+                for entry in lines:
+                    key = json.dumps([entry["args"], entry["answer"]])
+                    if default:
+                        known.add(key)
+                    elif key in known:
+                        continue  # answered as at the defaults
+                    else:
+                        entry = {**entry, "tinygrad_default_float": default_float,
+                                 "tinygrad_default_int": default_int}
+                        entry["answer"] = entry.pop("answer")
+                    files.setdefault(stem, []).append(entry)
     write_all(args.out, header(), {stem: (lambda lines=lines: lines)
-                                   for stem, lines in results[0].items()})
+                                   for stem, lines in files.items()})
 
 
 if __name__ == "__main__":

@@ -289,12 +289,13 @@ def golden_pairs(name: str):
                 yield call
 
 
-def tinygrad_label(arg) -> str | None:
+def tinygrad_label(arg, stored: dict[str, str]) -> str | None:
     """The graph's label for a recorded operand: a tensor of a dtype
-    tinygrad has, a weak tensor (Tensor(2), Tensor(2.0)) or a Python
-    scalar (dtypes.from_py); None for anything else."""
+    tinygrad has, a weak tensor (Tensor(2), Tensor(2.0), of the default
+    dtypes ``stored``) or a Python scalar (dtypes.from_py); None for
+    anything else."""
     if isinstance(arg, dict):
-        weak = {v: k for k, v in TINYGRAD_WEAK.items()}
+        weak = {v: k for k, v in stored.items()}
         return weak.get(arg["dtype"]) if arg.get("weak") else None
     if not isinstance(arg, str):
         return None
@@ -306,17 +307,19 @@ def tinygrad_label(arg) -> str | None:
 def check_tinygrad_answers() -> None:
     """tinygrad's `x + y` on every recorded pair the graph covers is the
     smallest common upper bound in its DType order, a weak one stored as
-    its default."""
+    the call's DEFAULT_INT or DEFAULT_FLOAT."""
     bounds = upper_bounds(TINYGRAD)
     checked, wrong = 0, []
     for call in golden_pairs("tinygrad_add.jsonl"):
-        labels = [tinygrad_label(arg) for arg in call["args"]]
+        stored = {"weakint": call.get("tinygrad_default_int", TINYGRAD_WEAK["weakint"]),
+                  "weakfloat": call.get("tinygrad_default_float", TINYGRAD_WEAK["weakfloat"])}
+        labels = [tinygrad_label(arg, stored) for arg in call["args"]]
         if None in labels or all(isinstance(a, str) and a.startswith("py:")
                                  for a in call["args"]):
             continue  # a dtype tinygrad lacks, or Python adding two scalars
         join = min(bounds[labels[0]] & bounds[labels[1]], key=TINYGRAD_ORDER.__getitem__)
-        ours = {"dtype": TINYGRAD_WEAK.get(join) or TINYGRAD_FP8.get(join, join),
-                "weak": join in TINYGRAD_WEAK}
+        ours = {"dtype": stored.get(join) or TINYGRAD_FP8.get(join, join),
+                "weak": join in stored}
         checked += 1
         if call["answer"] != {"ok": ours}:
             wrong.append((call["args"], call["answer"], ours))

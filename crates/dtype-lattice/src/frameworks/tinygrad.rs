@@ -16,7 +16,7 @@
 //! use dtype_lattice::frameworks::tinygrad::Tinygrad;
 //! use dtype_lattice::{DType, Policy};
 //!
-//! let promote = |a: DType, b: DType| Tinygrad.promote_types(a.into(), b.into()).unwrap();
+//! let promote = |a: DType, b: DType| Tinygrad::default().promote_types(a.into(), b.into()).unwrap();
 //! let (e4m3, e5m2, bf16) = (DType::Float8E4M3Fn, DType::Float8E5M2, DType::BFloat16);
 //! assert_eq!(promote(e4m3, e5m2), DType::Float16);
 //! assert_eq!(promote(promote(e4m3, e5m2), bf16), DType::Float32);
@@ -38,12 +38,12 @@
 //! use dtype_lattice::{DType, Operand, Policy, Typed};
 //!
 //! let (i64, u64) = (Operand::dtype(DType::Int64), Operand::dtype(DType::UInt64));
-//! assert_eq!(Tinygrad.result_type(&[i64, u64]), Ok(Typed::weak(DType::Float32)));
+//! assert_eq!(Tinygrad::default().result_type(&[i64, u64]), Ok(Typed::weak(DType::Float32)));
 //! let x = Operand::dtype(DType::Int8);
-//! assert_eq!(Tinygrad.result_type(&[x, Operand::py_int(300)]), Ok(Typed::strong(DType::Int8)));
-//! assert_eq!(Tinygrad.result_type(&[x, Operand::py_float(2.5)]), Ok(Typed::weak(DType::Float32)));
+//! assert_eq!(Tinygrad::default().result_type(&[x, Operand::py_int(300)]), Ok(Typed::strong(DType::Int8)));
+//! assert_eq!(Tinygrad::default().result_type(&[x, Operand::py_float(2.5)]), Ok(Typed::weak(DType::Float32)));
 //! let bool_tensor = Operand::dtype(DType::Bool);
-//! assert_eq!(Tinygrad.add(&[bool_tensor, Operand::py_int(2)]), Some(Ok(Typed::weak(DType::Int32))));
+//! assert_eq!(Tinygrad::default().add(&[bool_tensor, Operand::py_int(2)]), Some(Ok(Typed::weak(DType::Int32))));
 //! ```
 //!
 //! [`add`](Tinygrad::add) is the operator `x + y`, which promotes the same
@@ -52,11 +52,22 @@
 //! `dtypes` namespace, a complex number or `None` beside a tensor a
 //! `RuntimeError` of `from_py`.
 //!
-//! No setting is modelled: tinygrad's `DEFAULT_FLOAT` and `DEFAULT_INT`
-//! (environment variables) change only the dtype a weak result is stored
-//! as, and the golden data is recorded at their defaults; the device does
-//! not change any answer (measured on `PYTHON` and `CPU`: no kernel runs,
-//! and tinygrad checks no dtype support when it builds a tensor).
+//! tinygrad's `DEFAULT_FLOAT` and `DEFAULT_INT` (environment variables)
+//! change only the dtype a weak result is stored as (settings
+//! `tinygrad_default_float` and `tinygrad_default_int`):
+//!
+//! ```
+//! use dtype_lattice::frameworks::tinygrad::{DefaultFloat, DefaultInt, Tinygrad};
+//! use dtype_lattice::{DType, Operand, Policy, Typed};
+//!
+//! let half = Tinygrad::new(DefaultFloat::Float16, DefaultInt::Int64);
+//! let x = Operand::dtype(DType::Int8);
+//! assert_eq!(half.result_type(&[x, Operand::py_float(2.5)]), Ok(Typed::weak(DType::Float16)));
+//! assert_eq!(half.promote_types(DType::Bool.into(), DType::Bool.into()), Ok(DType::Bool));
+//! ```
+//!
+//! The device changes no answer (measured on `PYTHON` and `CPU`: no kernel
+//! runs, and tinygrad checks no dtype support when it builds a tensor).
 
 use std::sync::OnceLock;
 
@@ -122,9 +133,9 @@ const ORDER: [&str; 19] = [
     "float64",
 ];
 
-/// The type each weak node stands for: `strong_dtype` of it at tinygrad's
-/// defaults, weakly typed.
-const WEAK: [(&str, DType); 2] = [("weakint", DType::Int32), ("weakfloat", DType::Float32)];
+/// tinygrad's weak types, the labels of their nodes.
+const WEAK_INT: &str = "weakint";
+const WEAK_FLOAT: &str = "weakfloat";
 
 /// The dtypes tinygrad has (`dtypes.all`), our names; it looks up its
 /// float8 types as `fp8e4m3` and so on.
@@ -148,16 +159,76 @@ const DTYPES: [DType; 17] = [
     DType::Float64,
 ];
 
-/// tinygrad 0.14.0's promotion at its defaults (`DEFAULT_INT=int32`,
-/// `DEFAULT_FLOAT=float32`).
+/// tinygrad 0.14.0's promotion, with its `DEFAULT_FLOAT` and
+/// `DEFAULT_INT` (float32 and int32 by default).
 ///
 /// Operands: a dtype, a strong array or a zero-dimensional array is a
 /// tensor of that dtype (tinygrad promotes zero-dimensional tensors alike);
-/// a weak int32 or float32 array is `Tensor(2)` or `Tensor(2.0)`, whose
-/// dtypes are the weak types; Python scalars and their types are Python
-/// scalars (a type stands for `True`, `2`, `2.0`, `2j`).
+/// a weak array of the default int or float dtype is `Tensor(2)` or
+/// `Tensor(2.0)`, whose dtypes are the weak types; Python scalars and their
+/// types are Python scalars (a type stands for `True`, `2`, `2.0`, `2j`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Tinygrad;
+pub struct Tinygrad {
+    default_float: DefaultFloat,
+    default_int: DefaultInt,
+}
+
+/// tinygrad's `DEFAULT_FLOAT`: the dtype a `weakfloat` result is stored as.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum DefaultFloat {
+    /// `float32`, tinygrad's default.
+    #[default]
+    Float32,
+    /// `float16` (tinygrad's `half`).
+    Float16,
+    /// `bfloat16`.
+    BFloat16,
+    /// `float64` (tinygrad's `double`).
+    Float64,
+}
+
+impl DefaultFloat {
+    /// Every value, in the settings table's order (tinygrad's default first).
+    pub const ALL: [DefaultFloat; 4] = [
+        DefaultFloat::Float32,
+        DefaultFloat::Float16,
+        DefaultFloat::BFloat16,
+        DefaultFloat::Float64,
+    ];
+
+    /// The dtype it names.
+    pub const fn dtype(self) -> DType {
+        match self {
+            DefaultFloat::Float32 => DType::Float32,
+            DefaultFloat::Float16 => DType::Float16,
+            DefaultFloat::BFloat16 => DType::BFloat16,
+            DefaultFloat::Float64 => DType::Float64,
+        }
+    }
+}
+
+/// tinygrad's `DEFAULT_INT`: the dtype a `weakint` result is stored as.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum DefaultInt {
+    /// `int32`, tinygrad's default.
+    #[default]
+    Int32,
+    /// `int64` (tinygrad's `long`).
+    Int64,
+}
+
+impl DefaultInt {
+    /// Every value, in the settings table's order (tinygrad's default first).
+    pub const ALL: [DefaultInt; 2] = [DefaultInt::Int32, DefaultInt::Int64];
+
+    /// The dtype it names.
+    pub const fn dtype(self) -> DType {
+        match self {
+            DefaultInt::Int32 => DType::Int32,
+            DefaultInt::Int64 => DType::Int64,
+        }
+    }
+}
 
 /// The graph and, for each node, its set of upper bounds as a bit mask.
 struct Graph {
@@ -206,16 +277,6 @@ fn least_upper(nodes: impl IntoIterator<Item = usize>) -> Option<usize> {
     Some(graph.by_order[first])
 }
 
-/// The type a node stands for: its dtype, or a weak type's stored dtype,
-/// weakly typed.
-fn node_type(node: usize) -> Typed {
-    let label = graph().poset.label(node);
-    match WEAK.iter().find(|(weak, _)| *weak == label) {
-        Some(&(_, dtype)) => Typed::weak(dtype),
-        None => Typed::strong(DType::from_name(label).expect("strong labels are dtype names")),
-    }
-}
-
 fn node_of_label(label: &str) -> usize {
     graph().poset.node(label).expect("a label of the graph")
 }
@@ -240,30 +301,54 @@ enum Value {
     Python(Operand),
 }
 
-/// An operand as tinygrad receives it: looking up a tensor's dtype is the
-/// first thing that can fail.
-fn value(operand: &Operand) -> Result<Value, PromotionError> {
-    Ok(match operand.kind() {
-        OperandKind::DType(dtype)
-        | OperandKind::ZeroDim(dtype)
-        | OperandKind::Array { dtype, weak: false } => Value::Tensor(dtype_node(dtype)?),
-        OperandKind::Array { dtype, weak: true } => Value::Tensor(weak_tensor(dtype)?),
-        _ => Value::Python(*operand),
-    })
-}
+impl Tinygrad {
+    /// tinygrad with these `DEFAULT_FLOAT` and `DEFAULT_INT`.
+    pub const fn new(default_float: DefaultFloat, default_int: DefaultInt) -> Tinygrad {
+        Tinygrad {
+            default_float,
+            default_int,
+        }
+    }
 
-/// `Tensor(2)` and `Tensor(2.0)` are tinygrad's weak tensors; no other
-/// weakly-typed array exists there.
-fn weak_tensor(dtype: DType) -> Result<usize, PromotionError> {
-    match WEAK.iter().find(|(_, d)| *d == dtype) {
-        Some((label, _)) => Ok(node_of_label(label)),
-        None => Err(PromotionError::Framework {
-            kind: ErrorKind::Value,
-            message: format!(
-                "weak:{dtype} is no tinygrad tensor: its weak tensors are Tensor(2) (weak:int32) \
-                 and Tensor(2.0) (weak:float32)"
-            ),
-        }),
+    /// The type a node stands for: its dtype, or a weak type's stored
+    /// dtype (`strong_dtype`), weakly typed.
+    fn node_type(self, node: usize) -> Typed {
+        match graph().poset.label(node) {
+            WEAK_INT => Typed::weak(self.default_int.dtype()),
+            WEAK_FLOAT => Typed::weak(self.default_float.dtype()),
+            label => Typed::strong(DType::from_name(label).expect("strong labels are dtype names")),
+        }
+    }
+
+    /// An operand as tinygrad receives it: looking up a tensor's dtype is
+    /// the first thing that can fail.
+    fn value(self, operand: &Operand) -> Result<Value, PromotionError> {
+        Ok(match operand.kind() {
+            OperandKind::DType(dtype)
+            | OperandKind::ZeroDim(dtype)
+            | OperandKind::Array { dtype, weak: false } => Value::Tensor(dtype_node(dtype)?),
+            OperandKind::Array { dtype, weak: true } => Value::Tensor(self.weak_tensor(dtype)?),
+            _ => Value::Python(*operand),
+        })
+    }
+
+    /// `Tensor(2)` and `Tensor(2.0)` are tinygrad's weak tensors, of the
+    /// default dtypes; no other weakly-typed array exists there.
+    fn weak_tensor(self, dtype: DType) -> Result<usize, PromotionError> {
+        let (int, float) = (self.default_int.dtype(), self.default_float.dtype());
+        if dtype == int {
+            Ok(node_of_label(WEAK_INT))
+        } else if dtype == float {
+            Ok(node_of_label(WEAK_FLOAT))
+        } else {
+            Err(PromotionError::Framework {
+                kind: ErrorKind::Value,
+                message: format!(
+                    "weak:{dtype} is no tinygrad tensor: its weak tensors are Tensor(2) \
+                     (weak:{int}) and Tensor(2.0) (weak:{float})"
+                ),
+            })
+        }
     }
 }
 
@@ -272,8 +357,8 @@ fn weak_tensor(dtype: DType) -> Result<usize, PromotionError> {
 fn from_py(operand: &Operand) -> Result<usize, PromotionError> {
     match scalar_type(operand) {
         Some(PyScalar::Bool) => Ok(node_of_label("bool")),
-        Some(PyScalar::Int) => Ok(node_of_label("weakint")),
-        Some(PyScalar::Float) => Ok(node_of_label("weakfloat")),
+        Some(PyScalar::Int) => Ok(node_of_label(WEAK_INT)),
+        Some(PyScalar::Float) => Ok(node_of_label(WEAK_FLOAT)),
         _ => Err(PromotionError::Framework {
             kind: ErrorKind::Runtime,
             message: format!(
@@ -301,8 +386,8 @@ fn python_class(operand: &Operand) -> &'static str {
 
 impl Tinygrad {
     /// The node an operand promotes as.
-    fn operand_node(operand: &Operand) -> Result<usize, PromotionError> {
-        match value(operand)? {
+    fn operand_node(self, operand: &Operand) -> Result<usize, PromotionError> {
+        match self.value(operand)? {
             Value::Tensor(node) => Ok(node),
             Value::Python(scalar) => from_py(&scalar),
         }
@@ -310,8 +395,8 @@ impl Tinygrad {
 
     /// `x + y`: tinygrad's operator where either side is a tensor, Python's
     /// where neither is.
-    fn add_pair(a: &Operand, b: &Operand) -> Result<Typed, PromotionError> {
-        let (a, b) = (value(a)?, value(b)?);
+    fn add_pair(self, a: &Operand, b: &Operand) -> Result<Typed, PromotionError> {
+        let (a, b) = (self.value(a)?, self.value(b)?);
         let node = match (a, b) {
             (Value::Tensor(a), Value::Tensor(b)) => least_upper([a, b]),
             (Value::Tensor(t), Value::Python(s)) | (Value::Python(s), Value::Tensor(t)) => {
@@ -319,7 +404,7 @@ impl Tinygrad {
             }
             (Value::Python(a), Value::Python(b)) => return Err(python_add(&a, &b)),
         };
-        Ok(node_type(node.expect("two nodes")))
+        Ok(self.node_type(node.expect("two nodes")))
     }
 }
 
@@ -353,7 +438,11 @@ fn scalar_type(operand: &Operand) -> Option<PyScalar> {
 
 impl Policy for Tinygrad {
     fn name(&self) -> String {
-        "tinygrad".to_owned()
+        format!(
+            "tinygrad (DEFAULT_FLOAT={}, DEFAULT_INT={})",
+            self.default_float.dtype(),
+            self.default_int.dtype()
+        )
     }
 
     /// `strong_dtype(least_upper_dtype(a, b))`: the dtype a result of the
@@ -364,9 +453,9 @@ impl Policy for Tinygrad {
     /// ```
     /// use dtype_lattice::frameworks::tinygrad::Tinygrad;
     /// use dtype_lattice::{DType, Policy, PyScalar};
-    /// assert_eq!(Tinygrad.promote_types(DType::Int8.into(), DType::UInt64.into()), Ok(DType::Float32));
-    /// assert_eq!(Tinygrad.promote_types(DType::Int8.into(), PyScalar::Int.into()), Ok(DType::Int8));
-    /// let err = Tinygrad.promote_types(DType::Int4.into(), DType::Int8.into()).unwrap_err();
+    /// assert_eq!(Tinygrad::default().promote_types(DType::Int8.into(), DType::UInt64.into()), Ok(DType::Float32));
+    /// assert_eq!(Tinygrad::default().promote_types(DType::Int8.into(), PyScalar::Int.into()), Ok(DType::Int8));
+    /// let err = Tinygrad::default().promote_types(DType::Int4.into(), DType::Int8.into()).unwrap_err();
     /// assert_eq!(err.to_string(), "'DTypes' object has no attribute 'int4'");
     /// ```
     fn promote_types(&self, a: TypeSpec, b: TypeSpec) -> Result<DType, PromotionError> {
@@ -375,7 +464,9 @@ impl Policy for Tinygrad {
             TypeSpec::Python(scalar) => from_py(&Operand::from(scalar)),
         };
         let (a, b) = (node(a)?, node(b)?);
-        Ok(node_type(least_upper([a, b]).expect("two nodes")).dtype)
+        Ok(self
+            .node_type(least_upper([a, b]).expect("two nodes"))
+            .dtype)
     }
 
     /// `least_upper_dtype` of the operands' dtypes, each looked up in
@@ -385,17 +476,17 @@ impl Policy for Tinygrad {
     /// use dtype_lattice::frameworks::tinygrad::Tinygrad;
     /// use dtype_lattice::{DType, Operand, Policy, PyScalar, Typed};
     /// let x = Operand::dtype(DType::UInt8);
-    /// assert_eq!(Tinygrad.result_type(&[x, Operand::py_bool(true)]), Ok(Typed::strong(DType::UInt8)));
-    /// let err = Tinygrad.result_type(&[x, PyScalar::Complex.into()]).unwrap_err();
+    /// assert_eq!(Tinygrad::default().result_type(&[x, Operand::py_bool(true)]), Ok(Typed::strong(DType::UInt8)));
+    /// let err = Tinygrad::default().result_type(&[x, PyScalar::Complex.into()]).unwrap_err();
     /// assert_eq!(err.to_string(), "Could not infer dtype of 2j with type <class 'complex'>");
     /// ```
     fn result_type(&self, operands: &[Operand]) -> Result<Typed, PromotionError> {
         let nodes = operands
             .iter()
-            .map(Tinygrad::operand_node)
+            .map(|operand| self.operand_node(operand))
             .collect::<Result<Vec<_>, _>>()?;
         least_upper(nodes)
-            .map(node_type)
+            .map(|node| self.node_type(node))
             .ok_or_else(|| PromotionError::Framework {
                 kind: ErrorKind::Type,
                 message: "unbound method set.intersection() needs an argument".to_owned(),
@@ -416,7 +507,7 @@ impl Policy for Tinygrad {
     /// ```
     /// use dtype_lattice::frameworks::tinygrad::Tinygrad;
     /// use dtype_lattice::{DType, Operand, Policy, Typed};
-    /// let add = |a, b| Tinygrad.add(&[a, b]).unwrap();
+    /// let add = |a, b| Tinygrad::default().add(&[a, b]).unwrap();
     /// let f8 = Operand::dtype(DType::Float8E5M2);
     /// assert_eq!(add(f8, Operand::py_float(2.5)), Ok(Typed::strong(DType::Float8E5M2)));
     /// let err = add(Operand::py_int(2), Operand::NONE).unwrap_err();
@@ -424,7 +515,7 @@ impl Policy for Tinygrad {
     /// ```
     fn add(&self, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
         Some(match operands {
-            [a, b] => Tinygrad::add_pair(a, b),
+            [a, b] => self.add_pair(a, b),
             _ => Err(PromotionError::Framework {
                 kind: ErrorKind::Type,
                 message: format!("add expected 2 arguments, got {}", operands.len()),

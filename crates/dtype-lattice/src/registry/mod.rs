@@ -136,8 +136,13 @@ pub const POLICIES: &[PolicyInfo] = &[
     PolicyInfo {
         name: "tinygrad",
         aliases: &["tg"],
-        settings: &[],
-        build: |_| Box::new(Tinygrad),
+        settings: &["tinygrad_default_float", "tinygrad_default_int"],
+        build: |s| {
+            Box::new(Tinygrad::new(
+                s.tinygrad_default_float,
+                s.tinygrad_default_int,
+            ))
+        },
     },
 ];
 

@@ -9,6 +9,7 @@ use std::fmt;
 
 use crate::frameworks::jax::{Config, ExplicitX64, Promotion};
 use crate::frameworks::keras::{Backend, Floatx};
+use crate::frameworks::tinygrad::{DefaultFloat, DefaultInt};
 use crate::text::quote;
 
 /// One setting, as every surface spells it.
@@ -146,6 +147,25 @@ pub const SETTINGS: &[Setting] = &[
         read: |s| s.floatx as usize,
         write: |s, v| s.floatx = Floatx::ALL[v],
     },
+    Setting {
+        name: "tinygrad_default_float",
+        values: &["float32", "float16", "bfloat16", "float64"],
+        option: "DEFAULT_FLOAT",
+        help: "tinygrad's default float: the dtype a weak float result (a Python float's) is \
+               stored as",
+        batch_aliases: &[],
+        read: |s| s.tinygrad_default_float as usize,
+        write: |s, v| s.tinygrad_default_float = DefaultFloat::ALL[v],
+    },
+    Setting {
+        name: "tinygrad_default_int",
+        values: &["int32", "int64"],
+        option: "DEFAULT_INT",
+        help: "tinygrad's default int: the dtype a weak int result (a Python int's) is stored as",
+        batch_aliases: &[],
+        read: |s| s.tinygrad_default_int as usize,
+        write: |s, v| s.tinygrad_default_int = DefaultInt::ALL[v],
+    },
 ];
 
 /// The setting called `name`, or an error naming the known ones.
@@ -156,7 +176,7 @@ pub const SETTINGS: &[Setting] = &[
 /// assert_eq!(
 ///     setting("x46").unwrap_err().to_string(),
 ///     "unknown setting 'x46': did you mean 'x64'? (known: x64, strict, explicit_x64_dtypes, \
-///      keras_backend, floatx)"
+///      keras_backend, floatx, tinygrad_default_float, tinygrad_default_int)"
 /// );
 /// ```
 pub fn setting(name: &str) -> Result<&'static Setting, SettingError> {
@@ -193,6 +213,10 @@ pub struct Settings {
     pub keras_backend: Backend,
     /// `floatx`: Keras's `keras.config.floatx()`.
     pub floatx: Floatx,
+    /// `tinygrad_default_float`: tinygrad's `DEFAULT_FLOAT`.
+    pub tinygrad_default_float: DefaultFloat,
+    /// `tinygrad_default_int`: tinygrad's `DEFAULT_INT`.
+    pub tinygrad_default_int: DefaultInt,
 }
 
 impl Settings {
@@ -222,7 +246,7 @@ impl Settings {
     ///
     /// ```
     /// use dtype_lattice::registry::Settings;
-    /// assert_eq!(Settings::all().len(), 12 * 3 * 4);
+    /// assert_eq!(Settings::all().len(), 12 * 3 * 4 * 4 * 2);
     /// assert_eq!(Settings::all()[0], Settings::default());
     /// ```
     pub fn all() -> Vec<Settings> {
