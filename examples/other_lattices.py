@@ -1,5 +1,5 @@
-"""Checks the promotion lattices other projects write as JAX does: Keras 3's
-and tinygrad's.
+"""Checks the promotion lattices other projects write as JAX does, Keras 3's
+and tinygrad's, and checks them against the real libraries' answers.
 
 Both projects write their promotion rules as a dict of lists, each dtype
 mapped to the dtypes it promotes to, after JEP 9407 and JAX's ``dtypes.py``,
@@ -10,16 +10,23 @@ which: facts, not their code) and passed straight to ``dl.Lattice``.
     python examples/other_lattices.py
 
 prints what ``check`` and ``audit`` find and exits 1 if an expectation fails.
-Expectations come from the projects' own sources (comments, priorities) or
-from a second computation here that does not use dtype_lattice: the upper
-bounds of each node by plain Python, and value ranges from NumPy and
-ml_dtypes.
+Expectations come from the projects' own sources (comments, priorities), from
+a second computation here that does not use dtype_lattice (the upper bounds
+of each node by plain Python, and value ranges from NumPy and ml_dtypes), and
+from the real libraries: every answer that Keras 3.15.1 and tinygrad 0.14.0
+gave for two dtypes or Python types, as ``conformance/generate_keras.py`` and
+``conformance/generate_tinygrad.py`` recorded them in ``conformance/golden/``,
+must be the join the written graph gives (tinygrad: the smallest common upper
+bound in its ``DType`` order; Keras: the join, its weak result given floatx's
+precision and a 64-bit result cut to 32 bits as its ``result_type`` does).
 """
 
 from __future__ import annotations
 
 import itertools
+import json
 import sys
+from pathlib import Path
 
 import ml_dtypes
 import numpy as np
@@ -55,20 +62,21 @@ KERAS = {
 # (keras/src/backend/config.py), so weak int is int32 and weak float float32.
 KERAS_WEAK = {"int": "int32", "float": "float32"}
 
-# tinygrad/dtype.py, promo_lattice, as read at tinygrad/tinygrad commit
-# 00517ee52fa0b8b31e9b04976daf52acdf59a612 (it cites JEP 9407). Labels are
-# tinygrad's attribute names; "weakint" is its weak integer.
+# tinygrad/dtype.py, promo_lattice, as tinygrad 0.14.0 ships it (it cites
+# JEP 9407). Labels are tinygrad's attribute names; "weakint" and
+# "weakfloat" are its weak types, the dtypes of a Python int and float.
 TINYGRAD = {
     "bool": ["weakint"],
     "weakint": ["int8", "uint8"],
     "int8": ["int16"],
     "int16": ["int32"],
     "int32": ["int64"],
-    "int64": ["uint64"],
+    "int64": ["weakfloat"],
     "uint8": ["int16", "uint16"],
     "uint16": ["int32", "uint32"],
     "uint32": ["int64", "uint64"],
-    "uint64": ["fp8e4m3", "fp8e5m2", "fp8e4m3fnuz", "fp8e5m2fnuz"],
+    "uint64": ["weakfloat"],
+    "weakfloat": ["fp8e4m3", "fp8e5m2", "fp8e4m3fnuz", "fp8e5m2fnuz"],
     "fp8e4m3": ["float16", "bfloat16"],
     "fp8e5m2": ["float16", "bfloat16"],
     "fp8e4m3fnuz": ["float16", "bfloat16"],
@@ -77,6 +85,8 @@ TINYGRAD = {
     "bfloat16": ["float32"],
     "float32": ["float64"],
 }
+# A weak result is stored as tinygrad's DEFAULT_INT and DEFAULT_FLOAT.
+TINYGRAD_WEAK = {"weakint": "int32", "weakfloat": "float32"}
 # tinygrad's fp8e4m3 is the OCP format without infinities ("e4m3 don't
 # support inf"; largest finite 0x7E, 448), which ml_dtypes calls
 # float8_e4m3fn; its float8_e4m3 is another (IEEE-style) format.
@@ -115,10 +125,11 @@ TINYGRAD_ORDER = {
     "int16": (3, 16, "short"), "uint16": (4, 16, "unsigned short"),
     "int32": (5, 32, "int"), "uint32": (6, 32, "unsigned int"),
     "int64": (7, 64, "long"), "uint64": (8, 64, "unsigned long"),
-    "fp8e4m3": (9, 8, "float8_e4m3"), "fp8e5m2": (10, 8, "float8_e5m2"),
-    "fp8e4m3fnuz": (9, 8, "float8_e4m3fnuz"), "fp8e5m2fnuz": (10, 8, "float8_e5m2fnuz"),
-    "float16": (11, 16, "half"), "bfloat16": (12, 16, "__bf16"),
-    "float32": (13, 32, "float"), "float64": (14, 64, "double"),
+    "weakfloat": (9, 800, "weakfloat"),
+    "fp8e4m3": (10, 8, "float8_e4m3"), "fp8e5m2": (11, 8, "float8_e5m2"),
+    "fp8e4m3fnuz": (10, 8, "float8_e4m3fnuz"), "fp8e5m2fnuz": (11, 8, "float8_e5m2fnuz"),
+    "float16": (12, 16, "half"), "bfloat16": (13, 16, "__bf16"),
+    "float32": (14, 32, "float"), "float64": (15, 64, "double"),
 }
 
 FAILURES: list[str] = []
@@ -263,6 +274,97 @@ def examine(title: str, edges: dict, lattice: dl.Lattice, dtypes: dict[str, str]
     return report, audit
 
 
+# --- The real libraries' answers, as the generators recorded them --------
+
+GOLDEN = Path(__file__).resolve().parents[1] / "conformance" / "golden"
+
+
+def golden_pairs(name: str):
+    """Every call line of two operands in a golden file."""
+    with (GOLDEN / name).open(encoding="utf-8") as f:
+        next(f)  # the header
+        for text in f:
+            call = json.loads(text)
+            if len(call["args"]) == 2:
+                yield call
+
+
+def tinygrad_label(arg, stored: dict[str, str]) -> str | None:
+    """The graph's label for a recorded operand: a tensor of a dtype
+    tinygrad has, a weak tensor (Tensor(2), Tensor(2.0), of the default
+    dtypes ``stored``) or a Python scalar (dtypes.from_py); None for
+    anything else."""
+    if isinstance(arg, dict):
+        weak = {v: k for k, v in stored.items()}
+        return weak.get(arg["dtype"]) if arg.get("weak") else None
+    if not isinstance(arg, str):
+        return None
+    scalars = {"py:int": "weakint", "py:float": "weakfloat", "py:bool": "bool"}
+    label = scalars.get(arg) or {v: k for k, v in TINYGRAD_FP8.items()}.get(arg, arg)
+    return label if label in TINYGRAD_ORDER else None
+
+
+def check_tinygrad_answers() -> None:
+    """tinygrad's `x + y` on every recorded pair the graph covers is the
+    smallest common upper bound in its DType order, a weak one stored as
+    the call's DEFAULT_INT or DEFAULT_FLOAT."""
+    bounds = upper_bounds(TINYGRAD)
+    checked, wrong = 0, []
+    for call in golden_pairs("tinygrad_add.jsonl"):
+        stored = {"weakint": call.get("tinygrad_default_int", TINYGRAD_WEAK["weakint"]),
+                  "weakfloat": call.get("tinygrad_default_float", TINYGRAD_WEAK["weakfloat"])}
+        labels = [tinygrad_label(arg, stored) for arg in call["args"]]
+        if None in labels or all(isinstance(a, str) and a.startswith("py:")
+                                 for a in call["args"]):
+            continue  # a dtype tinygrad lacks, or Python adding two scalars
+        join = min(bounds[labels[0]] & bounds[labels[1]], key=TINYGRAD_ORDER.__getitem__)
+        ours = {"dtype": stored.get(join) or TINYGRAD_FP8.get(join, join),
+                "weak": join in stored}
+        checked += 1
+        if call["answer"] != {"ok": ours}:
+            wrong.append((call["args"], call["answer"], ours))
+    print(f"tinygrad 0.14.0's x + y on {checked} recorded pairs: "
+          f"{checked - len(wrong)} as the written graph and min() give")
+    expect(checked > 0 and not wrong, f"tinygrad: the real answers, first {wrong[:2]}")
+
+
+def keras_label(arg, backend: str) -> str | None:
+    """The graph's label for a recorded argument of Keras's result_type: a
+    dtype name in the graph, or Python's int, float (weak), bool, complex."""
+    complex_ = "complex128" if backend == "tensorflow" else "complex64"
+    scalars = {"py:int": "int", "py:float": "float", "py:bool": "bool", "py:complex": complex_}
+    label = scalars.get(arg, arg) if isinstance(arg, str) else None
+    return label if label in KERAS else None
+
+
+def check_keras_answers() -> None:
+    """Keras's result_type on every recorded pair the graph covers, in every
+    backend and floatx, is the graph's join with a weak result given
+    floatx's precision and a 64-bit one cut to 32 bits
+    (BIT64_TO_BIT32_DTYPE: int64 and float64 except on TensorFlow, uint64
+    and complex128 always)."""
+    bounds = upper_bounds(KERAS)
+    checked, wrong = 0, []
+    for call in golden_pairs("keras_result_type.jsonl"):
+        backend, floatx = call["keras_backend"], call["floatx"]
+        labels = [keras_label(arg, backend) for arg in call["args"]]
+        if None in labels:
+            continue  # a dtype Keras lacks, float8, a value or None
+        (join,) = minimal_common(bounds, *labels)
+        if join in ("int", "float"):
+            join += {"float16": "16", "bfloat16": "16"}.get(floatx, floatx[-2:])
+        cut = {"uint64": "uint32", "complex128": "complex64"}
+        if backend != "tensorflow":
+            cut.update({"int64": "int32", "float64": "float32"})
+        ours = {"dtype": cut.get(join, join), "weak": False}
+        checked += 1
+        if call["answer"] != {"ok": ours}:
+            wrong.append((backend, floatx, call["args"], call["answer"], ours))
+    print(f"Keras 3.15.1's result_type on {checked} recorded pairs (3 backends, 4 floatx):"
+          f" {checked - len(wrong)} as the written graph gives")
+    expect(checked > 0 and not wrong, f"Keras: the real answers, first {wrong[:2]}")
+
+
 def main() -> int:
     names = lambda edges: {n: n for n in upper_bounds(edges)}
 
@@ -283,14 +385,16 @@ def main() -> int:
     expect(implied_edges(KERAS) == [("int", "complex64")], "Keras: int -> complex64 implied")
 
     # tinygrad, now.
-    tinygrad = dl.Lattice(TINYGRAD, weak=["weakint"], dtypes=TINYGRAD_FP8, name="tinygrad")
-    dtypes = {**{n: n for n in upper_bounds(TINYGRAD) if n != "weakint"}, **TINYGRAD_FP8}
-    report, audit = examine("tinygrad", TINYGRAD, tinygrad, dtypes, {"weakint"})
+    weak = list(TINYGRAD_WEAK)
+    tinygrad = dl.Lattice(TINYGRAD, weak=weak, dtypes={**TINYGRAD_FP8, **TINYGRAD_WEAK},
+                          name="tinygrad")
+    dtypes = {**{n: n for n in upper_bounds(TINYGRAD)}, **TINYGRAD_FP8, **TINYGRAD_WEAK}
+    report, audit = examine("tinygrad", TINYGRAD, tinygrad, dtypes, set(weak))
     fp8_pairs = {frozenset(p) for p in itertools.combinations(TINYGRAD_FP8, 2)}
     expect({frozenset(a.pair) for a in report.ambiguous} == fp8_pairs
            and all(set(a.candidates) == {"float16", "bfloat16"} for a in report.ambiguous),
            "tinygrad: the fp8 pairs meet at float16 or bfloat16")
-    # min() settles each on float16 (priority 11 against 12); then, by hand:
+    # min() settles each on float16 (priority 12 against 13); then, by hand:
     # (fp8e4m3 + fp8e5m2) + bfloat16 = float16 v bfloat16 = float32, but
     # fp8e4m3 + (fp8e5m2 + bfloat16) = fp8e4m3 v bfloat16 = bfloat16.
     expect(tinygrad_picks_minimal(TINYGRAD), "tinygrad: min() picks a minimal bound")
@@ -298,11 +402,13 @@ def main() -> int:
     print_groupings(triples)
     expect(triples.get(("fp8e4m3", "fp8e5m2", "bfloat16")) == ("float32", "bfloat16"),
            "tinygrad: min() makes (fp8e4m3, fp8e5m2, bfloat16) group two ways")
-    # int64 -> uint64: a signed integer with uint64 gives uint64, which holds
-    # no negative value.
-    expect(tinygrad.join("int8", "uint64") == "uint64"
-           and ("int8", "uint64", "uint64") in audit["overflow"],
-           "tinygrad: int8 with uint64 overflows into uint64")
+    # int64 and uint64 both promote to the weak float, so a signed integer
+    # with uint64 meets there.
+    expect(tinygrad.join("int8", "uint64") == "weakfloat",
+           "tinygrad: int8 with uint64 meets at the weak float")
+    print()
+    check_tinygrad_answers()
+    check_keras_answers()
     print()
 
     # tinygrad, at the older commit.

@@ -40,8 +40,19 @@ ABSTRACT = {"generic", "number", "integer", "signedinteger", "unsignedinteger",
 
 
 @lru_cache(maxsize=None)
-def policy(name: str, x64: bool, strict: bool, explicit: str) -> dl.Policy:
-    return dl.policy(name, x64=x64, strict=strict, explicit_x64_dtypes=explicit)
+def policy(name: str, settings: tuple) -> dl.Policy:
+    return dl.policy(name, **dict(settings))
+
+
+def settings_of(case: dict) -> tuple:
+    """A call line's settings as keywords: JAX's from its fixed keys, any
+    other setting (``keras_backend``, ``floatx``) by its own name."""
+    settings = {"x64": case["x64"], "strict": case["promotion"] == "strict",
+                "explicit_x64_dtypes": case.get("explicit_x64_dtypes", "warn")}
+    for setting in dl.settings():
+        if setting["name"] in case and setting["name"] not in settings:
+            settings[setting["name"]] = case[setting["name"]]
+    return tuple(sorted(settings.items()))
 
 
 def dtype(name: str) -> np.dtype:
@@ -98,8 +109,7 @@ def typed(pair):
 def run(case: dict):
     name = case.get("policy", "jax")
     fn, args = case["fn"], [value(a, name.startswith("jax")) for a in case["args"]]
-    p = policy(name, case["x64"], case["promotion"] == "strict",
-               case.get("explicit_x64_dtypes", "warn"))
+    p = policy(name, settings_of(case))
     if fn == "promote_types":
         return answer_of(lambda: str(p.promote_types(*args)))
     if fn == "result_type":

@@ -6,8 +6,10 @@ included."""
 
 from __future__ import annotations
 
+import json
 import re
 import warnings
+from pathlib import Path
 
 import ml_dtypes
 import numpy as np
@@ -165,3 +167,33 @@ def test_other_frameworks_dtypes_by_the_name_they_print() -> None:
     assert paddle.promote_types(uint16, uint16) == np.dtype("uint16")
     assert paddle.promote_types(bfloat16, _Printed("paddle.float16", "<DataType.FLOAT16: 10>")) \
         == np.dtype("float32")
+
+
+def test_tinygrad_and_keras_dtypes_by_the_name_they_print() -> None:
+    # The golden headers record how the real libraries print their dtypes
+    # (conformance/generate_tinygrad.py: str(dtypes.int8) is 'dtypes.char';
+    # generate_keras.py: str of each backend's array dtype).
+    golden = Path(__file__).resolve().parents[2] / "conformance" / "golden"
+
+    def header(name: str) -> dict:
+        with (golden / name).open(encoding="utf-8") as f:
+            return json.loads(f.readline())["header"]
+
+    tinygrad = dl.policy("tinygrad")
+    printed = header("tinygrad_promote_types.jsonl")["printed"]
+    assert len(printed) == 17
+    for ours, spellings in printed.items():
+        for spelling in spellings:
+            assert tinygrad.promote_types(_Printed(spelling), _Printed(spelling)) == \
+                tinygrad.promote_types(ours, ours), spelling
+    def outcome(call):
+        try:
+            return call()
+        except ValueError as e:  # float8: Keras promotes it with nothing
+            return str(e)
+
+    for backend, printed in header("keras_add_jax.jsonl")["printed"].items():
+        keras = dl.policy("keras", keras_backend=backend)
+        for ours, spelling in printed.items():
+            assert outcome(lambda: keras.result_type(_Printed(spelling))) == \
+                outcome(lambda: keras.result_type(ours)), spelling

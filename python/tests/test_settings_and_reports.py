@@ -17,10 +17,13 @@ NOTEBOOK_LATTICES = ROOT / "examples" / "lattices"
 
 def test_settings_are_the_registrys_table():
     table = dl.settings()
-    assert [s["name"] for s in table] == ["x64", "strict", "explicit_x64_dtypes"]
-    assert [s["values"][0] for s in table] == ["false", "false", "warn"]
+    # JAX's first; the other frameworks' follow (Keras's among them).
+    assert [s["name"] for s in table][:3] == ["x64", "strict", "explicit_x64_dtypes"]
+    assert [s["values"][0] for s in table][:3] == ["false", "false", "warn"]
+    assert {s["name"]: s["policies"] for s in table}["floatx"] == ["keras"]
     assert {s["name"]: s["policies"] for s in table}["x64"] == ["jax", "jax-lax"]
-    assert dl.policy("jax").settings == {
+    jax = dl.policy("jax").settings
+    assert {k: jax[k] for k in ("x64", "strict", "explicit_x64_dtypes")} == {
         "x64": False, "strict": False, "explicit_x64_dtypes": "warn"}
     assert dl.policy("jax", x64=True, explicit_x64_dtypes="allow").settings["x64"] is True
 

@@ -110,7 +110,7 @@ fn bad_usage_exits_2() {
     for (args, message) in [
         (
             vec!["check", &file, "--x64"],
-            "--x64, --strict and --explicit-x64-dtypes set a built-in policy's options",
+            "set a built-in policy's options; a lattice file's edges are its own",
         ),
         (
             vec!["check", &file, "--policy", "jax"],
@@ -122,7 +122,7 @@ fn bad_usage_exits_2() {
         ),
         (
             vec!["audit", &file, "--strict"],
-            "--x64, --strict and --explicit-x64-dtypes set a built-in policy's options",
+            "set a built-in policy's options; a lattice file's edges are its own",
         ),
         (vec!["check", "--format", "yaml"], "invalid value 'yaml'"),
     ] {

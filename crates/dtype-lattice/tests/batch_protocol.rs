@@ -122,6 +122,22 @@ fn a_line_with_other_whitespace_or_a_lone_bom_later_is_not_blank() {
 
 // 3. Unknown request keys.
 
+/// The keys a request may have, as errors list them: JAX's settings with
+/// the old `promotion` among them, then the other frameworks' settings in
+/// the table's order.
+fn known_keys() -> String {
+    let others: Vec<&str> = dtype_lattice::registry::SETTINGS[3..]
+        .iter()
+        .map(|s| s.name)
+        .collect();
+    let mut keys = "fn, args, policy, x64, strict, promotion, explicit_x64_dtypes".to_owned();
+    for name in others {
+        keys.push_str(", ");
+        keys.push_str(name);
+    }
+    keys
+}
+
 #[test]
 fn an_unknown_key_is_an_error_naming_the_nearest_known_key() {
     let (kind, message) = error(&answer(
@@ -130,8 +146,10 @@ fn an_unknown_key_is_an_error_naming_the_nearest_known_key() {
     assert_eq!(kind, "TypeError");
     assert_eq!(
         message,
-        "unknown request key 'polcy': did you mean 'policy'? \
-         (known: fn, args, policy, x64, strict, promotion, explicit_x64_dtypes)"
+        format!(
+            "unknown request key 'polcy': did you mean 'policy'? (known: {})",
+            known_keys()
+        )
     );
     for (key, meant) in [
         ("fun", "fn"),
@@ -157,7 +175,7 @@ fn an_unknown_key_far_from_any_known_key_suggests_nothing() {
     assert_eq!(kind, "TypeError");
     assert_eq!(
         message,
-        "unknown request key 'id' (known: fn, args, policy, x64, strict, promotion, explicit_x64_dtypes)"
+        format!("unknown request key 'id' (known: {})", known_keys())
     );
 }
 

@@ -106,6 +106,13 @@ golden! {
     jax_lax_add => "jax_lax_add.jsonl";
     result_type_nary => "result_type_nary.jsonl";
     jax_explicit_x64 => "jax_explicit_x64.jsonl";
+    keras_result_type => "keras_result_type.jsonl";
+    keras_add_jax => "keras_add_jax.jsonl";
+    keras_add_numpy => "keras_add_numpy.jsonl";
+    keras_add_tensorflow => "keras_add_tensorflow.jsonl";
+    tinygrad_promote_types => "tinygrad_promote_types.jsonl";
+    tinygrad_result_type => "tinygrad_result_type.jsonl";
+    tinygrad_add => "tinygrad_add.jsonl";
     mlx_promote_types => "mlx_promote_types.jsonl";
     mlx_result_type => "mlx_result_type.jsonl";
     mlx_add => "mlx_add.jsonl";

@@ -155,14 +155,7 @@ impl ArrayApi {
             // A Python scalar, or None, has no `__add__` for an array, so
             // Python asks the array's `__radd__`.
             (other, Form::Array(dtype)) => self.operator(dtype, other, "__radd__"),
-            (Form::Scalar(a, _), Form::Scalar(b, _)) => Err(PromotionError::Framework {
-                kind: ErrorKind::Value,
-                message: format!(
-                    "Python adds two Python scalars itself: the sum is a Python {} and no \
-                     array, so it has no dtype",
-                    python_sum(a, b)
-                ),
-            }),
+            (Form::Scalar(a, _), Form::Scalar(b, _)) => Err(python_adds(a, b)),
             (a, b) => Err(PromotionError::Framework {
                 kind: ErrorKind::Type,
                 message: format!(
@@ -267,6 +260,19 @@ fn python_sum(a: PyScalar, b: PyScalar) -> PyScalar {
     match a.max(b) {
         PyScalar::Bool => PyScalar::Int,
         wider => wider,
+    }
+}
+
+/// The answer where Python adds two Python scalars itself: no array, so no
+/// dtype; the message names the sum's Python type.
+pub(crate) fn python_adds(a: PyScalar, b: PyScalar) -> PromotionError {
+    PromotionError::Framework {
+        kind: ErrorKind::Value,
+        message: format!(
+            "Python adds two Python scalars itself: the sum is a Python {} and no array, so it \
+             has no dtype",
+            python_sum(a, b)
+        ),
     }
 }
 

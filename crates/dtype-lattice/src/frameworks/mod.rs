@@ -11,8 +11,10 @@
 pub mod array_api;
 pub mod jax;
 pub mod jax_lax;
+pub mod keras;
 pub mod mlx;
 pub mod numpy;
 pub mod paddle;
 pub mod tensorflow;
+pub mod tinygrad;
 pub mod torch;

@@ -442,7 +442,7 @@ fn kernel_name(dtype: DType) -> &'static str {
 }
 
 /// The `AddV2` kernel's refusal of a dtype it has no loop for.
-fn kernel(dtype: DType) -> Result<(), PromotionError> {
+pub(crate) fn kernel(dtype: DType) -> Result<(), PromotionError> {
     if ADD_DTYPES.contains(&dtype) {
         return Ok(());
     }
@@ -465,7 +465,7 @@ fn kernel(dtype: DType) -> Result<(), PromotionError> {
     })
 }
 
-fn unconvertible_none() -> PromotionError {
+pub(crate) fn unconvertible_none() -> PromotionError {
     PromotionError::Framework {
         kind: ErrorKind::Value,
         message: "Attempt to convert a value (None) with an unsupported type (<class \
@@ -474,7 +474,7 @@ fn unconvertible_none() -> PromotionError {
     }
 }
 
-fn out_of_range() -> PromotionError {
+pub(crate) fn out_of_range() -> PromotionError {
     PromotionError::Framework {
         kind: ErrorKind::Value,
         message: "Can't convert Python sequence with out-of-range integer to Tensor.".to_owned(),

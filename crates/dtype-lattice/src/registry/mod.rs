@@ -23,10 +23,12 @@ use std::fmt;
 use crate::frameworks::array_api::ArrayApi;
 use crate::frameworks::jax::{Config, Jax};
 use crate::frameworks::jax_lax::JaxLax;
+use crate::frameworks::keras::Keras;
 use crate::frameworks::mlx::Mlx;
 use crate::frameworks::numpy::{Numpy, NumpyLegacy};
 use crate::frameworks::paddle::Paddle;
 use crate::frameworks::tensorflow::{Mode, TensorFlow};
+use crate::frameworks::tinygrad::Tinygrad;
 use crate::frameworks::torch::Torch;
 use crate::policy::Policy;
 use crate::text::quote;
@@ -128,6 +130,12 @@ pub const POLICIES: &[PolicyInfo] = &[
         },
     },
     PolicyInfo {
+        name: "keras",
+        aliases: &["keras3"],
+        settings: &["keras_backend", "floatx"],
+        build: |s| Box::new(Keras::new(s.keras_backend, s.floatx)),
+    },
+    PolicyInfo {
         name: "mlx",
         aliases: &["mlx.core"],
         settings: &[],
@@ -138,6 +146,17 @@ pub const POLICIES: &[PolicyInfo] = &[
         aliases: &["paddlepaddle"],
         settings: &[],
         build: |_| Box::new(Paddle),
+    },
+    PolicyInfo {
+        name: "tinygrad",
+        aliases: &["tg"],
+        settings: &["tinygrad_default_float", "tinygrad_default_int"],
+        build: |s| {
+            Box::new(Tinygrad::new(
+                s.tinygrad_default_float,
+                s.tinygrad_default_int,
+            ))
+        },
     },
 ];
 

@@ -8,6 +8,8 @@
 use std::fmt;
 
 use crate::frameworks::jax::{Config, ExplicitX64, Promotion};
+use crate::frameworks::keras::{Backend, Floatx};
+use crate::frameworks::tinygrad::{DefaultFloat, DefaultInt};
 use crate::text::quote;
 
 /// One setting, as every surface spells it.
@@ -16,7 +18,7 @@ use crate::text::quote;
 /// use dtype_lattice::registry::{Settings, SETTINGS};
 ///
 /// let names: Vec<&str> = SETTINGS.iter().map(|s| s.name).collect();
-/// assert_eq!(names, ["x64", "strict", "explicit_x64_dtypes"]);
+/// assert_eq!(&names[..3], ["x64", "strict", "explicit_x64_dtypes"]);
 /// assert_eq!(SETTINGS[2].flag(), "--explicit-x64-dtypes");
 /// assert_eq!(SETTINGS[2].get(&Settings::default()), "warn");
 /// ```
@@ -125,6 +127,45 @@ pub const SETTINGS: &[Setting] = &[
         read: |s| s.explicit_x64 as usize,
         write: |s, v| s.explicit_x64 = ExplicitX64::ALL[v],
     },
+    Setting {
+        name: "keras_backend",
+        values: &["tensorflow", "jax", "numpy"],
+        option: "KERAS_BACKEND",
+        help: "Keras's backend: tensorflow keeps int64 and float64 results, jax and numpy cut \
+               them to 32 bits; add converts its inputs as the backend does",
+        batch_aliases: &[],
+        read: |s| s.keras_backend as usize,
+        write: |s, v| s.keras_backend = Backend::ALL[v],
+    },
+    Setting {
+        name: "floatx",
+        values: &["float32", "float16", "bfloat16", "float64"],
+        option: "keras.config.floatx()",
+        help: "Keras's default float: the precision of weak (Python int and float) results, \
+               and the dtype of None",
+        batch_aliases: &[],
+        read: |s| s.floatx as usize,
+        write: |s, v| s.floatx = Floatx::ALL[v],
+    },
+    Setting {
+        name: "tinygrad_default_float",
+        values: &["float32", "float16", "bfloat16", "float64"],
+        option: "DEFAULT_FLOAT",
+        help: "tinygrad's default float: the dtype a weak float result (a Python float's) is \
+               stored as",
+        batch_aliases: &[],
+        read: |s| s.tinygrad_default_float as usize,
+        write: |s, v| s.tinygrad_default_float = DefaultFloat::ALL[v],
+    },
+    Setting {
+        name: "tinygrad_default_int",
+        values: &["int32", "int64"],
+        option: "DEFAULT_INT",
+        help: "tinygrad's default int: the dtype a weak int result (a Python int's) is stored as",
+        batch_aliases: &[],
+        read: |s| s.tinygrad_default_int as usize,
+        write: |s, v| s.tinygrad_default_int = DefaultInt::ALL[v],
+    },
 ];
 
 /// The setting called `name`, or an error naming the known ones.
@@ -134,7 +175,8 @@ pub const SETTINGS: &[Setting] = &[
 /// assert_eq!(setting("strict").unwrap().option, "jax_numpy_dtype_promotion=strict");
 /// assert_eq!(
 ///     setting("x46").unwrap_err().to_string(),
-///     "unknown setting 'x46': did you mean 'x64'? (known: x64, strict, explicit_x64_dtypes)"
+///     "unknown setting 'x46': did you mean 'x64'? (known: x64, strict, explicit_x64_dtypes, \
+///      keras_backend, floatx, tinygrad_default_float, tinygrad_default_int)"
 /// );
 /// ```
 pub fn setting(name: &str) -> Result<&'static Setting, SettingError> {
@@ -167,6 +209,14 @@ pub struct Settings {
     pub strict: bool,
     /// `explicit_x64_dtypes`: JAX's `jax_explicit_x64_dtypes`.
     pub explicit_x64: ExplicitX64,
+    /// `keras_backend`: Keras's `KERAS_BACKEND`.
+    pub keras_backend: Backend,
+    /// `floatx`: Keras's `keras.config.floatx()`.
+    pub floatx: Floatx,
+    /// `tinygrad_default_float`: tinygrad's `DEFAULT_FLOAT`.
+    pub tinygrad_default_float: DefaultFloat,
+    /// `tinygrad_default_int`: tinygrad's `DEFAULT_INT`.
+    pub tinygrad_default_int: DefaultInt,
 }
 
 impl Settings {
@@ -196,7 +246,7 @@ impl Settings {
     ///
     /// ```
     /// use dtype_lattice::registry::Settings;
-    /// assert_eq!(Settings::all().len(), 12);
+    /// assert_eq!(Settings::all().len(), 12 * 3 * 4 * 4 * 2);
     /// assert_eq!(Settings::all()[0], Settings::default());
     /// ```
     pub fn all() -> Vec<Settings> {

@@ -296,7 +296,8 @@ impl DType {
 /// `tensorflow.int32`, `mlx.core.int8`, `paddle.int8` (canonical names
 /// only: PyTorch's `torch.cfloat` is
 /// not NumPy's `cfloat`), `dtype('int8')`, `np.dtype("int8")`,
-/// `<class 'numpy.int8'>` and TensorFlow's `<dtype: 'int32'>`.
+/// `<class 'numpy.int8'>`, TensorFlow's `<dtype: 'int32'>` and tinygrad's
+/// `dtypes.char` ([`TINYGRAD`]).
 fn ecosystem(name: &str) -> Option<DType> {
     let name = name.trim();
     if let Some(class) = name
@@ -333,9 +334,47 @@ fn ecosystem(name: &str) -> Option<DType> {
     if let Some(rest) = NUMPY_LIKE.into_iter().find_map(|m| name.strip_prefix(m)) {
         return lookup(rest);
     }
+    if let Some(rest) = name.strip_prefix("dtypes.") {
+        return TINYGRAD.iter().find(|(n, _)| *n == rest).map(|&(_, d)| d);
+    }
     let rest = OTHERS.into_iter().find_map(|m| name.strip_prefix(m))?;
     DType::ALL.into_iter().find(|d| d.name() == rest)
 }
+
+/// tinygrad's names of its dtypes, as `dtypes.NAME` prints them (its C
+/// names: `dtypes.int` is int32 and `dtypes.float` float32, unlike NumPy's
+/// `int` and `float`; `fp8e4m3` has no infinities, so it is
+/// `float8_e4m3fn`).
+const TINYGRAD: &[(&str, DType)] = &[
+    ("bool", DType::Bool),
+    ("int8", DType::Int8),
+    ("char", DType::Int8),
+    ("uint8", DType::UInt8),
+    ("uchar", DType::UInt8),
+    ("int16", DType::Int16),
+    ("short", DType::Int16),
+    ("uint16", DType::UInt16),
+    ("ushort", DType::UInt16),
+    ("int32", DType::Int32),
+    ("int", DType::Int32),
+    ("uint32", DType::UInt32),
+    ("uint", DType::UInt32),
+    ("int64", DType::Int64),
+    ("long", DType::Int64),
+    ("uint64", DType::UInt64),
+    ("ulong", DType::UInt64),
+    ("fp8e4m3", DType::Float8E4M3Fn),
+    ("fp8e5m2", DType::Float8E5M2),
+    ("fp8e4m3fnuz", DType::Float8E4M3Fnuz),
+    ("fp8e5m2fnuz", DType::Float8E5M2Fnuz),
+    ("float16", DType::Float16),
+    ("half", DType::Float16),
+    ("bfloat16", DType::BFloat16),
+    ("float32", DType::Float32),
+    ("float", DType::Float32),
+    ("float64", DType::Float64),
+    ("double", DType::Float64),
+];
 
 /// NumPy's type codes: one-letter type characters and array-protocol
 /// `kind + bytes` codes (as on 64-bit Linux, where the golden data was made).
@@ -529,6 +568,9 @@ mod tests {
             ("<class 'ml_dtypes.bfloat16'>", DType::BFloat16),
             ("<dtype: 'int32'>", DType::Int32),
             ("np.double", DType::Float64),
+            ("dtypes.char", DType::Int8),
+            ("dtypes.float", DType::Float32),
+            ("dtypes.fp8e4m3", DType::Float8E4M3Fn),
         ] {
             assert_eq!(DType::from_name(spelling), Ok(dtype), "{spelling}");
         }
@@ -537,6 +579,8 @@ mod tests {
         assert!(DType::from_name("torch.cfloat").is_err());
         assert!(DType::from_name("np.dtype(int8)").is_err());
         assert!(DType::from_name("pd.int8").is_err());
+        // tinygrad's weak types are no dtypes.
+        assert!(DType::from_name("dtypes.weakint").is_err());
     }
 
     #[test]

@@ -74,6 +74,21 @@ const PINNED: &[(&str, &[(&str, &str)])] = &[
         "conformance/generate_paddle.py",
         &[("paddlepaddle", "3.3.1")],
     ),
+    (
+        "conformance/generate_keras.py",
+        &[
+            ("keras", "3.15.1"),
+            ("jax", "0.12.0.1"),
+            ("jaxlib", "0.12.0.1"),
+            ("tensorflow-cpu", "2.21.0"),
+            ("numpy", "2.5.5"),
+            ("ml_dtypes", "0.6.0"),
+        ],
+    ),
+    (
+        "conformance/generate_tinygrad.py",
+        &[("tinygrad", "0.14.0")],
+    ),
 ];
 
 /// JAX's generators: `requirements-jax12.txt` (Python 3.12).

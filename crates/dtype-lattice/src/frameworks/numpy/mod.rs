@@ -232,7 +232,7 @@ pub(crate) fn weak_array(dtype: DType) -> PromotionError {
 /// int as a C `long` (for `uint32` and `uint64`, a non-negative int as an
 /// `unsigned long long`) before checking the dtype's bounds, so a value
 /// beyond what it can read fails with Python's own message.
-fn check_python_int(value: i128, dtype: DType) -> Result<(), PromotionError> {
+pub(crate) fn check_python_int(value: i128, dtype: DType) -> Result<(), PromotionError> {
     let Ok(info) = dtype.iinfo().map(|info| (info.min, info.max)) else {
         return Ok(());
     };
