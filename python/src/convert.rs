@@ -155,8 +155,8 @@ impl Known {
         object: &Bound<'_, PyAny>,
         policy: &dyn dtype_lattice::Policy,
     ) -> PyResult<Operand> {
-        let foreign =
-            |dtype: DType| Operand::array(policy.canonicalize_dtype(dtype).unwrap_or(dtype), false);
+        let stored = |dtype: DType| policy.canonicalize_dtype(dtype).unwrap_or(dtype);
+        let foreign = |dtype: DType| Operand::array(stored(dtype), false);
         if let Some(dtype) = self.by_identity(object) {
             return Ok(Operand::dtype(dtype));
         }
@@ -189,6 +189,9 @@ impl Known {
                 let dtype = self.dtype(&dtype)?;
                 return Ok(match weak_type(object)? {
                     Some(weak) => Operand::array(dtype, weak),
+                    // PyTorch and Paddle promote a 0-d tensor below a
+                    // tensor with dimensions.
+                    None if zero_dimensional(object) => Operand::zero_dim(stored(dtype)),
                     None => foreign(dtype),
                 });
             }
@@ -206,6 +209,15 @@ impl Known {
         }
         self.dtype(object).map(Operand::dtype)
     }
+}
+
+/// Whether `object` says it has no dimensions (`ndim` 0), as the tensors
+/// of PyTorch, Paddle, TensorFlow, MLX and tinygrad do.
+fn zero_dimensional(object: &Bound<'_, PyAny>) -> bool {
+    object
+        .getattr("ndim")
+        .and_then(|ndim| ndim.extract::<usize>())
+        .is_ok_and(|ndim| ndim == 0)
 }
 
 /// The dtype a Paddle dtype object stands for, read from its repr

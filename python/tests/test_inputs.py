@@ -197,3 +197,25 @@ def test_tinygrad_and_keras_dtypes_by_the_name_they_print() -> None:
         for ours, spelling in printed.items():
             assert outcome(lambda: keras.result_type(_Printed(spelling))) == \
                 outcome(lambda: keras.result_type(ours)), spelling
+
+
+class _Tensor:
+    """A tensor as PyTorch and Paddle make one: a dtype that prints as the
+    framework's, and a number of dimensions."""
+
+    def __init__(self, dtype: str, ndim: int) -> None:
+        self.dtype = _Printed(dtype)
+        self.ndim = ndim
+
+
+def test_zero_dimensional_tensors_promote_as_such() -> None:
+    # torch.ones((), dtype=torch.int64) beside an int8 tensor leaves it
+    # int8 (the golden torch_result_type case ["int8", "0d:int64"]); a
+    # tensor with dimensions widens it.
+    torch = dl.policy("torch")
+    x = _Tensor("torch.int8", 1)
+    assert torch.result_type(x, _Tensor("torch.int64", 0)) == np.dtype("int8")
+    assert torch.result_type(x, _Tensor("torch.int64", 1)) == np.dtype("int64")
+    paddle = dl.policy("paddle")
+    x = _Tensor("paddle.int8", 2)
+    assert paddle.result_type(x, _Tensor("paddle.int64", 0)) == np.dtype("int8")

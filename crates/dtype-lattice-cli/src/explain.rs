@@ -61,6 +61,16 @@ fn text(report: &Report) -> String {
             .map_or(String::new(), |reason| format!(" ({})", reason.summary()));
         lines.push(format!("error family: {}{family}", err.python_type()));
     }
+    if let Some(answer) = &report.rules_answer {
+        let answer = match answer {
+            Ok(typed) => typed.to_string(),
+            Err(err) => format!("{}: {err}", err.python_type()),
+        };
+        lines.push(format!(
+            "but {} answers {answer}: its rules go on after the graph (docs/policies.md)",
+            report.name
+        ));
+    }
     lines.join("\n") + "\n"
 }
 

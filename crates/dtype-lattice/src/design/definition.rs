@@ -31,6 +31,7 @@
 //! assert_eq!(lattice.label(lattice.join(int8, weak_int).unwrap()), "int8");
 //! ```
 
+use crate::design::DictSpec;
 use crate::engine::{GraphError, Lattice, LatticeError, Node, Poset};
 use crate::policy::{Policy, TypedLattice};
 use crate::types::{DType, PyScalar, Typed};
@@ -143,7 +144,9 @@ impl Definition {
     /// assert!(Definition::from_policy(&Numpy).is_none()); // not a lattice
     /// ```
     pub fn from_policy(policy: &dyn Policy) -> Option<Definition> {
-        let lattice = policy.lattice()?;
+        let Some(lattice) = policy.lattice() else {
+            return Definition::from_written(policy);
+        };
         let mut definition = Definition::from_typed(policy.name(), lattice);
         for scalar in [PyScalar::Int, PyScalar::Float, PyScalar::Complex] {
             let node = policy
@@ -152,6 +155,34 @@ impl Definition {
                 .and_then(|typed| lattice.node_of(typed));
             if let Some(node) = node {
                 definition.nodes[node].python = Some(scalar);
+            }
+        }
+        Some(definition)
+    }
+
+    /// The graph `policy` writes its rules on
+    /// ([`Policy::written_graph`]), its weak labels standing for Python's
+    /// scalars.
+    fn from_written(policy: &dyn Policy) -> Option<Definition> {
+        let graph = policy.written_graph()?;
+        let edges: Vec<(&str, Vec<&str>)> = graph
+            .edges
+            .iter()
+            .map(|&(label, above)| (label, above.to_vec()))
+            .collect();
+        let weak: Vec<&str> = graph.weak.iter().map(|&(label, _)| label).collect();
+        let name = policy.name();
+        let spec = DictSpec {
+            name: &name,
+            edges: &edges,
+            dtypes: &[],
+            weak: &weak,
+        };
+        // A built-in graph is valid (each policy's tests build it).
+        let mut definition = Definition::from_dict(&spec).ok()?;
+        for &(label, scalar) in graph.weak {
+            if let Some(node) = definition.nodes.iter_mut().find(|n| n.label == label) {
+                node.python = Some(scalar);
             }
         }
         Some(definition)

@@ -40,7 +40,9 @@ use crate::design::Definition;
 use crate::engine::{Bound, Explanation, Node, Poset};
 use crate::policy::Policy;
 use crate::text::nearest;
-use crate::types::{DType, NoPathReason, Operand, PromotionError, PyScalar, TypeList, TypeSpec};
+use crate::types::{
+    DType, NoPathReason, Operand, PromotionError, PyScalar, TypeList, TypeSpec, Typed,
+};
 
 /// The explanation of one pair, with what a front end needs to show it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,6 +58,11 @@ pub struct Report {
     /// For a pair with no common upper bound, the error the rules give
     /// (see [`Report::new`]).
     pub error: Option<PromotionError>,
+    /// Where the graph is only where the rules start
+    /// ([`Policy::written_graph`]: Keras cuts joins to 32 bits, tinygrad
+    /// picks among minimal bounds), what the policy answers for the pair
+    /// when that is not the graph's join.
+    pub rules_answer: Option<Result<Typed, PromotionError>>,
 }
 
 impl Report {
@@ -85,6 +92,7 @@ impl Report {
             labels: poset.labels().to_vec(),
             why,
             error,
+            rules_answer: None,
         })
     }
 
@@ -145,7 +153,24 @@ impl Report {
                 .to_owned(),
             TypeSpec::Python(scalar) => scalar.name().to_owned(),
         });
-        Report::new(definition, poset, Some(policy), [&inputs[0], &inputs[1]])
+        let mut report = Report::new(definition, poset, Some(policy), [&inputs[0], &inputs[1]])?;
+        if policy.lattice().is_none() {
+            let answer = policy.result_type(&[Operand::from(types[0]), Operand::from(types[1])]);
+            let joined = match report.why.bound {
+                Bound::Least(join) => {
+                    let node = &definition.nodes[join];
+                    node.dtype.map(|dtype| Typed {
+                        dtype,
+                        weak: node.weak,
+                    })
+                }
+                _ => None,
+            };
+            if answer.as_ref().ok() != joined.as_ref() {
+                report.rules_answer = Some(answer);
+            }
+        }
+        Ok(report)
     }
 
     /// A node's label.

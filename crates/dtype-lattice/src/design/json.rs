@@ -219,7 +219,10 @@ impl Report {
     /// `node`, `upper_bounds` and `path`), the `common_upper_bounds`, the
     /// `outcome` (`join`, `no_upper_bound` or `ambiguous`) and its
     /// `summary` in a sentence, the `join` or
-    /// the `candidates`, and the policy's `error` for a failed pair.
+    /// the `candidates`, the policy's `error` for a failed pair, and its
+    /// `rules_answer` (`{"dtype", "weak"}` or `{"error": {"type",
+    /// "message"}}`) where its rules go on after its graph and answer
+    /// otherwise than the join (`null` elsewhere).
     pub fn to_json(&self) -> Value {
         let why = &self.why;
         let names = |nodes: &[Node]| json!(self.labels_of(nodes));
@@ -245,6 +248,12 @@ impl Report {
                 "message": err.to_string(),
             })
         });
+        let rules_answer = self.rules_answer.as_ref().map(|answer| match answer {
+            Ok(typed) => json!({ "dtype": typed.dtype.name(), "weak": typed.weak }),
+            Err(err) => {
+                json!({ "error": { "type": err.python_type(), "message": err.to_string() } })
+            }
+        });
         json!({
             "name": self.name,
             "inputs": inputs,
@@ -254,6 +263,7 @@ impl Report {
             "join": join,
             "candidates": candidates,
             "error": error,
+            "rules_answer": rules_answer,
         })
     }
 }

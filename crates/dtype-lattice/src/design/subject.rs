@@ -20,7 +20,7 @@ use crate::registry;
 /// assert_eq!(
 ///     numpy.definition().unwrap_err().to_string(),
 ///     "numpy is defined by rules, not by a lattice, so it has no graph \
-///      (policies with a lattice: jax, array-api, torch, tensorflow-all)"
+///      (policies with a graph: jax, array-api, torch, tensorflow-all, keras, tinygrad)"
 /// );
 /// ```
 pub enum Subject {
@@ -110,9 +110,9 @@ impl fmt::Display for NoGraph {
         write!(
             f,
             "{} is defined by rules, not by a lattice, so it has no graph (policies with a \
-             lattice: {})",
+             graph: {})",
             self.policy,
-            registry::with_lattice().join(", ")
+            registry::with_graph().join(", ")
         )
     }
 }

@@ -70,7 +70,7 @@ use std::sync::OnceLock;
 
 use crate::engine::Lattice;
 use crate::frameworks::jax::Jax;
-use crate::policy::{Policy, TypedLattice};
+use crate::policy::{Policy, TypedLattice, WrittenGraph};
 use crate::types::{DType, ErrorKind, PromotionError, Typed};
 use crate::types::{Operand, OperandKind, PyScalar, TypeSpec};
 
@@ -568,6 +568,13 @@ impl Policy for Keras {
     /// (floatx, 64 to 32 bits), so no lattice defines it.
     fn lattice(&self) -> Option<&TypedLattice> {
         None
+    }
+
+    fn written_graph(&self) -> Option<WrittenGraph> {
+        Some(WrittenGraph {
+            edges: LATTICE,
+            weak: &[("int", PyScalar::Int), ("float", PyScalar::Float)],
+        })
     }
 
     fn is_native(&self, dtype: DType) -> bool {

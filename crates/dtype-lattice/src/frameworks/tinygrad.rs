@@ -72,7 +72,7 @@
 use std::sync::OnceLock;
 
 use crate::engine::Poset;
-use crate::policy::{Policy, TypedLattice};
+use crate::policy::{Policy, TypedLattice, WrittenGraph};
 use crate::types::{DType, ErrorKind, PromotionError, Typed};
 use crate::types::{Operand, OperandKind, PyScalar, TypeSpec};
 
@@ -496,6 +496,13 @@ impl Policy for Tinygrad {
     /// Not a lattice: the float8 types have two minimal joins each.
     fn lattice(&self) -> Option<&TypedLattice> {
         None
+    }
+
+    fn written_graph(&self) -> Option<WrittenGraph> {
+        Some(WrittenGraph {
+            edges: PROMO_LATTICE,
+            weak: &[("weakint", PyScalar::Int), ("weakfloat", PyScalar::Float)],
+        })
     }
 
     fn is_native(&self, dtype: DType) -> bool {

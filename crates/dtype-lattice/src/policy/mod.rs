@@ -31,7 +31,19 @@ mod typed_lattice;
 
 pub use typed_lattice::TypedLattice;
 
-use crate::types::{DType, Operand, PromotionError, TypeSpec, Typed, Warning};
+use crate::types::{DType, Operand, PromotionError, PyScalar, TypeSpec, Typed, Warning};
+
+/// A promotion graph as a framework's source writes it: each label and
+/// the labels it promotes to. Labels that are dtype names stand for those
+/// dtypes; `weak` names the labels that stand for Python's scalars.
+#[derive(Clone, Copy, Debug)]
+pub struct WrittenGraph {
+    /// Each node and the nodes it may promote to, in the source's order.
+    pub edges: &'static [(&'static str, &'static [&'static str])],
+    /// The weak labels (Keras's `int`, tinygrad's `weakint`), each with
+    /// the Python scalar type it stands for.
+    pub weak: &'static [(&'static str, PyScalar)],
+}
 
 /// A framework's type promotion rules.
 pub trait Policy: Send + Sync {
@@ -47,6 +59,17 @@ pub trait Policy: Send + Sync {
     /// The lattice the rules join on, for policies defined by one, with
     /// the type each node stands for.
     fn lattice(&self) -> Option<&TypedLattice>;
+
+    /// The graph the framework writes its rules on, where its rules are a
+    /// graph and then more (Keras's lattice, whose joins it then cuts to
+    /// 32 bits; tinygrad's `promo_lattice`, with pairs of two minimal
+    /// upper bounds that `min()` chooses between), so that the design
+    /// tools check, audit, explain and draw the graph as written. `None`
+    /// where [`lattice`](Policy::lattice) is the whole story or there is
+    /// no graph.
+    fn written_graph(&self) -> Option<WrittenGraph> {
+        None
+    }
 
     /// Whether the framework defines `dtype` itself. NumPy has bfloat16 and
     /// the other small types only through the ml_dtypes package; comparing a

@@ -219,6 +219,26 @@ pub fn with_lattice() -> Vec<&'static str> {
         .collect()
 }
 
+/// The policies the design tools can draw and check as a graph: those
+/// with a lattice, then those whose rules start from a written graph
+/// ([`Policy::written_graph`]: Keras, tinygrad).
+///
+/// ```
+/// use dtype_lattice::registry::with_graph;
+/// assert!(with_graph().contains(&"tinygrad"));
+/// assert!(!with_graph().contains(&"numpy"));
+/// ```
+pub fn with_graph() -> Vec<&'static str> {
+    let mut names = with_lattice();
+    names.extend(
+        POLICIES
+            .iter()
+            .filter(|info| info.build(Settings::default()).written_graph().is_some())
+            .map(|info| info.name),
+    );
+    names
+}
+
 /// A policy name the registry does not know.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownPolicy {
