@@ -1,0 +1,135 @@
+"""The operations every framework's generator records, and their file format.
+
+Issue 26: promotion decides the input type, the operation decides the
+result. Each ``generate_ops_*.py`` runs in its framework's environment
+(standard library only here) and writes ``golden/ops_<policy>.jsonl``
+with :func:`write_op_table`, one file per framework.
+
+Format (JSON Lines; one call per cell of a table, not per line, since
+24 operations over every ordered pair of operand forms would be some
+hundred thousand lines a framework)::
+
+    line 1  {"header": {"generator", "python", "versions", ...,
+                        "format": "op-table", "operands": [FORM, ...]}}
+    then    {"error": K, "type": T, "message": M}
+            {"fn": OP, "policy": NAME, "x64": BOOL, "promotion": P,
+             [SETTING: VALUE, ...,] ["a": FORM,] "answers": [ANS, ...]}
+
+``FORM`` is an operand in the batch notation that ``golden_io.py``
+documents (``"int8"`` an array, ``"0d:int8"`` a zero-dimensional one,
+``"py:int"`` or a JSON integer a Python scalar, ...). A binary operation
+has one line for each first operand ``a``, its ``answers`` lined up with
+the header's ``operands`` as the second; a unary operation has one line
+without ``a``, an answer for each operand. ``ANS`` is the result's dtype
+name (``"int8"``), the name and `` (weak)`` for a weakly-typed result
+(``"float32 (weak)"``, as the library prints a ``Typed``), or the integer
+``K`` of an error line written before it: ``type(e).__name__`` and
+``str(e)`` of what the call raised, or ``NotOurs`` with the name of a
+dtype that is not one of the 32 (PyTorch's ``complex32``; ``int``,
+``float``, ``complex`` where Python computed the result itself).
+
+Arrays hold ones (``x ** -1`` and ``x // y`` then raise only where the
+framework refuses the types, never for a value), so an answer depends on
+the operands' forms and, for Python scalars, their values.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+# The operations of issue 26, as NumPy names them, with their arity.
+BINARY = [
+    "add", "subtract", "multiply", "true_divide", "floor_divide",
+    "remainder", "power", "maximum",
+    "equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
+    "bitwise_and", "bitwise_or", "bitwise_xor", "logical_and",
+]
+UNARY = ["negative", "abs", "sign", "sqrt", "exp", "floor"]
+OPS = BINARY + UNARY
+
+# Python scalars every generator passes, beside the framework's arrays:
+# a bool, small positive and negative ints (the sign matters to `power`),
+# an int past int8's and uint8's range, a float and a complex.
+PY_SCALARS: list[tuple[Any, Any]] = [
+    (True, "py:bool"), (2, 2), (-1, -1), (300, 300), (2.5, 2.5),
+    (2j, {"complex": [0.0, 2.0]}),
+]
+
+
+class Table:
+    """The lines of one ``ops_<policy>.jsonl`` file, errors numbered as
+    they first occur."""
+
+    def __init__(self) -> None:
+        self.lines: list[dict] = []
+        self.errors: dict[tuple[str, str], int] = {}
+
+    def answer(self, call: Callable[[], Any]) -> Any:
+        """``call()``'s answer: a dtype string, or an error's number."""
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return call()
+        except Exception as e:  # noqa: BLE001 - every exception is data
+            return self.error(type(e).__name__, str(e))
+
+    def error(self, kind: str, message: str) -> int:
+        key = (kind, message)
+        if key not in self.errors:
+            self.errors[key] = len(self.errors)
+            self.lines.append({"error": self.errors[key], "type": kind,
+                               "message": message})
+        return self.errors[key]
+
+    def row(self, op: str, policy: str, answers: list, a: Any = None,
+            x64: bool = False, promotion: str = "standard",
+            **settings: Any) -> None:
+        entry: dict[str, Any] = {"fn": op, "policy": policy, "x64": x64,
+                                 "promotion": promotion, **settings}
+        if a is not None:
+            entry["a"] = a
+        entry["answers"] = answers
+        self.lines.append(entry)
+
+    def record(self, policy: str, operands: list[tuple[Any, Any]],
+               call: Callable[[str, list], str], ops: Iterable[str] = OPS,
+               **config: Any) -> None:
+        """Every operation in ``ops`` on every operand (unary) or ordered
+        pair (binary) of ``operands`` (``(make, form)``: ``make()`` builds
+        the value when the call runs, so that a missing dtype raises inside
+        it), ``call(op, values)`` answering the result's dtype string."""
+        def one(op: str, makes: list) -> Any:
+            return self.answer(lambda: call(op, [make() for make in makes]))
+
+        for op in ops:
+            if op in UNARY:
+                self.row(op, policy, [one(op, [m]) for m, _ in operands],
+                         **config)
+                continue
+            for make_a, form_a in operands:
+                self.row(op, policy,
+                         [one(op, [make_a, m]) for m, _ in operands],
+                         a=form_a, **config)
+
+
+def typed(name: str, weak: bool = False) -> str:
+    """An answer: a dtype name, with `` (weak)`` for a weak result."""
+    return f"{name} (weak)" if weak else name
+
+
+def write_op_table(path: Path, head: dict, operands: list[Any],
+                   table: Table) -> None:
+    """Writes the file: ``head`` (from ``golden_io.header``) with the
+    format and the operands' forms, then the table's lines."""
+    head = {"header": {**head["header"], "format": "op-table",
+                       "operands": operands}}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8", newline="\n") as f:
+        for entry in [head, *table.lines]:
+            f.write(json.dumps(entry, separators=(",", ":")) + "\n")
+    calls = sum(len(line["answers"]) for line in table.lines
+                if "answers" in line)
+    print(f"{path.name}: {calls} calls, {len(table.errors)} distinct errors")
