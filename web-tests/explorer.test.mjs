@@ -413,8 +413,14 @@ async function everyPolicyAgainstJax(page) {
       const want = cell.error !== undefined ? 'no promotion' : cell.dtype + (cell.weak ? ' (weak)' : '');
       check(answer === want, `${policy}, ${a} with ${b}: the panel says ${answer}, the command line ${want}`);
       if (theirs.lattice && cell.error === undefined) {
-        const join = await page.$eval('#panel', (p) => p.dataset.joinDtype);
-        check(join === cell.dtype, `${policy}, ${a} with ${b}: the explanation joins at ${join}`);
+        // Where the rules answer without the graph (the Array API's Python
+        // scalars, PyTorch's unsigned types), the panel gives the reason
+        // `explain` refuses with.
+        const [join, why] = await page.$eval('#panel', (p) => [p.dataset.joinDtype, p.querySelector('.why')?.textContent ?? '']);
+        if (join === undefined) {
+          const refusal = cliAnswer(['explain', '--policy', policy, theirs.names[r], theirs.names[c]]);
+          check(refusal === `error: ${why}`, `${policy}, ${a} with ${b}: the panel's reason is explain's: ${why} / ${refusal}`);
+        } else check(join === cell.dtype, `${policy}, ${a} with ${b}: the explanation joins at ${join}`);
       }
       clicked++;
     }
