@@ -49,11 +49,19 @@ class Policy:
     Made by :func:`policy`. ``promote_types`` and ``result_type`` are the
     library's functions themselves (no Python in between); the other
     methods exist where the framework has them and raise ``TypeError``
-    otherwise.
+    otherwise. ``operation(op, *args)`` gives the dtype of an operation by
+    NumPy's name, where the policy models it:
+
+    >>> jax = policy("jax")
+    >>> jax.operation("true_divide", "int32", "int32")
+    dtype('float32')
+    >>> jax.operation("less", "int8", 2.5, return_weak_type_flag=True)
+    (dtype('bool'), True)
     """
 
     __slots__ = ("_native", "promote_types", "result_type",
-                 "lattice_result_type", "add", "can_cast", "safe_to_cast")
+                 "lattice_result_type", "add", "operation", "can_cast",
+                 "safe_to_cast")
 
     def __init__(self, native: Any) -> None:
         self._native = native
@@ -61,6 +69,7 @@ class Policy:
         self.result_type = native.result_type
         self.lattice_result_type = native.lattice_result_type
         self.add = native.add
+        self.operation = native.operation
         self.can_cast = native.can_cast
         self.safe_to_cast = native.safe_to_cast
 

@@ -5,7 +5,7 @@
 use dtype_lattice::design::diff::Comparison;
 use dtype_lattice::design::table::{Labels, Table};
 use dtype_lattice::registry::{self, Settings, SETTINGS};
-use dtype_lattice::{Operand, PromotionError};
+use dtype_lattice::{Op, Operand, PromotionError};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyTuple};
@@ -157,6 +157,36 @@ impl Policy {
         let typed = modelled("add", self.canonical_name, self.policy.add(&operands))?
             .map_err(|err| raise(py, err))?;
         Ok((known(py)?.numpy(py, typed.dtype)?, typed.weak))
+    }
+
+    /// `operation(op, *args)`: the dtype the framework's `op` (NumPy's
+    /// name: `"true_divide"`, `"less"`, `"sqrt"`, ...) gives on the
+    /// operands; `(dtype, weak)` with `return_weak_type_flag=True`. A dtype
+    /// stands for an array of it, a Python type for a scalar of it.
+    #[pyo3(signature = (op, *args, return_weak_type_flag = false))]
+    fn operation(
+        &self,
+        py: Python<'_>,
+        op: &str,
+        args: &Bound<'_, PyTuple>,
+        return_weak_type_flag: bool,
+    ) -> PyResult<Py<PyAny>> {
+        let op: Op = op
+            .parse()
+            .map_err(|err: dtype_lattice::ParseOpError| PyValueError::new_err(err.to_string()))?;
+        let operands = operands(py, args, self.policy.as_ref())?;
+        let typed = modelled(
+            op.name(),
+            self.canonical_name,
+            self.policy.operation(op, &operands),
+        )?
+        .map_err(|err| raise(py, err))?;
+        let dtype = known(py)?.numpy(py, typed.dtype)?;
+        if return_weak_type_flag {
+            Ok((dtype, typed.weak).into_pyobject(py)?.into_any().unbind())
+        } else {
+            Ok(dtype)
+        }
     }
 
     /// `can_cast(from, to)` under the framework's safe casting.

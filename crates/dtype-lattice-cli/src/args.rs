@@ -4,7 +4,7 @@
 
 use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches, Parser, Subcommand};
 use dtype_lattice::registry::{self, Settings, SETTINGS};
-use dtype_lattice::Policy;
+use dtype_lattice::{Op, Policy};
 
 use crate::failure::Failure;
 use crate::table::{Format, Labels};
@@ -45,6 +45,14 @@ pub(crate) enum Command {
         /// of a standalone page with its style sheet.
         #[arg(long)]
         fragment: bool,
+        /// The table of an operation instead of promotion: `a OP b` on an
+        /// array of the row's dtype and one of the column's (a Python scalar
+        /// for int, float, complex). Binary operations: add, subtract,
+        /// multiply, true_divide, floor_divide, remainder, power, maximum,
+        /// equal, not_equal, less, less_equal, greater, greater_equal,
+        /// bitwise_and, bitwise_or, bitwise_xor, logical_and.
+        #[arg(long, value_name = "OP")]
+        op: Option<Op>,
     },
     /// The cells where two policies differ, as a list and a count.
     ///
@@ -69,6 +77,10 @@ pub(crate) enum Command {
         /// Label style [default: short for the documentation's types, names with --all].
         #[arg(long, value_enum)]
         labels: Option<Labels>,
+        /// Compare an operation's results instead of promotion (their
+        /// dtypes), as `table --op` computes them.
+        #[arg(long, value_name = "OP")]
+        op: Option<Op>,
     },
     /// How far apart every two policies are: differing cells of the
     /// promotion table and of addition, what they fall on, and a few
@@ -111,6 +123,11 @@ pub(crate) enum Command {
         /// dtype); JAX only.
         #[arg(long)]
         lattice: bool,
+        /// The result of this operation (true_divide, less, sqrt, ...: NumPy's
+        /// names) instead of promotion; a dtype name then stands for an
+        /// array of it, int, float, complex for a Python scalar.
+        #[arg(long, value_name = "OP", conflicts_with = "lattice")]
+        op: Option<Op>,
         /// The operands.
         #[arg(required = true, allow_negative_numbers = true)]
         operands: Vec<String>,

@@ -5,11 +5,11 @@ use std::io::{self, Write};
 use dtype_lattice::design::compatibility::Compatibility;
 use dtype_lattice::design::diff::{CellMarks, Comparison};
 use dtype_lattice::design::graph::{pair, Drawing};
-use dtype_lattice::design::table::{self as promotion_table, Table};
+use dtype_lattice::design::table::{self as promotion_table, Question, Table};
 use dtype_lattice::design::{explain as why, Definition};
 use dtype_lattice::engine::{GraphError, Poset};
 use dtype_lattice::registry::POLICIES;
-use dtype_lattice::{Operand, Policy, TypeSpec};
+use dtype_lattice::{Op, Operand, Policy, TypeSpec};
 
 use crate::args::{Cli, Command};
 use crate::failure::{escape_controls, warn, Failure};
@@ -50,10 +50,13 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
             labels,
             diff,
             fragment,
+            op,
         } => {
             let policy = rules.policy()?;
             let labels = labels.unwrap_or(if all { Labels::Names } else { Labels::Short });
-            let table = Table::new(policy.as_ref(), &promotion_table::types(all));
+            let question = op.map_or(Question::ResultType, Question::Op);
+            let table = Table::of(policy.as_ref(), &promotion_table::types(all), question)
+                .ok_or_else(|| unanswered(policy.as_ref(), op))?;
             let marks = match diff {
                 Some(_) if format == Format::Csv => {
                     return Err(Failure::Usage(
@@ -62,7 +65,7 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
                 }
                 Some(name) => {
                     let other = rules.settings.policy(&name)?;
-                    Some(CellMarks::new(policy.as_ref(), other.as_ref(), &name, &table.types))
+                    Some(CellMarks::of(policy.as_ref(), other.as_ref(), &name, &table.types, op))
                 }
                 None => None,
             };
@@ -83,14 +86,24 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
             all,
             format,
             labels,
+            op,
         } => {
             let (first, second) = (settings.policy(&left)?, settings.policy(&right)?);
+            if let Some(op) = op {
+                for policy in [&first, &second] {
+                    let probe = Operand::array(dtype_lattice::DType::Int8, false);
+                    if op.arity() != 2 || policy.operation(op, &[probe, probe]).is_none() {
+                        return Err(unanswered(policy.as_ref(), Some(op)));
+                    }
+                }
+            }
             let labels = labels.unwrap_or(if all { Labels::Names } else { Labels::Short });
-            let report = Comparison::new(
+            let report = Comparison::of(
                 [&left, &right],
                 [first.as_ref(), second.as_ref()],
                 &promotion_table::types(all),
                 labels.into(),
+                op,
             );
             out.write_all(diff::render(&report, format).as_bytes())?;
         }
@@ -120,6 +133,7 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
         Command::ResultType {
             rules,
             lattice,
+            op,
             operands,
         } => {
             let operands = operands
@@ -130,6 +144,22 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             let policy = rules.policy()?;
+            if let Some(op) = op {
+                if operands.len() != op.arity() {
+                    return Err(Failure::Usage(format!(
+                        "{op} takes {} operand{}, not {}",
+                        op.arity(),
+                        if op.arity() == 1 { "" } else { "s" },
+                        operands.len()
+                    )));
+                }
+                let arguments: Vec<Operand> = operands.iter().map(|o| o.as_argument()).collect();
+                let result = policy
+                    .operation(op, &arguments)
+                    .ok_or_else(|| unanswered(policy.as_ref(), Some(op)))?;
+                writeln!(out, "{}", result.map_err(Failure::Promotion)?)?;
+                return Ok(());
+            }
             let warnings = if lattice {
                 policy.lattice_result_type_warnings(&operands)
             } else {
@@ -255,6 +285,22 @@ fn poset(definition: &Definition) -> Result<Poset, Failure> {
         }
         other => Failure::Usage(other.to_string()),
     })
+}
+
+/// Why a policy gives no answer for `op`: it does not model it, or (for a
+/// table) it takes one operand.
+fn unanswered(policy: &dyn Policy, op: Option<Op>) -> Failure {
+    match op {
+        Some(op) if op.arity() == 1 => Failure::Usage(format!(
+            "{op} takes one operand, so it has no table: ask `dtype-lattice result-type --op {op} TYPE`"
+        )),
+        Some(op) => Failure::Usage(format!(
+            "{} does not model {op} yet; `dtype-lattice result-type --policy P --op {op}` answers for the \
+             policies that do (docs/policies.md lists them)",
+            policy.name()
+        )),
+        None => Failure::Usage(format!("{} gave no table", policy.name())),
+    }
 }
 
 #[cfg(test)]

@@ -153,7 +153,7 @@ mod types;
 pub use policy::{Policy, TypedLattice, WrittenGraph};
 pub use types::hierarchy;
 pub use types::{
-    DType, ErrorKind, FInfo, IInfo, InfoError, Kind, NoPathReason, Operand, OperandKind,
-    ParseDTypeError, ParseOperandError, PromotionError, PyScalar, TypeList, TypeSpec, Typed,
-    Warning, WarningKind,
+    DType, ErrorKind, FInfo, IInfo, InfoError, Kind, NoPathReason, Op, Operand, OperandKind,
+    ParseDTypeError, ParseOpError, ParseOperandError, PromotionError, PyScalar, TypeList, TypeSpec,
+    Typed, Warning, WarningKind,
 };

@@ -20,9 +20,9 @@
 //! assert_eq!((cell.left, cell.right), (Some(DType::Float16), Some(DType::Float64)));
 //! ```
 
-use crate::design::table::{dtype_label, type_label, Labels};
+use crate::design::table::{dtype_label, type_label, value, Labels};
 use crate::policy::Policy;
-use crate::types::{DType, TypeSpec};
+use crate::types::{DType, Op, TypeSpec};
 
 /// One cell where two policies differ.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,11 +43,43 @@ pub struct Difference {
 /// Every cell over `types` (rows, then columns) where `left` and `right`
 /// differ.
 pub fn differences(left: &dyn Policy, right: &dyn Policy, types: &[TypeSpec]) -> Vec<Difference> {
+    differences_in(left, right, types, None)
+}
+
+/// [`differences`] of `op` on an array of each dtype (a Python scalar of
+/// each Python type), where `op` is given: a cell differs when the two
+/// results' dtypes differ (a policy that does not model `op` fails every
+/// cell).
+///
+/// ```
+/// use dtype_lattice::design::diff::differences_in;
+/// use dtype_lattice::design::table::DOCS_TYPES;
+/// use dtype_lattice::frameworks::jax::{Config, Jax};
+/// use dtype_lattice::{DType, Op};
+///
+/// let x64 = Jax::new(Config { x64: true, ..Config::default() });
+/// let found = differences_in(&Jax::default(), &x64, &DOCS_TYPES, Some(Op::TrueDivide));
+/// // int8 / int8 (row 5): JAX's default float, which x64 makes float64.
+/// let cell = found.iter().find(|d| (d.row, d.column) == (5, 5)).unwrap();
+/// assert_eq!((cell.left, cell.right), (Some(DType::Float32), Some(DType::Float64)));
+/// ```
+pub fn differences_in(
+    left: &dyn Policy,
+    right: &dyn Policy,
+    types: &[TypeSpec],
+    op: Option<Op>,
+) -> Vec<Difference> {
     let policies = [left, right];
     let mut found = Vec::new();
     for (row, &a) in types.iter().enumerate() {
         for (column, &b) in types.iter().enumerate() {
-            let answer = |policy: &dyn Policy| policy.promote_types(a, b).ok();
+            let answer = |policy: &dyn Policy| match op {
+                None => policy.promote_types(a, b).ok(),
+                Some(op) => match policy.operation(op, &[value(a), value(b)]) {
+                    Some(Ok(typed)) => Some(typed.dtype),
+                    _ => None,
+                },
+            };
             let mut dtypes: Vec<DType> = [a, b]
                 .into_iter()
                 .filter_map(|spec| match spec {
@@ -97,9 +129,21 @@ impl CellMarks {
         name: &str,
         types: &[TypeSpec],
     ) -> CellMarks {
+        CellMarks::of(policy, other, name, types, None)
+    }
+
+    /// [`new`](CellMarks::new) for the table of `op`, where given
+    /// ([`differences_in`]).
+    pub fn of(
+        policy: &dyn Policy,
+        other: &dyn Policy,
+        name: &str,
+        types: &[TypeSpec],
+        op: Option<Op>,
+    ) -> CellMarks {
         let size = types.len();
         let mut cells = vec![vec![false; size]; size];
-        for d in differences(policy, other, types) {
+        for d in differences_in(policy, other, types, op) {
             cells[d.row][d.column] = true;
         }
         CellMarks {
@@ -130,6 +174,8 @@ pub struct Comparison {
     pub label_style: Labels,
     /// The cells that differ, rows first.
     pub differences: Vec<Difference>,
+    /// The operation compared, if not promotion.
+    pub op: Option<Op>,
 }
 
 impl Comparison {
@@ -141,11 +187,24 @@ impl Comparison {
         types: &[TypeSpec],
         label_style: Labels,
     ) -> Comparison {
+        Comparison::of(names, policies, types, label_style, None)
+    }
+
+    /// [`new`](Comparison::new) for `op` on an array of each type, where
+    /// given ([`differences_in`]).
+    pub fn of(
+        names: [&str; 2],
+        policies: [&dyn Policy; 2],
+        types: &[TypeSpec],
+        label_style: Labels,
+        op: Option<Op>,
+    ) -> Comparison {
         Comparison {
             names: names.map(str::to_owned),
             labels: types.iter().map(|&t| type_label(t, label_style)).collect(),
             label_style,
-            differences: differences(policies[0], policies[1], types),
+            differences: differences_in(policies[0], policies[1], types, op),
+            op,
         }
     }
 
@@ -158,8 +217,9 @@ impl Comparison {
     /// `N of M cells differ between A and B`.
     pub fn summary(&self) -> String {
         let cells = self.labels.len() * self.labels.len();
+        let of = self.op.map(|op| format!(" of {op}")).unwrap_or_default();
         format!(
-            "{} of {cells} cells differ between {} and {}",
+            "{} of {cells} cells{of} differ between {} and {}",
             self.differences.len(),
             self.names[0],
             self.names[1]

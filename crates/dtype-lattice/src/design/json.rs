@@ -89,6 +89,10 @@ impl Table {
             "name": policy.name(),
             "lattice": policy.lattice().is_some(),
             "caption": self.caption(policy, labels),
+            "op": match self.question {
+                table::Question::ResultType => None,
+                table::Question::Op(op) => Some(op.name()),
+            },
             "types": self.types.iter().map(ToString::to_string).collect::<Vec<_>>(),
             "labels": self.labels(labels),
             "names": self.labels(Labels::Names),
@@ -135,6 +139,7 @@ impl Comparison {
             "right": self.names[1],
             "cells": self.labels.len() * self.labels.len(),
             "count": self.differences.len(),
+            "op": self.op.map(|op| op.name()),
             "differences": differences,
         })
     }

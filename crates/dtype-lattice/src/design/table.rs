@@ -18,7 +18,7 @@
 //! ```
 
 use crate::policy::Policy;
-use crate::types::{DType, Kind, Operand, PromotionError, PyScalar, TypeSpec, Typed};
+use crate::types::{DType, Kind, Op, Operand, PromotionError, PyScalar, TypeSpec, Typed};
 
 /// The 18 types of JAX's documentation table, in its order.
 pub const DOCS_TYPES: [TypeSpec; 18] = [
@@ -160,13 +160,61 @@ pub fn canonicalized(policy: &dyn Policy, types: &[TypeSpec]) -> Vec<(DType, DTy
         .collect()
 }
 
-/// `result_type` of every pair of a list of types under one policy.
+/// What a table's cell asks the policy of its row's and column's types.
+///
+/// ```
+/// use dtype_lattice::design::table::{Question, Table, DOCS_TYPES};
+/// use dtype_lattice::frameworks::jax::Jax;
+/// use dtype_lattice::{DType, Op};
+///
+/// let jax = Jax::default();
+/// let divide = Table::of(&jax, &DOCS_TYPES, Question::Op(Op::TrueDivide)).unwrap();
+/// // int8 (row 5) / int8: JAX divides integers in its default float.
+/// assert_eq!(divide.cells[5][5].as_ref().unwrap().dtype, DType::Float32);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Question {
+    /// `result_type` of the two types (dtype specifiers, Python's types),
+    /// the table of JAX's documentation.
+    #[default]
+    ResultType,
+    /// A binary operation on an array of each dtype (a Python scalar of
+    /// each Python type): `a / b` for [`Op::TrueDivide`].
+    Op(Op),
+}
+
+impl Question {
+    /// The policy's answer for `a` with `b`; `None` where it does not model
+    /// the operation.
+    pub fn ask(
+        self,
+        policy: &dyn Policy,
+        a: TypeSpec,
+        b: TypeSpec,
+    ) -> Option<Result<Typed, PromotionError>> {
+        match self {
+            Question::ResultType => Some(policy.result_type(&[a.into(), b.into()])),
+            Question::Op(op) => policy.operation(op, &[value(a), value(b)]),
+        }
+    }
+}
+
+/// An operand of an operation: an array of the dtype, or a Python scalar of
+/// the type (not the dtype or type itself, which no operation takes).
+pub fn value(spec: TypeSpec) -> Operand {
+    Operand::from(spec).as_argument()
+}
+
+/// `result_type` (or an operation) of every pair of a list of types under
+/// one policy.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Table {
     /// The types of the rows and of the columns.
     pub types: Vec<TypeSpec>,
-    /// `cells[row][column]`: the policy's `result_type` of the two.
+    /// `cells[row][column]`: the policy's answer for the two.
     pub cells: Vec<Vec<Result<Typed, PromotionError>>>,
+    /// What each cell asks.
+    pub question: Question,
 }
 
 impl Table {
@@ -174,19 +222,24 @@ impl Table {
     /// With a weak result labelled by its kind, for JAX this is the table
     /// of `lattice_result_type` its documentation prints.
     pub fn new(policy: &dyn Policy, types: &[TypeSpec]) -> Table {
+        Table::of(policy, types, Question::ResultType).expect("every policy has result_type")
+    }
+
+    /// The table of `question` over pairs of `types`; `None` where the
+    /// policy does not model the operation, or it takes one operand.
+    pub fn of(policy: &dyn Policy, types: &[TypeSpec], question: Question) -> Option<Table> {
+        if matches!(question, Question::Op(op) if op.arity() != 2) {
+            return None;
+        }
         let cells = types
             .iter()
-            .map(|&a| {
-                types
-                    .iter()
-                    .map(|&b| policy.result_type(&[Operand::from(a), Operand::from(b)]))
-                    .collect()
-            })
-            .collect();
-        Table {
+            .map(|&a| types.iter().map(|&b| question.ask(policy, a, b)).collect())
+            .collect::<Option<_>>()?;
+        Some(Table {
             types: types.to_vec(),
             cells,
-        }
+            question,
+        })
     }
 
     /// The sentence above the table: the policy with its settings, how to
@@ -203,9 +256,20 @@ impl Table {
         } else {
             format!(" Taken alone, {}.", canonical.join(", "))
         };
+        let what = match self.question {
+            Question::ResultType => "the result type of each pair, row with column".to_owned(),
+            Question::Op(op) => format!(
+                "the type {op} of an array of the row's dtype and one of the column's gives \
+                 (Python's types: a scalar of each)"
+            ),
+        };
+        let fails = match self.question {
+            Question::ResultType => "promotion fails",
+            Question::Op(_) => "it raises",
+        };
         format!(
-            "{}: the result type of each pair, row with column; i*, f*, c* are weak \
-             (Python's int, float, complex), - where promotion fails.{canonical}",
+            "{}: {what}; i*, f*, c* are weak (Python's int, float, complex), - where \
+             {fails}.{canonical}",
             policy.name()
         )
     }

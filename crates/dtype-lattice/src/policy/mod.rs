@@ -31,7 +31,7 @@ mod typed_lattice;
 
 pub use typed_lattice::TypedLattice;
 
-use crate::types::{DType, Operand, PromotionError, PyScalar, TypeSpec, Typed, Warning};
+use crate::types::{DType, Op, Operand, PromotionError, PyScalar, TypeSpec, Typed, Warning};
 
 /// A promotion graph as a framework's source writes it: each label and
 /// the labels it promotes to. Labels that are dtype names stand for those
@@ -88,6 +88,31 @@ pub trait Policy: Send + Sync {
     /// does not model it.
     fn add(&self, _operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
         None
+    }
+
+    /// The type the framework's `op` on `operands` produces (`jnp.true_divide`,
+    /// `np.less`, `torch.sqrt`, ...): promotion, then the operation's own
+    /// rule on the promoted type, or the framework's error. `None` where
+    /// the policy does not model `op`; by default only
+    /// [`add`](Policy::add) is. An operation takes values: a dtype
+    /// specifier stands for an array of the dtype, a Python type for a
+    /// scalar of it ([`Operand::as_argument`]).
+    ///
+    /// [`Operand::as_argument`]: crate::Operand::as_argument
+    ///
+    /// ```
+    /// use dtype_lattice::registry::{by_name, Settings};
+    /// use dtype_lattice::{DType, Op, Operand, Typed};
+    /// let jax = by_name("jax", Settings::default()).unwrap();
+    /// let x = Operand::array(DType::Int32, false);
+    /// assert_eq!(jax.operation(Op::TrueDivide, &[x, x]), Some(Ok(Typed::strong(DType::Float32))));
+    /// assert_eq!(jax.operation(Op::Less, &[x, x]), Some(Ok(Typed::strong(DType::Bool))));
+    /// ```
+    fn operation(&self, op: Op, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
+        match op {
+            Op::Add => self.add(operands),
+            _ => None,
+        }
     }
 
     /// Whether the framework casts `from` to `to` safely (NumPy's

@@ -12,15 +12,15 @@ use crate::policy::Policy;
 use crate::registry::{self, Setting, Settings, SETTINGS};
 use crate::text::{nearest, quote};
 use crate::types::hierarchy::{isdtype, issubdtype};
-use crate::types::Warning;
+use crate::types::{Op, Warning};
 
 /// The functions a policy answers: every policy `promote_types` and
-/// `result_type`, the rest where its framework has them.
+/// `result_type`, the rest where its framework has them; so are the
+/// operations of [`Op`], by name (`"add"`, `"true_divide"`).
 const POLICY_FNS: &[&str] = &[
     "promote_types",
     "result_type",
     "lattice_result_type",
-    "add",
     "can_cast",
     "asarray",
     "canonicalize_dtype",
@@ -94,7 +94,7 @@ pub(super) fn evaluate(
     if FACT_FNS.contains(&name) {
         return fact(name, args);
     }
-    if !POLICY_FNS.contains(&name) {
+    if !POLICY_FNS.contains(&name) && name.parse::<Op>().is_err() {
         return Err(unknown_fn(name));
     }
     ask(info.build(settings).as_ref(), name, args, warnings)
@@ -111,14 +111,15 @@ fn known_keys() -> Vec<&'static str> {
 
 fn unknown_fn(name: &str) -> ErrorAnswer {
     ErrorAnswer::value(format!(
-        "unknown fn {}: expected one of {}",
+        "unknown fn {}: expected one of {}, or an operation ({})",
         quote(name, '"'),
         POLICY_FNS
             .iter()
             .chain(FACT_FNS)
             .copied()
             .collect::<Vec<_>>()
-            .join(", ")
+            .join(", "),
+        Op::ALL.map(Op::name).join(", ")
     ))
 }
 
@@ -152,7 +153,6 @@ fn ask(policy: &dyn Policy, name: &str, args: &[Value], warnings: &mut Vec<Warni
                     .ok_or_else(not_modelled)??,
             )
         }
-        "add" => typed(policy.add(&operands(args)?).ok_or_else(not_modelled)??),
         "can_cast" => {
             let [from, to] = exactly(args)?;
             let answer = policy.can_cast(dtype(from)?, dtype(to)?);
@@ -177,7 +177,16 @@ fn ask(policy: &dyn Policy, name: &str, args: &[Value], warnings: &mut Vec<Warni
                     .ok_or_else(not_modelled)??,
             ))
         }
-        other => Err(unknown_fn(other)),
+        // The operations (`add`, `true_divide`, `less`, ...), by their
+        // NumPy names.
+        other => match other.parse::<Op>() {
+            Ok(op) => typed(
+                policy
+                    .operation(op, &operands(args)?)
+                    .ok_or_else(not_modelled)??,
+            ),
+            Err(_) => Err(unknown_fn(other)),
+        },
     }
 }
 

@@ -176,6 +176,22 @@ impl DType {
         }
     }
 
+    /// The dtype of a complex dtype's real and imaginary parts (what `abs`
+    /// of a complex value is); every other dtype is its own.
+    ///
+    /// ```
+    /// use dtype_lattice::DType;
+    /// assert_eq!(DType::Complex64.real_part(), DType::Float32);
+    /// assert_eq!(DType::Int8.real_part(), DType::Int8);
+    /// ```
+    pub const fn real_part(self) -> DType {
+        match self {
+            DType::Complex64 => DType::Float32,
+            DType::Complex128 => DType::Float64,
+            other => other,
+        }
+    }
+
     /// `true` for the sub-byte integers `int1`, `int2`, `int4`, `uint1`,
     /// `uint2` and `uint4`, which JAX refuses to promote implicitly.
     pub const fn is_sub_byte_integer(self) -> bool {

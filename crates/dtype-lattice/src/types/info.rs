@@ -339,11 +339,7 @@ impl DType {
     /// assert_eq!(err.to_string(), "data type dtype('int8') not compatible with finfo");
     /// ```
     pub fn finfo(self) -> Result<FInfo, InfoError> {
-        let real = match self {
-            DType::Complex64 => DType::Float32,
-            DType::Complex128 => DType::Float64,
-            other => other,
-        };
+        let real = self.real_part();
         Encoding::of(real)
             .map(|encoding| encoding.finfo(real))
             .ok_or(InfoError::NotInexact(self))

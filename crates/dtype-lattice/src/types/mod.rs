@@ -1,6 +1,6 @@
 //! The vocabulary every layer speaks: the 32 dtypes ([`DType`]), the
 //! operands of a promotion ([`Operand`], [`TypeSpec`], [`PyScalar`]), what a
-//! promotion answers ([`Typed`]), raises ([`PromotionError`]) or warns
+//! promotion answers ([`Typed`]), the operations beyond it ([`Op`]), raises ([`PromotionError`]) or warns
 //! ([`Warning`]), the
 //! numeric facts of each format ([`FInfo`], [`IInfo`]) and NumPy's scalar
 //! hierarchy with the Array API's kinds ([`hierarchy`]).
@@ -13,6 +13,7 @@ mod dtype;
 mod error;
 pub mod hierarchy;
 mod info;
+mod op;
 mod operand;
 mod typed;
 mod warning;
@@ -20,6 +21,7 @@ mod warning;
 pub use dtype::{DType, Kind, ParseDTypeError};
 pub use error::{ErrorKind, NoPathReason, PromotionError, TypeList};
 pub use info::{FInfo, IInfo, InfoError};
+pub use op::{Op, ParseOpError};
 pub use operand::{Operand, OperandKind, ParseOperandError, PyScalar, TypeSpec};
 pub use typed::Typed;
 pub use warning::{Warning, WarningKind};

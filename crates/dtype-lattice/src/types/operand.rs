@@ -335,6 +335,27 @@ impl Operand {
         operand.value[0] = value as u8;
         operand
     }
+    /// The operand as an operation takes it: a dtype specifier stands for
+    /// a strongly-typed array of that dtype, a Python type for a scalar of
+    /// it (`True`, `2`, `2.0`, `2j`, as `py:TYPE` is written); the rest is
+    /// itself. `result-type --op true_divide int32 int32` divides two int32
+    /// arrays.
+    ///
+    /// ```
+    /// use dtype_lattice::{DType, Operand, PyScalar};
+    /// assert_eq!(Operand::dtype(DType::Int8).as_argument(), Operand::array(DType::Int8, false));
+    /// assert_eq!(Operand::py_type(PyScalar::Int).as_argument(), Operand::py_int(2));
+    /// ```
+    pub fn as_argument(self) -> Operand {
+        match self.kind() {
+            OperandKind::DType(dtype) => Operand::array(dtype, false),
+            OperandKind::PyType(PyScalar::Bool) => Operand::py_bool(true),
+            OperandKind::PyType(PyScalar::Int) => Operand::py_int(2),
+            OperandKind::PyType(PyScalar::Float) => Operand::py_float(2.0),
+            OperandKind::PyType(PyScalar::Complex) => Operand::py_complex(0.0, 2.0),
+            _ => self,
+        }
+    }
 
     /// The operand's form, to `match` on.
     ///

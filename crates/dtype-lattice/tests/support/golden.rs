@@ -49,6 +49,7 @@ const PINNED: &[(&str, &[(&str, &str)])] = &[
     ("conformance/generate_jax_nary.py", JAX),
     ("conformance/generate_jax_lax.py", JAX),
     ("conformance/generate_jax_explicit_x64.py", JAX),
+    ("conformance/generate_ops_jax.py", JAX),
     (
         "conformance/generate_numpy.py",
         &[
@@ -121,6 +122,9 @@ pub fn load(name: &str) -> Vec<Case> {
         );
     }
     let records_warnings = header["header"]["records_warnings"] == true;
+    if header["header"]["format"] == "op-table" {
+        return op_table(name, &header["header"]["operands"], lines);
+    }
     lines
         .enumerate()
         .map(|(i, line)| {
@@ -137,6 +141,61 @@ pub fn load(name: &str) -> Vec<Case> {
             }
         })
         .collect()
+}
+
+/// The calls of an op-table file (`conformance/golden_ops.py`), as the
+/// call lines of the other files: each row's answers lined up with the
+/// header's operands, errors numbered in lines of their own.
+fn op_table<'a>(name: &str, operands: &Value, lines: impl Iterator<Item = &'a str>) -> Vec<Case> {
+    let operands = operands.as_array().expect("the header lists the operands");
+    let mut errors: Vec<Value> = Vec::new();
+    let mut cases = Vec::new();
+    for (i, line) in lines.enumerate() {
+        let mut row: Value = serde_json::from_str(line).unwrap();
+        let row = row.as_object_mut().unwrap();
+        if let Some(number) = row.get("error") {
+            assert_eq!(
+                number.as_u64(),
+                Some(errors.len() as u64),
+                "{name}:{}",
+                i + 2
+            );
+            errors.push(serde_json::json!({ "type": row["type"], "message": row["message"] }));
+            continue;
+        }
+        let answers = row.remove("answers").expect("a row has answers");
+        let first = row.remove("a");
+        for (operand, answer) in operands.iter().zip(answers.as_array().unwrap()) {
+            let mut request = Value::Object(row.clone());
+            request["args"] = match &first {
+                Some(a) => Value::Array(vec![a.clone(), operand.clone()]),
+                None => Value::Array(vec![operand.clone()]),
+            };
+            let expected = match answer {
+                Value::Number(k) => {
+                    serde_json::json!({ "error": errors[k.as_u64().unwrap() as usize] })
+                }
+                Value::String(typed) => {
+                    let (dtype, weak) = match typed.strip_suffix(" (weak)") {
+                        Some(dtype) => (dtype, true),
+                        None => (typed.as_str(), false),
+                    };
+                    serde_json::json!({ "ok": { "dtype": dtype, "weak": weak } })
+                }
+                other => panic!(
+                    "{name}:{}: an answer is a dtype or an error, not {other}",
+                    i + 2
+                ),
+            };
+            cases.push(Case {
+                line: i + 2,
+                request,
+                expected,
+                records_warnings: false,
+            });
+        }
+    }
+    cases
 }
 
 /// JSON equality with numbers compared by value.
@@ -251,7 +310,11 @@ pub fn judge(case: &Case, ours: &Value) -> Verdict {
         function != "promote_types" && message(ours) == message(&case.expected) && same_warnings
     } else if case.expected["error"]["type"] == "TypeError" && ours["error"]["type"] == "TypeError"
     {
-        let message = |v: &Value| with_sorted_kinds(v["error"]["message"].as_str().unwrap_or(""));
+        let message = |v: &Value| {
+            without_shapes(&with_sorted_kinds(
+                v["error"]["message"].as_str().unwrap_or(""),
+            ))
+        };
         message(ours) == message(&case.expected)
     } else {
         false
@@ -265,6 +328,28 @@ pub fn judge(case: &Case, ours: &Value) -> Verdict {
     } else {
         Verdict::Differs
     }
+}
+
+/// A message with each array shape JAX prints in an abstract value
+/// (`int8[2]`, `int8[3,4]`) written `int8[...]`, as the library writes
+/// it: it knows no shapes. Scalars (`~int32[]`) keep theirs.
+fn without_shapes(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(open) = rest.find('[') {
+        let (before, after) = rest.split_at(open);
+        out.push_str(before);
+        let Some(close) = after.find(']') else {
+            out.push_str(after);
+            return out;
+        };
+        let inside = &after[1..close];
+        let is_shape = !inside.is_empty() && inside.chars().all(|c| c.is_ascii_digit() || c == ',');
+        out.push_str(if is_shape { "[...]" } else { &after[..=close] });
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// `(fn, policy, args, x64)` of a golden call line, and its answer.

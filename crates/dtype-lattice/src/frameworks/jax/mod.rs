@@ -67,12 +67,14 @@ use std::hash::{Hash, Hasher};
 use std::str::FromStr;
 
 mod lattice;
+mod ops;
 mod rules;
 mod tables;
 
 use crate::policy::{Policy, TypedLattice};
 use crate::types::{
-    DType, Operand, OperandKind, PromotionError, PyScalar, TypeSpec, Typed, Warning, WarningKind,
+    DType, Op, Operand, OperandKind, PromotionError, PyScalar, TypeSpec, Typed, Warning,
+    WarningKind,
 };
 use tables::{compiled, Input, Tables};
 
@@ -639,6 +641,11 @@ impl Policy for Jax {
 
     fn lattice_result_type(&self, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
         Some(Jax::lattice_result_type(self, operands))
+    }
+
+    /// `jnp.<op>` (`jnp.true_divide`, `jnp.less`, ...): see `ops.rs`.
+    fn operation(&self, op: Op, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
+        Some(ops::operation(self, op, operands))
     }
 
     fn result_type_warnings(&self, operands: &[Operand]) -> Vec<Warning> {

@@ -1,0 +1,369 @@
+//! `jax.numpy`'s operations: which promotion each applies, then what its
+//! `lax` primitive makes of the promoted type.
+//!
+//! `jax/_src/numpy/ufuncs.py` promotes in one of three ways before it calls
+//! `lax`: `promote_args` (the result type, weak flag and all),
+//! `promote_args_inexact` (then a non-float type becomes a float, by a
+//! table of its own: see [`to_inexact`]) or `promote_args_numeric` (then
+//! `bool` becomes `int32`). Each `lax` primitive accepts some classes of
+//! dtype and refuses the rest with a `TypeError` naming the primitive
+//! (`sub`, `and`, `neg`), not the function. [`RULES`] is the table of both
+//! per operation; `power`, `abs`, `floor` and `logical_and` have cases of
+//! their own, each with JAX's reason.
+
+use super::Jax;
+use crate::types::{DType, ErrorKind, Kind, Op, Operand, OperandKind, PromotionError, Typed};
+
+/// How an operation promotes its operands.
+#[derive(Clone, Copy)]
+enum Promote {
+    /// `promote_args`: the result type.
+    Args,
+    /// `promote_args_inexact`: the lattice's join, made a float.
+    Inexact,
+    /// `promote_args_numeric`: the lattice's join, `bool` made `int32`.
+    Numeric,
+}
+
+/// A class of dtypes a `lax` primitive accepts, as its messages name them.
+#[derive(Clone, Copy, PartialEq)]
+enum Class {
+    Integer,
+    Bool,
+    Floating,
+    Complex,
+}
+
+impl Class {
+    fn name(self) -> &'static str {
+        match self {
+            Class::Integer => "integer",
+            Class::Bool => "bool",
+            Class::Floating => "floating",
+            Class::Complex => "complexfloating",
+        }
+    }
+
+    fn of(dtype: DType) -> Class {
+        match dtype.kind() {
+            Kind::Bool => Class::Bool,
+            Kind::Unsigned | Kind::Signed => Class::Integer,
+            Kind::Float => Class::Floating,
+            Kind::Complex => Class::Complex,
+        }
+    }
+}
+
+const NUMBER: &[Class] = &[Class::Integer, Class::Complex, Class::Floating];
+const INTEGRAL: &[Class] = &[Class::Integer, Class::Bool];
+const REAL: &[Class] = &[Class::Integer, Class::Floating];
+const INEXACT: &[Class] = &[Class::Floating, Class::Complex];
+const ANY: &[Class] = &[Class::Integer, Class::Bool, Class::Floating, Class::Complex];
+
+/// What happens after promotion: the `lax` primitive, the classes it
+/// accepts, and the result's dtype.
+#[derive(Clone, Copy)]
+struct Rule {
+    promote: Promote,
+    /// The primitive's name in its messages.
+    primitive: &'static str,
+    accepts: &'static [Class],
+    result: Result_,
+}
+
+/// The result of the primitive on the promoted type.
+#[derive(Clone, Copy, PartialEq)]
+enum Result_ {
+    /// The promoted type.
+    Same,
+    /// `bool`, weak where the promoted type is (`lax.lt` keeps the flag).
+    Bool,
+}
+
+const fn rule(promote: Promote, primitive: &'static str, accepts: &'static [Class]) -> Rule {
+    Rule {
+        promote,
+        primitive,
+        accepts,
+        result: Result_::Same,
+    }
+}
+
+const fn compare(primitive: &'static str) -> Rule {
+    Rule {
+        promote: Promote::Args,
+        primitive,
+        accepts: ANY,
+        result: Result_::Bool,
+    }
+}
+
+/// The rule of each operation that follows one, by [`Op`]'s order; `None`
+/// for those with cases of their own.
+const RULES: [Option<Rule>; 24] = [
+    // `add` and `multiply` of booleans are `bitwise_or` and `bitwise_and`.
+    Some(rule(Promote::Args, "add", ANY)),
+    Some(rule(Promote::Args, "sub", NUMBER)),
+    Some(rule(Promote::Args, "mul", ANY)),
+    Some(rule(Promote::Inexact, "div", ANY)),
+    None, // floor_divide: complex refused by jnp itself
+    Some(rule(Promote::Numeric, "rem", REAL)),
+    None, // power
+    Some(rule(Promote::Args, "max", ANY)),
+    Some(compare("eq")),
+    Some(compare("ne")),
+    Some(compare("lt")),
+    Some(compare("le")),
+    Some(compare("gt")),
+    Some(compare("ge")),
+    Some(rule(Promote::Args, "and", INTEGRAL)),
+    Some(rule(Promote::Args, "or", INTEGRAL)),
+    Some(rule(Promote::Args, "xor", INTEGRAL)),
+    None, // logical_and
+    Some(rule(Promote::Args, "neg", NUMBER)),
+    None, // abs
+    Some(rule(Promote::Args, "sign", NUMBER)),
+    Some(rule(Promote::Inexact, "sqrt", INEXACT)),
+    Some(rule(Promote::Inexact, "exp", INEXACT)),
+    None, // floor
+];
+
+/// `jnp.<op>(*operands)`'s result type.
+pub(super) fn operation(jax: &Jax, op: Op, operands: &[Operand]) -> Result<Typed, PromotionError> {
+    if operands.len() != op.arity() {
+        return Err(type_error(format!(
+            "{}() takes {} positional argument{} but {} were given",
+            op.name(),
+            op.arity(),
+            if op.arity() == 1 { "" } else { "s" },
+            operands.len()
+        )));
+    }
+    let arguments: Vec<Operand> = operands.iter().map(|o| o.as_argument()).collect();
+    let operands = &arguments[..];
+    arraylike(function_name(op), operands)?;
+    if let Some(rule) = RULES[op as usize] {
+        let promoted = promote(jax, rule.promote, operands)?;
+        accepts(rule.primitive, rule.accepts, promoted.dtype, operands.len())?;
+        return Ok(match rule.result {
+            Result_::Same => promoted,
+            Result_::Bool => Typed {
+                dtype: DType::Bool,
+                weak: promoted.weak,
+            },
+        });
+    }
+    match op {
+        Op::FloorDivide => {
+            let promoted = promote(jax, Promote::Numeric, operands)?;
+            if promoted.dtype.kind() == Kind::Complex {
+                return Err(type_error(
+                    "floor_divide does not support complex-valued inputs".to_owned(),
+                ));
+            }
+            Ok(promoted)
+        }
+        Op::Power => power(jax, operands),
+        // Each promoted operand made `bool` apart (`x != 0`, against a
+        // strong constant unless the operand was a Python scalar), so the
+        // result is weak only where both operands are weak values: Python
+        // scalars, `True` and `False` included, or weak arrays. Booleans
+        // promoted to `bool` stay as they are, never weak.
+        Op::LogicalAnd => {
+            let promoted = promote(jax, Promote::Args, operands)?;
+            let weak = promoted.dtype != DType::Bool
+                && operands.iter().all(|o| {
+                    matches!(
+                        o.kind(),
+                        OperandKind::Array { weak: true, .. }
+                            | OperandKind::PyBool(_)
+                            | OperandKind::PyInt(_)
+                            | OperandKind::PyFloat(_)
+                            | OperandKind::PyComplex { .. }
+                    )
+                });
+            Ok(Typed {
+                dtype: DType::Bool,
+                weak,
+            })
+        }
+        Op::Abs => abs(jax, operands[0]),
+        // Integers and booleans are their own floor; the rest promotes to
+        // a float for `lax.floor`.
+        Op::Floor => {
+            let typed = jax.dtype_and_weak_type(operands[0]);
+            if matches!(
+                typed.dtype.kind(),
+                Kind::Bool | Kind::Signed | Kind::Unsigned
+            ) {
+                return Ok(typed);
+            }
+            let promoted = promote(jax, Promote::Inexact, operands)?;
+            accepts("floor", &[Class::Floating], promoted.dtype, 1)?;
+            Ok(promoted)
+        }
+        _ => unreachable!("every other operation has a rule"),
+    }
+}
+
+/// The name `check_arraylike` gives in its message.
+fn function_name(op: Op) -> &'static str {
+    match op {
+        Op::Abs => "absolute",
+        other => other.name(),
+    }
+}
+
+/// `check_arraylike`: arrays and Python scalars, not `None` (dtypes and
+/// Python types were read as arrays and scalars of them).
+fn arraylike(name: &str, operands: &[Operand]) -> Result<(), PromotionError> {
+    match operands.iter().position(|o| o.is_none()) {
+        Some(position) => Err(type_error(format!(
+            "{name} requires ndarray or scalar arguments, got <class 'NoneType'> at position \
+             {position}."
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// The operands promoted as `rule` says.
+fn promote(jax: &Jax, rule: Promote, operands: &[Operand]) -> Result<Typed, PromotionError> {
+    match rule {
+        Promote::Args => jax.result_type(operands),
+        Promote::Inexact | Promote::Numeric => {
+            let joined = jax.lattice_result_type(operands)?;
+            let dtype = match rule {
+                Promote::Inexact => to_inexact(joined.dtype),
+                _ if joined.dtype == DType::Bool => DType::Int32,
+                _ => joined.dtype,
+            };
+            Ok(Typed {
+                dtype: jax.canonicalize_dtype(dtype),
+                weak: joined.weak,
+            })
+        }
+    }
+}
+
+/// `dtypes.to_inexact_dtype`: JAX's own table, which leaves out the 1- and
+/// 2-bit integers (they stay integers, and `lax.sqrt` refuses them).
+fn to_inexact(dtype: DType) -> DType {
+    use DType::*;
+    match dtype {
+        Bool | UInt4 | Int4 | UInt8 | Int8 | UInt16 | Int16 | UInt32 | Int32 => Float32,
+        UInt64 | Int64 => Float64,
+        other => other,
+    }
+}
+
+/// The primitive's check of its input, as `lax` words it: with the
+/// position for a binary primitive, without for a unary one.
+fn accepts(
+    primitive: &str,
+    classes: &[Class],
+    dtype: DType,
+    arity: usize,
+) -> Result<(), PromotionError> {
+    if classes.contains(&Class::of(dtype)) {
+        return Ok(());
+    }
+    let names: Vec<&str> = classes.iter().map(|c| c.name()).collect();
+    let names = names.join(", ");
+    Err(type_error(if arity == 2 {
+        format!(
+            "{primitive} does not accept dtype {dtype} at position 0. Accepted dtypes at \
+             position 0 are subtypes of {names}."
+        )
+    } else {
+        format!(
+            "{primitive} does not accept dtype {dtype}. Accepted dtypes are subtypes of {names}."
+        )
+    }))
+}
+
+/// `jnp.power`, in its four cases.
+fn power(jax: &Jax, operands: &[Operand]) -> Result<Typed, PromotionError> {
+    let (base, exponent) = (operands[0], operands[1]);
+    // Case 1: a concrete integer exponent (a Python int or bool):
+    // `lax.integer_pow` on the base alone, made numeric.
+    let concrete = match exponent.kind() {
+        OperandKind::PyInt(n) => Some(n),
+        OperandKind::PyBool(b) => Some(i128::from(b)),
+        _ => None,
+    };
+    if let Some(n) = concrete {
+        let base_type = promote(jax, Promote::Numeric, &[base])?;
+        if base_type.dtype.is_integer() && n < 0 {
+            let shape = if is_scalar(base) { "[]" } else { "[...]" };
+            let tilde = if base_type.weak { "~" } else { "" };
+            return Err(type_error(format!(
+                "Integers cannot be raised to negative powers, got \
+                 integer_pow({tilde}{}{shape}, {n})",
+                base_type.dtype
+            )));
+        }
+        return Ok(base_type);
+    }
+    let promoted = promote(jax, Promote::Numeric, operands)?;
+    // Case 2: an integer result, by binary exponentiation, which starts
+    // from a constant of the exponent's dtype (strong) and asks NumPy's
+    // `iinfo` for the width, which has none for the sub-byte integers.
+    if promoted.dtype.is_integer() {
+        if promoted.dtype.is_sub_byte_integer() {
+            return Err(PromotionError::Framework {
+                kind: ErrorKind::Value,
+                message: "Invalid integer data type 'V'.".to_owned(),
+            });
+        }
+        return Ok(Typed::strong(promoted.dtype));
+    }
+    // Case 3: a float or complex base with an integer exponent, not
+    // promoted (so that the power is differentiable at 0).
+    let (base_type, exponent_type) = (
+        jax.dtype_and_weak_type(base),
+        jax.dtype_and_weak_type(exponent),
+    );
+    if base_type.dtype.is_inexact() && exponent_type.dtype.is_integer() {
+        return Ok(Typed {
+            dtype: base_type.dtype,
+            weak: base_type.weak && exponent_type.weak,
+        });
+    }
+    // Case 4: promoted, then `lax.pow`.
+    Ok(promoted)
+}
+
+/// Whether JAX sees the operand as a scalar (shape `()`).
+fn is_scalar(operand: Operand) -> bool {
+    !matches!(operand.kind(), OperandKind::Array { .. })
+}
+
+/// `jnp.absolute`: booleans and unsigned integers are their own; the rest
+/// goes to `lax.abs`, which gives a complex number's part type and takes
+/// of the narrow integers only int1 (as int8).
+fn abs(jax: &Jax, operand: Operand) -> Result<Typed, PromotionError> {
+    let typed = jax.dtype_and_weak_type(operand);
+    match typed.dtype {
+        DType::Int1 => Ok(Typed {
+            dtype: DType::Int8,
+            weak: typed.weak,
+        }),
+        DType::Int2 | DType::Int4 => Err(type_error(format!(
+            "abs does not accept dtype {}. Support for narrow-width integers is \
+             platform-dependent and limited to a few specific operations, e.g. basic \
+             arithmetic and type casting.",
+            typed.dtype
+        ))),
+        dtype => Ok(Typed {
+            dtype: dtype.real_part(),
+            weak: typed.weak,
+        }),
+    }
+}
+
+fn type_error(message: String) -> PromotionError {
+    PromotionError::Framework {
+        kind: ErrorKind::Type,
+        message,
+    }
+}
