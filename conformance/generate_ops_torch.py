@@ -1,0 +1,212 @@
+#!/usr/bin/env python3
+"""Generate the operation table of the `torch` policy by running real
+PyTorch (CPU): ``golden/ops_torch.jsonl`` (issue 26).
+
+Usage:
+    python generate_ops_torch.py [--out DIR]
+
+DIR defaults to ``golden/`` next to this script. The pinned versions are in
+``requirements-torch.txt`` (the environment of ``generate_torch.py``). The
+format is the op-table one that ``golden_ops.py`` describes; every call line
+has ``"policy": "torch"``, ``"x64": false``, ``"promotion": "standard"``, as
+``torch_add.jsonl``'s lines do. PyTorch has no weakly-typed results, so no
+answer carries `` (weak)``.
+
+Operands (the header's ``"operands"``), the notation of ``golden_io.py``:
+
+* ``"int8"`` etc.: a tensor of shape ``(2,)`` holding ones, for each of the
+  32 dtypes that PyTorch has (``getattr(torch, name)``): bool, uint1,
+  uint2, uint4, uint8 to uint64, int1, int2, int4, int8 to int64,
+  float8_e8m0fnu, float8_e4m3fn, float8_e4m3fnuz, float8_e5m2,
+  float8_e5m2fnuz, bfloat16, float16, float32, float64, complex64,
+  complex128 (26; PyTorch lacks float4_e2m1fn, the float6 types,
+  float8_e3m4, float8_e4m3 and float8_e4m3b11fnuz). ``torch.ones(shape,
+  dtype=...)``, except for the sub-byte shell dtypes (uint1, uint2, uint4,
+  int1, int2, int4), which cannot be filled ("fill_cpu" not implemented):
+  those are ``torch.ones(shape, dtype=torch.uint8).view(dtype)``, one byte
+  holding 1 per element.
+* ``"0d:int8"`` etc.: the same with shape ``()``, a zero-dimensional tensor,
+  which PyTorch promotes in a tier of its own below tensors with dimensions.
+* ``"py:bool"``, ``2``, ``-1``, ``300``, ``2.5``, ``{"complex": [0.0, 2.0]}``:
+  the Python scalars of ``golden_ops.PY_SCALARS`` (``True``, ``2``, ``-1``,
+  ``300``, ``2.5``, ``2j``), PyTorch's "wrapped numbers".
+
+Calls (``x``, ``y`` the operands; a binary operation takes every ordered pair,
+a unary one every operand; the answer is ``result.dtype``):
+
+    add            torch.add(x, y)
+    subtract       torch.sub(x, y)
+    multiply       torch.mul(x, y)
+    true_divide    torch.true_divide(x, y)
+    floor_divide   torch.floor_divide(x, y)
+    remainder      torch.remainder(x, y)
+    power          torch.pow(x, y)
+    maximum        torch.maximum(x, y)
+    equal          torch.eq(x, y)
+    not_equal      torch.ne(x, y)
+    less           torch.lt(x, y)
+    less_equal     torch.le(x, y)
+    greater        torch.gt(x, y)
+    greater_equal  torch.ge(x, y)
+    bitwise_and    torch.bitwise_and(x, y)
+    bitwise_or     torch.bitwise_or(x, y)
+    bitwise_xor    torch.bitwise_xor(x, y)
+    logical_and    torch.logical_and(x, y)
+    negative       torch.neg(x)
+    abs            torch.abs(x)
+    sign           torch.sign(x)
+    sqrt           torch.sqrt(x)
+    exp            torch.exp(x)
+    floor          torch.floor(x)
+
+the functions, as ``generate_torch.py`` calls ``torch.add``, never the
+operators (``torch.add(2, 2)`` is then a TypeError from the argument parser,
+where ``2 + 2`` would be Python's). A result that is not a tensor would be
+``NotOurs`` with its Python type's name, a dtype outside the 32 (PyTorch's
+``complex32``) ``NotOurs`` with the dtype's name.
+
+The script checks its ``add`` answers against ``golden/torch_add.jsonl``
+(``torch.add`` over ``torch.empty`` tensors) on every ordered pair of forms
+the two files share (``py:int`` there is ``2`` here, ``py:complex`` is
+``2j``), and stops if any differs.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from pathlib import Path
+from typing import Any
+
+# PyTorch warns once that NumPy is missing; it needs none here.
+warnings.filterwarnings("ignore", message="Failed to initialize NumPy")
+
+import torch  # noqa: E402
+
+import golden_io  # noqa: E402
+from golden_io import DTYPE_NAMES, NotOurs, ours, parse_args  # noqa: E402
+from golden_ops import (BINARY, OPS, PY_SCALARS, UNARY, Table,  # noqa: E402
+                        typed, write_op_table)
+
+GENERATOR = "conformance/generate_ops_torch.py"
+POLICY = "torch"
+OUT_FILE = "ops_torch.jsonl"
+ADD_GOLDEN = Path(__file__).resolve().parent / "golden" / "torch_add.jsonl"
+
+FUNCTIONS = {
+    "add": torch.add, "subtract": torch.sub, "multiply": torch.mul,
+    "true_divide": torch.true_divide, "floor_divide": torch.floor_divide,
+    "remainder": torch.remainder, "power": torch.pow,
+    "maximum": torch.maximum,
+    "equal": torch.eq, "not_equal": torch.ne, "less": torch.lt,
+    "less_equal": torch.le, "greater": torch.gt, "greater_equal": torch.ge,
+    "bitwise_and": torch.bitwise_and, "bitwise_or": torch.bitwise_or,
+    "bitwise_xor": torch.bitwise_xor, "logical_and": torch.logical_and,
+    "negative": torch.neg, "abs": torch.abs, "sign": torch.sign,
+    "sqrt": torch.sqrt, "exp": torch.exp, "floor": torch.floor,
+}
+assert list(FUNCTIONS) == OPS
+# Dtypes PyTorch has but cannot fill (no "fill_cpu" kernel).
+SUB_BYTE = {"uint1", "uint2", "uint4", "int1", "int2", "int4"}
+
+
+def torch_names() -> list[str]:
+    """The 32 dtypes' names that PyTorch has, in the 32's order."""
+    return [n for n in DTYPE_NAMES
+            if isinstance(getattr(torch, n, None), torch.dtype)]
+
+
+def ones(name: str, shape: tuple) -> torch.Tensor:
+    dtype = getattr(torch, name)
+    if name in SUB_BYTE:
+        return torch.ones(shape, dtype=torch.uint8).view(dtype)
+    return torch.ones(shape, dtype=dtype)
+
+
+def operands() -> list[tuple[Any, Any]]:
+    """``(make, form)``: tensors, zero-dimensional tensors, Python
+    scalars."""
+    names = torch_names()
+    return ([(lambda n=n: ones(n, (2,)), n) for n in names]
+            + [(lambda n=n: ones(n, ()), f"0d:{n}") for n in names]
+            + [(lambda v=v: v, form) for v, form in PY_SCALARS])
+
+
+def call(op: str, values: list) -> str:
+    result = FUNCTIONS[op](*values)
+    if not isinstance(result, torch.Tensor):
+        raise NotOurs(type(result).__name__)
+    return typed(ours(str(result.dtype).removeprefix("torch.")))
+
+
+def check_environment() -> None:
+    """Defaults the answers depend on: Python floats become float32 and
+    complex numbers complex64."""
+    assert torch.get_default_dtype() == torch.float32
+    assert torch.result_type(torch.ones(2, dtype=torch.int8), 2j) \
+        == torch.complex64
+
+
+# torch_add.jsonl's forms that are the same Python value as one of ours.
+SAME_FORM = {"py:int": 2, "py:complex": {"complex": [0.0, 2.0]}}
+
+
+def check_add(table: Table, forms: list) -> int:
+    """Our add answers agree with torch_add.jsonl's on the shared forms;
+    returns how many were compared."""
+    messages = {n: (e["type"], e["message"]) for e in table.lines
+                if "error" in e for n in [e["error"]]}
+    ours_ = {}
+    for entry in table.lines:
+        if entry.get("fn") == "add":
+            for b, ans in zip(forms, entry["answers"]):
+                key = json.dumps([entry["a"], b])
+                ours_[key] = (messages[ans] if isinstance(ans, int)
+                              else ans)
+    compared, shared = 0, set()
+    with ADD_GOLDEN.open(encoding="utf-8") as f:
+        for text in list(f)[1:]:
+            entry = json.loads(text)
+            args = [SAME_FORM.get(x, x) if isinstance(x, str) else x
+                    for x in entry["args"]]
+            if len(args) != 2:
+                shared.update(json.dumps(x) for x in args)
+                continue
+            key = json.dumps(args)
+            if key not in ours_:
+                continue
+            answer = entry["answer"]
+            if "ok" in answer:
+                assert not answer["ok"]["weak"]
+                theirs = typed(answer["ok"]["dtype"])
+            else:
+                theirs = (answer["error"]["type"], answer["error"]["message"])
+            assert ours_[key] == theirs, (key, ours_[key], theirs)
+            compared += 1
+    # Every form but 2.5 is in torch_add.jsonl too.
+    common = [f for f in forms if json.dumps(f) in shared]
+    assert len(common) == len(forms) - 1, common
+    assert compared == len(common) ** 2, compared
+    return compared
+
+
+def header() -> dict:
+    return golden_io.header(GENERATOR, {"torch": torch.__version__},
+                            default_dtype=str(torch.get_default_dtype()),
+                            device="cpu")
+
+
+def main(argv: list[str] | None = None) -> None:
+    out_dir = parse_args(__doc__, argv).out
+    check_environment()
+    forms_made = operands()
+    forms = [form for _, form in forms_made]
+    table = Table()
+    table.record(POLICY, forms_made, call)
+    compared = check_add(table, forms)
+    print(f"add agrees with {ADD_GOLDEN.name} on {compared} pairs")
+    write_op_table(out_dir / OUT_FILE, header(), forms, table)
+
+
+if __name__ == "__main__":
+    main()
