@@ -116,6 +116,8 @@ def run(case: dict):
         return answer_of(lambda: typed(p.result_type(*args, return_weak_type_flag=True)))
     if fn in ("lattice_result_type", "docs_table_cell"):
         return answer_of(lambda: typed(p.lattice_result_type(*args)))
+    if case.get("op_table"):
+        return answer_of(lambda: typed(p.operation(fn, *args, return_weak_type_flag=True)))
     if fn == "add":
         return answer_of(lambda: typed(p.add(*args)))
     if fn == "can_cast":
@@ -190,14 +192,53 @@ def matches(case: dict, ours: dict) -> bool:
     return key_error_deviation(case, ours)
 
 
+def op_table_cases(header: dict, lines: list[str]) -> list[dict]:
+    """The calls of an op-table file (``conformance/golden_ops.py``) as
+    call lines: each row's answers lined up with the header's operands."""
+    errors, cases = [], []
+    for line in lines:
+        row = json.loads(line)
+        if "answers" not in row:
+            errors.append({"type": row["type"], "message": row["message"]})
+            continue
+        answers, first = row.pop("answers"), row.pop("a", None)
+        for operand, answer in zip(header["operands"], answers):
+            case = dict(row, args=[operand] if first is None else [first, operand],
+                        op_table=True)
+            if isinstance(answer, int):
+                case["answer"] = {"error": errors[answer]}
+            else:
+                weak = answer.endswith(" (weak)")
+                case["answer"] = {"ok": {"dtype": answer.removesuffix(" (weak)"),
+                                         "weak": weak}}
+            cases.append(case)
+    return cases
+
+
+def models_operations(case: dict) -> bool:
+    """Whether the case's policy answers operations beyond ``add`` yet."""
+    p = policy(case.get("policy", "jax"), settings_of(case))
+    try:
+        p.operation("multiply", "int8", "int8")
+    except TypeError as e:
+        return "does not model" not in str(e)
+    return True
+
+
 @pytest.mark.parametrize("name", FILES)
 def test_golden_file(name: str) -> None:
     lines = (GOLDEN / name).read_text(encoding="utf-8").splitlines()
-    records_warnings = json.loads(lines[0])["header"].get("records_warnings", False)
-    cases = [json.loads(line) for line in lines[1:]]
+    header = json.loads(lines[0])["header"]
+    records_warnings = header.get("records_warnings", False)
+    if header.get("format") == "op-table":
+        cases = op_table_cases(header, lines[1:])
+        if not models_operations(cases[0]):
+            pytest.skip(f"{name}: {cases[0].get('policy')} does not model operations yet")
+    else:
+        cases = [json.loads(line) for line in lines[1:]]
     checked, failures = 0, []
     for case in cases:
-        if case["fn"] not in PYTHON_FUNCTIONS:
+        if case["fn"] not in PYTHON_FUNCTIONS and not case.get("op_table"):
             continue
         ours = run(case)
         if not records_warnings:
