@@ -205,6 +205,11 @@ pub(crate) enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = explain::Format::Text)]
         format: explain::Format,
+        /// Go on to an operation (true_divide, less, ...): after the join,
+        /// its rule and what it gives for an array of each type. Built-in
+        /// policies only.
+        #[arg(long, value_name = "OP")]
+        op: Option<Op>,
     },
     /// Draw the Hasse diagram (the graph without implied edges).
     ///

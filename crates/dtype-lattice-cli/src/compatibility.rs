@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use dtype_lattice::design::compatibility::{
-    Compatibility, Count, Example, Pair, ProbeAnswer, PYTHON_VALUES,
+    Compatibility, Count, Example, OpAnswer, Pair, ProbeAnswer, PYTHON_VALUES,
 };
 use dtype_lattice::{DType, Operand, OperandKind};
 
@@ -57,8 +57,59 @@ fn markdown(report: &Compatibility) -> String {
     ] {
         matrix(&mut out, report, title, pick);
     }
+    operations(&mut out, report);
     pairs(&mut out, report);
     out
+}
+
+/// The operations beyond addition: the telling cases in every policy,
+/// then each operation's differing cells against the first policy.
+fn operations(out: &mut String, report: &Compatibility) {
+    let ops = &report.operations;
+    let Some(reference) = report.names.first() else {
+        return;
+    };
+    out.push_str(
+        "## Operations\n\n\
+         Promotion decides the type an operation computes in; the operation decides\n\
+         its result. The cases where the operation decides, in every policy (· where\n\
+         the policy does not model the operation yet):\n\n",
+    );
+    let _ = writeln!(out, "| | {} |", report.names.join(" | "));
+    let _ = writeln!(out, "|---|{}", "---|".repeat(report.names.len()));
+    for row in &ops.probes {
+        let answers: Vec<String> = row
+            .answers
+            .iter()
+            .map(|answer| match answer {
+                OpAnswer::DType(dtype) => dtype.name().to_string(),
+                OpAnswer::Error(class) => format!("*{class}*"),
+                OpAnswer::Missing(_) => "–".to_string(),
+                OpAnswer::NotModelled => "·".to_string(),
+            })
+            .collect();
+        let _ = writeln!(out, "| `{}` | {} |", row.probe.label, answers.join(" | "));
+    }
+    let others: Vec<&str> = report.names[1..].iter().map(String::as_str).collect();
+    let _ = write!(
+        out,
+        "\nEach operation's differing cells against {reference}'s, of those compared\n\
+         (arrays of the dtypes both have, and the Python scalars, as for addition);\n\
+         · where either does not model it.\n\n| | {} |\n|---|{}\n",
+        others.join(" | "),
+        "---|".repeat(others.len())
+    );
+    for row in &ops.rows {
+        let cells: Vec<String> = row.against_reference[1..]
+            .iter()
+            .map(|count| match count {
+                Some(c) => format!("{} / {}", c.differing, c.compared),
+                None => "·".to_string(),
+            })
+            .collect();
+        let _ = writeln!(out, "| `{}` | {} |", row.op, cells.join(" | "));
+    }
+    out.push('\n');
 }
 
 fn probes(out: &mut String, report: &Compatibility) {

@@ -15,12 +15,16 @@ pub enum Format {
     Json,
 }
 
-/// How `explain` ends: `None` when the pair has a join; else the
-/// promotion error (exit 1, as `promote` reports it) or, for a pair without
-/// one, the reason.
+/// How `explain` ends: `None` when the pair has a join (and the operation
+/// of `--op`, if any, answers); else the promotion error or the
+/// operation's (exit 1, as `promote` and `result-type` report them) or, for
+/// a pair without one, the reason.
 pub fn failure(report: &Report) -> Option<Failure> {
     match (&report.why.bound, &report.error) {
-        (Bound::Least(_), _) => None,
+        (Bound::Least(_), _) => match &report.operation {
+            Some(step) => step.answer.clone().err().map(Failure::Promotion),
+            None => None,
+        },
         (_, Some(err)) => Some(Failure::Promotion(err.clone())),
         (_, None) => Some(Failure::NotALattice(Some(report.outcome()))),
     }
@@ -70,6 +74,15 @@ fn text(report: &Report) -> String {
             "but {} answers {answer}: its rules go on after the graph (docs/policies.md)",
             report.name
         ));
+    }
+    if let Some(step) = &report.operation {
+        let answer = match &step.answer {
+            Ok(typed) => typed.to_string(),
+            Err(err) => format!("{}: {err}", err.python_type()),
+        };
+        let rule = step.rule.as_deref().unwrap_or("the policy's rule");
+        lines.push(format!("then {rule}"));
+        lines.push(format!("{} gives {answer}", step.op));
     }
     lines.join("\n") + "\n"
 }

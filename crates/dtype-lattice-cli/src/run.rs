@@ -201,6 +201,7 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
             a,
             b,
             format,
+            op,
         } => {
             let subject = subject.load()?;
             let definition = subject::definition(&subject)?;
@@ -213,13 +214,25 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
             let types = a
                 .parse::<TypeSpec>()
                 .and_then(|a| Ok([a, b.parse::<TypeSpec>()?]));
-            let mut report = match (subject.policy(), types) {
+            let mut report = match (subject.policy(), types.clone()) {
                 (Some(policy), Ok(types)) => {
                     why::Report::of_types(definition, &poset, policy, types)
                 }
                 (policy, _) => why::Report::new(definition, &poset, policy, [&a, &b]),
             }
             .map_err(|err| Failure::Usage(err.to_string()))?;
+            if let Some(op) = op {
+                let (Some(policy), Ok(types)) = (subject.policy(), &types) else {
+                    return Err(Failure::Usage(
+                        "--op explains an operation of a built-in policy (--policy NAME) on two \
+                         types"
+                            .into(),
+                    ));
+                };
+                report = report
+                    .with_operation(policy, op, *types)
+                    .ok_or_else(|| unanswered(policy, Some(op)))?;
+            }
             // The inputs as the user wrote them, unless the policy took one
             // as another type (JAX without x64: uint64 as uint32).
             for (shown, given) in report.inputs.iter_mut().zip([&a, &b]) {

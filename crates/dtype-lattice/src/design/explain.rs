@@ -41,7 +41,7 @@ use crate::engine::{Bound, Explanation, Node, Poset};
 use crate::policy::Policy;
 use crate::text::nearest;
 use crate::types::{
-    DType, NoPathReason, Operand, PromotionError, PyScalar, TypeList, TypeSpec, Typed,
+    DType, NoPathReason, Op, Operand, PromotionError, PyScalar, TypeList, TypeSpec, Typed,
 };
 
 /// The explanation of one pair, with what a front end needs to show it.
@@ -63,6 +63,21 @@ pub struct Report {
     /// picks among minimal bounds), what the policy answers for the pair
     /// when that is not the graph's join.
     pub rules_answer: Option<Result<Typed, PromotionError>>,
+    /// With an operation ([`Report::with_operation`]), what it makes of
+    /// the pair after promotion.
+    pub operation: Option<OperationStep>,
+}
+
+/// The step after promotion: an operation's rule and its answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OperationStep {
+    /// The operation.
+    pub op: Op,
+    /// How the policy computes it ([`Policy::describe_operation`]).
+    pub rule: Option<String>,
+    /// Its answer for an array of each type (a Python scalar of each
+    /// Python type).
+    pub answer: Result<Typed, PromotionError>,
 }
 
 impl Report {
@@ -93,6 +108,7 @@ impl Report {
             why,
             error,
             rules_answer: None,
+            operation: None,
         })
     }
 
@@ -171,6 +187,42 @@ impl Report {
             }
         }
         Ok(report)
+    }
+
+    /// The report with `op`'s step added: its rule and its answer for an
+    /// array of each of `types` under `policy`; `None` where the policy
+    /// does not model `op`.
+    ///
+    /// ```
+    /// use dtype_lattice::design::explain::Report;
+    /// use dtype_lattice::design::Definition;
+    /// use dtype_lattice::frameworks::jax::Jax;
+    /// use dtype_lattice::{DType, Op, TypeSpec, Typed};
+    ///
+    /// let jax = Jax::default();
+    /// let definition = Definition::from_policy(&jax).unwrap();
+    /// let poset = definition.poset().unwrap();
+    /// let types = [TypeSpec::DType(DType::Int32), TypeSpec::DType(DType::Int32)];
+    /// let report = Report::of_types(&definition, &poset, &jax, types).unwrap();
+    /// let report = report.with_operation(&jax, Op::TrueDivide, types).unwrap();
+    /// let step = report.operation.as_ref().unwrap();
+    /// assert_eq!(step.answer, Ok(Typed::strong(DType::Float32)));
+    /// assert!(step.rule.as_ref().unwrap().contains("promote_args_inexact"));
+    /// ```
+    pub fn with_operation(
+        mut self,
+        policy: &dyn Policy,
+        op: Op,
+        types: [TypeSpec; 2],
+    ) -> Option<Report> {
+        let operands = types.map(crate::design::table::value);
+        let answer = policy.operation(op, &operands[..op.arity()])?;
+        self.operation = Some(OperationStep {
+            op,
+            rule: policy.describe_operation(op),
+            answer,
+        });
+        Some(self)
     }
 
     /// A node's label.

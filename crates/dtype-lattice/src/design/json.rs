@@ -9,7 +9,7 @@ use serde_json::{json, Map, Value};
 
 use crate::design::audit::{Audit, Criterion};
 use crate::design::check::{Check, RulesCheck};
-use crate::design::compatibility::{Compatibility, Count, Example, ProbeAnswer};
+use crate::design::compatibility::{Compatibility, Count, Example, OpAnswer, ProbeAnswer};
 use crate::design::diff::{CellMarks, Comparison};
 use crate::design::explain::Report;
 use crate::design::graph::Marks;
@@ -153,7 +153,11 @@ impl Compatibility {
     /// `example` cell), and the `probes`, each with its `label`, its two
     /// `operands` in the batch notation and every policy's `answers`: a
     /// dtype name, `{"error": CLASS}`, or `{"missing": DTYPE}` where
-    /// the framework lacks an operand's dtype.
+    /// the framework lacks an operand's dtype; and the `operations`: the
+    /// `reference` policy, per operation its `rows` (each other policy's
+    /// count against the reference, `null` where one does not model it)
+    /// and the operation `probes`, answered as the others (`null`: not
+    /// modelled).
     pub fn to_json(&self) -> Value {
         let count = |c: &Count| json!({ "compared": c.compared, "differing": c.differing });
         let dtype = |d: Option<crate::DType>| d.map(|d| d.name());
@@ -214,7 +218,58 @@ impl Compatibility {
                 })
             })
             .collect();
-        json!({ "policies": self.names, "pairs": pairs, "probes": probes })
+        let rows: Vec<Value> = self
+            .operations
+            .rows
+            .iter()
+            .map(|row| {
+                let against: Map<String, Value> = self
+                    .names
+                    .iter()
+                    .zip(&row.against_reference)
+                    .skip(1)
+                    .map(|(name, c)| (name.clone(), c.as_ref().map_or(Value::Null, count)))
+                    .collect();
+                json!({ "op": row.op.name(), "against_reference": against })
+            })
+            .collect();
+        let op_probes: Vec<Value> = self
+            .operations
+            .probes
+            .iter()
+            .map(|p| {
+                let answers: Map<String, Value> = self
+                    .names
+                    .iter()
+                    .zip(&p.answers)
+                    .map(|(name, answer)| {
+                        let value = match answer {
+                            OpAnswer::DType(d) => json!(d.name()),
+                            OpAnswer::Error(class) => json!({ "error": class }),
+                            OpAnswer::Missing(d) => json!({ "missing": d.name() }),
+                            OpAnswer::NotModelled => Value::Null,
+                        };
+                        (name.clone(), value)
+                    })
+                    .collect();
+                let operands: Vec<String> = p.probe.operands[..p.probe.op.arity()]
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect();
+                json!({
+                    "label": p.probe.label,
+                    "op": p.probe.op.name(),
+                    "operands": operands,
+                    "answers": answers,
+                })
+            })
+            .collect();
+        json!({
+            "policies": self.names,
+            "pairs": pairs,
+            "probes": probes,
+            "operations": { "reference": self.names.first(), "rows": rows, "probes": op_probes },
+        })
     }
 }
 
@@ -227,7 +282,8 @@ impl Report {
     /// the `candidates`, the policy's `error` for a failed pair, and its
     /// `rules_answer` (`{"dtype", "weak"}` or `{"error": {"type",
     /// "message"}}`) where its rules go on after its graph and answer
-    /// otherwise than the join (`null` elsewhere).
+    /// otherwise than the join (`null` elsewhere), and with `explain --op`
+    /// the `operation`'s step (`{"op", "rule", "answer"}`, else `null`).
     pub fn to_json(&self) -> Value {
         let why = &self.why;
         let names = |nodes: &[Node]| json!(self.labels_of(nodes));
@@ -253,11 +309,19 @@ impl Report {
                 "message": err.to_string(),
             })
         });
-        let rules_answer = self.rules_answer.as_ref().map(|answer| match answer {
+        let answer_json = |answer: &Result<crate::Typed, crate::PromotionError>| match answer {
             Ok(typed) => json!({ "dtype": typed.dtype.name(), "weak": typed.weak }),
             Err(err) => {
                 json!({ "error": { "type": err.python_type(), "message": err.to_string() } })
             }
+        };
+        let rules_answer = self.rules_answer.as_ref().map(answer_json);
+        let operation = self.operation.as_ref().map(|step| {
+            json!({
+                "op": step.op.name(),
+                "rule": step.rule,
+                "answer": answer_json(&step.answer),
+            })
         });
         json!({
             "name": self.name,
@@ -269,6 +333,7 @@ impl Report {
             "candidates": candidates,
             "error": error,
             "rules_answer": rules_answer,
+            "operation": operation,
         })
     }
 }

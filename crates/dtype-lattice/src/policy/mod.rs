@@ -115,6 +115,13 @@ pub trait Policy: Send + Sync {
         }
     }
 
+    /// In words, how the framework computes `op`'s result type: its
+    /// promotion, then the rule on the promoted type (`explain --op`).
+    /// `None` where the policy does not describe it.
+    fn describe_operation(&self, _op: Op) -> Option<String> {
+        None
+    }
+
     /// Whether the framework casts `from` to `to` safely (NumPy's
     /// `np.can_cast(from, to, casting="safe")`). `None` where the policy
     /// does not model casting.

@@ -648,6 +648,10 @@ impl Policy for Jax {
         Some(ops::operation(self, op, operands))
     }
 
+    fn describe_operation(&self, op: Op) -> Option<String> {
+        Some(ops::describe(op))
+    }
+
     fn result_type_warnings(&self, operands: &[Operand]) -> Vec<Warning> {
         Jax::result_type_warnings(self, operands)
     }

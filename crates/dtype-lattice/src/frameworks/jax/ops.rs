@@ -367,3 +367,55 @@ fn type_error(message: String) -> PromotionError {
         message,
     }
 }
+
+/// `op` in words: its promotion, its `lax` primitive and what that takes,
+/// or the case it has of its own.
+pub(super) fn describe(op: Op) -> String {
+    let name = function_name(op);
+    let Some(rule) = RULES[op as usize] else {
+        let own = match op {
+            Op::FloorDivide => {
+                "promote_args_numeric (the join, bool made int32), refusing complex numbers itself"
+            }
+            Op::Power => {
+                "a Python int exponent takes lax.integer_pow on the base alone (made numeric; \
+                 integers refuse a negative exponent); an integer result is computed by \
+                 multiplications from a strong constant (so never weak; no sub-byte integers); a \
+                 float base with an integer exponent is not promoted; anything else is \
+                 promote_args_numeric, then lax.pow"
+            }
+            Op::LogicalAnd => {
+                "promote_args, then each operand made bool apart (x != 0): bool, weak only \
+                 where both operands are weak values"
+            }
+            Op::Abs => {
+                "no promotion: bool and unsigned integers are their own; lax.abs gives a \
+                 complex number's part type and takes of the narrow integers only int1 (as int8)"
+            }
+            Op::Floor => {
+                "no promotion for bool and integers (their own floor); the rest \
+                 promote_args_inexact, then lax.floor, which takes floating only"
+            }
+            _ => unreachable!("every other operation has a rule"),
+        };
+        return format!("jnp.{name}: {own}");
+    };
+    let promote = match rule.promote {
+        Promote::Args => "promote_args (the result type)",
+        Promote::Inexact => {
+            "promote_args_inexact (the join; bool and integers of up to 32 bits made float32, \
+             64-bit integers float64, then canonicalized; 1- and 2-bit integers stay)"
+        }
+        Promote::Numeric => "promote_args_numeric (the join, bool made int32)",
+    };
+    let takes: Vec<&str> = rule.accepts.iter().map(|c| c.name()).collect();
+    let result = match rule.result {
+        Result_::Same => "the promoted type".to_owned(),
+        Result_::Bool => "bool, weak where the promoted type is".to_owned(),
+    };
+    format!(
+        "jnp.{name}: {promote}, then lax.{}, which takes {}; the result is {result}",
+        rule.primitive,
+        takes.join(", ")
+    )
+}

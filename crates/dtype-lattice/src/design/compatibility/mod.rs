@@ -26,6 +26,10 @@
 //! assert!(pair.themes.iter().any(|t| t.theme == Theme::IntegersWithFloats));
 //! ```
 
+mod operations;
+
+pub use operations::{OpAnswer, OpProbe, OpProbeAnswers, OpRow, Operations, OP_PROBES};
+
 use crate::policy::Policy;
 use crate::types::{DType, Kind, Operand, OperandKind, PromotionError, PyScalar, Typed};
 
@@ -38,6 +42,8 @@ pub struct Compatibility {
     pub pairs: Vec<Pair>,
     /// The answers of every policy to each of [`PROBES`].
     pub probes: Vec<ProbeAnswers>,
+    /// The other operations, each policy against the first.
+    pub operations: Operations,
 }
 
 /// How two policies compare.
@@ -375,6 +381,7 @@ impl Compatibility {
             names: policies.iter().map(|&(name, _)| name.to_string()).collect(),
             pairs,
             probes,
+            operations: Operations::new(policies),
         }
     }
 }
