@@ -119,6 +119,7 @@ golden! {
     paddle_promote_types => "paddle_promote_types.jsonl";
     paddle_result_type => "paddle_result_type.jsonl";
     paddle_add => "paddle_add.jsonl";
+    ops_jax_lax => "ops_jax_lax.jsonl";
 }
 
 /// The batch protocol's answer to one request, as the CLI's `batch` gives it.

@@ -1,6 +1,9 @@
-//! `jax.lax.add`: JAX's primitives promote nothing.
+//! `jax.lax`: JAX's primitives promote nothing.
 //!
-//! `lax.add` takes two arrays of one dtype. A Python scalar becomes a
+//! `lax.add` takes two arrays of one dtype, and so does every binary
+//! primitive (`lax.sub`, `lax.lt`, ...; `lax.pow` takes an integer exponent
+//! too); each takes some classes of dtype and refuses the rest
+//! (`frameworks/jax/lax.rs`, shared with `jax.numpy`). A Python scalar becomes a
 //! weakly-typed array of JAX's default dtype of its kind (so `lax.add(x, 2)`
 //! fails for an `int8` array `x`), and the result is weak only when both
 //! operands are. Arrays exist under a configuration: with x64 off a 64-bit
@@ -23,6 +26,7 @@
 //! );
 //! ```
 
+use crate::frameworks::jax::lax::{self, Gives, Primitive};
 use crate::frameworks::jax::{Config, Jax};
 use crate::policy::Policy;
 use crate::policy::TypedLattice;
@@ -30,7 +34,13 @@ use crate::types::DType;
 use crate::types::ErrorKind;
 use crate::types::PromotionError;
 use crate::types::Typed;
-use crate::types::{Operand, OperandKind, TypeSpec};
+use crate::types::{Op, Operand, OperandKind, TypeSpec};
+
+/// `lax.add`, whose rules are this policy's promotion.
+const ADD: Primitive = match lax::primitive(Op::Add) {
+    Some(primitive) => primitive,
+    None => panic!("lax has add"),
+};
 
 /// `jax.lax.add` under JAX's x64 setting (the promotion setting does not
 /// matter: lax promotes nothing).
@@ -53,7 +63,15 @@ impl JaxLax {
     }
 
     /// The array JAX makes of an operand at `position`.
-    fn array(&self, operand: &Operand, position: usize) -> Result<Typed, PromotionError> {
+    /// An operand as the primitive `name` reads it: an array (of the
+    /// dtype the configuration keeps), a Python scalar as a weak array of
+    /// JAX's default dtype of its kind.
+    fn array(
+        &self,
+        name: &str,
+        operand: &Operand,
+        position: usize,
+    ) -> Result<Typed, PromotionError> {
         match operand.kind() {
             OperandKind::DType(dtype) | OperandKind::ZeroDim(dtype) => {
                 Ok(Typed::strong(self.jax.canonicalize_dtype(dtype)))
@@ -63,11 +81,73 @@ impl JaxLax {
                 weak,
             }),
             OperandKind::None => Err(type_error(format!(
-                "Error interpreting argument to add as a JAX value. The problematic value is of \
-                 type <class 'NoneType'> and was passed to add at position {position}.\n"
+                "Error interpreting argument to {name} as a JAX value. The problematic value is \
+                 of type <class 'NoneType'> and was passed to {name} at position {position}.\n"
             ))),
             _ => self.jax.asarray(*operand),
         }
+    }
+
+    /// `lax.<primitive>(*operands)`: the operands read as arrays, each
+    /// checked against the classes the primitive takes at its position,
+    /// then (for two) the same dtype; weak only when every operand is.
+    fn apply(&self, primitive: Primitive, operands: &[Operand]) -> Result<Typed, PromotionError> {
+        let name = primitive.name;
+        let unary = primitive.arity == 1;
+        let expected = primitive.arity;
+        if operands.len() != expected {
+            return Err(arguments(name, operands.len(), expected));
+        }
+        let mut arrays = Vec::with_capacity(2);
+        for (position, operand) in operands.iter().enumerate() {
+            arrays.push(self.array(name, operand, position)?);
+        }
+        for (position, array) in arrays.iter().enumerate() {
+            let classes = primitive.accepts[position];
+            if !lax::takes(classes, array.dtype) {
+                let position = (!unary).then_some(position);
+                return Err(lax::refused(name, classes, array.dtype, position));
+            }
+        }
+        let weak = arrays.iter().all(|a| a.weak);
+        let first = arrays[0].dtype;
+        if let [_, b] = arrays[..] {
+            let same = first == b.dtype;
+            // `lax.pow` takes an integer exponent of any width.
+            let pow_integer = name == "pow" && b.dtype.is_integer();
+            if name == "pow" && !same && !pow_integer {
+                return Err(type_error(format!(
+                    "the first argument to pow must have an inexact dtype (float or complex), \
+                     and the second argument must have an inexact or integer dtype, and two \
+                     inexact dtypes must match, but got {first} and {} respectively.",
+                    b.dtype
+                )));
+            }
+            if !same && !pow_integer {
+                let tip = primitive.tip.map_or(String::new(), |f| {
+                    format!(
+                        " (Tip: jnp.{f} is a similar function that does automatic type \
+                         promotion on inputs)."
+                    )
+                });
+                return Err(type_error(format!(
+                    "lax.{name} requires arguments to have the same dtypes, got {first}, {}.{tip}",
+                    b.dtype
+                )));
+            }
+        }
+        let dtype = match primitive.gives {
+            Gives::Same => first,
+            Gives::Bool => DType::Bool,
+            // `lax.abs` takes `int1` as `int8` and refuses the other
+            // narrow signed integers.
+            Gives::Real => match first {
+                DType::Int1 => DType::Int8,
+                DType::Int2 | DType::Int4 => return Err(lax::narrow_abs(first)),
+                other => other.real_part(),
+            },
+        };
+        Ok(Typed { dtype, weak })
     }
 }
 
@@ -78,12 +158,15 @@ fn type_error(message: String) -> PromotionError {
     }
 }
 
-/// Python's errors for calling `add(x, y)` with the wrong count.
-fn arity(count: usize) -> PromotionError {
-    type_error(match count {
-        0 => "add() missing 2 required positional arguments: 'x' and 'y'".to_owned(),
-        1 => "add() missing 1 required positional argument: 'y'".to_owned(),
-        n => format!("add() takes 2 positional arguments but {n} were given"),
+/// Python's complaint about the number of arguments of `lax.<name>`
+/// (`x`, or `x` and `y`).
+fn arguments(name: &str, count: usize, expected: usize) -> PromotionError {
+    type_error(match (expected, count) {
+        (2, 0) => format!("{name}() missing 2 required positional arguments: 'x' and 'y'"),
+        (2, 1) => format!("{name}() missing 1 required positional argument: 'y'"),
+        (1, 0) => format!("{name}() missing 1 required positional argument: 'x'"),
+        (1, n) => format!("{name}() takes 1 positional argument but {n} were given"),
+        (_, n) => format!("{name}() takes 2 positional arguments but {n} were given"),
     })
 }
 
@@ -114,30 +197,7 @@ impl Policy for JaxLax {
     /// assert!(err.to_string().starts_with("add does not accept dtype bool at position 0."));
     /// ```
     fn result_type(&self, operands: &[Operand]) -> Result<Typed, PromotionError> {
-        let [a, b] = operands else {
-            return Err(arity(operands.len()));
-        };
-        let arrays = [self.array(a, 0)?, self.array(b, 1)?];
-        for (position, array) in arrays.iter().enumerate() {
-            if array.dtype == DType::Bool {
-                return Err(type_error(format!(
-                    "add does not accept dtype bool at position {position}. Accepted dtypes at \
-                     position {position} are subtypes of integer, floating, complexfloating."
-                )));
-            }
-        }
-        let [a, b] = arrays;
-        if a.dtype != b.dtype {
-            return Err(type_error(format!(
-                "lax.add requires arguments to have the same dtypes, got {}, {}. (Tip: jnp.add \
-                 is a similar function that does automatic type promotion on inputs).",
-                a.dtype, b.dtype
-            )));
-        }
-        Ok(Typed {
-            dtype: a.dtype,
-            weak: a.weak && b.weak,
-        })
+        self.apply(ADD, operands)
     }
 
     fn lattice(&self) -> Option<&TypedLattice> {
@@ -146,5 +206,25 @@ impl Policy for JaxLax {
 
     fn add(&self, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
         Some(JaxLax::result_type(self, operands))
+    }
+
+    /// `lax.<primitive>` of the operation, where `lax` has one (it has no
+    /// `floor_divide` or `logical_and`): `lax.sub`, `lax.lt`, `lax.sqrt`...
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::jax::Config;
+    /// use dtype_lattice::frameworks::jax_lax::JaxLax;
+    /// use dtype_lattice::{DType, Op, Operand, Policy, Typed};
+    ///
+    /// let lax = JaxLax::new(Config::default());
+    /// let x = Operand::array(DType::Float32, false);
+    /// let n = Operand::array(DType::Int8, false);
+    /// assert_eq!(lax.operation(Op::Power, &[x, n]), Some(Ok(Typed::strong(DType::Float32))));
+    /// let err = lax.operation(Op::Less, &[x, n]).unwrap().unwrap_err();
+    /// assert_eq!(err.to_string(), "lax.lt requires arguments to have the same dtypes, got float32, int8.");
+    /// assert_eq!(lax.operation(Op::FloorDivide, &[x, x]), None);
+    /// ```
+    fn operation(&self, op: Op, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
+        Some(self.apply(lax::primitive(op)?, operands))
     }
 }

@@ -67,6 +67,7 @@ use std::hash::{Hash, Hasher};
 use std::str::FromStr;
 
 mod lattice;
+pub(crate) mod lax;
 mod ops;
 mod rules;
 mod tables;

@@ -11,6 +11,7 @@
 //! per operation; `power`, `abs`, `floor` and `logical_and` have cases of
 //! their own, each with JAX's reason.
 
+use super::lax::{self, type_error, Class, Gives};
 use super::Jax;
 use crate::types::{DType, ErrorKind, Kind, Op, Operand, OperandKind, PromotionError, Typed};
 
@@ -25,106 +26,59 @@ enum Promote {
     Numeric,
 }
 
-/// A class of dtypes a `lax` primitive accepts, as its messages name them.
-#[derive(Clone, Copy, PartialEq)]
-enum Class {
-    Integer,
-    Bool,
-    Floating,
-    Complex,
-}
-
-impl Class {
-    fn name(self) -> &'static str {
-        match self {
-            Class::Integer => "integer",
-            Class::Bool => "bool",
-            Class::Floating => "floating",
-            Class::Complex => "complexfloating",
-        }
-    }
-
-    fn of(dtype: DType) -> Class {
-        match dtype.kind() {
-            Kind::Bool => Class::Bool,
-            Kind::Unsigned | Kind::Signed => Class::Integer,
-            Kind::Float => Class::Floating,
-            Kind::Complex => Class::Complex,
-        }
-    }
-}
-
-const NUMBER: &[Class] = &[Class::Integer, Class::Complex, Class::Floating];
-const INTEGRAL: &[Class] = &[Class::Integer, Class::Bool];
-const REAL: &[Class] = &[Class::Integer, Class::Floating];
-const INEXACT: &[Class] = &[Class::Floating, Class::Complex];
-const ANY: &[Class] = &[Class::Integer, Class::Bool, Class::Floating, Class::Complex];
-
-/// What happens after promotion: the `lax` primitive, the classes it
-/// accepts, and the result's dtype.
+/// How `jnp` computes an operation that follows the common pattern:
+/// its promotion, then the primitive ([`lax::PRIMITIVES`]), whose classes
+/// `jnp` widens where it handles a case itself.
 #[derive(Clone, Copy)]
 struct Rule {
     promote: Promote,
-    /// The primitive's name in its messages.
-    primitive: &'static str,
-    accepts: &'static [Class],
-    result: Result_,
+    /// The classes `jnp` takes where the primitive's are narrower.
+    accepts: Option<&'static [Class]>,
 }
 
-/// The result of the primitive on the promoted type.
-#[derive(Clone, Copy, PartialEq)]
-enum Result_ {
-    /// The promoted type.
-    Same,
-    /// `bool`, weak where the promoted type is (`lax.lt` keeps the flag).
-    Bool,
-}
-
-const fn rule(promote: Promote, primitive: &'static str, accepts: &'static [Class]) -> Rule {
-    Rule {
+const fn rule(promote: Promote) -> Option<Rule> {
+    Some(Rule {
         promote,
-        primitive,
-        accepts,
-        result: Result_::Same,
-    }
+        accepts: None,
+    })
 }
 
-const fn compare(primitive: &'static str) -> Rule {
-    Rule {
-        promote: Promote::Args,
-        primitive,
-        accepts: ANY,
-        result: Result_::Bool,
-    }
+/// `jnp` takes every class: `add` and `multiply` of booleans are
+/// `bitwise_or` and `bitwise_and`, and the order comparisons compare a
+/// complex number's parts.
+const fn all(promote: Promote) -> Option<Rule> {
+    Some(Rule {
+        promote,
+        accepts: Some(lax::ANY),
+    })
 }
 
 /// The rule of each operation that follows one, by [`Op`]'s order; `None`
 /// for those with cases of their own.
 const RULES: [Option<Rule>; 24] = [
-    // `add` and `multiply` of booleans are `bitwise_or` and `bitwise_and`.
-    Some(rule(Promote::Args, "add", ANY)),
-    Some(rule(Promote::Args, "sub", NUMBER)),
-    Some(rule(Promote::Args, "mul", ANY)),
-    Some(rule(Promote::Inexact, "div", ANY)),
+    all(Promote::Args),
+    rule(Promote::Args),
+    all(Promote::Args),
+    rule(Promote::Inexact),
     None, // floor_divide: complex refused by jnp itself
-    Some(rule(Promote::Numeric, "rem", REAL)),
+    rule(Promote::Numeric),
     None, // power
-    Some(rule(Promote::Args, "max", ANY)),
-    Some(compare("eq")),
-    Some(compare("ne")),
-    Some(compare("lt")),
-    Some(compare("le")),
-    Some(compare("gt")),
-    Some(compare("ge")),
-    Some(rule(Promote::Args, "and", INTEGRAL)),
-    Some(rule(Promote::Args, "or", INTEGRAL)),
-    Some(rule(Promote::Args, "xor", INTEGRAL)),
+    rule(Promote::Args),
+    rule(Promote::Args),
+    rule(Promote::Args),
+    all(Promote::Args),
+    all(Promote::Args),
+    all(Promote::Args),
+    all(Promote::Args),
+    rule(Promote::Args),
+    rule(Promote::Args),
+    rule(Promote::Args),
     None, // logical_and
-    Some(rule(Promote::Args, "neg", NUMBER)),
+    rule(Promote::Args),
     None, // abs
-    Some(rule(Promote::Args, "sign", NUMBER)),
-    Some(rule(Promote::Inexact, "sqrt", INEXACT)),
-    Some(rule(Promote::Inexact, "exp", INEXACT)),
+    rule(Promote::Args),
+    rule(Promote::Inexact),
+    rule(Promote::Inexact),
     None, // floor
 ];
 
@@ -142,15 +96,16 @@ pub(super) fn operation(jax: &Jax, op: Op, operands: &[Operand]) -> Result<Typed
     let arguments: Vec<Operand> = operands.iter().map(|o| o.as_argument()).collect();
     let operands = &arguments[..];
     arraylike(function_name(op), operands)?;
-    if let Some(rule) = RULES[op as usize] {
+    if let (Some(rule), Some(primitive)) = (RULES[op as usize], lax::primitive(op)) {
         let promoted = promote(jax, rule.promote, operands)?;
-        accepts(rule.primitive, rule.accepts, promoted.dtype, operands.len())?;
-        return Ok(match rule.result {
-            Result_::Same => promoted,
-            Result_::Bool => Typed {
+        let classes = rule.accepts.unwrap_or(primitive.accepts[0]);
+        accepts(primitive.name, classes, promoted.dtype, operands.len())?;
+        return Ok(match primitive.gives {
+            Gives::Bool => Typed {
                 dtype: DType::Bool,
                 weak: promoted.weak,
             },
+            Gives::Same | Gives::Real => promoted,
         });
     }
     match op {
@@ -199,7 +154,7 @@ pub(super) fn operation(jax: &Jax, op: Op, operands: &[Operand]) -> Result<Typed
                 return Ok(typed);
             }
             let promoted = promote(jax, Promote::Inexact, operands)?;
-            accepts("floor", &[Class::Floating], promoted.dtype, 1)?;
+            accepts("floor", lax::FLOATING, promoted.dtype, 1)?;
             Ok(promoted)
         }
         _ => unreachable!("every other operation has a rule"),
@@ -256,29 +211,23 @@ fn to_inexact(dtype: DType) -> DType {
     }
 }
 
-/// The primitive's check of its input, as `lax` words it: with the
-/// position for a binary primitive, without for a unary one.
+/// The primitive's check of the promoted type: with the position for a
+/// binary primitive, without for a unary one.
 fn accepts(
     primitive: &str,
     classes: &[Class],
     dtype: DType,
     arity: usize,
 ) -> Result<(), PromotionError> {
-    if classes.contains(&Class::of(dtype)) {
+    if lax::takes(classes, dtype) {
         return Ok(());
     }
-    let names: Vec<&str> = classes.iter().map(|c| c.name()).collect();
-    let names = names.join(", ");
-    Err(type_error(if arity == 2 {
-        format!(
-            "{primitive} does not accept dtype {dtype} at position 0. Accepted dtypes at \
-             position 0 are subtypes of {names}."
-        )
-    } else {
-        format!(
-            "{primitive} does not accept dtype {dtype}. Accepted dtypes are subtypes of {names}."
-        )
-    }))
+    Err(lax::refused(
+        primitive,
+        classes,
+        dtype,
+        (arity == 2).then_some(0),
+    ))
 }
 
 /// `jnp.power`, in its four cases.
@@ -348,12 +297,7 @@ fn abs(jax: &Jax, operand: Operand) -> Result<Typed, PromotionError> {
             dtype: DType::Int8,
             weak: typed.weak,
         }),
-        DType::Int2 | DType::Int4 => Err(type_error(format!(
-            "abs does not accept dtype {}. Support for narrow-width integers is \
-             platform-dependent and limited to a few specific operations, e.g. basic \
-             arithmetic and type casting.",
-            typed.dtype
-        ))),
+        DType::Int2 | DType::Int4 => Err(lax::narrow_abs(typed.dtype)),
         dtype => Ok(Typed {
             dtype: dtype.real_part(),
             weak: typed.weak,
@@ -361,18 +305,11 @@ fn abs(jax: &Jax, operand: Operand) -> Result<Typed, PromotionError> {
     }
 }
 
-fn type_error(message: String) -> PromotionError {
-    PromotionError::Framework {
-        kind: ErrorKind::Type,
-        message,
-    }
-}
-
 /// `op` in words: its promotion, its `lax` primitive and what that takes,
 /// or the case it has of its own.
 pub(super) fn describe(op: Op) -> String {
     let name = function_name(op);
-    let Some(rule) = RULES[op as usize] else {
+    let (Some(rule), Some(primitive)) = (RULES[op as usize], lax::primitive(op)) else {
         let own = match op {
             Op::FloorDivide => {
                 "promote_args_numeric (the join, bool made int32), refusing complex numbers itself"
@@ -408,14 +345,15 @@ pub(super) fn describe(op: Op) -> String {
         }
         Promote::Numeric => "promote_args_numeric (the join, bool made int32)",
     };
-    let takes: Vec<&str> = rule.accepts.iter().map(|c| c.name()).collect();
-    let result = match rule.result {
-        Result_::Same => "the promoted type".to_owned(),
-        Result_::Bool => "bool, weak where the promoted type is".to_owned(),
+    let classes = rule.accepts.unwrap_or(primitive.accepts[0]);
+    let takes: Vec<&str> = classes.iter().map(|c| c.name()).collect();
+    let result = match primitive.gives {
+        Gives::Bool => "bool, weak where the promoted type is",
+        Gives::Same | Gives::Real => "the promoted type",
     };
     format!(
         "jnp.{name}: {promote}, then lax.{}, which takes {}; the result is {result}",
-        rule.primitive,
+        primitive.name,
         takes.join(", ")
     )
 }
