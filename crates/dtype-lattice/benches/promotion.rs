@@ -24,6 +24,11 @@
 //!   and `lattice_result_type` for 1 to 8 operands, over inputs that
 //!   succeed; `nary/x32/varied` draws each operand's form at random (see
 //!   [`Mix`]).
+//! - `ops/{x32,x64}/{binary,unary}`: `Jax::operation` of one operation of
+//!   each rule (`add` and `less` by `promote_args`, `true_divide` and `sqrt`
+//!   by `promote_args_inexact`, `remainder` by `promote_args_numeric`,
+//!   `abs` and `power` by cases of their own) beside `result_type` of the
+//!   same operands, on mixed lists of one or two operands.
 
 use std::hint::black_box;
 
@@ -31,7 +36,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use dtype_lattice::engine::Node;
 use dtype_lattice::frameworks::jax::{Config, ExplicitX64, Jax, Promotion};
 use dtype_lattice::Policy;
-use dtype_lattice::{DType, Operand, PyScalar, TypeSpec, Typed};
+use dtype_lattice::{DType, Op, Operand, PyScalar, TypeSpec, Typed};
 
 #[path = "../tests/support/floor.rs"]
 mod floor;
@@ -313,5 +318,55 @@ fn nary(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, binary, nary);
+/// An operation's result type beside its promotion: the goal is at most
+/// one table load more (issue 26).
+fn ops(c: &mut Criterion) {
+    let mut rng = Rng(0x0B5);
+    for (name, config) in &CONFIGS[..2] {
+        let jax = black_box(Jax::new(*config));
+        let table = floor::table(jax);
+        for (arity, shape, operations) in [
+            (
+                2,
+                "binary",
+                &[Op::Add, Op::Less, Op::TrueDivide, Op::Remainder, Op::Power][..],
+            ),
+            (1, "unary", &[Op::Sqrt, Op::Abs][..]),
+        ] {
+            let group_name = format!("ops/{name}/{shape}");
+            let mut group = c.benchmark_group(&group_name);
+            let table = black_box(&table);
+            let lists: Vec<Vec<Operand>> = operand_lists(jax, Mix::Mixed, arity, &mut rng)
+                .into_iter()
+                .filter(|list| operations.iter().all(|&op| jax.operation(op, list).is_ok()))
+                .collect();
+            let nodes: Vec<Vec<u8>> = lists
+                .iter()
+                .map(|list| list.iter().map(|o| floor::node(&jax, o)).collect())
+                .collect();
+            group.throughput(Throughput::Elements(lists.len() as u64));
+            let floor_batch = || {
+                for list in black_box(&nodes[..]) {
+                    black_box(floor::fold(table, list));
+                }
+            };
+            let mut pairing = Pairing::new(&mut group, &group_name, lists.len(), floor_batch);
+            pairing.bench("result_type", || {
+                for list in black_box(&lists[..]) {
+                    consume(jax.result_type(list));
+                }
+            });
+            for &op in operations {
+                pairing.bench(op.name(), || {
+                    for list in black_box(&lists[..]) {
+                        consume(jax.operation(op, list));
+                    }
+                });
+            }
+            group.finish();
+        }
+    }
+}
+
+criterion_group!(benches, binary, nary, ops);
 criterion_main!(benches);

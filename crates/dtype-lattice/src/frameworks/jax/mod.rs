@@ -68,6 +68,7 @@ use std::str::FromStr;
 
 mod lattice;
 pub(crate) mod lax;
+mod op_tables;
 mod ops;
 mod rules;
 mod tables;
@@ -494,6 +495,36 @@ impl Jax {
             .general_result_type(&self.tables.automaton, operands)
     }
 
+    /// `jnp.<op>(*operands)`'s result type (`jnp.true_divide`, `jnp.less`,
+    /// `jnp.sqrt`, ...): the function's promotion, then what its `lax`
+    /// primitive makes of the promoted type (`ops.rs`). A dtype operand
+    /// stands for an array of it, a Python type for a scalar of it.
+    ///
+    /// ```
+    /// use dtype_lattice::{frameworks::jax::Jax, DType, Op, Operand, Typed};
+    /// let jax = Jax::default();
+    /// let x = Operand::array(DType::Int8, false);
+    /// assert_eq!(jax.operation(Op::TrueDivide, &[x, x]), Ok(Typed::strong(DType::Float32)));
+    /// assert_eq!(jax.operation(Op::Less, &[x, Operand::py_float(2.5)]), Ok(Typed::weak(DType::Bool)));
+    /// let err = jax.operation(Op::Power, &[x, Operand::py_int(-1)]).unwrap_err();
+    /// assert!(err.to_string().starts_with("Integers cannot be raised to negative powers"));
+    /// ```
+    #[inline]
+    pub fn operation(&self, op: Op, operands: &[Operand]) -> Result<Typed, PromotionError> {
+        match op_tables::OpTables::of(self).get(op, operands) {
+            Some(typed) => Ok(typed),
+            None => self.operation_by_rules(op, operands),
+        }
+    }
+
+    /// What the tables leave to the rules: errors, and the Python values
+    /// that matter. Out of line, so that the table's path stays short.
+    #[cold]
+    #[inline(never)]
+    fn operation_by_rules(&self, op: Op, operands: &[Operand]) -> Result<Typed, PromotionError> {
+        ops::operation(self, op, operands)
+    }
+
     /// `jax._src.dtypes.safe_to_cast`: whether `input` can be cast to
     /// `output` without leaving the promotion lattice's order, i.e. whether
     /// promoting the two gives `output`. `output` is a dtype specifier.
@@ -644,9 +675,10 @@ impl Policy for Jax {
         Some(Jax::lattice_result_type(self, operands))
     }
 
-    /// `jnp.<op>` (`jnp.true_divide`, `jnp.less`, ...): see `ops.rs`.
+    /// `jnp.<op>` (`jnp.true_divide`, `jnp.less`, ...): see
+    /// [`Jax::operation`].
     fn operation(&self, op: Op, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
-        Some(ops::operation(self, op, operands))
+        Some(Jax::operation(self, op, operands))
     }
 
     fn describe_operation(&self, op: Op) -> Option<String> {

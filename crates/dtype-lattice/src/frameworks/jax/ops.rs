@@ -93,8 +93,12 @@ pub(super) fn operation(jax: &Jax, op: Op, operands: &[Operand]) -> Result<Typed
             operands.len()
         )));
     }
-    let arguments: Vec<Operand> = operands.iter().map(|o| o.as_argument()).collect();
-    let operands = &arguments[..];
+    // Read in place, not collected: the hot path does not allocate.
+    let mut arguments = [Operand::NONE; 2];
+    for (argument, operand) in arguments.iter_mut().zip(operands) {
+        *argument = operand.as_argument();
+    }
+    let operands = &arguments[..operands.len()];
     arraylike(function_name(op), operands)?;
     if let (Some(rule), Some(primitive)) = (RULES[op as usize], lax::primitive(op)) {
         let promoted = promote(jax, rule.promote, operands)?;

@@ -5,6 +5,8 @@
 
 use std::sync::OnceLock;
 
+use super::op_tables::OpTables;
+
 use super::lattice::{node, node_label, standard_edges, strict_edges, NODE_COUNT};
 use super::{Config, ExplicitX64, Promotion};
 use crate::engine::Lattice;
@@ -314,6 +316,9 @@ pub(super) struct Tables {
     pub(super) short: ShortLists,
     /// `lattice_result_type`'s.
     pub(super) lattice_short: ShortLists,
+    /// The operations' answers, built by the first operation asked
+    /// (`op_tables.rs`).
+    pub(super) ops: OnceLock<OpTables>,
 }
 
 /// How many sets of tables there are: [`Config::index`].
@@ -349,6 +354,7 @@ pub(super) fn compiled() -> &'static Compiled {
                 short: ShortLists::new(config, &automaton, true, false),
                 lattice_short: ShortLists::new(config, &automaton, false, true),
                 automaton,
+                ops: OnceLock::new(),
             }
         });
         let tables = tables.collect();
