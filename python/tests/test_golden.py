@@ -230,6 +230,8 @@ def test_golden_file(name: str) -> None:
     lines = (GOLDEN / name).read_text(encoding="utf-8").splitlines()
     header = json.loads(lines[0])["header"]
     records_warnings = header.get("records_warnings", False)
+    if header.get("api"):
+        pytest.skip(f"{name}: records {header['api']}, which no policy models")
     if header.get("format") == "op-table":
         cases = op_table_cases(header, lines[1:])
         if not models_operations(cases[0]):
