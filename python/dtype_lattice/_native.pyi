@@ -13,6 +13,9 @@ class TypePromotionError(ValueError):
 class InvalidArgumentError(Exception):
     """TensorFlow's InvalidArgumentError."""
 
+class UFuncTypeError(TypeError):
+    """NumPy's UFuncTypeError: a ufunc with no loop for the input types."""
+
 class Policy:
     name: str
     policy_name: str

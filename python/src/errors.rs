@@ -17,6 +17,14 @@ create_exception!(
     PyValueError,
     "No implicit promotion path between the inputs (JAX's TypePromotionError)."
 );
+// NumPy's own class takes the ufunc and dtypes, not a message; this one
+// has its name and base, so `except TypeError` catches it as NumPy's.
+create_exception!(
+    dtype_lattice,
+    UFuncTypeError,
+    PyTypeError,
+    "A ufunc with no loop for the input types (NumPy's UFuncTypeError)."
+);
 create_exception!(
     dtype_lattice,
     InvalidArgumentError,
@@ -43,6 +51,7 @@ pub(crate) fn to_python(py: Python<'_>, err: &PromotionError) -> PyErr {
         ErrorKind::Runtime => PyRuntimeError::new_err(message),
         ErrorKind::InvalidArgument => InvalidArgumentError::new_err(message),
         ErrorKind::System => PySystemError::new_err(message),
+        ErrorKind::UFuncType => UFuncTypeError::new_err(message),
         _ => PyValueError::new_err(message),
     }
 }

@@ -214,6 +214,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "InvalidArgumentError",
         py.get_type::<errors::InvalidArgumentError>(),
     )?;
+    m.add("UFuncTypeError", py.get_type::<errors::UFuncTypeError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -120,6 +120,8 @@ golden! {
     paddle_result_type => "paddle_result_type.jsonl";
     paddle_add => "paddle_add.jsonl";
     ops_jax_lax => "ops_jax_lax.jsonl";
+    ops_numpy => "ops_numpy.jsonl";
+    ops_array_api => "ops_array_api.jsonl";
 }
 
 /// The batch protocol's answer to one request, as the CLI's `batch` gives it.

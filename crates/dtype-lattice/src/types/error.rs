@@ -203,6 +203,9 @@ pub enum ErrorKind {
     InvalidArgument,
     /// `SystemError` (TensorFlow, converting a negative int to uint64).
     System,
+    /// NumPy's `UFuncTypeError`, a `TypeError`: a ufunc with no loop for
+    /// the input types.
+    UFuncType,
 }
 
 impl ErrorKind {
@@ -219,6 +222,7 @@ impl ErrorKind {
             ErrorKind::Runtime => "RuntimeError",
             ErrorKind::InvalidArgument => "InvalidArgumentError",
             ErrorKind::System => "SystemError",
+            ErrorKind::UFuncType => "UFuncTypeError",
         }
     }
 }

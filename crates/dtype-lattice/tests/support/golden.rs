@@ -59,6 +59,14 @@ const PINNED: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "conformance/generate_ops_numpy.py",
+        &[
+            ("numpy", "2.5.5"),
+            ("ml_dtypes", "0.6.0"),
+            ("array_api_strict", "2.6.1"),
+        ],
+    ),
+    (
         "conformance/generate_torch.py",
         &[("torch", "2.15.0+cu132")],
     ),

@@ -52,6 +52,7 @@
 mod casts;
 mod common;
 mod legacy;
+pub(crate) mod ops;
 
 pub use legacy::NumpyLegacy;
 
@@ -61,7 +62,7 @@ use crate::types::DType;
 use crate::types::ErrorKind;
 use crate::types::PromotionError;
 use crate::types::Typed;
-use crate::types::{Operand, OperandKind, PyScalar, TypeSpec};
+use crate::types::{Op, Operand, OperandKind, PyScalar, TypeSpec};
 use common::{common_pair, promote_sequence, Class};
 
 /// NumPy 2.5.5's promotion (NEP 50) with ml_dtypes 0.6.0 imported.
@@ -135,17 +136,7 @@ impl Numpy {
     /// assert_eq!(err.python_type(), "OverflowError");
     /// ```
     fn add_pair(&self, a: Operand, b: Operand) -> Result<DType, PromotionError> {
-        for operand in [a, b] {
-            if let Some(dtype) = array_dtype(&operand).filter(|d| d.is_ml_dtypes()) {
-                return Err(PromotionError::Framework {
-                    kind: ErrorKind::NotImplemented,
-                    message: format!(
-                        "arithmetic on {dtype} runs ml_dtypes' own loops, which dtype-lattice \
-                         does not model; result_type gives NumPy's promotion"
-                    ),
-                });
-            }
-        }
+        self.refuse_ml_dtypes(&[a, b])?;
         let dtype = self.result_dtype(&[a, b])?;
         for operand in [a, b] {
             if let OperandKind::PyInt(value) = operand.kind() {
@@ -153,6 +144,26 @@ impl Numpy {
             }
         }
         Ok(dtype)
+    }
+}
+
+impl Numpy {
+    /// Arithmetic on ml_dtypes' types runs ml_dtypes' own loops, which the
+    /// library does not model: refused, naming the dtype.
+    fn refuse_ml_dtypes(&self, operands: &[Operand]) -> Result<(), PromotionError> {
+        match operands
+            .iter()
+            .find_map(|operand| array_dtype(operand).filter(|d| d.is_ml_dtypes()))
+        {
+            Some(dtype) => Err(PromotionError::Framework {
+                kind: ErrorKind::NotImplemented,
+                message: format!(
+                    "arithmetic on {dtype} runs ml_dtypes' own loops, which dtype-lattice does \
+                     not model; result_type gives NumPy's promotion"
+                ),
+            }),
+            None => Ok(()),
+        }
     }
 }
 
@@ -295,5 +306,26 @@ impl Policy for Numpy {
 
     fn can_cast(&self, from: DType, to: DType) -> Option<bool> {
         Some(self.safe_cast(from, to))
+    }
+
+    /// `np.<ufunc>(*operands).dtype` (`ops.rs`): promotion, then the first
+    /// loop the result casts to safely.
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::numpy::Numpy;
+    /// use dtype_lattice::{DType, Op, Operand, Policy, Typed};
+    /// let x = |dtype| Operand::array(dtype, false);
+    /// assert_eq!(Numpy.operation(Op::TrueDivide, &[x(DType::Int32), x(DType::Int32)]), Some(Ok(Typed::strong(DType::Float64))));
+    /// assert_eq!(Numpy.operation(Op::Sqrt, &[x(DType::Int8)]), Some(Ok(Typed::strong(DType::Float16))));
+    /// assert_eq!(Numpy.operation(Op::Sqrt, &[x(DType::Int16)]), Some(Ok(Typed::strong(DType::Float32))));
+    /// let err = Numpy.operation(Op::Power, &[x(DType::Int8), Operand::py_int(-1)]).unwrap().unwrap_err();
+    /// assert_eq!(err.to_string(), "Integers to negative integer powers are not allowed.");
+    /// ```
+    fn operation(&self, op: Op, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
+        Some(ops::operation(self, op, operands))
+    }
+
+    fn describe_operation(&self, op: Op) -> Option<String> {
+        Some(ops::describe(op))
     }
 }

@@ -49,7 +49,9 @@ use crate::types::DType;
 use crate::types::ErrorKind;
 use crate::types::PromotionError;
 use crate::types::Typed;
-use crate::types::{Operand, OperandKind, PyScalar, TypeSpec};
+use crate::types::{Op, Operand, OperandKind, PyScalar, TypeSpec};
+
+mod ops;
 
 /// The standard's promotion lattice, as "dtype -> dtypes it promotes to".
 const LATTICE: &[(&str, &[&str])] = &[
@@ -200,7 +202,7 @@ impl ArrayApi {
         }
     }
 
-    fn join(&self, a: DType, b: DType) -> Result<DType, PromotionError> {
+    pub(super) fn join(&self, a: DType, b: DType) -> Result<DType, PromotionError> {
         lattice()
             .join_types(Typed::strong(a), Typed::strong(b))
             .map(|joined| joined.dtype)
@@ -217,7 +219,7 @@ impl ArrayApi {
 /// and zero-dimensional arrays promote as any other), a Python scalar with
 /// an int's value where it has one, or `None`.
 #[derive(Clone, Copy)]
-enum Form {
+pub(super) enum Form {
     Array(DType),
     Scalar(PyScalar, Option<i128>),
     None,
@@ -236,7 +238,7 @@ impl Form {
 
 /// The one place an operand's kind is read, so that a new kind of operand
 /// needs one arm here. A weakly-typed array (only JAX has them) is an error.
-fn form(operand: &Operand) -> Result<Form, PromotionError> {
+pub(super) fn form(operand: &Operand) -> Result<Form, PromotionError> {
     Ok(match operand.kind() {
         OperandKind::DType(dtype)
         | OperandKind::ZeroDim(dtype)
@@ -277,7 +279,7 @@ pub(crate) fn python_adds(a: PyScalar, b: PyScalar) -> PromotionError {
 }
 
 /// A dtype array-api-strict has, or the error looking it up gives.
-fn known(dtype: DType) -> Result<DType, PromotionError> {
+pub(super) fn known(dtype: DType) -> Result<DType, PromotionError> {
     if DTYPES.contains(&dtype) {
         return Ok(dtype);
     }
@@ -297,7 +299,7 @@ fn not_an_input() -> PromotionError {
 /// A Python scalar against arrays of dtype `dtype`: it must be of a kind
 /// the dtype holds, and an int must fit an integer dtype. A complex scalar
 /// makes a real float dtype complex.
-fn promote_scalar(
+pub(super) fn promote_scalar(
     dtype: DType,
     scalar: PyScalar,
     value: Option<i128>,
@@ -372,6 +374,29 @@ impl Policy for ArrayApi {
 
     fn is_native(&self, dtype: DType) -> bool {
         DTYPES.contains(&dtype)
+    }
+
+    /// The standard's function of the operation in array-api-strict
+    /// (`ops.rs`): its dtype category first, then promotion.
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::array_api::ArrayApi;
+    /// use dtype_lattice::{DType, Op, Operand, Policy, Typed};
+    /// let x = Operand::array(DType::Int32, false);
+    /// let err = ArrayApi.operation(Op::TrueDivide, &[x, x]).unwrap().unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "Only floating-point dtypes are allowed in divide(...). Got array_api_strict.int32 and \
+    ///      array_api_strict.int32."
+    /// );
+    /// assert_eq!(ArrayApi.operation(Op::Less, &[x, Operand::py_int(2)]), Some(Ok(Typed::strong(DType::Bool))));
+    /// ```
+    fn operation(&self, op: Op, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
+        Some(ops::operation(self, op, operands))
+    }
+
+    fn describe_operation(&self, op: Op) -> Option<String> {
+        Some(ops::describe(op))
     }
 
     fn add(&self, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {

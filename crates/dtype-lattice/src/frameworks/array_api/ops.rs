@@ -1,0 +1,232 @@
+//! array-api-strict's elementwise functions: each takes the dtype
+//! categories the standard names for it, then promotes as `+` does.
+//!
+//! Every function checks its array operands' category first (`add` takes
+//! numeric dtypes, `divide` floating-point ones, `bitwise_and` integer or
+//! boolean ones), then promotes: two arrays by the standard's table, an
+//! array and a Python scalar by the scalar's kind ([`promote_scalar`]).
+//! Two Python scalars are refused, and so is a Python scalar where a unary
+//! function wants an array. [`FUNCTIONS`] is the table: a name, a category
+//! and what the result is.
+
+use super::{form, known, promote_scalar, ArrayApi, Form};
+use crate::frameworks::numpy::ops::select_loop;
+use crate::types::{DType, ErrorKind, Kind, Op, Operand, PromotionError, PyScalar, Typed};
+
+/// A dtype category of the standard, as array-api-strict's messages name
+/// it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Category {
+    Any,
+    Numeric,
+    RealNumeric,
+    FloatingPoint,
+    IntegerOrBoolean,
+    Boolean,
+}
+
+impl Category {
+    fn name(self) -> &'static str {
+        match self {
+            Category::Any => "any",
+            Category::Numeric => "numeric",
+            Category::RealNumeric => "real numeric",
+            Category::FloatingPoint => "floating-point",
+            Category::IntegerOrBoolean => "integer or boolean",
+            Category::Boolean => "boolean",
+        }
+    }
+
+    fn contains(self, dtype: DType) -> bool {
+        let kind = dtype.kind();
+        match self {
+            Category::Any => true,
+            Category::Numeric => kind != Kind::Bool,
+            Category::RealNumeric => !matches!(kind, Kind::Bool | Kind::Complex),
+            Category::FloatingPoint => matches!(kind, Kind::Float | Kind::Complex),
+            Category::IntegerOrBoolean => {
+                matches!(kind, Kind::Bool | Kind::Signed | Kind::Unsigned)
+            }
+            Category::Boolean => kind == Kind::Bool,
+        }
+    }
+}
+
+/// What a function gives for the promoted dtype.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Gives {
+    Same,
+    Bool,
+    /// A complex dtype's part type (`abs`).
+    Real,
+}
+
+/// The function's name, category and result, by [`Op`]'s order.
+const FUNCTIONS: [(&str, Category, Gives); 24] = [
+    ("add", Category::Numeric, Gives::Same),
+    ("subtract", Category::Numeric, Gives::Same),
+    ("multiply", Category::Numeric, Gives::Same),
+    ("divide", Category::FloatingPoint, Gives::Same),
+    ("floor_divide", Category::RealNumeric, Gives::Same),
+    ("remainder", Category::RealNumeric, Gives::Same),
+    ("pow", Category::Numeric, Gives::Same),
+    ("maximum", Category::RealNumeric, Gives::Same),
+    ("equal", Category::Any, Gives::Bool),
+    ("not_equal", Category::Any, Gives::Bool),
+    ("less", Category::RealNumeric, Gives::Bool),
+    ("less_equal", Category::RealNumeric, Gives::Bool),
+    ("greater", Category::RealNumeric, Gives::Bool),
+    ("greater_equal", Category::RealNumeric, Gives::Bool),
+    ("bitwise_and", Category::IntegerOrBoolean, Gives::Same),
+    ("bitwise_or", Category::IntegerOrBoolean, Gives::Same),
+    ("bitwise_xor", Category::IntegerOrBoolean, Gives::Same),
+    ("logical_and", Category::Boolean, Gives::Bool),
+    ("negative", Category::Numeric, Gives::Same),
+    ("abs", Category::Numeric, Gives::Real),
+    ("sign", Category::Numeric, Gives::Same),
+    ("sqrt", Category::FloatingPoint, Gives::Same),
+    ("exp", Category::FloatingPoint, Gives::Same),
+    ("floor", Category::RealNumeric, Gives::Same),
+];
+
+fn type_error(message: String) -> PromotionError {
+    PromotionError::Framework {
+        kind: ErrorKind::Type,
+        message,
+    }
+}
+
+/// `xp.<function>(*operands).dtype`.
+pub(super) fn operation(
+    api: &ArrayApi,
+    op: Op,
+    operands: &[Operand],
+) -> Result<Typed, PromotionError> {
+    let (name, category, gives) = FUNCTIONS[op as usize];
+    let promoted = match *operands {
+        [x] if op.arity() == 1 => unary(name, category, x.as_argument())?,
+        [a, b] if op.arity() == 2 => binary(api, name, category, a.as_argument(), b.as_argument())?,
+        _ => {
+            return Err(type_error(format!(
+                "{name}() takes {} positional argument{} but {} were given",
+                op.arity(),
+                if op.arity() == 1 { "" } else { "s" },
+                operands.len()
+            )))
+        }
+    };
+    // array-api-strict computes with NumPy's ufunc, whose loops may not
+    // take the promoted dtype (`floor_divide` of a float array and a
+    // Python complex).
+    let dtype = promoted;
+    select_loop(op, dtype)?;
+    if op == Op::Power && dtype.is_integer() {
+        if let Form::Scalar(PyScalar::Int, Some(exponent)) = form(&operands[1].as_argument())? {
+            if exponent < 0 {
+                return Err(PromotionError::Framework {
+                    kind: ErrorKind::Value,
+                    message: "Integers to negative integer powers are not allowed.".to_owned(),
+                });
+            }
+        }
+    }
+    Ok(Typed::strong(match gives {
+        Gives::Same => dtype,
+        Gives::Bool => DType::Bool,
+        Gives::Real => dtype.real_part(),
+    }))
+}
+
+/// A unary function takes one array of its category.
+fn unary(name: &str, category: Category, x: Operand) -> Result<DType, PromotionError> {
+    match form(&x)? {
+        Form::Array(dtype) => {
+            let dtype = known(dtype)?;
+            if category.contains(dtype) {
+                Ok(dtype)
+            } else if name == "sign" {
+                Err(type_error(
+                    "Only numeric dtypes are allowed in sign".to_owned(),
+                ))
+            } else {
+                Err(type_error(format!(
+                    "Only {} dtypes are allowed in {name}; got array_api_strict.{dtype}.",
+                    category.name()
+                )))
+            }
+        }
+        Form::Scalar(scalar, _) => Err(type_error(format!(
+            "Only Array objects are allowed; got <class '{}'>",
+            scalar.name()
+        ))),
+        Form::None => Err(type_error(
+            "Only Array objects are allowed; got <class 'NoneType'>".to_owned(),
+        )),
+    }
+}
+
+/// A binary function: its category's check of the arrays, then promotion
+/// (two arrays by the table, an array and a Python scalar by the scalar's
+/// kind).
+fn binary(
+    api: &ArrayApi,
+    name: &str,
+    category: Category,
+    a: Operand,
+    b: Operand,
+) -> Result<DType, PromotionError> {
+    let (a, b) = (form(&a)?, form(&b)?);
+    for side in [a, b] {
+        if let Form::Array(dtype) = side {
+            known(dtype)?;
+        }
+    }
+    match (a, b) {
+        (Form::Array(x), Form::Array(y)) => {
+            if !(category.contains(x) && category.contains(y)) {
+                return Err(type_error(format!(
+                    "Only {} dtypes are allowed in {name}(...). Got array_api_strict.{x} and \
+                     array_api_strict.{y}.",
+                    category.name()
+                )));
+            }
+            api.join(x, y)
+        }
+        (Form::Array(dtype), Form::Scalar(scalar, value))
+        | (Form::Scalar(scalar, value), Form::Array(dtype)) => {
+            if !category.contains(dtype) {
+                return Err(type_error(format!(
+                    "Only {} dtypes are allowed {name}. Got array_api_strict.{dtype}.",
+                    category.name()
+                )));
+            }
+            promote_scalar(dtype, scalar, value)
+        }
+        (Form::Scalar(x, _), Form::Scalar(y, _)) => Err(type_error(format!(
+            "Two scalars not allowed, got type(x1) = <class '{}'> and type(x2) =<class '{}'>",
+            x.name(),
+            y.name()
+        ))),
+        _ => Err(type_error(
+            "Expected Array or Python scalar; got <class 'NoneType'>".to_owned(),
+        )),
+    }
+}
+
+/// How the library's function computes `op`, in words.
+pub(super) fn describe(op: Op) -> String {
+    let (name, category, gives) = FUNCTIONS[op as usize];
+    let takes = match category {
+        Category::Any => "any dtype".to_owned(),
+        other => format!("{} dtypes", other.name()),
+    };
+    let result = match gives {
+        Gives::Same => "the promoted dtype",
+        Gives::Bool => "bool",
+        Gives::Real => "the promoted dtype, a complex one's part type",
+    };
+    format!(
+        "xp.{name}: takes {takes}, then promotes as `+` does (two arrays by the standard's \
+         table, a Python scalar only of a kind the array holds); the result is {result}"
+    )
+}
