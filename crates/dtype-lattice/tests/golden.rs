@@ -119,6 +119,7 @@ golden! {
     paddle_promote_types => "paddle_promote_types.jsonl";
     paddle_result_type => "paddle_result_type.jsonl";
     paddle_add => "paddle_add.jsonl";
+    ops_jax => "ops_jax.jsonl";
     ops_jax_lax => "ops_jax_lax.jsonl";
     ops_numpy => "ops_numpy.jsonl";
     ops_array_api => "ops_array_api.jsonl";

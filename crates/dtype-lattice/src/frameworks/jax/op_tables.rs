@@ -62,7 +62,7 @@ impl OpTables {
         let mut decode = [NOT_READ as u8; 256];
         for operand in Operand::each_code() {
             let code = usize::from(operand.code());
-            let argument = operand.as_argument();
+            let argument = ops::argument_of(&jax, operand);
             let python = matches!(
                 argument.kind(),
                 OperandKind::PyBool(_)

@@ -96,7 +96,7 @@ pub(super) fn operation(jax: &Jax, op: Op, operands: &[Operand]) -> Result<Typed
     // Read in place, not collected: the hot path does not allocate.
     let mut arguments = [Operand::NONE; 2];
     for (argument, operand) in arguments.iter_mut().zip(operands) {
-        *argument = operand.as_argument();
+        *argument = argument_of(jax, *operand);
     }
     let operands = &arguments[..operands.len()];
     arraylike(function_name(op), operands)?;
@@ -162,6 +162,19 @@ pub(super) fn operation(jax: &Jax, op: Op, operands: &[Operand]) -> Result<Typed
             Ok(promoted)
         }
         _ => unreachable!("every other operation has a rule"),
+    }
+}
+
+/// An operand as `jnp`'s functions take it ([`Operand::as_argument`]),
+/// an array of the dtype the configuration keeps: with x64 off a 64-bit
+/// array's values become 32-bit as the function reads them (JAX
+/// canonicalizes every input's type when it traces).
+pub(super) fn argument_of(jax: &Jax, operand: Operand) -> Operand {
+    let argument = operand.as_argument();
+    match argument.kind() {
+        OperandKind::Array { dtype, weak } => Operand::array(jax.canonicalize_dtype(dtype), weak),
+        OperandKind::ZeroDim(dtype) => Operand::zero_dim(jax.canonicalize_dtype(dtype)),
+        _ => argument,
     }
 }
 
