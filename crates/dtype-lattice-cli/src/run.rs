@@ -156,7 +156,7 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
                 let arguments: Vec<Operand> = operands.iter().map(|o| o.as_argument()).collect();
                 let result = policy
                     .operation(op, &arguments)
-                    .ok_or_else(|| unanswered(policy.as_ref(), Some(op)))?;
+                    .ok_or_else(|| not_modelled(policy.as_ref(), op))?;
                 writeln!(out, "{}", result.map_err(Failure::Promotion)?)?;
                 return Ok(());
             }
@@ -231,7 +231,7 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
                 };
                 report = report
                     .with_operation(policy, op, *types)
-                    .ok_or_else(|| unanswered(policy, Some(op)))?;
+                    .ok_or_else(|| not_modelled(policy, op))?;
             }
             // The inputs as the user wrote them, unless the policy took one
             // as another type (JAX without x64: uint64 as uint32).
@@ -300,6 +300,14 @@ fn poset(definition: &Definition) -> Result<Poset, Failure> {
     })
 }
 
+/// The policy does not model `op`.
+fn not_modelled(policy: &dyn Policy, op: Op) -> Failure {
+    Failure::Usage(format!(
+        "{} does not model {op} yet; docs/policies.md lists the policies that do",
+        policy.name()
+    ))
+}
+
 /// Why a policy gives no answer for `op`: it does not model it, or (for a
 /// table) it takes one operand.
 fn unanswered(policy: &dyn Policy, op: Option<Op>) -> Failure {
@@ -307,11 +315,7 @@ fn unanswered(policy: &dyn Policy, op: Option<Op>) -> Failure {
         Some(op) if op.arity() == 1 => Failure::Usage(format!(
             "{op} takes one operand, so it has no table: ask `dtype-lattice result-type --op {op} TYPE`"
         )),
-        Some(op) => Failure::Usage(format!(
-            "{} does not model {op} yet; `dtype-lattice result-type --policy P --op {op}` answers for the \
-             policies that do (docs/policies.md lists them)",
-            policy.name()
-        )),
+        Some(op) => not_modelled(policy, op),
         None => Failure::Usage(format!("{} gave no table", policy.name())),
     }
 }
