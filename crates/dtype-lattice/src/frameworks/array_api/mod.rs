@@ -377,7 +377,8 @@ impl Policy for ArrayApi {
     }
 
     /// The standard's function of the operation in array-api-strict
-    /// (`ops.rs`): its dtype category first, then promotion.
+    /// (`ops.rs`): its dtype category first, then promotion; `add` is the
+    /// operator `+` ([`Policy::add`]).
     ///
     /// ```
     /// use dtype_lattice::frameworks::array_api::ArrayApi;
@@ -392,7 +393,11 @@ impl Policy for ArrayApi {
     /// assert_eq!(ArrayApi.operation(Op::Less, &[x, Operand::py_int(2)]), Some(Ok(Typed::strong(DType::Bool))));
     /// ```
     fn operation(&self, op: Op, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
-        Some(ops::operation(self, op, operands))
+        match op {
+            // The policy's addition is `+`, as everywhere in the library.
+            Op::Add => self.add(operands),
+            _ => Some(ops::operation(self, op, operands)),
+        }
     }
 
     fn describe_operation(&self, op: Op) -> Option<String> {

@@ -215,6 +215,11 @@ fn binary(
 
 /// How the library's function computes `op`, in words.
 pub(super) fn describe(op: Op) -> String {
+    if op == Op::Add {
+        return "x + y (Array.__add__, or __radd__ after a Python scalar): numeric arrays only, \
+                promoted by the standard's table, a Python scalar only of a kind the array holds"
+            .to_owned();
+    }
     let (name, category, gives) = FUNCTIONS[op as usize];
     let takes = match category {
         Category::Any => "any dtype".to_owned(),
