@@ -203,6 +203,9 @@ pub enum ErrorKind {
     InvalidArgument,
     /// `SystemError` (TensorFlow, converting a negative int to uint64).
     System,
+    /// TensorFlow's `NotFoundError`: an op with no kernel for a dtype on
+    /// the device.
+    NotFound,
 }
 
 impl ErrorKind {
@@ -219,6 +222,7 @@ impl ErrorKind {
             ErrorKind::Runtime => "RuntimeError",
             ErrorKind::InvalidArgument => "InvalidArgumentError",
             ErrorKind::System => "SystemError",
+            ErrorKind::NotFound => "NotFoundError",
         }
     }
 }
