@@ -13,6 +13,9 @@ class TypePromotionError(ValueError):
 class InvalidArgumentError(Exception):
     """TensorFlow's InvalidArgumentError."""
 
+class NotFoundError(Exception):
+    """TensorFlow's NotFoundError: no kernel for a dtype on the device."""
+
 class UFuncTypeError(TypeError):
     """NumPy's UFuncTypeError: a ufunc with no loop for the input types."""
 

@@ -31,6 +31,12 @@ create_exception!(
     PyException,
     "TensorFlow's InvalidArgumentError."
 );
+create_exception!(
+    dtype_lattice,
+    NotFoundError,
+    PyException,
+    "TensorFlow's NotFoundError: no kernel for a dtype on the device."
+);
 
 /// The exception a framework raises for `err`, with its message.
 pub(crate) fn to_python(py: Python<'_>, err: &PromotionError) -> PyErr {
@@ -52,6 +58,7 @@ pub(crate) fn to_python(py: Python<'_>, err: &PromotionError) -> PyErr {
         ErrorKind::InvalidArgument => InvalidArgumentError::new_err(message),
         ErrorKind::System => PySystemError::new_err(message),
         ErrorKind::UFuncType => UFuncTypeError::new_err(message),
+        ErrorKind::NotFound => NotFoundError::new_err(message),
         _ => PyValueError::new_err(message),
     }
 }

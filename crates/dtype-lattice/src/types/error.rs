@@ -206,6 +206,9 @@ pub enum ErrorKind {
     /// NumPy's `UFuncTypeError`, a `TypeError`: a ufunc with no loop for
     /// the input types.
     UFuncType,
+    /// TensorFlow's `NotFoundError`: an op with no kernel for a dtype on
+    /// the device.
+    NotFound,
 }
 
 impl ErrorKind {
@@ -223,6 +226,7 @@ impl ErrorKind {
             ErrorKind::InvalidArgument => "InvalidArgumentError",
             ErrorKind::System => "SystemError",
             ErrorKind::UFuncType => "UFuncTypeError",
+            ErrorKind::NotFound => "NotFoundError",
         }
     }
 }

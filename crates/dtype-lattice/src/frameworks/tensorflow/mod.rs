@@ -1,6 +1,11 @@
-//! TensorFlow 2.21's type promotion: `tf.add` as TensorFlow starts
-//! ([`Mode::Off`]), and TensorFlow's "auto dtype conversion" under NumPy
-//! behaviour ([`Mode::Safe`], [`Mode::All`]).
+//! TensorFlow 2.21's type promotion: `tf.add` and the other operations as
+//! TensorFlow starts ([`Mode::Off`]), and TensorFlow's "auto dtype
+//! conversion" under NumPy behaviour ([`Mode::Safe`], [`Mode::All`]).
+//!
+//! This module holds the modes and the promotion table; `ops` says which
+//! function each operation calls and how it reaches its kernel, `convert`
+//! how a Python scalar becomes a tensor, and `kernels` what each kernel
+//! takes ([`Policy::operation`]).
 //!
 //! Without NumPy behaviour TensorFlow promotes nothing: `tf.add` takes two
 //! tensors of one dtype, and a Python scalar becomes a tensor of the other
@@ -44,6 +49,10 @@
 //! assert_eq!(safe.result_type(&[i32, f32]).unwrap_err().python_type(), "TypeError");
 //! ```
 
+mod convert;
+mod kernels;
+mod ops;
+
 use std::sync::OnceLock;
 
 use crate::policy::Policy;
@@ -51,8 +60,10 @@ use crate::policy::TypedLattice;
 use crate::types::ErrorKind;
 use crate::types::PromotionError;
 use crate::types::Typed;
-use crate::types::{DType, Kind};
-use crate::types::{Operand, OperandKind, PyScalar, TypeSpec};
+use crate::types::{DType, Kind, Op};
+use crate::types::{Operand, OperandKind, TypeSpec};
+
+pub(crate) use convert::{out_of_range, unconvertible_none};
 
 /// TensorFlow's dtype conversion mode
 /// (`experimental_enable_numpy_behavior(dtype_conversion_mode=...)`).
@@ -123,6 +134,26 @@ const DTYPES: [DType; 25] = [
     DType::Complex128,
 ];
 
+/// The fifteen dtypes of the table, which auto dtype conversion promotes
+/// and `tf.cast` casts among.
+const LATTICE_DTYPES: [DType; 15] = [
+    DType::Bool,
+    DType::UInt8,
+    DType::UInt16,
+    DType::UInt32,
+    DType::UInt64,
+    DType::Int8,
+    DType::Int16,
+    DType::Int32,
+    DType::Int64,
+    DType::BFloat16,
+    DType::Float16,
+    DType::Float32,
+    DType::Float64,
+    DType::Complex64,
+    DType::Complex128,
+];
+
 /// The dtypes a `WeakTensor` may have.
 const WEAK_DTYPES: [DType; 5] = [
     DType::Int32,
@@ -132,46 +163,11 @@ const WEAK_DTYPES: [DType; 5] = [
     DType::Complex128,
 ];
 
-/// The dtypes the `AddV2` kernel has, in the order its message lists them.
-const ADD_DTYPES: [DType; 14] = [
-    DType::BFloat16,
-    DType::Float16,
-    DType::Float32,
-    DType::Float64,
-    DType::UInt8,
-    DType::UInt16,
-    DType::UInt32,
-    DType::UInt64,
-    DType::Int8,
-    DType::Int16,
-    DType::Int32,
-    DType::Int64,
-    DType::Complex64,
-    DType::Complex128,
-];
-
-/// The dtypes a Python `True` converts to (measured: TensorFlow's eager
-/// conversion accepts a bool for these and refuses it for the others).
-const BOOL_CONVERTS_TO: [DType; 8] = [
-    DType::Bool,
-    DType::UInt64,
-    DType::Int32,
-    DType::Int64,
-    DType::Float16,
-    DType::Float32,
-    DType::Float64,
-    DType::Complex128,
-];
-
-/// The dtypes a Python int beyond int64 (up to uint64's maximum) converts
-/// to (measured).
-const BIG_INT_CONVERTS_TO: [DType; 5] = [
-    DType::UInt64,
-    DType::Float16,
-    DType::Float32,
-    DType::Float64,
-    DType::Complex128,
-];
+/// TensorFlow's `AddV2` kernel's check of a dtype (the list its message
+/// prints).
+pub(crate) fn kernel(dtype: DType) -> Result<(), PromotionError> {
+    kernels::ADD_V2.check_type(dtype, true)
+}
 
 /// TensorFlow 2.21.0's promotion in one dtype conversion mode.
 ///
@@ -179,7 +175,9 @@ const BIG_INT_CONVERTS_TO: [DType; 5] = [
 /// zero-dimensional tensors alike), a weak array is a `WeakTensor` (modes
 /// safe and all), and Python scalars and their types are Python scalars;
 /// a Python type stands for the scalars the golden data uses (`2`, `2.0`,
-/// `2j`, `True`).
+/// `2j`, `True`). A tensor holds what the golden data's hold, ones (so
+/// `x // y` fails for a divisor only where a Python scalar is zero), and
+/// where TensorFlow prints a tensor, it prints that one: shape `(2,)`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct TensorFlow {
     mode: Mode,
@@ -190,10 +188,24 @@ pub struct TensorFlow {
 enum Value {
     Tensor { dtype: DType, weak: bool },
     Int(i128),
-    Float,
-    Complex,
+    Float(f64),
+    Complex { real: f64, imag: f64 },
     Bool(bool),
     None,
+}
+
+impl Value {
+    /// Python's `repr` of a scalar, as conversion errors print it.
+    fn repr(self) -> String {
+        match self {
+            Value::Int(value) => Operand::py_int(value).to_string(),
+            Value::Float(value) => Operand::py_float(value).to_string(),
+            Value::Complex { real, imag } => Operand::py_complex(real, imag).to_string(),
+            Value::Bool(value) => python_bool(value).to_owned(),
+            Value::None => "None".to_owned(),
+            Value::Tensor { dtype, .. } => format!("<tf.Tensor: dtype={dtype}>"),
+        }
+    }
 }
 
 impl TensorFlow {
@@ -207,29 +219,6 @@ impl TensorFlow {
         self.mode
     }
 
-    /// `tf.add(*operands)`: the operands are built first, then the call
-    /// must have two.
-    fn add_operands(&self, operands: &[Operand]) -> Result<Typed, PromotionError> {
-        let values = self.values(operands)?;
-        let [a, b] = values[..] else {
-            return Err(arity(self.mode, values.len()));
-        };
-        if self.mode == Mode::Off {
-            return off_add(a, b);
-        }
-        let result = match self.auto_result_type(&[a, b]) {
-            Err(PromotionError::Framework {
-                kind: ErrorKind::NotImplemented,
-                ..
-            }) => return off_add(a, b),
-            other => other?,
-        };
-        convert_for_auto(a, result.dtype, false)?;
-        convert_for_auto(b, result.dtype, true)?;
-        kernel(result.dtype)?;
-        Ok(result)
-    }
-
     /// The operands as TensorFlow builds them, in order: a dtype it lacks
     /// fails `tf.as_dtype`, a weak tensor of a dtype `WeakTensor` refuses
     /// fails to be made.
@@ -237,7 +226,7 @@ impl TensorFlow {
         operands
             .iter()
             .map(|operand| {
-                Ok(match operand.kind() {
+                Ok(match operand.as_argument().kind() {
                     OperandKind::DType(dtype) | OperandKind::ZeroDim(dtype) => Value::Tensor {
                         dtype: known(dtype)?,
                         weak: false,
@@ -249,15 +238,12 @@ impl TensorFlow {
                         }
                         Value::Tensor { dtype, weak }
                     }
-                    OperandKind::PyType(PyScalar::Int) => Value::Int(2),
-                    OperandKind::PyType(PyScalar::Float) | OperandKind::PyFloat(_) => Value::Float,
-                    OperandKind::PyType(PyScalar::Complex) | OperandKind::PyComplex { .. } => {
-                        Value::Complex
-                    }
-                    OperandKind::PyType(PyScalar::Bool) => Value::Bool(true),
+                    OperandKind::PyFloat(value) => Value::Float(value),
+                    OperandKind::PyComplex { real, imag } => Value::Complex { real, imag },
                     OperandKind::PyBool(value) => Value::Bool(value),
                     OperandKind::PyInt(value) => Value::Int(value),
                     OperandKind::None => Value::None,
+                    OperandKind::PyType(_) => unreachable!("as_argument makes a type a scalar"),
                 })
             })
             .collect()
@@ -381,8 +367,8 @@ fn auto_typed(value: Value) -> Result<Typed, PromotionError> {
             }
             Typed::weak(DType::Int32)
         }
-        Value::Float => Typed::weak(DType::Float32),
-        Value::Complex => Typed::weak(DType::Complex128),
+        Value::Float(_) => Typed::weak(DType::Float32),
+        Value::Complex { .. } => Typed::weak(DType::Complex128),
         Value::Bool(_) | Value::None => Typed::strong(DType::Bool),
     })
 }
@@ -417,158 +403,6 @@ fn holds_exactly(to: DType, from: DType) -> bool {
     }
 }
 
-/// The missing-argument errors of `tf.add`.
-fn arity(mode: Mode, count: usize) -> PromotionError {
-    let message = match (mode, count) {
-        (Mode::Off, 0 | 1) => "Missing required positional argument".to_owned(),
-        (_, 0) => "missing a required argument: 'x'".to_owned(),
-        (_, 1) => "missing a required argument: 'y'".to_owned(),
-        (_, n) => format!("tf.add takes two operands, not {n}"),
-    };
-    PromotionError::Framework {
-        kind: ErrorKind::Type,
-        message,
-    }
-}
-
-/// TensorFlow's C++ name of a dtype, as kernel messages print it.
-fn kernel_name(dtype: DType) -> &'static str {
-    match dtype {
-        DType::Float16 => "half",
-        DType::Float32 => "float",
-        DType::Float64 => "double",
-        other => other.name(),
-    }
-}
-
-/// The `AddV2` kernel's refusal of a dtype it has no loop for.
-pub(crate) fn kernel(dtype: DType) -> Result<(), PromotionError> {
-    if ADD_DTYPES.contains(&dtype) {
-        return Ok(());
-    }
-    let names: Vec<&str> = ADD_DTYPES.iter().map(|&d| kernel_name(d)).collect();
-    let enums: Vec<String> = ADD_DTYPES
-        .iter()
-        .map(|&d| format!("DT_{}", kernel_name(d).to_uppercase()))
-        .collect();
-    Err(PromotionError::Framework {
-        kind: ErrorKind::InvalidArgument,
-        message: format!(
-            "Value for attr 'T' of {} is not in the list of allowed values: {}\n\t; NodeDef: \
-             {{{{node AddV2}}}}; Op<name=AddV2; signature=x:T, y:T -> z:T; \
-             attr=T:type,allowed=[{}]; is_commutative=true; is_aggregate=true> [Op:AddV2] \
-             name: ",
-            kernel_name(dtype),
-            names.join(", "),
-            enums.join(", ")
-        ),
-    })
-}
-
-pub(crate) fn unconvertible_none() -> PromotionError {
-    PromotionError::Framework {
-        kind: ErrorKind::Value,
-        message: "Attempt to convert a value (None) with an unsupported type (<class \
-                  'NoneType'>) to a Tensor."
-            .to_owned(),
-    }
-}
-
-pub(crate) fn out_of_range() -> PromotionError {
-    PromotionError::Framework {
-        kind: ErrorKind::Value,
-        message: "Can't convert Python sequence with out-of-range integer to Tensor.".to_owned(),
-    }
-}
-
-/// TensorFlow 2.21 fails inside its C conversion of a negative Python int
-/// to uint64 and reports that as this `SystemError`.
-fn negative_to_uint64() -> PromotionError {
-    PromotionError::Framework {
-        kind: ErrorKind::System,
-        message: "<class 'tensorflow.python.framework.ops.EagerTensor'> returned a result with \
-                  an exception set"
-            .to_owned(),
-    }
-}
-
-/// The dtype a value becomes as a tensor on its own: a Python int is
-/// int32, or int64 when int32 cannot hold it.
-fn default_dtype(value: Value) -> Result<DType, PromotionError> {
-    Ok(match value {
-        Value::Tensor { dtype, .. } => dtype,
-        Value::Int(value) if i32::try_from(value).is_ok() => DType::Int32,
-        Value::Int(value) if i64::try_from(value).is_ok() => DType::Int64,
-        Value::Int(_) => return Err(out_of_range()),
-        Value::Float => DType::Float32,
-        Value::Complex => DType::Complex128,
-        Value::Bool(_) => DType::Bool,
-        Value::None => return Err(unconvertible_none()),
-    })
-}
-
-/// Whether TensorFlow's eager conversion makes a Python scalar a tensor of
-/// `dtype` (measured, dtype by dtype).
-fn converts_to(value: Value, dtype: DType) -> bool {
-    match value {
-        Value::Int(value) if i64::try_from(value).is_ok() => true,
-        Value::Int(value) => u64::try_from(value).is_ok() && BIG_INT_CONVERTS_TO.contains(&dtype),
-        Value::Float => dtype.is_inexact(),
-        Value::Complex => dtype.kind() == Kind::Complex,
-        Value::Bool(_) => BOOL_CONVERTS_TO.contains(&dtype),
-        Value::Tensor { .. } | Value::None => false,
-    }
-}
-
-/// `tf.add` without NumPy behaviour: the first operand fixes the dtype, the
-/// second becomes a tensor of it if it is a convertible Python scalar, and
-/// then the kernel must exist and the dtypes agree.
-fn off_add(a: Value, b: Value) -> Result<Typed, PromotionError> {
-    let dtype = default_dtype(a)?;
-    if dtype == DType::UInt64 && matches!(b, Value::Int(value) if value < 0) {
-        return Err(negative_to_uint64());
-    }
-    let second = if converts_to(b, dtype) {
-        dtype
-    } else {
-        default_dtype(b)?
-    };
-    kernel(dtype)?;
-    if second != dtype {
-        return Err(PromotionError::Framework {
-            kind: ErrorKind::InvalidArgument,
-            message: format!(
-                "cannot compute AddV2 as input #1(zero-based) was expected to be a {} tensor \
-                 but is a {} tensor [Op:AddV2] name: ",
-                kernel_name(dtype),
-                kernel_name(second)
-            ),
-        });
-    }
-    Ok(Typed::strong(dtype))
-}
-
-/// Converting an operand to the result dtype of auto dtype conversion:
-/// tensors are cast; a Python scalar must convert. A negative int becomes
-/// a uint64 tensor as the first operand and fails as the second
-/// (measured).
-fn convert_for_auto(value: Value, dtype: DType, second: bool) -> Result<(), PromotionError> {
-    match value {
-        Value::None => Err(unconvertible_none()),
-        Value::Int(value) if second && value < 0 && dtype == DType::UInt64 => {
-            Err(negative_to_uint64())
-        }
-        Value::Bool(truth) if !converts_to(value, dtype) => Err(PromotionError::Framework {
-            kind: ErrorKind::Type,
-            message: format!(
-                "Cannot convert {} to EagerTensor of dtype {dtype}",
-                python_bool(truth)
-            ),
-        }),
-        _ => Ok(()),
-    }
-}
-
 impl Policy for TensorFlow {
     fn name(&self) -> String {
         match self.mode {
@@ -597,7 +431,7 @@ impl Policy for TensorFlow {
     fn promote_types(&self, a: TypeSpec, b: TypeSpec) -> Result<DType, PromotionError> {
         let operands = [a, b].map(Operand::from);
         match self.mode {
-            Mode::Off => self.add_operands(&operands).map(|t| t.dtype),
+            Mode::Off => self.call_op(Op::Add, &operands).map(|t| t.dtype),
             Mode::Safe | Mode::All => self.result_type(&operands).map(|t| t.dtype),
         }
     }
@@ -610,7 +444,7 @@ impl Policy for TensorFlow {
     /// [`add`](Policy::add) of two operands.
     fn result_type(&self, operands: &[Operand]) -> Result<Typed, PromotionError> {
         if self.mode == Mode::Off {
-            return self.add_operands(operands);
+            return self.call_op(Op::Add, operands);
         }
         self.auto_result_type(&self.values(operands)?)
     }
@@ -638,7 +472,34 @@ impl Policy for TensorFlow {
     /// assert!(err.to_string().starts_with("Value for attr 'T' of bool"));
     /// ```
     fn add(&self, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
-        Some(self.add_operands(operands))
+        Some(self.call_op(Op::Add, operands))
+    }
+
+    /// The dtype of `tf.<function>(*operands)` for `op` (`tf.math.truediv`
+    /// for `true_divide`, `tf.math.floormod` for `remainder`, `tf.pow`,
+    /// `tf.bitwise.bitwise_and`, ...), and whether it is a `WeakTensor`:
+    /// the function's own conversions and its kernel's checks without NumPy
+    /// behaviour; under it, the promotion of the functions
+    /// `weak_tensor_ops` wraps.
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::tensorflow::{Mode, TensorFlow};
+    /// use dtype_lattice::{DType, Op, Operand, Policy, Typed};
+    /// let (i8, i16) = (Operand::dtype(DType::Int8), Operand::dtype(DType::Int16));
+    /// let off = TensorFlow::new(Mode::Off);
+    /// let err = off.operation(Op::TrueDivide, &[i8, i16]).unwrap().unwrap_err();
+    /// assert_eq!(err.to_string(), "`x` and `y` must have the same dtype, got tf.int8 != tf.int16.");
+    /// assert_eq!(off.operation(Op::TrueDivide, &[i8, i8]), Some(Ok(Typed::strong(DType::Float32))));
+    /// let all = TensorFlow::new(Mode::All);
+    /// assert_eq!(all.operation(Op::TrueDivide, &[i8, i16]), Some(Ok(Typed::strong(DType::Float32))));
+    /// // `tf.less` is not wrapped: no promotion, in any mode.
+    /// let err = all.operation(Op::Less, &[i8, i16]).unwrap().unwrap_err();
+    /// assert_eq!(err.python_type(), "InvalidArgumentError");
+    /// let two = Operand::py_int(2);
+    /// assert_eq!(all.operation(Op::Negative, &[two]), Some(Ok(Typed::weak(DType::Int32))));
+    /// ```
+    fn operation(&self, op: Op, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
+        Some(self.call_op(op, operands))
     }
 }
 
