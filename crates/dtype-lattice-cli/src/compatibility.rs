@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use dtype_lattice::design::compatibility::{
-    Compatibility, Count, Example, OpAnswer, Pair, ProbeAnswer, PYTHON_VALUES,
+    Compatibility, Count, Example, Pair, ProbeAnswer, PYTHON_VALUES,
 };
 use dtype_lattice::{DType, Operand, OperandKind};
 
@@ -82,10 +82,10 @@ fn operations(out: &mut String, report: &Compatibility) {
             .answers
             .iter()
             .map(|answer| match answer {
-                OpAnswer::DType(dtype) => dtype.name().to_string(),
-                OpAnswer::Error(class) => format!("*{class}*"),
-                OpAnswer::Missing(_) => "–".to_string(),
-                OpAnswer::NotModelled => "·".to_string(),
+                ProbeAnswer::DType(dtype) => dtype.name().to_string(),
+                ProbeAnswer::Error(class) => format!("*{class}*"),
+                ProbeAnswer::Missing(_) => "–".to_string(),
+                ProbeAnswer::NotModelled => "·".to_string(),
             })
             .collect();
         let _ = writeln!(out, "| `{}` | {} |", row.probe.label, answers.join(" | "));
@@ -129,6 +129,7 @@ fn probes(out: &mut String, report: &Compatibility) {
                 ProbeAnswer::DType(dtype) => dtype.name().to_string(),
                 ProbeAnswer::Error(class) => format!("*{class}*"),
                 ProbeAnswer::Missing(_) => "–".to_string(),
+                ProbeAnswer::NotModelled => "·".to_string(),
             })
             .collect();
         let _ = writeln!(out, "| `{}` | {} |", row.probe.label, answers.join(" | "));

@@ -9,7 +9,7 @@ use serde_json::{json, Map, Value};
 
 use crate::design::audit::{Audit, Criterion};
 use crate::design::check::{Check, RulesCheck};
-use crate::design::compatibility::{Compatibility, Count, Example, OpAnswer, ProbeAnswer};
+use crate::design::compatibility::{Compatibility, Count, Example, ProbeAnswer};
 use crate::design::diff::{CellMarks, Comparison};
 use crate::design::explain::Report;
 use crate::design::graph::Marks;
@@ -194,23 +194,28 @@ impl Compatibility {
                 })
             })
             .collect();
+        // Every policy's answer by its name: a dtype, the error's class, the
+        // dtype it lacks, or null where it does not model the operation.
+        let answers = |answers: &[ProbeAnswer]| -> Map<String, Value> {
+            self.names
+                .iter()
+                .zip(answers)
+                .map(|(name, answer)| {
+                    let value = match answer {
+                        ProbeAnswer::DType(d) => json!(d.name()),
+                        ProbeAnswer::Error(class) => json!({ "error": class }),
+                        ProbeAnswer::Missing(d) => json!({ "missing": d.name() }),
+                        ProbeAnswer::NotModelled => Value::Null,
+                    };
+                    (name.clone(), value)
+                })
+                .collect()
+        };
         let probes: Vec<Value> = self
             .probes
             .iter()
             .map(|p| {
-                let answers: Map<String, Value> = self
-                    .names
-                    .iter()
-                    .zip(&p.answers)
-                    .map(|(name, answer)| {
-                        let value = match answer {
-                            ProbeAnswer::DType(d) => json!(d.name()),
-                            ProbeAnswer::Error(class) => json!({ "error": class }),
-                            ProbeAnswer::Missing(d) => json!({ "missing": d.name() }),
-                        };
-                        (name.clone(), value)
-                    })
-                    .collect();
+                let answers = answers(&p.answers);
                 json!({
                     "label": p.probe.label,
                     "operands": [p.probe.operands[0].to_string(), p.probe.operands[1].to_string()],
@@ -238,20 +243,7 @@ impl Compatibility {
             .probes
             .iter()
             .map(|p| {
-                let answers: Map<String, Value> = self
-                    .names
-                    .iter()
-                    .zip(&p.answers)
-                    .map(|(name, answer)| {
-                        let value = match answer {
-                            OpAnswer::DType(d) => json!(d.name()),
-                            OpAnswer::Error(class) => json!({ "error": class }),
-                            OpAnswer::Missing(d) => json!({ "missing": d.name() }),
-                            OpAnswer::NotModelled => Value::Null,
-                        };
-                        (name.clone(), value)
-                    })
-                    .collect();
+                let answers = answers(&p.answers);
                 let operands: Vec<String> = p.probe.operands[..p.probe.op.arity()]
                     .iter()
                     .map(ToString::to_string)

@@ -11,6 +11,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::text::{nearest, quote};
+use crate::types::Operand;
 
 /// An operation, named as NumPy names its ufunc.
 ///
@@ -119,6 +120,41 @@ impl Op {
             self,
             Op::Equal | Op::NotEqual | Op::Less | Op::LessEqual | Op::Greater | Op::GreaterEqual
         )
+    }
+}
+
+/// An operation's operands as it takes them, read in place (the hot path
+/// does not allocate): each mapped by the framework's reading, once their
+/// number is the operation's.
+pub(crate) struct Arguments {
+    values: [Operand; 2],
+    len: usize,
+}
+
+impl Arguments {
+    /// `None` when `operands` are not `op`'s number (the framework words
+    /// that error itself).
+    pub(crate) fn new(
+        op: Op,
+        operands: &[Operand],
+        read: impl Fn(Operand) -> Operand,
+    ) -> Option<Arguments> {
+        if operands.len() != op.arity() {
+            return None;
+        }
+        let mut values = [Operand::NONE; 2];
+        for (value, operand) in values.iter_mut().zip(operands) {
+            *value = read(*operand);
+        }
+        Some(Arguments {
+            values,
+            len: operands.len(),
+        })
+    }
+
+    /// The operands read.
+    pub(crate) fn get(&self) -> &[Operand] {
+        &self.values[..self.len]
     }
 }
 

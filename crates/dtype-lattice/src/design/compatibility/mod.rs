@@ -28,7 +28,7 @@
 
 mod operations;
 
-pub use operations::{OpAnswer, OpProbe, OpProbeAnswers, OpRow, Operations, OP_PROBES};
+pub use operations::{OpProbe, OpProbeAnswers, OpRow, Operations, OP_PROBES};
 
 use crate::policy::Policy;
 use crate::types::{DType, Kind, Operand, OperandKind, PromotionError, PyScalar, Typed};
@@ -279,6 +279,9 @@ pub enum ProbeAnswer {
     /// The framework has no such dtype natively (its answer, an error or
     /// an extension's dtype, says nothing about its promotion).
     Missing(DType),
+    /// The policy does not model the operation (yet): only an
+    /// [`OpProbe`]'s.
+    NotModelled,
 }
 
 /// The Python scalars addition is compared on.

@@ -16,7 +16,7 @@
 //! assert!(divide.against_reference[1].unwrap().differing > 0);
 //! ```
 
-use super::{add, array, dtype_of, python_scalar, Count, PYTHON_VALUES};
+use super::{add, array, dtype_of, python_scalar, Count, ProbeAnswer, PYTHON_VALUES};
 use crate::policy::Policy;
 use crate::types::{DType, Op, Operand};
 
@@ -57,20 +57,7 @@ pub struct OpProbeAnswers {
     /// The probe.
     pub probe: OpProbe,
     /// Per policy, in the report's order.
-    pub answers: Vec<OpAnswer>,
-}
-
-/// A policy's answer to an [`OpProbe`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OpAnswer {
-    /// The result's dtype.
-    DType(DType),
-    /// The Python class of the error the framework raises.
-    Error(&'static str),
-    /// The framework has no such dtype natively.
-    Missing(DType),
-    /// The policy does not model the operation (yet).
-    NotModelled,
+    pub answers: Vec<ProbeAnswer>,
 }
 
 const fn probe(label: &'static str, op: Op, a: Operand, b: Operand) -> OpProbe {
@@ -215,7 +202,7 @@ impl Operations {
     }
 }
 
-fn ask(policy: &dyn Policy, probe: OpProbe) -> OpAnswer {
+fn ask(policy: &dyn Policy, probe: OpProbe) -> ProbeAnswer {
     let operands = &probe.operands[..probe.op.arity()];
     let missing = operands
         .iter()
@@ -223,11 +210,11 @@ fn ask(policy: &dyn Policy, probe: OpProbe) -> OpAnswer {
         .map(|&o| dtype_of(o))
         .find(|&d| !policy.is_native(d));
     if let Some(dtype) = missing {
-        return OpAnswer::Missing(dtype);
+        return ProbeAnswer::Missing(dtype);
     }
     match policy.operation(probe.op, operands) {
-        None => OpAnswer::NotModelled,
-        Some(Ok(typed)) => OpAnswer::DType(typed.dtype),
-        Some(Err(error)) => OpAnswer::Error(error.python_type()),
+        None => ProbeAnswer::NotModelled,
+        Some(Ok(typed)) => ProbeAnswer::DType(typed.dtype),
+        Some(Err(error)) => ProbeAnswer::Error(error.python_type()),
     }
 }

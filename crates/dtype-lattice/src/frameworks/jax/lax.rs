@@ -78,13 +78,7 @@ const fn binary(
     accepts: &'static [Class],
     tip: Option<&'static str>,
 ) -> Option<Primitive> {
-    Some(Primitive {
-        name,
-        accepts: [accepts, accepts],
-        tip,
-        gives: Gives::Same,
-        arity: 2,
-    })
+    two(name, accepts, tip, Gives::Same)
 }
 
 const fn compare(
@@ -92,11 +86,21 @@ const fn compare(
     accepts: &'static [Class],
     tip: Option<&'static str>,
 ) -> Option<Primitive> {
+    two(name, accepts, tip, Gives::Bool)
+}
+
+/// A binary primitive taking the same classes at both positions.
+const fn two(
+    name: &'static str,
+    accepts: &'static [Class],
+    tip: Option<&'static str>,
+    gives: Gives,
+) -> Option<Primitive> {
     Some(Primitive {
         name,
         accepts: [accepts, accepts],
         tip,
-        gives: Gives::Bool,
+        gives,
         arity: 2,
     })
 }

@@ -13,7 +13,9 @@
 
 use super::lax::{self, type_error, Class, Gives};
 use super::Jax;
-use crate::types::{DType, ErrorKind, Kind, Op, Operand, OperandKind, PromotionError, Typed};
+use crate::types::{
+    Arguments, DType, ErrorKind, Kind, Op, Operand, OperandKind, PromotionError, Typed,
+};
 
 /// How an operation promotes its operands.
 #[derive(Clone, Copy)]
@@ -84,7 +86,7 @@ const RULES: [Option<Rule>; 24] = [
 
 /// `jnp.<op>(*operands)`'s result type.
 pub(super) fn operation(jax: &Jax, op: Op, operands: &[Operand]) -> Result<Typed, PromotionError> {
-    if operands.len() != op.arity() {
+    let Some(arguments) = Arguments::new(op, operands, |o| argument_of(jax, o)) else {
         return Err(type_error(format!(
             "{}() takes {} positional argument{} but {} were given",
             op.name(),
@@ -92,13 +94,8 @@ pub(super) fn operation(jax: &Jax, op: Op, operands: &[Operand]) -> Result<Typed
             if op.arity() == 1 { "" } else { "s" },
             operands.len()
         )));
-    }
-    // Read in place, not collected: the hot path does not allocate.
-    let mut arguments = [Operand::NONE; 2];
-    for (argument, operand) in arguments.iter_mut().zip(operands) {
-        *argument = argument_of(jax, *operand);
-    }
-    let operands = &arguments[..operands.len()];
+    };
+    let operands = arguments.get();
     arraylike(function_name(op), operands)?;
     if let (Some(rule), Some(primitive)) = (RULES[op as usize], lax::primitive(op)) {
         let promoted = promote(jax, rule.promote, operands)?;

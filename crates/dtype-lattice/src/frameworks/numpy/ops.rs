@@ -13,7 +13,7 @@
 //! negative integer powers) are in [`operation`], each with its message.
 
 use super::{casts, check_python_int, Numpy};
-use crate::types::{DType, ErrorKind, Op, Operand, OperandKind, PromotionError, Typed};
+use crate::types::{Arguments, DType, ErrorKind, Op, Operand, OperandKind, PromotionError, Typed};
 
 /// What a ufunc's loop gives.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -114,7 +114,7 @@ pub(super) fn operation(
     operands: &[Operand],
 ) -> Result<Typed, PromotionError> {
     let ufunc = &UFUNCS[op as usize];
-    if operands.len() != op.arity() {
+    let Some(arguments) = Arguments::new(op, operands, Operand::as_argument) else {
         return Err(error(
             ErrorKind::Type,
             format!(
@@ -125,12 +125,8 @@ pub(super) fn operation(
                 operands.len()
             ),
         ));
-    }
-    let mut arguments = [Operand::NONE; 2];
-    for (argument, operand) in arguments.iter_mut().zip(operands) {
-        *argument = operand.as_argument();
-    }
-    let operands = &arguments[..operands.len()];
+    };
+    let operands = arguments.get();
     numpy.refuse_ml_dtypes(operands)?;
     let promoted = numpy.result_dtype(operands)?;
     if ufunc.converts_ints {
