@@ -98,6 +98,7 @@ golden! {
     torch_promote_types => "torch_promote_types.jsonl";
     torch_result_type => "torch_result_type.jsonl";
     torch_add => "torch_add.jsonl";
+    ops_torch => "ops_torch.jsonl";
     tensorflow_add => "tensorflow_add.jsonl";
     tensorflow_safe_result_type => "tensorflow_safe_result_type.jsonl";
     tensorflow_all_result_type => "tensorflow_all_result_type.jsonl";

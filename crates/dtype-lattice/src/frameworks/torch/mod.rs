@@ -1,5 +1,6 @@
 //! PyTorch 2.15's type promotion: `torch.promote_types`,
-//! `torch.result_type` and `torch.add`.
+//! `torch.result_type`, and the operations of [`Op`]
+//! (`torch.add`, `torch.true_divide`, `torch.eq`, `torch.sqrt`, ...).
 //!
 //! `promote_types` over the twelve dtypes of PyTorch's promotion table
 //! (bool, uint8, the signed integers, bfloat16, the IEEE floats, complex64
@@ -40,26 +41,35 @@
 //! assert_eq!(Torch.result_type(&[x, f16]), Ok(Typed::strong(DType::Float16)));
 //! ```
 //!
-//! [`add`](Torch::add) is `torch.add` on the CPU: the promotion of
-//! `result_type`, then each input cast to the result and the addition run,
-//! where PyTorch has no code for some dtypes it promotes to:
+//! [`operation`](Torch::operation) is the PyTorch function of an [`Op`]
+//! (`torch.add`, `torch.sub`, `torch.eq`, ...) on the CPU: PyTorch's
+//! argument parser (`args.rs`), then the function's own checks, the
+//! promotion of `result_type`, each input cast to it and the kernel run,
+//! which PyTorch has for some of the dtypes it promotes to only (the rules
+//! per operation are in `ops.rs`):
 //!
 //! ```
 //! use dtype_lattice::frameworks::torch::Torch;
-//! use dtype_lattice::{DType, Operand, Policy, Typed};
+//! use dtype_lattice::{DType, Op, Operand, Policy, Typed};
 //!
 //! let x = Operand::dtype(DType::UInt16);
 //! assert_eq!(Torch.result_type(&[x, x]), Ok(Typed::strong(DType::UInt16)));
 //! let err = Torch.add(&[x, x]).unwrap().unwrap_err();
 //! assert_eq!(err.python_type(), "NotImplementedError");
 //! assert_eq!(err.to_string(), "\"add_stub\" not implemented for 'UInt16'");
+//! assert_eq!(Torch.operation(Op::Multiply, &[x, x]), Some(Ok(Typed::strong(DType::UInt16))));
 //! ```
 
+mod args;
+mod ops;
+
+use args::Type;
 use std::sync::OnceLock;
 
 use crate::policy::Policy;
 use crate::policy::TypedLattice;
 use crate::types::ErrorKind;
+use crate::types::Op;
 use crate::types::PromotionError;
 use crate::types::Typed;
 use crate::types::{DType, Kind};
@@ -130,6 +140,21 @@ fn scalar_type_name(dtype: DType) -> &'static str {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Torch;
 
+/// `torch.result_type`'s signatures.
+const RESULT_TYPE: args::Parser = args::Parser {
+    name: "result_type",
+    signatures: &[
+        args::signature(&[(Type::Tensor, "tensor"), (Type::Tensor, "other")], false),
+        args::signature(&[(Type::Number, "scalar"), (Type::Tensor, "tensor")], false),
+        args::signature(&[(Type::Tensor, "tensor"), (Type::Number, "other")], false),
+        args::signature(
+            &[(Type::Number, "scalar1"), (Type::Number, "scalar2")],
+            false,
+        ),
+    ],
+    numbers_as_tensors: false,
+};
+
 /// The three tiers `torch.result_type` keeps; `None` is PyTorch's
 /// `Undefined` (no operand in that tier).
 #[derive(Clone, Copy, Default)]
@@ -154,97 +179,17 @@ impl Torch {
         // As Python runs the call: the arguments are built (a dtype PyTorch
         // lacks fails there), matched against the signatures, read (a Python
         // int must fit a 64-bit Scalar), and only then promoted.
-        for operand in operands {
-            if let Some(dtype) = tensor_dtype(operand)? {
-                known(dtype)?;
-            }
-        }
+        check_tensors(operands)?;
+        args::parse(&RESULT_TYPE, operands)?;
         let [a, b] = operands else {
-            return Err(invalid_arguments(operands, false));
+            unreachable!("every signature of torch.result_type takes two arguments")
         };
-        if [a, b].iter().any(|o| o.is_none()) {
-            return Err(invalid_arguments(operands, true));
-        }
         let (a, b) = read(a, b)?;
-        self.promote_tiers(a, b).map_err(|stop| match stop {
-            NoDType::Error(err) => err,
-            NoDType::HalfComplex(parts) => not_ours(half_complex(parts).0),
-        })
-    }
-
-    /// `torch.add(a, b)` on the CPU: [`result_type`](Torch::result_type)'s
-    /// promotion, after `torch.add`'s own argument checks; then each input is
-    /// cast to the result and the kernel runs, and PyTorch has neither casts
-    /// for the sub-byte integers nor an addition for the "barebones"
-    /// unsigned types, float8 types and bfloat16's complex type.
-    ///
-    /// ```
-    /// use dtype_lattice::frameworks::torch::Torch;
-    /// use dtype_lattice::{DType, Operand, Policy, Typed};
-    /// let add = |a, b| Torch.add(&[a, b]).unwrap();
-    /// let x = Operand::dtype(DType::Int8);
-    /// assert_eq!(add(x, Operand::py_float(2.5)), Ok(Typed::strong(DType::Float32)));
-    /// let err = add(x, Operand::zero_dim(DType::Int4)).unwrap_err();
-    /// assert_eq!(err.to_string(), "\"copy_\" not implemented for 'Int4'");
-    /// let err = add(Operand::NONE, x).unwrap_err();
-    /// assert_eq!(err.to_string(), "add(): argument 'input' (position 1) must be Tensor, not NoneType");
-    /// ```
-    fn add_dtype(&self, operands: &[Operand]) -> Result<DType, PromotionError> {
-        for operand in operands {
-            if let Some(dtype) = tensor_dtype(operand)? {
-                known(dtype)?;
-            }
-        }
-        let [a, b] = operands else {
-            return Err(add_arguments(operands));
-        };
-        for (operand, parameter, position) in [(a, "input", 1), (b, "other", 2)] {
-            if operand.is_none() {
-                return Err(PromotionError::Framework {
-                    kind: ErrorKind::Type,
-                    message: format!(
-                        "add(): argument '{parameter}' (position {position}) must be Tensor, \
-                         not NoneType"
-                    ),
-                });
-            }
-        }
-        let (a, b) = read(a, b)?;
-        let result = match self.promote_tiers(a, b) {
-            Ok(result) => result,
-            Err(NoDType::Error(err)) => return Err(err),
-            // The inputs (16-bit floats, complex numbers) all cast to these;
-            // the kernel adds float16 parts only.
-            Err(NoDType::HalfComplex(DType::Float16)) => return Err(not_ours("complex32")),
-            Err(NoDType::HalfComplex(parts)) => {
-                return Err(not_implemented("add_stub", half_complex(parts).1))
-            }
-        };
-        for (slot, dtype) in [a, b] {
-            let from = match slot {
-                Slot::Wrapped => wrapped_storage(dtype),
-                Slot::Dim | Slot::ZeroDim => dtype,
-            };
-            if from != result {
-                // `copy_` checks the dtype it casts to before the one it
-                // casts from (measured: int1 into uint1 names UInt1).
-                for end in [result, from] {
-                    if end.is_sub_byte_integer() {
-                        return Err(not_implemented("copy_", scalar_type_name(end)));
-                    }
-                }
-            }
-        }
-        // The kernel covers exactly the dtypes of the promotion table
-        // (measured), as PyTorch dispatches it over its classic types.
-        if lattice().node_of(Typed::strong(result)).is_none() {
-            return Err(not_implemented("add_stub", scalar_type_name(result)));
-        }
-        Ok(result)
+        self.promote_tiers(a, b)?.dtype()
     }
 
     /// The promotion of two operands read into their tiers.
-    fn promote_tiers(&self, a: Tiered, b: Tiered) -> Result<DType, NoDType> {
+    fn promote_tiers(&self, a: Tiered, b: Tiered) -> Result<ScalarType, PromotionError> {
         let mut tiers = Tiers::default();
         for (slot, dtype) in [a, b] {
             let tier = match slot {
@@ -254,10 +199,17 @@ impl Torch {
             };
             *tier = self.promote_skip_undefined(*tier, Some(dtype))?;
         }
-        let lower = self.combine_categories(tiers.zero_dim, tiers.wrapped)?;
-        let result = self.combine_categories(tiers.dim, lower)?;
-        // An operand sits in some tier, and combining keeps a defined tier.
-        Ok(result.expect("two operands leave a tier defined"))
+        let combined = self
+            .combine_categories(tiers.zero_dim, tiers.wrapped)
+            .and_then(|lower| self.combine_categories(tiers.dim, lower));
+        match combined {
+            // An operand sits in some tier, and combining keeps a defined tier.
+            Ok(result) => Ok(ScalarType::DType(
+                result.expect("two operands leave a tier defined"),
+            )),
+            Err(NoDType::Error(err)) => Err(err),
+            Err(NoDType::HalfComplex(parts)) => Ok(ScalarType::HalfComplex(parts)),
+        }
     }
 
     /// `promoteTypes` in PyTorch's `c10/core/ScalarType.cpp`, in its order
@@ -360,6 +312,37 @@ impl From<PromotionError> for NoDType {
     }
 }
 
+/// A type PyTorch computes in: one of the 32 dtypes, or a complex type
+/// whose parts are a 16-bit float (`complex32`, `bcomplex32`), which only
+/// PyTorch has. Operations can run in those, though no operand of ours has
+/// them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ScalarType {
+    DType(DType),
+    /// The complex type whose parts are this 16-bit float.
+    HalfComplex(DType),
+}
+
+impl ScalarType {
+    /// PyTorch's C++ name of it, as its kernels' messages give it.
+    fn name(self) -> &'static str {
+        match self {
+            ScalarType::DType(dtype) => scalar_type_name(dtype),
+            ScalarType::HalfComplex(DType::BFloat16) => "BComplex32",
+            ScalarType::HalfComplex(_) => "ComplexHalf",
+        }
+    }
+
+    /// The dtype of a result in it, or the error that it is none of ours.
+    fn dtype(self) -> Result<DType, PromotionError> {
+        match self {
+            ScalarType::DType(dtype) => Ok(dtype),
+            ScalarType::HalfComplex(DType::BFloat16) => Err(not_ours("bcomplex32")),
+            ScalarType::HalfComplex(_) => Err(not_ours("complex32")),
+        }
+    }
+}
+
 /// The tiers of `update_result_type_state`.
 #[derive(Clone, Copy)]
 enum Slot {
@@ -429,6 +412,17 @@ fn tensor_dtype(operand: &Operand) -> Result<Option<DType>, PromotionError> {
     }
 }
 
+/// The tensors of a call are built before it is made: each must be of a
+/// dtype PyTorch has.
+fn check_tensors(operands: &[Operand]) -> Result<(), PromotionError> {
+    for operand in operands {
+        if let Some(dtype) = tensor_dtype(operand)? {
+            known(dtype)?;
+        }
+    }
+    Ok(())
+}
+
 /// `torch.promote_types` reads Python's types as dtypes.
 fn python_dtype(scalar: PyScalar) -> DType {
     match scalar {
@@ -495,16 +489,6 @@ fn to_complex(dtype: DType) -> Result<DType, NoDType> {
     }
 }
 
-/// The Python and C++ names of the complex type whose parts are a 16-bit
-/// float.
-fn half_complex(parts: DType) -> (&'static str, &'static str) {
-    if parts == DType::BFloat16 {
-        ("bcomplex32", "BComplex32")
-    } else {
-        ("complex32", "ComplexHalf")
-    }
-}
-
 /// PyTorch's error for a dtype `operation` has no code for on the CPU.
 fn not_implemented(operation: &str, scalar_type: &str) -> PromotionError {
     PromotionError::Framework {
@@ -522,84 +506,6 @@ fn not_ours(torch_name: &str) -> PromotionError {
             "torch gives {torch_name} here, a dtype dtype-lattice does not model (it has no \
              complex type with 16-bit parts)"
         ),
-    }
-}
-
-/// The Python class name PyTorch's argument parser reports for an operand.
-fn python_class(operand: &Operand) -> &'static str {
-    match operand.kind() {
-        OperandKind::DType(_) | OperandKind::ZeroDim(_) | OperandKind::Array { .. } => "Tensor",
-        OperandKind::PyType(scalar) => scalar.name(),
-        OperandKind::PyInt(_) => "int",
-        OperandKind::PyFloat(_) => "float",
-        OperandKind::PyComplex { .. } => "complex",
-        OperandKind::PyBool(_) => "bool",
-        OperandKind::None => "NoneType",
-    }
-}
-
-/// The `TypeError` of PyTorch's argument parser when no signature of
-/// `torch.result_type` matches; with two operands it says, per signature,
-/// which of them (`!marked!`) do not fit.
-fn invalid_arguments(operands: &[Operand], explain: bool) -> PromotionError {
-    const SIGNATURES: [(&str, [bool; 2]); 4] = [
-        ("(Tensor tensor, Tensor other)", [true, true]),
-        ("(Number scalar, Tensor tensor)", [false, true]),
-        ("(Tensor tensor, Number other)", [true, false]),
-        ("(Number scalar1, Number scalar2)", [false, false]),
-    ];
-    let classes: Vec<&str> = operands.iter().map(python_class).collect();
-    let mut message = format!(
-        "result_type() received an invalid combination of arguments - got ({}), but expected \
-         one of:\n",
-        classes.join(", ")
-    );
-    for (signature, tensors) in SIGNATURES {
-        message.push_str(&format!(" * {signature}\n"));
-        if explain {
-            let marked: Vec<String> = classes
-                .iter()
-                .zip(tensors)
-                .map(|(&class, tensor)| {
-                    // As measured: the explanation marks every Python
-                    // number, even where the parameter is a Number.
-                    if tensor && class == "Tensor" {
-                        class.to_owned()
-                    } else {
-                        format!("!{class}!")
-                    }
-                })
-                .collect();
-            message.push_str(&format!(
-                "      didn't match because some of the arguments have invalid types: ({})\n",
-                marked.join(", ")
-            ));
-        }
-    }
-    PromotionError::Framework {
-        kind: ErrorKind::Type,
-        message,
-    }
-}
-
-/// `torch.add`'s `TypeError` for a call without exactly two arguments.
-fn add_arguments(operands: &[Operand]) -> PromotionError {
-    let message = if operands.len() > 2 {
-        format!(
-            "add() takes 2 positional arguments but {} were given",
-            operands.len()
-        )
-    } else {
-        let classes: Vec<&str> = operands.iter().map(python_class).collect();
-        format!(
-            "add() received an invalid combination of arguments - got ({}), but expected \
-             (Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)",
-            classes.join(", ")
-        )
-    };
-    PromotionError::Framework {
-        kind: ErrorKind::Type,
-        message,
     }
 }
 
@@ -639,8 +545,48 @@ impl Policy for Torch {
         known(dtype).is_ok()
     }
 
+    /// `torch.add(a, b)`: [`operation`](Policy::operation)'s `Op::Add`.
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::torch::Torch;
+    /// use dtype_lattice::{DType, Operand, Policy, Typed};
+    /// let add = |a, b| Torch.add(&[a, b]).unwrap();
+    /// let x = Operand::dtype(DType::Int8);
+    /// assert_eq!(add(x, Operand::py_float(2.5)), Ok(Typed::strong(DType::Float32)));
+    /// let err = add(x, Operand::zero_dim(DType::Int4)).unwrap_err();
+    /// assert_eq!(err.to_string(), "\"copy_\" not implemented for 'Int4'");
+    /// let err = add(Operand::NONE, x).unwrap_err();
+    /// assert_eq!(err.to_string(), "add(): argument 'input' (position 1) must be Tensor, not NoneType");
+    /// ```
     fn add(&self, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
-        Some(self.add_dtype(operands).map(Typed::strong))
+        Some(ops::operation(self, Op::Add, operands))
+    }
+
+    /// The function of PyTorch 2.15 that is NumPy's `op` (`torch.sub`,
+    /// `torch.true_divide`, `torch.eq`, `torch.neg`, ...; the table is in
+    /// `ops.rs`), on the CPU: its argument parser, then the promotion of
+    /// [`result_type`](Torch::result_type), the operation's own rule, the
+    /// casts to the promoted type and the kernel for it, which PyTorch has
+    /// for some dtypes only. A dtype specifier is a tensor, a Python type a
+    /// number of it.
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::torch::Torch;
+    /// use dtype_lattice::{DType, Op, Operand, Policy, Typed};
+    /// let x = Operand::dtype(DType::Int8);
+    /// let op = |op, operands: &[Operand]| Torch.operation(op, operands).unwrap();
+    /// assert_eq!(op(Op::TrueDivide, &[x, x]), Ok(Typed::strong(DType::Float32)));
+    /// assert_eq!(op(Op::Less, &[x, Operand::py_float(2.5)]), Ok(Typed::strong(DType::Bool)));
+    /// assert_eq!(op(Op::Abs, &[Operand::dtype(DType::Complex64)]), Ok(Typed::strong(DType::Float32)));
+    /// let err = op(Op::BitwiseAnd, &[x, Operand::py_float(2.5)]).unwrap_err();
+    /// assert_eq!(err.to_string(), "\"bitwise_and_cpu\" not implemented for 'Float'");
+    /// let err = op(Op::Power, &[x, Operand::py_int(-1)]).unwrap_err();
+    /// assert_eq!(err.to_string(), "Integers to negative integer powers are not allowed.");
+    /// let err = op(Op::Maximum, &[x, Operand::py_int(2)]).unwrap_err();
+    /// assert_eq!(err.to_string(), "maximum(): argument 'other' (position 2) must be Tensor, not int");
+    /// ```
+    fn operation(&self, op: Op, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
+        Some(ops::operation(self, op, operands))
     }
 }
 
