@@ -215,6 +215,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         py.get_type::<errors::InvalidArgumentError>(),
     )?;
     m.add("UFuncTypeError", py.get_type::<errors::UFuncTypeError>())?;
+    m.add("NotFoundError", py.get_type::<errors::NotFoundError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
