@@ -156,6 +156,9 @@ def finfo_fields(info, case) -> dict:
 
 
 INPUTS = re.compile(r"Input dtypes \((.*)\) have no")
+# An array's shape in JAX's messages (`int8[2]`): the library knows no
+# shapes and writes `int8[...]` (the Rust judge's allowance too).
+SHAPES = re.compile(r"\[\d+(,\d+)*\]")
 KINDS = re.compile(r"are subtypes of (.*)\.$")
 
 
@@ -168,6 +171,7 @@ def normalised(answer: dict) -> dict:
         ", ".join(sorted(m.group(1).split(", ")))), error["message"])
     message = KINDS.sub(lambda m: "are subtypes of {}.".format(
         ", ".join(sorted(m.group(1).split(", ")))), message)
+    message = SHAPES.sub("[...]", message)
     return {**answer, "error": {"type": error["type"], "message": message}}
 
 
