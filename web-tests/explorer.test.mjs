@@ -180,11 +180,11 @@ async function openPage(browser, viewport = { width: 1400, height: 1000 }) {
 
 const ready = (page) => page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
 
-async function waitForTable(page, { policy, types, diff }) {
-  await page.waitForFunction(([policy, types, diff]) => {
+async function waitForTable(page, { policy, types, diff, op = '' }) {
+  await page.waitForFunction(([policy, types, diff, op]) => {
     const t = document.getElementById('types');
-    return t.dataset.policy === policy && t.dataset.types === types && t.dataset.diff === diff;
-  }, [policy, types, diff]);
+    return t.dataset.policy === policy && t.dataset.types === types && t.dataset.diff === diff && t.dataset.op === op;
+  }, [policy, types, diff, op]);
 }
 
 async function setSettings(page, x64, strict) {
@@ -432,6 +432,135 @@ async function everyPolicyAgainstJax(page) {
   return clicked;
 }
 
+/** `text` as the command line prints a message: control characters
+ * escaped as Rust's `escape_debug` escapes them. */
+const escapeControls = (text) => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) =>
+  ({ '\n': '\\n', '\t': '\\t', '\r': '\\r' })[c] ?? `\\u{${c.charCodeAt(0).toString(16)}}`);
+
+/** The rows of the table shown: each cell's label. */
+const shownRows = (page) => page.$$eval('#types tbody tr', (rows) => rows.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.dataset.label)));
+
+/** The operation menu: its options are the library's binary operations,
+ * `true_divide` for JAX is `table --op true_divide`'s table, a cell's
+ * panel gives its answer and says it explains promotion only, the URL
+ * keeps the operation, the diff of one operation against another policy
+ * marks `diff --op`'s cells, and a policy that does not model it gets the
+ * command line's words. */
+async function operationTables(page) {
+  const info = await page.evaluate(() => window.fetch('api/info').then((r) => r.json()));
+  const offered = await page.$$eval('#op option', (options) => options.map((o) => o.value));
+  assert.deepEqual(offered, ['', ...info.operations.filter((o) => o.arity === 2).map((o) => o.name)], 'the menu: promotion, then the binary operations');
+  checks++;
+  await page.selectOption('#op', 'true_divide');
+  await waitForTable(page, { policy: jaxName(false, false), types: 'docs', diff: '', op: 'true_divide' });
+  const theirs = cliJson(['table', '--op', 'true_divide', '--labels', 'short', '--format', 'json']);
+  assert.deepEqual(await shownRows(page), theirs.rows.map((row) => row.map((cell) => cell ?? '-')), 'jax true_divide: every cell is the command line\'s');
+  checks++;
+  check(await page.$eval('#types caption', (c) => c.textContent) === theirs.caption, 'the caption is the table\'s own');
+  check(theirs.caption.includes('true_divide'), 'the caption says which operation');
+  // int8 / int8: float32 (JAX's float for integers), though int8 and int8
+  // promote to int8; the panel says it explains promotion only.
+  const int8 = theirs.types.indexOf('int8');
+  await page.locator(`#types td[data-r="${int8}"][data-c="${int8}"]`).click();
+  await page.waitForSelector('#panel[data-cell="int8,int8"][data-op="true_divide"]');
+  const cell = theirs.cells[int8][int8];
+  check(await page.$eval('#panel .answer b', (b) => b.textContent) === cell.dtype + (cell.weak ? ' (weak)' : ''), 'the panel gives the operation\'s answer');
+  check(cell.dtype === 'float32', 'int8 / int8 is float32 in JAX');
+  const note = await page.$eval('#panel .op-note', (p) => p.textContent);
+  check(note.includes('explains promotion only'), 'the panel says it explains promotion only: ' + note);
+  check(await page.$eval('#panel', (p) => p.dataset.joinDtype) === 'int8', 'the explanation is promotion\'s (the join int8), not true_divide\'s');
+  const link = page.url();
+  check(link.includes('op=true_divide') && link.includes('cell=int8%2Cint8'), 'the URL keeps the operation: ' + link);
+  await page.screenshot({ path: join(shots, 'table-jax-true_divide.png'), fullPage: true });
+  const other = await openPage(page.context().browser());
+  await other.goto(link);
+  await ready(other);
+  await other.waitForSelector('#panel[data-cell="int8,int8"][data-op="true_divide"]');
+  check(await other.$eval('#op', (s) => s.value) === 'true_divide', 'the operation comes back from the URL');
+  assert.deepEqual(other.problems, []);
+  await other.close();
+  // A diff of the operation, with x64 (a setting) on.
+  await setSettings(page, true, false);
+  await page.selectOption('#diff', 'numpy');
+  await waitForTable(page, { policy: jaxName(true, false), types: 'docs', diff: 'numpy', op: 'true_divide' });
+  assert.deepEqual(await shownRows(page), cliJson(['table', '--op', 'true_divide', '--x64', '--labels', 'short', '--format', 'json']).rows.map((row) => row.map((c) => c ?? '-')));
+  const expected = diffCells(cliJson(['diff', 'jax', 'numpy', '--op', 'true_divide', '--x64', '--format', 'json', '--labels', 'short']));
+  assert.deepEqual(await markedCells(page), expected, 'jax x64 against numpy, true_divide: `diff --op`\'s cells');
+  check(expected.length > 0, 'JAX and NumPy divide differently somewhere');
+  checks += 2;
+  await page.screenshot({ path: join(shots, 'table-jax-true_divide-diff-numpy.png'), fullPage: true });
+  // A partner that does not model the operation: the table stays, the
+  // legend gives the command line's words (the API answers 422).
+  await page.selectOption('#diff', 'torch');
+  await page.waitForSelector('#legend [data-diff-error="true"]');
+  const refusal = cliAnswer(['diff', 'jax', 'torch', '--op', 'true_divide', '--x64']);
+  const legendError = await page.$eval('#legend [data-diff-error="true"]', (p) => p.textContent);
+  check(refusal === `error: ${legendError.slice(legendError.indexOf(': ') + 2)}`, `the diff's refusal is the command line's: ${legendError} / ${refusal}`);
+  await page.selectOption('#diff', '');
+  await setSettings(page, false, false);
+  // A policy that does not model it: no table, the command line's words.
+  const unmodelled = info.policies.find((p) => !p.operations.includes('true_divide')).name;
+  check((await page.$eval(`#op option[value="true_divide"]`, (o) => o.textContent)) === 'true_divide', 'jax models true_divide');
+  await page.selectOption('#policy', unmodelled);
+  await page.waitForSelector('#types caption.error-text');
+  check((await page.$eval('#op option[value="true_divide"]', (o) => o.textContent)).endsWith('(not modelled)'), `the menu says ${unmodelled} does not model true_divide`);
+  const words = cliAnswer(['table', '--policy', unmodelled, '--op', 'true_divide']);
+  check(words === 'error: ' + await page.$eval('#types caption', (c) => c.textContent), `${unmodelled}: the command line's words (${words})`);
+  // The refusals were answers with an error status, as asked: 422 (which
+  // the browser's console reports too).
+  const refused = page.problems.filter((p) => p.startsWith('HTTP 422: ') && p.includes('op=true_divide'));
+  const logged = page.problems.filter((p) => p === 'console error: Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)');
+  check(refused.length === 2 && logged.length === 2, 'two refusals, 422: ' + refused);
+  page.problems = page.problems.filter((p) => !refused.includes(p) && !logged.includes(p));
+  await page.selectOption('#policy', 'jax');
+  await page.selectOption('#op', '');
+  await waitForTable(page, { policy: jaxName(false, false), types: 'docs', diff: '' });
+}
+
+/** The playground with an operation: every policy answers as
+ * `dtype-lattice result-type --op` does (exit 1: the framework's error),
+ * those that do not model it (exit 2) say "not modelled"; a unary
+ * operation uses the first operand and says so. */
+async function playgroundAsksAnOperation(page) {
+  await page.locator('.tabs a[data-view="playground"]').click();
+  for (const [op, operands, unused] of [['less', 'int8 2.5', ''], ['sqrt', 'int8 2.5', '2.5']]) {
+    await page.selectOption('#play-op', op);
+    await page.fill('#operands', operands);
+    await page.click('#play-form button');
+    await page.waitForSelector(`#play-results[data-operands="${operands}"][data-op="${op}"]`);
+    const rows = await page.$$eval('#play-results tbody tr', (trs) => trs.map((tr) => ({
+      policy: tr.dataset.policy, cells: Array.from(tr.querySelectorAll('td')).map((td) => td.textContent),
+    })));
+    const counts = { ok: 0, error: 0, unmodelled: 0 };
+    for (const row of rows) {
+      const args = ['result-type', '--policy', row.policy, '--op', op, ...operands.split(' ').slice(0, unused ? 1 : 2)];
+      const run = spawnSync(BIN, args, { encoding: 'utf8' });
+      const [result, weak, error] = row.cells;
+      const where = `${op} ${operands}, ${row.policy}: ${row.cells}`;
+      if (run.status === 0) {
+        check(run.stdout.trim() === `${result}${weak === 'weak' ? ' (weak)' : ''}`, `${where} vs ${run.stdout}`);
+        counts.ok++;
+      } else if (run.status === 1) {
+        check(result === '-' && run.stderr.trim() === escapeControls(error).trim(), `${where} vs ${run.stderr}`);
+        counts.error++;
+      } else {
+        check(run.status === 2 && run.stderr.includes('does not model'), `${where}: ${run.stderr}`);
+        check(result === 'not modelled' && !error, `${where}: not modelled, not an error`);
+        counts.unmodelled++;
+      }
+    }
+    check(counts.ok && counts.error && counts.unmodelled, `${op}: answers, errors and policies that do not model it (${JSON.stringify(counts)})`);
+    const status = await page.$eval('#play-status', (p) => p.textContent);
+    check(status.startsWith(`${op}(`), `the status names ${op}: ${status}`);
+    const left = await page.$eval('#play-status', (p) => p.querySelector('[data-unused]')?.dataset.unused ?? '');
+    check(left === unused, `${op}: the operands left out (${left}) are said`);
+    check(page.url().includes(`op=${op}`), `the URL keeps the playground's operation: ${page.url()}`);
+    if (op === 'less') await page.screenshot({ path: join(shots, 'playground-op.png'), fullPage: true });
+  }
+  await page.selectOption('#play-op', '');
+  await page.locator('.tabs a[data-view="table"]').click();
+}
+
 async function playgroundAsksEveryPolicy(page) {
   await page.locator('.tabs a[data-view="playground"]').click();
   const operands = 'int8 2 weak:float32 1j';
@@ -507,8 +636,11 @@ async function staticExport(browser) {
     assert.deepEqual(await markedCells(page), diffCells(cliJson(['diff', 'numpy', 'jax', '--format', 'json', '--labels', 'short'])));
     checks++;
     await page.screenshot({ path: join(shots, 'static-export.png'), fullPage: true });
+    check(await page.$eval('#op', (s) => s.disabled), 'static: the operation menu is disabled');
+    check((await page.textContent('#op-note')).includes('dtype-lattice serve'), 'static: operations need serve');
     await page.locator('.tabs a[data-view="editor"]').click();
     check((await page.textContent('#view-editor')).includes('dtype-lattice serve'), 'static: the editor says it needs serve');
+    check(!(await page.$('#play-op')), 'static: the playground, with its operation menu, needs serve');
     assert.deepEqual(page.problems, []);
     await page.close();
   } finally {
@@ -549,10 +681,14 @@ try {
   console.log('ok  the editor reports the notebook\'s two non-lattices with `check`\'s pairs; a dict typed in is read, placed and audited');
   await playgroundAsksEveryPolicy(page);
   console.log('ok  the playground answers as `dtype-lattice result-type` for every policy');
+  await operationTables(page);
+  console.log('ok  operations: jax true_divide is `table --op`\'s, the panel explains promotion only, the URL keeps it, a diff with x64 marks `diff --op`\'s cells, refusals are the command line\'s');
+  await playgroundAsksAnOperation(page);
+  console.log('ok  the playground answers an operation as `dtype-lattice result-type --op` for every policy, "not modelled" where it is not; a unary one takes the first operand');
   assert.deepEqual(page.problems, [], 'no console errors, page errors or failed requests');
   await page.close();
   await staticExport(browser);
-  console.log('ok  the static export: table, explanation with marks, a diff read the other way round; the editor needs serve');
+  console.log('ok  the static export: table, explanation with marks, a diff read the other way round; the editor and the operations need serve');
   const timings = await measure(browser, url);
   const verdict = (value, goal) => `${value.toFixed(1)} ms (goal <= ${goal} ms: ${value <= goal ? 'met' : 'NOT met'})`;
   console.log(`time to interactive: median ${verdict(timings.interactive, GOALS.interactive)}; loads ${timings.loads.map((x) => x.toFixed(0)).join(', ')}`);

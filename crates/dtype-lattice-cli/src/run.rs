@@ -9,7 +9,7 @@ use dtype_lattice::design::table::{self as promotion_table, Question, Table};
 use dtype_lattice::design::{explain as why, Definition};
 use dtype_lattice::engine::{GraphError, Poset};
 use dtype_lattice::registry::POLICIES;
-use dtype_lattice::{Op, Operand, Policy, TypeSpec};
+use dtype_lattice::{Op, Operand, Policy, TypeSpec, Unanswered};
 
 use crate::args::{Cli, Command};
 use crate::failure::{escape_controls, warn, Failure};
@@ -302,19 +302,15 @@ fn poset(definition: &Definition) -> Result<Poset, Failure> {
 
 /// The policy does not model `op`.
 fn not_modelled(policy: &dyn Policy, op: Op) -> Failure {
-    Failure::Usage(format!(
-        "{} does not model {op} yet; docs/policies.md lists the policies that do",
-        policy.name()
-    ))
+    let policy = policy.name();
+    Failure::Usage(Unanswered::NotModelled { policy, op }.to_string())
 }
 
 /// Why a policy gives no answer for `op`: it does not model it, or (for a
 /// table) it takes one operand.
 fn unanswered(policy: &dyn Policy, op: Option<Op>) -> Failure {
     match op {
-        Some(op) if op.arity() == 1 => Failure::Usage(format!(
-            "{op} takes one operand, so it has no table: ask `dtype-lattice result-type --op {op} TYPE`"
-        )),
+        Some(op) if op.arity() == 1 => Failure::Usage(Unanswered::NoTable(op).to_string()),
         Some(op) => not_modelled(policy, op),
         None => Failure::Usage(format!("{} gave no table", policy.name())),
     }

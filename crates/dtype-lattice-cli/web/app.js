@@ -7,7 +7,7 @@
 
 import { $, h } from './dom.js';
 import { setupEditor, startEditor } from './editor.js';
-import { runPlayground, setupPlayground } from './playground.js';
+import { runPlayground, setupPlayground, syncPlayground } from './playground.js';
 import { loadInfo } from './sources.js';
 import { MODE, info, noteSettings, readUrl, renderSettings, setInfo, state, timings, writeUrl } from './state.js';
 import { renderTable, renderTableControls, syncTableControls } from './table.js';
@@ -49,6 +49,7 @@ async function start() {
     readUrl();
     renderSettings(settingChanged);
     syncTableControls();
+    syncPlayground();
     setView(state.view, false);
     renderTable();
   });

@@ -1,6 +1,7 @@
 // Why a cell promotes as it does: the panel beside the promotion table
 // (also the editor's) and the drawing under it, marked with the pair, the
-// paths and the join.
+// paths and the join. For an operation's table the panel gives the cell's
+// answer and says plainly that what it explains is promotion only.
 
 import { $, chips, h } from './dom.js';
 import { applyMarks, showSvg } from './drawing.js';
@@ -10,8 +11,10 @@ import { MODE, info, state } from './state.js';
 
 const explainTurns = latestOnly();
 
-export const answerText = (cell) => {
-  if (cell.error !== undefined) return 'no promotion';
+/** A cell's answer in words: its type, or for an operation's table the
+ * error it raises (`table` gives the errors). */
+export const answerText = (cell, table) => {
+  if (cell.error !== undefined) return table && table.op ? table.errors[cell.error].type : 'no promotion';
   return cell.dtype + (cell.weak ? ' (weak)' : '');
 };
 
@@ -33,13 +36,24 @@ export async function showExplanation(table) {
   const r = table.types.indexOf(a);
   const c = table.types.indexOf(b);
   const cell = table.cells[r][c];
+  const op = table.op;
+  panel.dataset.op = op ?? '';
   const head = [
     h('h3', {}, `${table.names[r]} with ${table.names[c]}`),
-    h('p', { class: 'answer' }, 'result_type: ', h('b', { text: answerText(cell) })),
+    h('p', { class: 'answer' }, `${op ?? 'result_type'}: `, h('b', { text: answerText(cell, table) })),
   ];
+  // An operation's error is its answer, shown at once; promotion's comes
+  // with the explanation (or without one where there is none).
+  const promotionError = op ? [] : errorBlock(cell, table);
+  if (op) {
+    const [x, y] = [table.names[r], table.names[c]];
+    head.push(...errorBlock(cell, table), h('p', { class: 'op-note', text: table.lattice
+      ? `The panel explains promotion only: below is why ${x} and ${y} promote as they do (their result_type). ${op}'s answer above is the policy's rule for ${op}, applied after promotion and not traced here, so the join below need not be ${op}'s answer.`
+      : `The panel explains promotion only, and ${table.name} is defined by rules, not by a lattice, so there is no graph to trace: ${op}'s answer above is the policy's rule for ${op}.` }));
+  }
   if (!table.lattice) {
-    panel.replaceChildren(...head, ...errorBlock(cell, table),
-      h('p', { class: 'why', text: `${table.name} is defined by rules, not by a lattice, so there is no graph to trace: the cell is its result_type.` }));
+    const why = op ? [] : [h('p', { class: 'why', text: `${table.name} is defined by rules, not by a lattice, so there is no graph to trace: the cell is its result_type.` })];
+    panel.replaceChildren(...head, ...promotionError, ...why);
     panel.dataset.join = '';
     panel.dataset.cell = state.cell.join(',');
     await drawPolicy(table, null, turn);
@@ -53,7 +67,7 @@ export async function showExplanation(table) {
   }
   const why = answer.value;
   if (!why || !why.explained) {
-    panel.replaceChildren(...head, ...errorBlock(cell, table), h('p', { class: 'why', text: why ? why.reason : 'No explanation.' }));
+    panel.replaceChildren(...head, ...promotionError, h('p', { class: 'why', text: why ? why.reason : 'No explanation.' }));
     panel.dataset.join = '';
     panel.dataset.cell = state.cell.join(',');
     await drawPolicy(table, null, turn);

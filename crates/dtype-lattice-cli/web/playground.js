@@ -1,5 +1,8 @@
-// result_type under every policy at once: one batch request (the batch
-// protocol's JSON lines) for all of them.
+// result_type, or an operation, under every policy at once: one batch
+// request (the batch protocol's JSON lines) for all of them. The
+// operations and which policy models which come from `/api/info`, so a
+// policy that does not model the operation is shown as such, not as an
+// error of its framework.
 
 import { $, h, needsServer } from './dom.js';
 import { latestOnly } from './latest.js';
@@ -42,7 +45,12 @@ export async function runPlayground() {
     showError(err.message);
     return;
   }
-  const lines = info.policies.map((p) => JSON.stringify({ fn: 'result_type', args: tokens, policy: p.name }));
+  const op = info.operations.find((o) => o.name === state.playOp);
+  // An operation takes as many operands as it has: a unary one the first.
+  const args = op ? tokens.slice(0, op.arity) : tokens;
+  const left = op ? tokens.slice(op.arity) : [];
+  const fn = op ? op.name : 'result_type';
+  const lines = info.policies.map((p) => JSON.stringify({ fn, args, policy: p.name }));
   const asked = post('api/batch?' + settingsParams(new URLSearchParams()), lines.join('\n') + '\n', 'application/jsonl')
     .then(async (response) => (await response.text()).trim().split('\n').map((line) => JSON.parse(line)));
   const answer = await turn.settle(asked);
@@ -54,9 +62,21 @@ export async function runPlayground() {
   const answers = answer.value;
   const status = $('play-status');
   status.className = 'status';
-  status.textContent = `result_type(${tokens.join(', ')}) under ${info.settings.map((s) => `${s.key}=${state.settings[s.key]}`).join(', ')}:`;
+  status.textContent = `${fn}(${args.join(', ')}) under ${info.settings.map((s) => `${s.key}=${state.settings[s.key]}`).join(', ')}:`;
+  if (left.length) {
+    const takes = op.arity === 1 ? 'one operand, so only the first is used' : `${op.arity} operands, so only the first ${op.arity} are used`;
+    status.append(h('span', { class: 'note', 'data-unused': left.join(' '), text: `${fn} takes ${takes}: ${left.join(', ')} left out.` }));
+  }
   const rows = info.policies.map((p, i) => {
     const one = answers[i];
+    if (op && one.error && !p.operations.includes(op.name)) {
+      // The library's own words for it, on hover: the batch answer.
+      return h('tr', { 'data-policy': p.name, 'data-not-modelled': 'true' },
+        h('th', { scope: 'row', text: p.name }),
+        h('td', { class: 'result not-modelled', title: one.error.message, text: 'not modelled' }),
+        h('td', { text: '' }),
+        h('td', { text: '' }));
+    }
     if (one.ok) {
       return h('tr', { 'data-policy': p.name },
         h('th', { scope: 'row', text: p.name }),
@@ -71,6 +91,7 @@ export async function runPlayground() {
       h('td', { class: 'err' }, h('b', { text: one.error.type + ': ' }), one.error.message));
   });
   $('play-results').dataset.operands = input;
+  $('play-results').dataset.op = state.playOp;
   $('play-results').replaceChildren(
     h('thead', {}, h('tr', {}, ['Policy', 'Result', 'Weak', 'Error'].map((t) => h('th', { scope: 'col', text: t })))),
     h('tbody', {}, rows));
@@ -82,6 +103,15 @@ export function setupPlayground() {
     return;
   }
   if (state.operands !== null) $('operands').value = state.operands;
+  const select = $('play-op');
+  const group = (label, arity) => h('optgroup', { label },
+    info.operations.filter((o) => o.arity === arity).map((o) => h('option', { value: o.name, text: o.name })));
+  select.append(group('binary operations', 2), group('unary operations (the first operand)', 1));
+  select.value = state.playOp;
+  select.addEventListener('change', () => {
+    state.playOp = select.value;
+    runPlayground();
+  });
   let timer = null;
   $('play-form').addEventListener('submit', (e) => {
     e.preventDefault();
@@ -91,4 +121,12 @@ export function setupPlayground() {
     clearTimeout(timer);
     timer = setTimeout(runPlayground, 300);
   });
+}
+
+/** The playground's controls set from `state` again (after the history
+ * moved). */
+export function syncPlayground() {
+  if (MODE === 'static') return;
+  $('play-op').value = state.playOp;
+  if (state.operands !== null) $('operands').value = state.operands;
 }

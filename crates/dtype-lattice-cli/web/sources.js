@@ -40,12 +40,14 @@ async function errorMessage(response) {
 
 export const loadInfo = () => get(MODE === 'static' ? 'data/info.json' : 'api/info');
 
-/** The promotion table's answers, for the policy, types and settings
- * chosen. */
+/** The table's answers, for the policy, operation, types and settings
+ * chosen (the static export has promotion's only: its page offers no
+ * operation). */
 export const source = {
   table() {
     if (MODE === 'static') return get(`data/table/${fileKey(state.policy)}_${state.types}.json`);
     const q = settingsParams(new URLSearchParams({ policy: state.policy, types: state.types }));
+    if (state.op) q.set('op', state.op);
     return get('api/table?' + q);
   },
   diff() {
@@ -60,6 +62,7 @@ export const source = {
       }));
     }
     const q = settingsParams(new URLSearchParams({ left: state.policy, right: state.diff, types: state.types }));
+    if (state.op) q.set('op', state.op);
     return get('api/diff?' + q);
   },
   async explain(table, a, b) {

@@ -17,9 +17,11 @@ export const state = {
   policy: 'jax',
   types: 'docs',
   diff: '',
+  op: '', // the table's binary operation; '' for promotion (result_type)
   cell: null, // [type, type] of the promotion table
   settings: {},
   operands: null,
+  playOp: '', // the playground's operation, of any arity; '' for result_type
   example: '',
 };
 
@@ -37,6 +39,11 @@ export function readUrl() {
   state.policy = names.includes(q.get('policy')) ? q.get('policy') : 'jax';
   state.types = q.get('types') === 'all' ? 'all' : 'docs';
   state.diff = names.includes(q.get('diff')) && q.get('diff') !== state.policy ? q.get('diff') : '';
+  // `op` is the shown view's: a binary operation in the table (which the
+  // static export has no answers for), any operation in the playground.
+  const op = info.operations.find((o) => o.name === q.get('op'));
+  state.op = state.view === 'table' && MODE === 'serve' && op && op.arity === 2 ? op.name : '';
+  state.playOp = state.view === 'playground' && op ? op.name : '';
   const cell = (q.get('cell') || '').split(',');
   state.cell = cell.length === 2 && cell[0] && cell[1] ? cell : null;
   for (const s of info.settings) {
@@ -54,12 +61,14 @@ export function writeUrl(push) {
     if (state.view === 'table') {
       if (state.policy !== 'jax') q.set('policy', state.policy);
       if (state.types !== 'docs') q.set('types', state.types);
+      if (state.op) q.set('op', state.op);
       if (state.diff) q.set('diff', state.diff);
       if (state.cell) q.set('cell', state.cell.join(','));
     }
     for (const s of info.settings) {
       if (state.settings[s.key] !== s.values[0]) q.set(s.key, state.settings[s.key]);
     }
+    if (state.view === 'playground' && state.playOp) q.set('op', state.playOp);
     if (state.view === 'playground' && state.operands !== null) q.set('operands', state.operands);
   }
   if (state.view === 'editor' && state.example) q.set('example', state.example);

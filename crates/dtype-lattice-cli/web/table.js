@@ -1,12 +1,14 @@
-// The promotion table: its controls (policy, types, comparison), the grid
-// of cells as the documentation draws it, and its legend.
+// The promotion table: its controls (policy, operation, types,
+// comparison), the grid of cells as the documentation draws it, and its
+// legend. With an operation chosen, the table is that operation's (the
+// type `a OP b` gives), as `table --op` prints it.
 
 import { $, breakable, h } from './dom.js';
 import { answerText, showExplanation } from './explain.js';
 import { makeGrid, markSelected } from './grid.js';
 import { latestOnly } from './latest.js';
 import { source } from './sources.js';
-import { info, noteSettings, state, timings, writeUrl } from './state.js';
+import { MODE, info, noteSettings, state, timings, writeUrl } from './state.js';
 
 let current = null; // the table shown, with its diff
 const tableTurns = latestOnly();
@@ -14,13 +16,26 @@ const tableTurns = latestOnly();
 export async function renderTable() {
   const turn = tableTurns();
   const started = performance.now();
-  const answer = await turn.settle(Promise.all([source.table(), state.diff ? source.diff() : null]));
+  // A comparison the server refuses (a partner that does not model the
+  // operation) leaves the table shown, the reason in its legend.
+  const compared = state.diff ? source.diff().then((value) => ({ value }), (error) => ({ error })) : null;
+  const answer = await turn.settle(Promise.all([source.table(), compared]));
   if (answer.stale) return;
   if (answer.error) {
-    $('types').replaceChildren(h('caption', { class: 'error-text', text: answer.error.message }));
+    // No table (a policy that does not model the operation): the API's
+    // words in its place, and nothing left of the one before.
+    const grid = $('types');
+    grid.replaceChildren(h('caption', { class: 'error-text', text: answer.error.message }));
+    grid.dataset.policy = '';
+    $('legend').replaceChildren();
+    $('table-help').hidden = true;
+    $('panel').replaceChildren(h('p', { class: 'placeholder', text: 'No table to choose a cell from: the message above says why.' }));
+    $('drawing').replaceChildren();
     return;
   }
-  const [table, diff] = answer.value;
+  const [table, comparison] = answer.value;
+  const diff = comparison && comparison.value;
+  const op = table.op;
   const n = table.types.length;
   const marks = new Map();
   if (diff) {
@@ -37,8 +52,8 @@ export async function renderTable() {
     for (let c = 0; c < n; c++) {
       const cell = table.cells[r][c];
       const mark = marks.get(r + ',' + c);
-      let title = `${table.names[r]} with ${table.names[c]}: ${answerText(cell)}`;
-      if (mark) title += `; ${state.diff}: ${mark.right === null ? 'no promotion' : mark.right}` +
+      let title = `${op ? op + ' of ' : ''}${table.names[r]} with ${table.names[c]}: ${answerText(cell, table)}`;
+      if (mark) title += `; ${state.diff}: ${mark.right === null ? (op ? 'an error' : 'no promotion') : mark.right}` +
         mark.not_native.map((x) => ` (${x.dtype} is not native to ${x.policy})`).join('');
       const td = h('td', {
         role: 'gridcell', tabindex: '-1', 'data-r': r, 'data-c': c,
@@ -59,8 +74,13 @@ export async function renderTable() {
   grid.dataset.policy = table.name;
   grid.dataset.diff = state.diff;
   grid.dataset.types = state.types;
+  grid.dataset.op = op ?? '';
   current = { table, diff };
-  renderLegend(table, diff);
+  $('table-help').hidden = false;
+  $('table-help').textContent = op
+    ? `Click a cell, or move with the arrow keys and press Enter, to see what ${op} gives, and why its two types promote as they do (the panel explains promotion, not ${op}).`
+    : 'Click a cell, or move with the arrow keys and press Enter, to see why its two types promote as they do.';
+  renderLegend(table, diff, comparison && comparison.error);
   let selected = null;
   if (state.cell) {
     const r = table.types.indexOf(state.cell[0]);
@@ -80,17 +100,24 @@ export async function renderTable() {
   await showExplanation(table);
 }
 
-function renderLegend(table, diff) {
+function renderLegend(table, diff, diffError) {
   const legend = $('legend');
   legend.replaceChildren();
   if (table.legend.length) {
     legend.append(h('dl', {}, table.legend.map((l) => h('div', {}, h('dt', { text: l.label }), h('dd', { text: l.dtype })))));
   }
-  legend.append(h('p', { text: 'i*, f*, c* are weak types: Python\'s int, float and complex, which take the other operand\'s width. - marks a pair that does not promote.' }));
+  const fails = table.op ? `a pair ${table.op} raises an error for` : 'a pair that does not promote';
+  legend.append(h('p', { text: `i*, f*, c* are weak types: Python's int, float and complex, which take the other operand's width. - marks ${fails}.` }));
   if (diff) {
+    const by = table.op
+      ? `compared by the dtype ${table.op} gives`
+      : 'compared by promote_types as JAX\'s documentation compares JAX with NumPy';
     legend.append(h('p', {},
       h('span', { class: 'swatch', text: 'i2', }, h('span', { class: 'sym', text: '≠' })),
-      ` Green cells marked ≠ differ from ${diff.right}: ${diff.count} of ${diff.cells}, compared by promote_types as JAX's documentation compares JAX with NumPy (a dtype native to one policy but not the other counts too).`));
+      ` Green cells marked ≠ differ from ${diff.right}: ${diff.count} of ${diff.cells}, ${by} (a dtype native to one policy but not the other counts too).`));
+  }
+  if (diffError) {
+    legend.append(h('p', { class: 'error-text', 'data-diff-error': 'true', text: `No comparison with ${state.diff}: ${diffError.message}` }));
   }
 }
 
@@ -110,6 +137,7 @@ export function renderTableControls() {
     state.policy = policy.value;
     if (state.diff === state.policy) state.diff = '';
     fillDiff();
+    fillOps();
     writeUrl();
     noteSettings();
     renderTable();
@@ -122,6 +150,18 @@ export function renderTableControls() {
       renderTable();
     });
   }
+  fillOps();
+  if (MODE === 'static') {
+    $('op').disabled = true;
+    $('op-note').hidden = false;
+    $('op-note').append('operations\' tables need ', h('code', { text: 'dtype-lattice serve' }),
+      ': this static export holds the promotion tables only');
+  }
+  $('op').addEventListener('change', () => {
+    state.op = $('op').value;
+    writeUrl();
+    renderTable();
+  });
   fillDiff();
   $('diff').addEventListener('change', () => {
     state.diff = $('diff').value;
@@ -136,7 +176,20 @@ export function renderTableControls() {
 export function syncTableControls() {
   $('policy').value = state.policy;
   fillDiff();
+  fillOps();
   for (const radio of document.querySelectorAll('input[name="types"]')) radio.checked = radio.value === state.types;
+}
+
+/** The operation menu: promotion, then the binary operations (the
+ * library's, from `/api/info`), those the policy does not model said so. */
+function fillOps() {
+  const select = $('op');
+  const models = new Set(info.policies.find((p) => p.name === state.policy).operations);
+  const binary = info.operations.filter((o) => o.arity === 2);
+  select.replaceChildren(h('option', { value: '', text: 'promotion (result_type)' }),
+    h('optgroup', { label: 'binary operations' },
+      binary.map((o) => h('option', { value: o.name, text: o.name + (models.has(o.name) ? '' : ' (not modelled)') }))));
+  select.value = state.op;
 }
 
 function fillDiff() {

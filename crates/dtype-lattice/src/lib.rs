@@ -155,5 +155,5 @@ pub use types::hierarchy;
 pub use types::{
     DType, ErrorKind, FInfo, IInfo, InfoError, Kind, NoPathReason, Op, Operand, OperandKind,
     ParseDTypeError, ParseOpError, ParseOperandError, PromotionError, PyScalar, TypeList, TypeSpec,
-    Typed, Warning, WarningKind,
+    Typed, Unanswered, Warning, WarningKind,
 };

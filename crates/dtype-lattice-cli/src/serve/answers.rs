@@ -11,11 +11,11 @@ use dtype_lattice::design::diff::Comparison;
 use dtype_lattice::design::explain::Report;
 use dtype_lattice::design::graph::Drawing;
 use dtype_lattice::design::lattice_file;
-use dtype_lattice::design::table::{self, Labels, Table};
+use dtype_lattice::design::table::{self, Labels, Question, Table};
 use dtype_lattice::design::{Definition, Subject};
 use dtype_lattice::engine::{Bound, Poset};
 use dtype_lattice::registry::{self, Settings, SETTINGS};
-use dtype_lattice::{Policy, TypeSpec};
+use dtype_lattice::{DType, Op, Operand, Policy, TypeSpec, Unanswered};
 
 use super::assets;
 use super::editor::EDITOR_TABLE_NODES;
@@ -37,16 +37,32 @@ pub fn graph_key(policy: &dyn Policy) -> String {
     key.trim_matches('-').to_owned()
 }
 
-/// `GET /api/info`'s answer: the policies (with the settings each reads
-/// and whether a lattice defines it), the settings, the table's types and
-/// the notebook's lattices. `mode` is `serve` or `static`.
+/// `GET /api/info`'s answer: the policies (with the settings each reads,
+/// whether a lattice defines it and the operations it models), the
+/// settings, the operations ([`Op::ALL`], each with its arity), the
+/// table's types and the notebook's lattices. `mode` is `serve` or
+/// `static`.
 pub fn info_json(mode: &str) -> Value {
     let policies: Vec<Value> = registry::POLICIES
         .iter()
         .map(|info| {
-            let lattice = info.build(Settings::default()).lattice().is_some();
-            json!({ "name": info.name, "lattice": lattice, "settings": info.settings })
+            let built = info.build(Settings::default());
+            let operations: Vec<&str> = Op::ALL
+                .into_iter()
+                .filter(|&op| models(built.as_ref(), op))
+                .map(Op::name)
+                .collect();
+            json!({
+                "name": info.name,
+                "lattice": built.lattice().is_some(),
+                "settings": info.settings,
+                "operations": operations,
+            })
         })
+        .collect();
+    let operations: Vec<Value> = Op::ALL
+        .into_iter()
+        .map(|op| json!({ "name": op.name(), "arity": op.arity() }))
         .collect();
     let settings: Vec<Value> = SETTINGS
         .iter()
@@ -78,6 +94,7 @@ pub fn info_json(mode: &str) -> Value {
         "mode": mode,
         "policies": policies,
         "settings": settings,
+        "operations": operations,
         "types": { "docs": types(false), "all": types(true) },
         "examples": examples,
         "limits": {
@@ -88,13 +105,57 @@ pub fn info_json(mode: &str) -> Value {
     })
 }
 
+/// Whether `policy` models `op` ([`Policy::operation`] answers): asked of
+/// arrays of int8, as `diff --op` asks.
+pub(super) fn models(policy: &dyn Policy, op: Op) -> bool {
+    let probe = [Operand::array(DType::Int8, false); 2];
+    policy.operation(op, &probe[..op.arity()]).is_some()
+}
+
+/// Why `policy` has no table (or diff) of `op`, in the command line's
+/// words ([`Unanswered`]): a unary operation is a bad request (400), one
+/// the policy does not model a question it cannot answer (422).
+pub(super) fn unanswered(policy: &dyn Policy, op: Op) -> Option<ApiError> {
+    if op.arity() != 2 {
+        return Some(ApiError::bad(Unanswered::NoTable(op).to_string()));
+    }
+    (!models(policy, op)).then(|| {
+        let policy = policy.name();
+        ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            Unanswered::NotModelled { policy, op }.to_string(),
+        )
+    })
+}
+
 /// `GET /api/table`'s answer: the promotion table of `policy` over the
 /// documentation's types or all of them, as `table --format json` computes
 /// it, with each cell's dtype and weak flag, the errors (each message once,
 /// cells refer to them by index), the caption and the legend.
 pub fn table_json(name: &str, settings: Settings, all: bool) -> Result<Value, ApiError> {
+    table_json_of(name, settings, all, None)
+}
+
+/// [`table_json`], or with `op` the table of that binary operation, as
+/// `table --op OP --format json` computes it; a unary operation or one
+/// the policy does not model is an error ([`unanswered`]).
+pub fn table_json_of(
+    name: &str,
+    settings: Settings,
+    all: bool,
+    op: Option<Op>,
+) -> Result<Value, ApiError> {
     let policy = policy(name, settings)?;
-    let computed = Table::new(policy.as_ref(), &table::types(all));
+    if let Some(refusal) = op.and_then(|op| unanswered(policy.as_ref(), op)) {
+        return Err(refusal);
+    }
+    let question = op.map_or(Question::ResultType, Question::Op);
+    let computed = Table::of(policy.as_ref(), &table::types(all), question).ok_or_else(|| {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("{} gave no table", policy.name()),
+        )
+    })?;
     let mut value = computed.to_json(policy.as_ref(), Labels::Short, None);
     value["graph"] = json!(policy.lattice().map(|_| graph_key(policy.as_ref())));
     Ok(value)
@@ -108,12 +169,33 @@ pub fn diff_text(
     settings: Settings,
     all: bool,
 ) -> Result<String, ApiError> {
+    diff_text_of(left, right, settings, all, None)
+}
+
+/// [`diff_text`], or with `op` `diff --op OP`'s: the two policies' results
+/// of that binary operation compared; a unary operation, or one either
+/// policy does not model, is an error ([`unanswered`]).
+pub fn diff_text_of(
+    left: &str,
+    right: &str,
+    settings: Settings,
+    all: bool,
+    op: Option<Op>,
+) -> Result<String, ApiError> {
     let (first, second) = (policy(left, settings)?, policy(right, settings)?);
-    let report = Comparison::new(
+    if let Some(op) = op {
+        for side in [&first, &second] {
+            if let Some(refusal) = unanswered(side.as_ref(), op) {
+                return Err(refusal);
+            }
+        }
+    }
+    let report = Comparison::of(
         [left, right],
         [first.as_ref(), second.as_ref()],
         &table::types(all),
         Labels::Short,
+        op,
     );
     Ok(format!("{}\n", report.to_json()))
 }

@@ -16,23 +16,39 @@ use super::{Shared, HEAVY_WAIT};
 /// a few choices, kept once computed: a table or a diff costs a
 /// millisecond of allocation, which fifty clients at once would turn into
 /// queueing. The keys are names the registry knows and the choices are
-/// few, so the cache is bounded by what exists (about a hundred answers);
-/// [`CACHED_ANSWERS`] caps it all the same.
-static ANSWERS: OnceLock<Mutex<HashMap<String, Bytes>>> = OnceLock::new();
+/// few, so the cache is bounded by what exists (about a hundred promotion
+/// answers, some thousands with the operations' tables and diffs);
+/// [`CACHED_ANSWERS`] and [`CACHED_BYTES`] cap it all the same.
+static ANSWERS: OnceLock<Mutex<Kept>> = OnceLock::new();
+
+/// The answers kept, and their size in all.
+#[derive(Default)]
+struct Kept {
+    answers: HashMap<String, Bytes>,
+    bytes: usize,
+}
 
 /// The most answers kept; past it, answers are computed each time.
 pub const CACHED_ANSWERS: usize = 1024;
 
+/// The most bytes of answers kept (a table of all 35 types is about
+/// 230 KB); past it, answers are computed each time.
+pub const CACHED_BYTES: usize = 64 << 20;
+
 fn cached(key: &str) -> Option<Bytes> {
-    let answers = ANSWERS.get_or_init(Mutex::default);
-    answers.lock().ok()?.get(key).cloned()
+    let kept = ANSWERS.get_or_init(Mutex::default);
+    kept.lock().ok()?.answers.get(key).cloned()
 }
 
 fn keep(key: String, answer: &Bytes) {
-    let answers = ANSWERS.get_or_init(Mutex::default);
-    if let Ok(mut answers) = answers.lock() {
-        if answers.len() < CACHED_ANSWERS {
-            answers.insert(key, answer.clone());
+    let kept = ANSWERS.get_or_init(Mutex::default);
+    if let Ok(mut kept) = kept.lock() {
+        let fits = kept.answers.len() < CACHED_ANSWERS
+            && kept.bytes + answer.len() <= CACHED_BYTES
+            && !kept.answers.contains_key(&key);
+        if fits {
+            kept.bytes += answer.len();
+            kept.answers.insert(key, answer.clone());
         }
     }
 }

@@ -10,7 +10,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
-use super::answers::{diff_text, explain_json, graph_svg, info_json, table_json};
+use super::answers::{diff_text_of, explain_json, graph_svg, info_json, table_json_of};
 use super::assets;
 use super::body::Posted;
 use super::cache::{answer_once, blocking, heavy};
@@ -30,19 +30,29 @@ pub async fn info(query: QueryPairs) -> Response {
     }))
 }
 
-/// `GET /api/table?policy=NAME&types=docs|all&x64=..&strict=..`.
+/// What a cached answer is of: promotion, or an operation.
+fn question_key(op: Option<dtype_lattice::Op>) -> &'static str {
+    op.map_or("result_type", dtype_lattice::Op::name)
+}
+
+/// `GET /api/table?policy=NAME&types=docs|all&op=OP&x64=..&strict=..`.
 pub async fn table(query: QueryPairs) -> Response {
     respond(
         async {
-            let params = Params::read(query, &["policy", "types"])?;
-            let (name, settings, all) = (
+            let params = Params::read(query, &["policy", "types", "op"])?;
+            let (name, settings, all, op) = (
                 params.get("policy").unwrap_or("jax").to_owned(),
                 params.settings()?,
                 params.all_types()?,
+                params.op()?,
             );
-            let key = format!("table {} {all}", policy(&name, settings)?.name());
+            let key = format!(
+                "table {} {all} {}",
+                policy(&name, settings)?.name(),
+                question_key(op)
+            );
             let answer = answer_once(key, move || {
-                table_json(&name, settings, all).map(|value| value.to_string())
+                table_json_of(&name, settings, all, op).map(|value| value.to_string())
             })
             .await?;
             Ok(json_bytes(answer))
@@ -51,24 +61,26 @@ pub async fn table(query: QueryPairs) -> Response {
     )
 }
 
-/// `GET /api/diff?left=NAME&right=NAME&types=..&x64=..&strict=..`.
+/// `GET /api/diff?left=NAME&right=NAME&types=..&op=OP&x64=..&strict=..`.
 pub async fn diff(query: QueryPairs) -> Response {
     respond(
         async {
-            let params = Params::read(query, &["left", "right", "types"])?;
+            let params = Params::read(query, &["left", "right", "types", "op"])?;
             let (left, right) = (
                 params.required("left")?.to_owned(),
                 params.required("right")?.to_owned(),
             );
-            let (settings, all) = (params.settings()?, params.all_types()?);
+            let (settings, all, op) = (params.settings()?, params.all_types()?, params.op()?);
             // The report names the policies as asked (an alias stays one),
             // so the key holds the names asked with the settings they read.
             let key = format!(
-                "diff {left}/{} {right}/{} {all}",
+                "diff {left}/{} {right}/{} {all} {}",
                 policy(&left, settings)?.name(),
-                policy(&right, settings)?.name()
+                policy(&right, settings)?.name(),
+                question_key(op)
             );
-            let answer = answer_once(key, move || diff_text(&left, &right, settings, all)).await?;
+            let answer =
+                answer_once(key, move || diff_text_of(&left, &right, settings, all, op)).await?;
             Ok(json_bytes(answer))
         }
         .await,

@@ -6,7 +6,7 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::Query;
 
 use dtype_lattice::registry::{self, Settings, SETTINGS};
-use dtype_lattice::{Policy, TypeSpec};
+use dtype_lattice::{Op, Policy, TypeSpec};
 
 use super::error::ApiError;
 
@@ -78,6 +78,17 @@ impl Params {
                 quote(other)
             ))),
         }
+    }
+
+    /// `op`: an operation by NumPy's name (or an alias), if given; `None`
+    /// asks for promotion.
+    pub(super) fn op(&self) -> Result<Option<Op>, ApiError> {
+        self.get("op")
+            .map(|name| {
+                name.parse::<Op>()
+                    .map_err(|err| ApiError::bad(err.to_string()))
+            })
+            .transpose()
     }
 
     pub(super) fn required(&self, name: &str) -> Result<&str, ApiError> {

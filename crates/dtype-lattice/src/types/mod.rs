@@ -22,7 +22,7 @@ pub use dtype::{DType, Kind, ParseDTypeError};
 pub use error::{ErrorKind, NoPathReason, PromotionError, TypeList};
 pub use info::{FInfo, IInfo, InfoError};
 pub(crate) use op::Arguments;
-pub use op::{Op, ParseOpError};
+pub use op::{Op, ParseOpError, Unanswered};
 pub use operand::{Operand, OperandKind, ParseOperandError, PyScalar, TypeSpec};
 pub use typed::Typed;
 pub use warning::{Warning, WarningKind};

@@ -189,6 +189,50 @@ impl fmt::Display for ParseOpError {
 
 impl std::error::Error for ParseOpError {}
 
+/// Why a policy gives no answer for an operation, in the words every front
+/// end gives (the command line's `--op`, the explorer's API).
+///
+/// ```
+/// use dtype_lattice::{Op, Unanswered};
+/// let torch = Unanswered::NotModelled { policy: "torch".into(), op: Op::Less };
+/// assert_eq!(
+///     torch.to_string(),
+///     "torch does not model less yet; docs/policies.md lists the policies that do"
+/// );
+/// assert!(Unanswered::NoTable(Op::Sqrt).to_string().starts_with("sqrt takes one operand"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unanswered {
+    /// The policy (named as [`Policy::name`](crate::Policy::name) names it)
+    /// does not model the operation: [`Policy::operation`](crate::Policy::operation)
+    /// answers `None`.
+    NotModelled {
+        /// The policy's name.
+        policy: String,
+        /// The operation.
+        op: Op,
+    },
+    /// The operation takes one operand, so it has no table of pairs.
+    NoTable(Op),
+}
+
+impl fmt::Display for Unanswered {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Unanswered::NotModelled { policy, op } => write!(
+                f,
+                "{policy} does not model {op} yet; docs/policies.md lists the policies that do"
+            ),
+            Unanswered::NoTable(op) => write!(
+                f,
+                "{op} takes one operand, so it has no table: ask `dtype-lattice result-type --op {op} TYPE`"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Unanswered {}
+
 impl FromStr for Op {
     type Err = ParseOpError;
 
