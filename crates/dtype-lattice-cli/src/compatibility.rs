@@ -75,21 +75,11 @@ fn operations(out: &mut String, report: &Compatibility) {
          its result. The cases where the operation decides, in every policy (· where\n\
          the policy does not model the operation yet):\n\n",
     );
-    let _ = writeln!(out, "| | {} |", report.names.join(" | "));
-    let _ = writeln!(out, "|---|{}", "---|".repeat(report.names.len()));
-    for row in &ops.probes {
-        let answers: Vec<String> = row
-            .answers
-            .iter()
-            .map(|answer| match answer {
-                ProbeAnswer::DType(dtype) => dtype.name().to_string(),
-                ProbeAnswer::Error(class) => format!("*{class}*"),
-                ProbeAnswer::Missing(_) => "–".to_string(),
-                ProbeAnswer::NotModelled => "·".to_string(),
-            })
-            .collect();
-        let _ = writeln!(out, "| `{}` | {} |", row.probe.label, answers.join(" | "));
-    }
+    let rows = ops
+        .probes
+        .iter()
+        .map(|row| (row.probe.label, &row.answers[..]));
+    answer_table(out, report, rows);
     let others: Vec<&str> = report.names[1..].iter().map(String::as_str).collect();
     let _ = write!(
         out,
@@ -119,11 +109,26 @@ fn probes(out: &mut String, report: &Compatibility) {
          dtype, the error's Python class in italics where it fails, – where the\n\
          framework has no such dtype of its own.\n\n",
     );
+    let rows = report
+        .probes
+        .iter()
+        .map(|row| (row.probe.label, &row.answers[..]));
+    answer_table(out, report, rows);
+    out.push('\n');
+}
+
+/// A table of every policy's answers, one row per labelled case: the
+/// dtype, the error's class in italics, – for a dtype the framework lacks,
+/// · where it does not model the operation.
+fn answer_table<'a>(
+    out: &mut String,
+    report: &Compatibility,
+    rows: impl Iterator<Item = (&'a str, &'a [ProbeAnswer])>,
+) {
     let _ = writeln!(out, "| | {} |", report.names.join(" | "));
     let _ = writeln!(out, "|---|{}", "---|".repeat(report.names.len()));
-    for row in &report.probes {
-        let answers: Vec<String> = row
-            .answers
+    for (label, answers) in rows {
+        let answers: Vec<String> = answers
             .iter()
             .map(|answer| match answer {
                 ProbeAnswer::DType(dtype) => dtype.name().to_string(),
@@ -132,9 +137,8 @@ fn probes(out: &mut String, report: &Compatibility) {
                 ProbeAnswer::NotModelled => "·".to_string(),
             })
             .collect();
-        let _ = writeln!(out, "| `{}` | {} |", row.probe.label, answers.join(" | "));
+        let _ = writeln!(out, "| `{label}` | {} |", answers.join(" | "));
     }
-    out.push('\n');
 }
 
 fn matrix(out: &mut String, report: &Compatibility, title: &str, pick: fn(&Pair) -> Count) {
