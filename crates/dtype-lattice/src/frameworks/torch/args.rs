@@ -271,24 +271,10 @@ mod tests {
 
     #[test]
     fn the_one_plausible_signature_explains_itself() {
+        // `torch.add`'s signatures, as the operations' table has them.
         let add = Parser {
             name: "add",
-            signatures: &[
-                Signature {
-                    params: &[(Type::Tensor, "input"), (Type::Tensor, "other")],
-                    keyword: &["Number alpha = 1", "Tensor out = None"],
-                    hidden: false,
-                },
-                Signature {
-                    params: &[
-                        (Type::Tensor, "input"),
-                        (Type::Number, "alpha"),
-                        (Type::Tensor, "other"),
-                    ],
-                    keyword: &["Tensor out = None"],
-                    hidden: true,
-                },
-            ],
+            signatures: super::super::ops::ADD_SUB,
             numbers_as_tensors: true,
         };
         let x = Operand::dtype(DType::Int8);

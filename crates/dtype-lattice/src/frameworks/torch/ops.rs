@@ -234,7 +234,7 @@ const TENSOR_NUMBER: Signature =
     signature(&[(Type::Tensor, "input"), (Type::Number, "other")], true);
 /// `torch.add` and `torch.sub`, whose `alpha` scales the second operand;
 /// the hidden signature is the deprecated `add(input, alpha, other)`.
-const ADD_SUB: &[Signature] = &[
+pub(super) const ADD_SUB: &[Signature] = &[
     Signature {
         params: &[(Type::Tensor, "input"), (Type::Tensor, "other")],
         keyword: &["Number alpha = 1", "Tensor out = None"],
