@@ -389,6 +389,8 @@ async function everyPolicyAgainstJax(page) {
   const info = await page.evaluate(() => window.fetch('api/info').then((r) => r.json()));
   const names = info.policies.map((p) => p.name);
   for (const name of ADDED_POLICIES) check(names.includes(name), `the policy menu lists ${name}`);
+  const graphs = new Set(info.policies.filter((p) => p.graph).map((p) => p.name));
+  for (const name of ['keras', 'tinygrad']) check(graphs.has(name) && !info.policies.find((p) => p.name === name).lattice, `${name}: a graph its rules are written on`);
   let clicked = 0;
   for (const policy of names.filter((n) => n !== 'jax')) {
     const theirs = cliJson(['table', '--policy', policy, '--labels', 'short', '--format', 'json']);
@@ -412,24 +414,54 @@ async function everyPolicyAgainstJax(page) {
       const answer = await page.$eval('#panel .answer b', (e) => e.textContent);
       const want = cell.error !== undefined ? 'no promotion' : cell.dtype + (cell.weak ? ' (weak)' : '');
       check(answer === want, `${policy}, ${a} with ${b}: the panel says ${answer}, the command line ${want}`);
-      if (theirs.lattice && cell.error === undefined) {
+      if (graphs.has(policy) && cell.error === undefined) {
         // Where the rules answer without the graph (the Array API's Python
         // scalars, PyTorch's unsigned types), the panel gives the reason
-        // `explain` refuses with.
-        const [join, why] = await page.$eval('#panel', (p) => [p.dataset.joinDtype, p.querySelector('.why')?.textContent ?? '']);
+        // `explain` refuses with; where they go on after it (Keras,
+        // tinygrad), it gives their answer beside the join, as `explain`.
+        const [join, why, rules] = await page.$eval('#panel', (p) => [p.dataset.joinDtype, p.querySelector('.why')?.textContent ?? '',
+          p.querySelector('.rules-answer')?.dataset.answer]);
         if (join === undefined) {
           const refusal = cliAnswer(['explain', '--policy', policy, theirs.names[r], theirs.names[c]]);
           check(refusal === `error: ${why}`, `${policy}, ${a} with ${b}: the panel's reason is explain's: ${why} / ${refusal}`);
+        } else if (rules !== undefined) {
+          const report = cliJson(['explain', '--policy', policy, '--format', 'json', theirs.names[r], theirs.names[c]]);
+          check(report.rules_answer && rules === want && report.rules_answer.dtype === cell.dtype && join !== cell.dtype,
+            `${policy}, ${a} with ${b}: the join ${join} and the rules' answer ${rules} are explain's`);
         } else check(join === cell.dtype, `${policy}, ${a} with ${b}: the explanation joins at ${join}`);
       }
       clicked++;
     }
+    if (graphs.has(policy) && !info.policies.find((p) => p.name === policy).lattice) await rulesAfterGraph(page, policy, theirs);
     if (ADDED_POLICIES.includes(policy)) await page.screenshot({ path: join(shots, `table-${policy}-diff-jax.png`), fullPage: true });
   }
   await page.selectOption('#policy', 'jax');
   await page.selectOption('#diff', '');
   await waitForTable(page, { policy: jaxName(false, false), types: 'docs', diff: '' });
   return clicked;
+}
+
+/** A policy whose rules are written on a graph and go on after it: the
+ * first cell (row by row) where `explain` answers otherwise than the join
+ * shows the join drawn and the rules' answer beside it, as `explain`. */
+async function rulesAfterGraph(page, policy, theirs) {
+  const n = theirs.types.length;
+  for (let i = 0; i < n * n; i++) {
+    const [r, c] = [Math.floor(i / n), i % n];
+    if (theirs.cells[r][c].error !== undefined) continue;
+    const report = cliJson(['explain', '--policy', policy, '--format', 'json', theirs.names[r], theirs.names[c]]);
+    if (!report.rules_answer) continue;
+    const [a, b] = [theirs.types[r], theirs.types[c]];
+    await page.locator(`#types td[data-r="${r}"][data-c="${c}"]`).click();
+    await page.waitForSelector(`#panel[data-cell="${a},${b}"]`);
+    const [joined, rules] = await page.$eval('#panel', (p) => [p.dataset.join, p.querySelector('.rules-answer')?.dataset.answer]);
+    const said = report.rules_answer.dtype + (report.rules_answer.weak ? ' (weak)' : '');
+    check(joined === report.join && rules === said, `${policy}, ${a} with ${b}: the panel joins at ${joined} (explain: ${report.join}) and says the rules answer ${rules} (explain: ${said})`);
+    check(await page.$eval('#drawing', (f) => f.querySelector('svg') !== null), `${policy}: the graph its rules are written on is drawn`);
+    await page.screenshot({ path: join(shots, `explain-${policy}-rules-after-graph.png`), fullPage: true });
+    return;
+  }
+  check(false, `${policy}: no cell where its rules go on after the graph`);
 }
 
 /** `text` as the command line prints a message: control characters

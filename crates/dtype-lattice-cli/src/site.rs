@@ -76,10 +76,10 @@ pub fn write(dir: &Path) -> Result<Written, Failure> {
         let keys: Vec<(&str, String, bool)> = registry::names()
             .map(|name| {
                 let built = policy(name, settings).map_err(usage)?;
-                Ok((name, graph_key(built.as_ref()), built.lattice().is_some()))
+                Ok((name, graph_key(built.as_ref()), built.has_graph()))
             })
             .collect::<Result<_, Failure>>()?;
-        for &(name, ref key, lattice) in &keys {
+        for &(name, ref key, has_graph) in &keys {
             for all in [false, true] {
                 let types = if all { "all" } else { "docs" };
                 if seen.insert(format!("table {key} {types}")) {
@@ -101,7 +101,7 @@ pub fn write(dir: &Path) -> Result<Written, Failure> {
                     }
                 }
             }
-            if !lattice || !seen.insert(format!("graph {key}")) {
+            if !has_graph || !seen.insert(format!("graph {key}")) {
                 continue;
             }
             let svg = graph_svg(name, settings, None).map_err(usage)?;

@@ -83,7 +83,33 @@ fn info_lists_what_the_page_offers() {
         jax["settings"],
         json!(["x64", "strict", "explicit_x64_dtypes"])
     );
-    assert_eq!(jax["lattice"], true);
+    assert_eq!(
+        (&jax["lattice"], &jax["graph"]),
+        (&json!(true), &json!(true))
+    );
+    // Keras and tinygrad write their rules on a graph the page draws;
+    // NumPy has rules only.
+    let policy = |name: &str| {
+        info["policies"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    for (name, lattice, graph) in [
+        ("keras", false, true),
+        ("tinygrad", false, true),
+        ("numpy", false, false),
+    ] {
+        let listed = policy(name);
+        assert_eq!(
+            (listed["lattice"].clone(), listed["graph"].clone()),
+            (json!(lattice), json!(graph)),
+            "{name}"
+        );
+    }
     assert_eq!(
         info["policies"][1]["settings"],
         json!([]),

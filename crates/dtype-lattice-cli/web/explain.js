@@ -47,11 +47,11 @@ export async function showExplanation(table) {
   const promotionError = op ? [] : errorBlock(cell, table);
   if (op) {
     const [x, y] = [table.names[r], table.names[c]];
-    head.push(...errorBlock(cell, table), h('p', { class: 'op-note', text: table.lattice
+    head.push(...errorBlock(cell, table), h('p', { class: 'op-note', text: table.graph
       ? `The panel explains promotion only: below is why ${x} and ${y} promote as they do (their result_type). ${op}'s answer above is the policy's rule for ${op}, applied after promotion and not traced here, so the join below need not be ${op}'s answer.`
       : `The panel explains promotion only, and ${table.name} is defined by rules, not by a lattice, so there is no graph to trace: ${op}'s answer above is the policy's rule for ${op}.` }));
   }
-  if (!table.lattice) {
+  if (!table.graph) {
     const why = op ? [] : [h('p', { class: 'why', text: `${table.name} is defined by rules, not by a lattice, so there is no graph to trace: the cell is its result_type.` })];
     panel.replaceChildren(...head, ...promotionError, ...why);
     panel.dataset.join = '';
@@ -73,7 +73,7 @@ export async function showExplanation(table) {
     await drawPolicy(table, null, turn);
     return;
   }
-  panel.replaceChildren(...head, ...explanation(why));
+  panel.replaceChildren(...head, ...explanation(why, table.name));
   panel.dataset.join = why.join || '';
   panel.dataset.joinDtype = why.join_type ? why.join_type.dtype : '';
   panel.dataset.joinWeak = why.join_type ? String(why.join_type.weak) : '';
@@ -88,8 +88,9 @@ function errorBlock(cell, table) {
   return [h('p', { class: 'message' }, h('b', { text: error.type + ': ' }), error.message)];
 }
 
-/** The explanation, as `explain` prints it. */
-export function explanation(why) {
+/** The explanation, as `explain` prints it; `name` is the policy's, for
+ * the rules that go on after its graph. */
+export function explanation(why, name) {
   const [x, y] = why.inputs;
   const out = [];
   const asNodes = why.inputs.filter((input, i) => input.node !== why.types[i]);
@@ -120,6 +121,14 @@ export function explanation(why) {
   } else {
     out.push(h('p', { class: 'why' }, h('b', { text: 'No join: ' }), `${x.node} and ${y.node} have no common upper bound.`));
   }
+  // Keras and tinygrad write their rules on a graph, then go on: where
+  // the policy's answer is not the join, the explanation says so.
+  const rules = why.rules_answer;
+  if (rules) {
+    const said = rules.error ? `${rules.error.type}: ${rules.error.message}` : rules.dtype + (rules.weak ? ' (weak)' : '');
+    out.push(h('p', { class: 'rules-answer', 'data-answer': said },
+      `but ${name} answers `, h('b', { text: said }), ': its rules go on after the graph (docs/policies.md).'));
+  }
   const common = new Set(why.common_upper_bounds);
   const role = (l) => (l === why.join ? 'join' : common.has(l) ? 'common' : '');
   out.push(h('dl', { class: 'bounds' },
@@ -141,9 +150,9 @@ export function explanation(why) {
  * the explanation's, so a drawing for an older choice is dropped. */
 async function drawPolicy(table, why, turn) {
   const figure = $('drawing');
-  if (!table.lattice) {
-    figure.replaceChildren(h('p', { class: 'help', text: `${table.name} is defined by rules, not by a lattice: there is no graph to draw. Policies with a lattice: ` +
-      info.policies.filter((p) => p.lattice).map((p) => p.name).join(', ') + '.' }));
+  if (!table.graph) {
+    figure.replaceChildren(h('p', { class: 'help', text: `${table.name} is defined by rules, not by a lattice: there is no graph to draw. Policies with a graph: ` +
+      info.policies.filter((p) => p.graph).map((p) => p.name).join(', ') + '.' }));
     return;
   }
   const nodes = why ? why.inputs.map((i) => i.node) : null;

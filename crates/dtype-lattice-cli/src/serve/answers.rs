@@ -38,7 +38,8 @@ pub fn graph_key(policy: &dyn Policy) -> String {
 }
 
 /// `GET /api/info`'s answer: the policies (with the settings each reads,
-/// whether a lattice defines it and the operations it models), the
+/// whether a lattice defines it, whether it has a graph to explain and
+/// draw ([`Policy::has_graph`]) and the operations it models), the
 /// settings, the operations ([`Op::ALL`], each with its arity), the
 /// table's types and the notebook's lattices. `mode` is `serve` or
 /// `static`.
@@ -55,6 +56,7 @@ pub fn info_json(mode: &str) -> Value {
             json!({
                 "name": info.name,
                 "lattice": built.lattice().is_some(),
+                "graph": built.has_graph(),
                 "settings": info.settings,
                 "operations": operations,
             })
@@ -157,7 +159,7 @@ pub fn table_json_of(
         )
     })?;
     let mut value = computed.to_json(policy.as_ref(), Labels::Short, None);
-    value["graph"] = json!(policy.lattice().map(|_| graph_key(policy.as_ref())));
+    value["graph"] = json!(policy.has_graph().then(|| graph_key(policy.as_ref())));
     Ok(value)
 }
 

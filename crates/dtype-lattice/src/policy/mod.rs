@@ -71,6 +71,21 @@ pub trait Policy: Send + Sync {
         None
     }
 
+    /// Whether the design tools have a graph of the policy to explain and
+    /// draw: its [`lattice`](Policy::lattice) or its
+    /// [`written_graph`](Policy::written_graph).
+    ///
+    /// ```
+    /// use dtype_lattice::registry::{by_name, Settings};
+    ///
+    /// let has_graph = |name| by_name(name, Settings::default()).unwrap().has_graph();
+    /// assert!(has_graph("jax") && has_graph("keras"));
+    /// assert!(!has_graph("numpy"));
+    /// ```
+    fn has_graph(&self) -> bool {
+        self.lattice().is_some() || self.written_graph().is_some()
+    }
+
     /// Whether the framework defines `dtype` itself. NumPy has bfloat16 and
     /// the other small types only through the ml_dtypes package; comparing a
     /// policy that has a dtype with one that does not counts every cell with

@@ -109,7 +109,10 @@ impl OpTables {
     }
 
     /// The configuration's tables, built by the first operation asked
-    /// under it (a few milliseconds), then shared.
+    /// under it (a few milliseconds), then shared. Inlined: across crates
+    /// a call here would cost an operation of one operand more than the
+    /// load it stands before.
+    #[inline]
     pub(super) fn of(jax: &Jax) -> &'static OpTables {
         jax.tables.ops.get_or_init(|| OpTables::new(jax.config))
     }
