@@ -125,6 +125,7 @@ golden! {
     ops_jax_lax => "ops_jax_lax.jsonl";
     ops_numpy => "ops_numpy.jsonl";
     ops_array_api => "ops_array_api.jsonl";
+    ops_keras => "ops_keras.jsonl";
 }
 
 /// The batch protocol's answer to one request, as the CLI's `batch` gives it.

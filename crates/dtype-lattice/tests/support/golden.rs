@@ -95,17 +95,8 @@ const PINNED: &[(&str, &[(&str, &str)])] = &[
         "conformance/generate_paddle.py",
         &[("paddlepaddle", "3.3.1")],
     ),
-    (
-        "conformance/generate_keras.py",
-        &[
-            ("keras", "3.15.1"),
-            ("jax", "0.12.0.1"),
-            ("jaxlib", "0.12.0.1"),
-            ("tensorflow-cpu", "2.21.0"),
-            ("numpy", "2.5.5"),
-            ("ml_dtypes", "0.6.0"),
-        ],
-    ),
+    ("conformance/generate_keras.py", KERAS),
+    ("conformance/generate_ops_keras.py", KERAS),
     (
         "conformance/generate_tinygrad.py",
         &[("tinygrad", "0.14.0")],
@@ -116,6 +107,16 @@ const PINNED: &[(&str, &[(&str, &str)])] = &[
 const JAX: &[(&str, &str)] = &[
     ("jax", "0.12.0.1"),
     ("jaxlib", "0.12.0.1"),
+    ("numpy", "2.5.5"),
+    ("ml_dtypes", "0.6.0"),
+];
+
+/// Keras's generators: `requirements-keras.txt` (Python 3.12).
+const KERAS: &[(&str, &str)] = &[
+    ("keras", "3.15.1"),
+    ("jax", "0.12.0.1"),
+    ("jaxlib", "0.12.0.1"),
+    ("tensorflow-cpu", "2.21.0"),
     ("numpy", "2.5.5"),
     ("ml_dtypes", "0.6.0"),
 ];

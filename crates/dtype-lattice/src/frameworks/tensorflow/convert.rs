@@ -17,7 +17,7 @@ use super::Value;
 use crate::types::{DType, ErrorKind, Kind, PromotionError};
 
 /// The dtype of the tensor `value` becomes, `requested` or its default.
-pub(super) fn to_tensor(value: Value, requested: Option<DType>) -> Result<DType, PromotionError> {
+pub(crate) fn to_tensor(value: Value, requested: Option<DType>) -> Result<DType, PromotionError> {
     let Some(want) = requested else {
         return default_dtype(value);
     };
@@ -143,7 +143,7 @@ pub(super) fn casts(from: DType, to: DType) -> bool {
 }
 
 /// `tf.convert_to_tensor(None)`'s error.
-pub(crate) fn unconvertible_none() -> PromotionError {
+pub(super) fn unconvertible_none() -> PromotionError {
     error(
         ErrorKind::Value,
         "Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) to a \
@@ -153,7 +153,7 @@ pub(crate) fn unconvertible_none() -> PromotionError {
 }
 
 /// A Python int that no converter holds.
-pub(crate) fn out_of_range() -> PromotionError {
+pub(super) fn out_of_range() -> PromotionError {
     error(
         ErrorKind::Value,
         "Can't convert Python sequence with out-of-range integer to Tensor.".to_owned(),

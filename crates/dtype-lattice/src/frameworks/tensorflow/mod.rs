@@ -63,7 +63,8 @@ use crate::types::Typed;
 use crate::types::{DType, Kind, Op};
 use crate::types::{Operand, OperandKind, TypeSpec};
 
-pub(crate) use convert::{out_of_range, unconvertible_none};
+pub(crate) use convert::to_tensor;
+pub(crate) use ops::{call_plain, function_name};
 
 /// TensorFlow's dtype conversion mode
 /// (`experimental_enable_numpy_behavior(dtype_conversion_mode=...)`).
@@ -163,12 +164,6 @@ const WEAK_DTYPES: [DType; 5] = [
     DType::Complex128,
 ];
 
-/// TensorFlow's `AddV2` kernel's check of a dtype (the list its message
-/// prints).
-pub(crate) fn kernel(dtype: DType) -> Result<(), PromotionError> {
-    kernels::ADD_V2.check_type(dtype, true)
-}
-
 /// TensorFlow 2.21.0's promotion in one dtype conversion mode.
 ///
 /// Operands: a dtype or a strong array is a tensor (TensorFlow treats
@@ -185,7 +180,7 @@ pub struct TensorFlow {
 
 /// An operand as TensorFlow sees it.
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Value {
+pub(crate) enum Value {
     Tensor { dtype: DType, weak: bool },
     Int(i128),
     Float(f64),
@@ -195,6 +190,19 @@ enum Value {
 }
 
 impl Value {
+    /// A Python scalar or `None` as TensorFlow sees it; `None` (Rust's)
+    /// for anything else.
+    pub(crate) fn python(operand: Operand) -> Option<Value> {
+        Some(match operand.kind() {
+            OperandKind::PyFloat(value) => Value::Float(value),
+            OperandKind::PyComplex { real, imag } => Value::Complex { real, imag },
+            OperandKind::PyBool(value) => Value::Bool(value),
+            OperandKind::PyInt(value) => Value::Int(value),
+            OperandKind::None => Value::None,
+            _ => return None,
+        })
+    }
+
     /// Python's `repr` of a scalar, as conversion errors print it.
     fn repr(self) -> String {
         match self {
@@ -226,7 +234,8 @@ impl TensorFlow {
         operands
             .iter()
             .map(|operand| {
-                Ok(match operand.as_argument().kind() {
+                let argument = operand.as_argument();
+                Ok(match argument.kind() {
                     OperandKind::DType(dtype) | OperandKind::ZeroDim(dtype) => Value::Tensor {
                         dtype: known(dtype)?,
                         weak: false,
@@ -238,12 +247,7 @@ impl TensorFlow {
                         }
                         Value::Tensor { dtype, weak }
                     }
-                    OperandKind::PyFloat(value) => Value::Float(value),
-                    OperandKind::PyComplex { real, imag } => Value::Complex { real, imag },
-                    OperandKind::PyBool(value) => Value::Bool(value),
-                    OperandKind::PyInt(value) => Value::Int(value),
-                    OperandKind::None => Value::None,
-                    OperandKind::PyType(_) => unreachable!("as_argument makes a type a scalar"),
+                    _ => Value::python(argument).expect("as_argument makes a type a scalar"),
                 })
             })
             .collect()

@@ -174,6 +174,19 @@ const TRUEDIV: [(DType, Option<DType>); 14] = [
     (DType::Complex128, None),
 ];
 
+/// `tf.<function>` for `op` without NumPy behaviour, on `args` (tensors
+/// and Python scalars) that hold `held` (a tensor made of a Python scalar
+/// holds that scalar, whose value some kernels check; other tensors hold
+/// ones): Keras's TensorFlow backend calls TensorFlow's functions so.
+pub(crate) fn call_plain(op: Op, args: &[Value], held: &[Value]) -> Result<DType, PromotionError> {
+    TensorFlow::new(Mode::Off).call(&RULES[op as usize], args, held)
+}
+
+/// The TensorFlow function that [`call_plain`] calls for `op`.
+pub(crate) fn function_name(op: Op) -> &'static str {
+    RULES[op as usize].function
+}
+
 impl TensorFlow {
     /// `tf.<function>(*operands)` for `op`: the operands built, counted,
     /// then the function with or without NumPy behaviour's wrapper.
