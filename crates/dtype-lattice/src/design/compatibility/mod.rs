@@ -79,8 +79,9 @@ pub struct ThemeCount {
     pub table: usize,
     /// Differing cells of addition.
     pub add: usize,
-    /// The differing cell that tells most (see [`telling`]), with both
-    /// answers.
+    /// The differing cell that tells most (everyday dtypes before bool and
+    /// the small types, two answers before an answer and an error, the
+    /// promotion table's before addition's), with both answers.
     pub example: Example,
 }
 
