@@ -142,12 +142,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         sys.stdout.write(text)
     if failure is not None:
-        import traceback
-
-        print(f"\n{options.script} raised (its promotions until then are above):",
-              file=sys.stderr)
-        traceback.print_exception(failure, file=sys.stderr)
+        _print_failure(failure, path, options.script)
     return status
+
+
+def _print_failure(failure: BaseException, path: str, script: str) -> None:
+    """The script's exception, its traceback from the script's own first
+    frame (as `python SCRIPT` would print it)."""
+    import traceback
+
+    tb = failure.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename != path:
+        tb = tb.tb_next
+    print(f"\n{script} raised (its promotions until then are above):", file=sys.stderr)
+    traceback.print_exception(failure.with_traceback(tb or failure.__traceback__),
+                              file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -421,6 +421,15 @@ def _internal_dirs() -> tuple[str, ...]:
                  for module in (jax, jaxlib, dtype_lattice))
 
 
+@functools.cache
+def _hide_from_jax_tracebacks() -> None:
+    """JAX leaves its own frames out of the tracebacks of its errors; the
+    recorder's wrappers are left out with them."""
+    from jax._src import traceback_util
+
+    traceback_util.register_exclusion(__file__)
+
+
 def start() -> Recorder:
     """Installs a recorder (module docstring) and returns it. Raises
     ``RuntimeError`` for a JAX release not in :data:`CHECKED`, while another
@@ -428,6 +437,7 @@ def start() -> Recorder:
     does not hold JAX's own object."""
     global _active
     names = _jax.checked_names(CHECKED, "dtype_lattice.record()")
+    _hide_from_jax_tracebacks()
     with _jax.LOCK:
         if _active is not None:
             raise RuntimeError(

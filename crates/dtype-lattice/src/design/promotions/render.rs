@@ -21,13 +21,28 @@ fn plural(count: u64, one: &str, many: &str) -> String {
     format!("{count} {}", if count == 1 { one } else { many })
 }
 
-/// An answer as [`operand`] writes it, or `refused (CLASS: message)`:
-/// the message says whether the framework refuses or the library does
-/// not model the case.
+/// A message's first sentence: the rest (advice, where to read more) is in
+/// the JSON.
+fn first_sentence(message: &str) -> &str {
+    let end = [". ", "; "]
+        .iter()
+        .filter_map(|stop| message.find(stop))
+        .min()
+        .unwrap_or(message.len());
+    message[..end].trim_end_matches('.')
+}
+
+/// `refused (CLASS: first sentence)`: the sentence says whether the
+/// framework refuses or the library does not model the case.
+fn refused(class: &str, message: &str) -> String {
+    format!("refused ({class}: {})", first_sentence(message))
+}
+
+/// An answer as [`operand`] writes it, or [`refused`].
 fn answer(answer: &Result<Typed, PromotionError>) -> String {
     match answer {
         Ok(typed) => operand(typed),
-        Err(err) => format!("refused ({}: {err})", err.python_type()),
+        Err(err) => refused(err.python_type(), &err.to_string()),
     }
 }
 
@@ -68,7 +83,7 @@ impl fmt::Display for Entry {
         let operands: Vec<String> = call.operands.iter().map(operand).collect();
         let result = match &call.result {
             Ok(typed) => operand(typed),
-            Err(refusal) => format!("refused: {}: {}", refusal.error, refusal.message),
+            Err(refusal) => refused(&refusal.error, &refusal.message),
         };
         write!(
             f,
@@ -142,5 +157,21 @@ impl fmt::Display for Promotions {
             write!(f, "\n\n{entry}")?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_sentence;
+
+    #[test]
+    fn a_message_is_cut_at_its_first_sentence() {
+        assert_eq!(first_sentence("No path. Try astype."), "No path");
+        assert_eq!(
+            first_sentence("not modelled; use result_type"),
+            "not modelled"
+        );
+        assert_eq!(first_sentence("one sentence."), "one sentence");
+        assert_eq!(first_sentence("version 2.5 differs"), "version 2.5 differs");
     }
 }
