@@ -1,4 +1,9 @@
+use super::judge::as_read;
 use super::*;
+use crate::design::audit::violations;
+use crate::policy::Policy;
+use crate::registry;
+use crate::types::{DType, Operand};
 use DType::*;
 
 fn strong(dtype: DType) -> Typed {
