@@ -213,6 +213,11 @@ class Recording:
         self._report: Promotions | None = None
 
     def __enter__(self) -> Promotions:
+        try:
+            import jax  # noqa: F401
+        except ImportError:
+            raise ImportError("dtype_lattice.record() records JAX's promotions and needs "
+                              "JAX: pip install 'dtype-lattice[jax]'") from None
         from . import _record
 
         if self._report is not None:
