@@ -59,7 +59,8 @@ CHECKED = {
 # The `jax_explicit_x64_dtypes` modes the native policy models: all three.
 _MODELLED_MODES: tuple[str, ...] = ("warn", "error", "allow")
 
-_LOCK = threading.Lock()
+#: Held while JAX's names are swapped, by patch_jax() and record().
+LOCK = threading.Lock()
 _active: JaxPatch | None = None
 
 
@@ -95,20 +96,12 @@ class JaxPatch:
         replaced a patched name meanwhile.
         """
         global _active
-        with _LOCK:
+        with LOCK:
             if _active is not self:
                 return
-            moved = [f"{module.__name__}.{name}"
-                     for module, name, _, ours in self._bindings
-                     if getattr(module, name) is not ours]
-            if moved:
-                raise RuntimeError(
-                    f"cannot undo dtype_lattice.patch_jax(): {', '.join(moved)} "
-                    "no longer hold its functions (replaced since)")
-            for module, name, original, _ in self._bindings:
-                setattr(module, name, original)
+            restore(self._bindings, "dtype_lattice.patch_jax()")
             _active = None
-            _clear_jax_caches()
+            clear_jax_caches()
 
     def __enter__(self) -> JaxPatch:
         return self
@@ -131,43 +124,97 @@ def patch_jax() -> JaxPatch:
     patch first), or when a name to patch does not hold JAX's own function.
     """
     global _active
-    import jax
     from jax._src import config, dtypes
 
-    names = CHECKED.get(jax.__version__)
-    if names is None:
-        raise RuntimeError(
-            f"dtype_lattice.patch_jax() was checked against JAX "
-            f"{' and '.join(CHECKED)}, not JAX {jax.__version__}: install one of "
-            "those, or check the patched names for this release first")
-    with _LOCK:
+    names = checked_names(CHECKED, "dtype_lattice.patch_jax()")
+    with LOCK:
         if _active is not None:
             raise RuntimeError(
                 "JAX is already patched by dtype_lattice.patch_jax(); call .undo() "
                 "on the active patch (dtype_lattice._jax.active()) first")
         handle = JaxPatch()
         ours = _replacements(handle, dtypes, config)
-        bindings = []
-        for function, modules in names.items():
-            original = getattr(dtypes, function)
-            if getattr(getattr(original, "__code__", None), "co_filename", None) \
-                    != dtypes.__file__:
-                raise RuntimeError(
-                    f"jax._src.dtypes.{function} is not JAX's own function "
-                    f"({original!r}); something else has replaced it")
-            for name in modules:
-                module = importlib.import_module(name)
-                if getattr(module, function) is not original:
-                    raise RuntimeError(
-                        f"{name}.{function} is not jax._src.dtypes.{function}; "
-                        "something else has replaced it")
-                bindings.append((module, function, original, ours[function]))
-        for module, name, _, replacement in bindings:
-            setattr(module, name, replacement)
+        bindings = [binding for function, modules in names.items()
+                    for binding in find_bindings("jax._src.dtypes", function, modules,
+                                                 ours[function])]
+        swap(bindings)
         handle._bindings = bindings
         _active = handle
-        _clear_jax_caches()
+        clear_jax_caches()
     return handle
+
+
+# The machinery shared with dtype_lattice.record(): a table of the names to
+# replace per checked JAX release, the check that each still holds JAX's
+# own object, the swap and the restore.
+
+#: (module, name, JAX's object, ours): one name replaced.
+Binding = tuple[ModuleType, str, Any, Any]
+
+
+def checked_names(table: dict[str, Any], what: str) -> Any:
+    """The installed JAX release's entry of ``table``, or ``RuntimeError``
+    naming the releases ``what`` was checked against."""
+    import jax
+
+    names = table.get(jax.__version__)
+    if names is None:
+        raise RuntimeError(
+            f"{what} was checked against JAX {' and '.join(table)}, not JAX "
+            f"{jax.__version__}: install one of those, or check the patched names for "
+            "this release first")
+    return names
+
+
+def _is_jax_own(obj: Any, home: ModuleType) -> bool:
+    """Whether ``obj`` is the object JAX defines in ``home``: a Python
+    function written there, or an object of a type of JAX's own (the C++
+    caches JAX wraps its tracing functions in)."""
+    code = getattr(obj, "__code__", None)
+    if code is not None:
+        return code.co_filename == home.__file__
+    return type(obj).__module__.split(".")[0] in ("jax", "jaxlib")
+
+
+def find_bindings(home: str, function: str, modules: tuple[str, ...],
+                  replacement: Any) -> list[Binding]:
+    """The names to replace ``home.function`` under (each of ``modules``),
+    checked: ``RuntimeError`` if the object is not JAX's own or a module's
+    name does not hold it."""
+    defining = importlib.import_module(home)
+    original = getattr(defining, function)
+    if not _is_jax_own(original, defining):
+        raise RuntimeError(
+            f"{home}.{function} is not JAX's own function ({original!r}); something "
+            "else has replaced it")
+    bindings = []
+    for name in modules:
+        module = importlib.import_module(name)
+        if getattr(module, function) is not original:
+            raise RuntimeError(
+                f"{name}.{function} is not {home}.{function}; something else has "
+                "replaced it")
+        bindings.append((module, function, original, replacement))
+    return bindings
+
+
+def swap(bindings: list[Binding]) -> None:
+    """Puts our objects under the names."""
+    for module, name, _, replacement in bindings:
+        setattr(module, name, replacement)
+
+
+def restore(bindings: list[Binding], what: str) -> None:
+    """Puts JAX's objects back under the names, or, changing nothing,
+    raises ``RuntimeError`` if something else has replaced one of ours."""
+    moved = [f"{module.__name__}.{name}" for module, name, _, ours in bindings
+             if getattr(module, name) is not ours]
+    if moved:
+        raise RuntimeError(
+            f"cannot undo {what}: {', '.join(moved)} no longer hold its functions "
+            "(replaced since)")
+    for module, name, original, _ in bindings:
+        setattr(module, name, original)
 
 
 def active() -> JaxPatch | None:
@@ -175,7 +222,7 @@ def active() -> JaxPatch | None:
     return _active
 
 
-def _clear_jax_caches() -> None:
+def clear_jax_caches() -> None:
     # Jitted functions (jnp's own included) keep the jaxprs traced with the
     # promotions of the time; `jax.clear_caches` drops them. JAX's own
     # `_least_upper_bound` cache is kept: its key holds the configuration and

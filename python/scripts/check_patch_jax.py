@@ -45,22 +45,36 @@ class Outcomes:
         self.counts.setdefault(function, Counter())[outcome] += 1
 
 
-def main() -> int:
+def run(tests: Path, *pytest_args: str) -> tuple[int, Any, Outcomes]:
+    """Runs a test module in process: pytest's status, the module (None if
+    it was not imported: no JAX) and the outcomes per test function."""
     outcomes = Outcomes()
-    status = pytest.main(["-q", "-p", "no:cacheprovider", "-W",
-                          "ignore:Explicitly requested dtype", str(TESTS)],
+    status = pytest.main(["-q", "-p", "no:cacheprovider", *pytest_args, str(tests)],
                          plugins=[outcomes])
-    module = sys.modules.get("test_patch_jax")
+    module = sys.modules.get(tests.stem)
     if module is None:
-        print("test_patch_jax.py was not imported (is JAX installed?)")
-        return int(status) or 1
+        print(f"{tests.name} was not imported (is JAX installed?)")
+    return int(status), module, outcomes
+
+
+def print_outcomes(outcomes: Outcomes) -> None:
+    """Each test function's outcomes, and the totals."""
+    total = sum(outcomes.counts.values(), Counter())
+    for function, counts in sorted(outcomes.counts.items()):
+        print(f"  {function}: " + ", ".join(f"{n} {o}" for o, n in sorted(counts.items())))
+    print("total: " + ", ".join(f"{n} {o}" for o, n in sorted(total.items())))
+
+
+def main() -> int:
+    status, module, outcomes = run(TESTS, "-W", "ignore:Explicitly requested dtype")
+    if module is None:
+        return status or 1
     import jax
     import ml_dtypes
     import numpy as np
     from dtype_lattice import _jax
 
     stats = module.STATS
-    total = sum(outcomes.counts.values(), Counter())
     print()
     print(f"dl.patch_jax() under JAX {jax.__version__}, Python "
           f"{platform.python_version()}, NumPy {np.__version__}, ml_dtypes "
@@ -76,10 +90,8 @@ def main() -> int:
     print(f"jax.numpy programs: {stats['programs']} programs x x64 on/off x "
           f"standard/strict = {stats['program_configs']} runs identical to unpatched "
           "JAX (results, dtypes, weak flags, jaxprs, errors, warnings)")
-    for function, counts in sorted(outcomes.counts.items()):
-        print(f"  {function}: " + ", ".join(f"{n} {o}" for o, n in sorted(counts.items())))
-    print("total: " + ", ".join(f"{n} {o}" for o, n in sorted(total.items())))
-    return int(status)
+    print_outcomes(outcomes)
+    return status
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ mod errors;
 mod json;
 mod lattice;
 mod policy;
+mod promotions;
 
 use dtype_lattice::hierarchy::{isdtype, issubdtype, AbstractType, ArrayApiKind, Scalar};
 use dtype_lattice::registry::{self, SETTINGS};
@@ -195,6 +196,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_class::<policy::Policy>()?;
     m.add_class::<lattice::Lattice>()?;
+    m.add_class::<promotions::PromotionReport>()?;
+    m.add_function(wrap_pyfunction!(promotions::promotions, m)?)?;
+    m.add_function(wrap_pyfunction!(promotions::parse_policy_list, m)?)?;
+    m.add_function(wrap_pyfunction!(promotions::parse_policy_spec, m)?)?;
     m.add_function(wrap_pyfunction!(policy::policy, m)?)?;
     m.add_function(wrap_pyfunction!(settings, m)?)?;
     m.add_function(wrap_pyfunction!(parse_operand, m)?)?;

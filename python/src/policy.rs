@@ -334,6 +334,20 @@ fn table_types(
 #[pyo3(signature = (name = "jax", **settings))]
 pub(crate) fn policy(name: &str, settings: Option<&Bound<'_, PyDict>>) -> PyResult<Policy> {
     let info = registry::policy_info(name).map_err(|err| PyValueError::new_err(err.to_string()))?;
+    let chosen = read_settings(settings)?;
+    let policy = info.build(chosen);
+    Ok(Policy {
+        warns: policy.may_warn(),
+        policy,
+        settings: chosen,
+        canonical_name: info.name,
+    })
+}
+
+/// Settings given by their registry names (`{"x64": True,
+/// "explicit_x64_dtypes": "allow"}`), the rest at their defaults: a flag
+/// takes a bool, a choice one of its values' names.
+pub(crate) fn read_settings(settings: Option<&Bound<'_, PyDict>>) -> PyResult<Settings> {
     let mut chosen = Settings::default();
     for (key, value) in settings.into_iter().flatten() {
         let key: String = key.extract()?;
@@ -359,11 +373,5 @@ pub(crate) fn policy(name: &str, settings: Option<&Bound<'_, PyDict>>) -> PyResu
             .set(&mut chosen, &text)
             .map_err(|err| PyValueError::new_err(err.to_string()))?;
     }
-    let policy = info.build(chosen);
-    Ok(Policy {
-        warns: policy.may_warn(),
-        policy,
-        settings: chosen,
-        canonical_name: info.name,
-    })
+    Ok(chosen)
 }

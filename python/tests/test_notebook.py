@@ -1,13 +1,15 @@
-"""The JEP 9407 notebook (``examples/jep9407.ipynb``), run headless.
+"""The example notebooks (``examples/*.ipynb``), run headless.
 
-Its code cells run in order in one namespace, as a kernel would run them,
-with the standard library only (no Jupyter): the notebook's ``assert``s are
-the checks. ``display`` is this module's, so the objects the notebook shows
+Their code cells run in order in one namespace, as a kernel would run them,
+with the standard library only (no Jupyter): the notebooks' ``assert``s are
+the checks. ``display`` is this module's, so the objects the notebooks show
 can be rendered the way Jupyter would and the renderings checked.
+``promotions.ipynb`` records JAX, so it runs where JAX is installed.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import linecache
 import traceback
@@ -17,17 +19,23 @@ import pytest
 
 import dtype_lattice as dl
 
-NOTEBOOK = Path(__file__).resolve().parents[2] / "examples" / "jep9407.ipynb"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+#: Each notebook and the kinds of object it shows.
+NOTEBOOKS = {
+    "jep9407.ipynb": {dl.Lattice, dl.CheckReport, dl.AuditReport, dl.Table, dl.Explanation},
+    "promotions.ipynb": {dl.Promotions},
+}
 
 
-def load() -> dict:
-    return json.loads(NOTEBOOK.read_text(encoding="utf-8"))
+def load(name: str) -> dict:
+    return json.loads((EXAMPLES / name).read_text(encoding="utf-8"))
 
 
-def test_the_notebook_is_nbformat_4_without_outputs():
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_the_notebook_is_nbformat_4_without_outputs(name: str) -> None:
     # Outputs are left out on purpose: what the notebook expects is in its
     # asserts, never in stored outputs from an earlier run.
-    notebook = load()
+    notebook = load(name)
     assert notebook["nbformat"] == 4 and "metadata" in notebook
     for index, cell in enumerate(notebook["cells"]):
         assert cell["cell_type"] in ("markdown", "code"), index
@@ -36,18 +44,22 @@ def test_the_notebook_is_nbformat_4_without_outputs():
             assert cell["outputs"] == [] and cell["execution_count"] is None, index
 
 
-@pytest.fixture(scope="module")
-def shown() -> list:
-    """Runs every code cell in order; returns what they passed to display."""
+@pytest.fixture(scope="module", params=list(NOTEBOOKS))
+def shown(request: pytest.FixtureRequest) -> tuple[str, list]:
+    """Runs every code cell of a notebook in order; returns its name and
+    what the cells passed to display."""
+    name = request.param
+    if name == "promotions.ipynb" and importlib.util.find_spec("jax") is None:
+        pytest.skip("JAX is not installed; the promotions notebook records it")
     displayed: list = []
     namespace = {"__name__": "__main__",
                  "display": lambda *objects: displayed.extend(objects)}
-    for index, cell in enumerate(load()["cells"]):
+    for index, cell in enumerate(load(name)["cells"]):
         if cell["cell_type"] != "code":
             continue
         source = "".join(cell["source"])
-        filename = f"<{NOTEBOOK.name} cell {index}>"
-        # So that a traceback shows the cell's lines.
+        filename = f"<{name} cell {index}>"
+        # So that a traceback shows the cell's lines, and a report its code.
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         try:
             exec(compile(source, filename, "exec"), namespace)
@@ -55,17 +67,18 @@ def shown() -> list:
         except Exception:
             failure = traceback.format_exc()
         # Outside the handler, so the report is the cell's traceback alone.
-        pytest.fail(f"{NOTEBOOK.name}: cell {index} failed\n{failure}", pytrace=False)
-    return displayed
+        pytest.fail(f"{name}: cell {index} failed\n{failure}", pytrace=False)
+    return name, displayed
 
 
-def test_every_cell_runs_and_shows_lattices_and_reports(shown):
-    kinds = {type(obj) for obj in shown}
-    assert {dl.Lattice, dl.CheckReport, dl.AuditReport, dl.Table, dl.Explanation} <= kinds
+def test_every_cell_runs_and_shows_its_reports(shown: tuple[str, list]) -> None:
+    name, objects = shown
+    assert NOTEBOOKS[name] <= {type(obj) for obj in objects}
 
 
-def test_what_the_cells_show_renders(shown):
-    for obj in shown:
+def test_what_the_cells_show_renders(shown: tuple[str, list]) -> None:
+    _, objects = shown
+    for obj in objects:
         if isinstance(obj, dl.Lattice):
             svg = obj._repr_svg_()
             assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>"), obj

@@ -22,6 +22,7 @@ release and prints ``STATS``.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import warnings
@@ -57,17 +58,26 @@ def set_config(x64: bool, promotion: str, explicit_x64: str = "warn") -> None:
     jax.config.update("jax_explicit_x64_dtypes", explicit_x64)
 
 
-@pytest.fixture(autouse=True)
-def restore_jax() -> Iterator[None]:
-    """Each test starts unpatched and leaves JAX's configuration as found."""
+@contextlib.contextmanager
+def left_as_found(active: Callable[[], Any], end: str, what: str) -> Iterator[None]:
+    """JAX's configuration put back as it was found; then, if ``active()``
+    names something the test left active, its method ``end`` ends it and the
+    test fails naming ``what``."""
     saved = (jax.config.jax_enable_x64, jax.config.jax_numpy_dtype_promotion,
              dtypes.config.explicit_x64_dtypes.value.name.lower())
     yield
     set_config(*saved)
-    left = _jax.active()
+    left = active()
     if left is not None:
-        left.undo()
-        pytest.fail("the test left JAX patched")
+        getattr(left, end)()
+        pytest.fail(f"the test left {what}")
+
+
+@pytest.fixture(autouse=True)
+def restore_jax() -> Iterator[None]:
+    """Each test starts unpatched and leaves JAX's configuration as found."""
+    with left_as_found(_jax.active, "undo", "JAX patched"):
+        yield
 
 
 def answer_of(call: Callable[[], Any]) -> dict:
@@ -409,14 +419,21 @@ def outcome(f: Callable[..., Any], make_args: Callable[[], tuple]) -> dict:
             "warnings": [(w.category.__name__, str(w.message)) for w in caught]}
 
 
+def outcomes_around(program: str, config: tuple, around: Callable[[], Any]) -> tuple:
+    """The program's :func:`outcome` under ``config``, then the same inside
+    the context ``around()`` makes, and what that context gave."""
+    f, make_args = PROGRAMS[program]
+    set_config(*config)
+    before = outcome(f, make_args)
+    with around() as handle:
+        inside = outcome(f, make_args)
+    return before, inside, handle
+
+
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"x64={c[0]}-{c[1]}")
 @pytest.mark.parametrize("program", list(PROGRAMS))
 def test_program_same_as_unpatched_jax(program: str, config: tuple) -> None:
-    f, make_args = PROGRAMS[program]
-    set_config(*config)
-    unpatched = outcome(f, make_args)
-    with dl.patch_jax() as patch:
-        patched = outcome(f, make_args)
+    unpatched, patched, patch = outcomes_around(program, config, dl.patch_jax)
     assert patched == unpatched
     if program != "lax.add(int8, 2)":  # lax does not promote
         assert patch.answered > 0

@@ -104,6 +104,35 @@ impl Criterion {
     }
 }
 
+impl std::str::FromStr for Criterion {
+    type Err = String;
+
+    /// A criterion by its [name](Criterion::name), or an error listing them.
+    ///
+    /// ```
+    /// use dtype_lattice::design::audit::Criterion;
+    /// assert_eq!("overflow".parse(), Ok(Criterion::Overflow));
+    /// assert_eq!(
+    ///     "precision".parse::<Criterion>().unwrap_err(),
+    ///     "unknown criterion 'precision' (known: dropped_component, overflow, precision_loss, \
+    ///      wider_than_inputs)"
+    /// );
+    /// ```
+    fn from_str(name: &str) -> Result<Criterion, String> {
+        let names = || Criterion::ALL.into_iter().map(Criterion::name);
+        Criterion::ALL
+            .into_iter()
+            .find(|criterion| criterion.name() == name)
+            .ok_or_else(|| {
+                let mut message = format!("unknown criterion {}", crate::text::quote(name, '\''));
+                if let Some(near) = crate::text::nearest(name, names()) {
+                    message.push_str(&format!(": did you mean '{near}'?"));
+                }
+                message + &format!(" (known: {})", names().collect::<Vec<_>>().join(", "))
+            })
+    }
+}
+
 impl fmt::Display for Criterion {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())

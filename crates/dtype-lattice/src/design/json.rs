@@ -13,10 +13,25 @@ use crate::design::compatibility::{Compatibility, Count, Example, ProbeAnswer};
 use crate::design::diff::{CellMarks, Comparison};
 use crate::design::explain::Report;
 use crate::design::graph::Marks;
+use crate::design::promotions::{Entry, Promotions, Refusal};
 use crate::design::table::{self, Labels, Table};
 use crate::design::Definition;
 use crate::engine::{Bound, Node};
 use crate::policy::Policy;
+use crate::types::{PromotionError, Typed};
+
+/// A typed result as `{"dtype", "weak"}`.
+fn typed_json(typed: &Typed) -> Value {
+    json!({ "dtype": typed.dtype.name(), "weak": typed.weak })
+}
+
+/// An answer as `{"dtype", "weak"}` or `{"error": {"type", "message"}}`.
+fn answer_json(answer: &Result<Typed, PromotionError>) -> Value {
+    match answer {
+        Ok(typed) => typed_json(typed),
+        Err(err) => json!({ "error": { "type": err.python_type(), "message": err.to_string() } }),
+    }
+}
 
 impl Table {
     /// The table as `table --format json` prints it and the explorer shows
@@ -301,12 +316,6 @@ impl Report {
                 "message": err.to_string(),
             })
         });
-        let answer_json = |answer: &Result<crate::Typed, crate::PromotionError>| match answer {
-            Ok(typed) => json!({ "dtype": typed.dtype.name(), "weak": typed.weak }),
-            Err(err) => {
-                json!({ "error": { "type": err.python_type(), "message": err.to_string() } })
-            }
-        };
         let rules_answer = self.rules_answer.as_ref().map(answer_json);
         let operation = self.operation.as_ref().map(|step| {
             json!({
@@ -463,6 +472,101 @@ impl Marks {
             "role": self.role,
             "edges": self.edges,
             "caption": self.caption,
+        })
+    }
+}
+
+impl Entry {
+    /// One entry of [`Promotions::to_json`].
+    fn to_json(&self) -> Value {
+        let call = &self.call;
+        let result = match &call.result {
+            Ok(typed) => typed_json(typed),
+            Err(Refusal { error, message }) => {
+                json!({ "error": { "type": error, "message": message } })
+            }
+        };
+        let compared: Vec<Value> = self
+            .compared
+            .iter()
+            .map(|a| {
+                json!({
+                    "spec": a.spec,
+                    "policy": a.policy,
+                    "question": a.question.name(),
+                    "answer": answer_json(&a.answer),
+                    "reference": answer_json(&a.reference),
+                    "differs": a.differs,
+                    "fails": a.fails(),
+                })
+            })
+            .collect();
+        json!({
+            "site": {
+                "file": call.site.file,
+                "line": call.site.line,
+                "function": call.site.function,
+                "code": call.site.code,
+            },
+            "operation": call.operation,
+            "op": self.op.map(|op| op.name()),
+            "operands": call.operands.iter().map(typed_json).collect::<Vec<_>>(),
+            "configuration": self.configuration,
+            "count": call.count,
+            "result": result,
+            "gives": self.gives.as_ref().map(answer_json),
+            "promotes": self.promotes,
+            "implicit": self.implicit,
+            "criteria": self.criteria.iter().map(|c| c.name()).collect::<Vec<_>>(),
+            "differs": self.differs(),
+            "compared": compared,
+        })
+    }
+}
+
+impl Promotions {
+    /// The report as JSON: `calls` (the entries' calls), `hidden` (entries
+    /// the filters left out), `configurations` (the running JAX policies'
+    /// names), `compared` (the compared policies as specs), and the
+    /// `entries`, riskiest first, each with its `site` (`{"file", "line",
+    /// "function", "code"}`), `operation` (JAX's name) and `op` (the
+    /// library's, or `null`), `operands` (`{"dtype", "weak"}`), its
+    /// `configuration`, `count`, JAX's `result` (`{"dtype", "weak"}` or
+    /// `{"error": {"type", "message"}}`), what the operation `gives` (an
+    /// answer as `result`, or `null` where the library does not model the
+    /// operation), whether it `promotes`, is
+    /// `implicit` and `differs`, its `criteria` by name, and per compared
+    /// policy `{"spec", "policy", "question" (an operation or
+    /// "result_type"), "answer", "reference" (the running JAX's answer to
+    /// the question), "differs", "fails"}`.
+    ///
+    /// ```
+    /// use dtype_lattice::design::promotions::{Call, Promotions, Site};
+    /// use dtype_lattice::registry::{PolicySpec, Settings};
+    /// use dtype_lattice::{DType, Typed};
+    ///
+    /// let [int32, float32] = [DType::Int32, DType::Float32].map(Typed::strong);
+    /// let site = Site::new("m.py", 2, "f", "x / y");
+    /// let call = Call::new(site, "true_divide", vec![int32, int32], Ok(int32), Settings::default());
+    /// let json = Promotions::new([call], &PolicySpec::parse_list("numpy").unwrap()).to_json();
+    /// let entry = &json["entries"][0];
+    /// assert_eq!(entry["op"], "true_divide");
+    /// assert_eq!(entry["promotes"], false);
+    /// assert_eq!((entry["result"]["dtype"].as_str(), entry["gives"]["dtype"].as_str()), (Some("int32"), Some("float32")));
+    /// // JAX divides two int32 in float32, NumPy in float64.
+    /// let numpy = &entry["compared"][0];
+    /// assert_eq!(numpy["question"], "true_divide");
+    /// assert_eq!(numpy["answer"]["dtype"], "float64");
+    /// assert_eq!(numpy["reference"]["dtype"], "float32");
+    /// assert_eq!(numpy["differs"], true);
+    /// ```
+    pub fn to_json(&self) -> Value {
+        json!({
+            "calls": self.calls(),
+            "hidden": self.hidden,
+            "configurations": self.configurations(),
+            "compared": self.compared,
+            "entries": self.entries.iter().map(Entry::to_json).collect::<Vec<_>>(),
         })
     }
 }

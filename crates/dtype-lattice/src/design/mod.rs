@@ -14,6 +14,8 @@
 //! - [`Definition::from_dict`]: a graph given as a dict of lists, as JAX's `dtypes.py`
 //!   writes one; [`dict_text`] reads one from Python or JSON text.
 //! - [`graph`]: the Hasse diagram drawn as SVG (laid out here) or DOT.
+//! - [`promotions`]: a program's recorded promotions, judged by the
+//!   criteria and compared with other policies.
 //!
 //! With the feature `json`, every report has a `to_json()`: the one JSON
 //! form the command line, the explorer and the Python package show.
@@ -37,6 +39,7 @@ pub mod lattice_file;
 mod layout;
 pub mod limits;
 mod location;
+pub mod promotions;
 mod subject;
 pub mod table;
 

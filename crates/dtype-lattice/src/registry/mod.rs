@@ -15,8 +15,12 @@
 //! assert_eq!(policy_info("jax-lax").unwrap().settings, ["x64"]);
 //! assert!(policy_info("numpy").unwrap().settings.is_empty());
 //! ```
+//!
+//! [`PolicySpec`] reads the names users type for a policy to compare with
+//! (`numpy`, `strict`, `jax:x64=true`).
 
 mod settings;
+mod spec;
 
 use std::fmt;
 
@@ -34,6 +38,7 @@ use crate::policy::Policy;
 use crate::text::quote;
 
 pub use settings::{setting, Setting, SettingError, Settings, SETTINGS};
+pub use spec::{PolicySpec, SpecError};
 
 /// One framework's entry: its names, the settings it reads, and how it is
 /// made.

@@ -1,0 +1,167 @@
+//! Judging one entry: what the running JAX, strict JAX and the compared
+//! policies answer for a call's operands, and what the criteria say of its
+//! result (the rules are in the module docs of [`super`]).
+
+use std::collections::HashMap;
+
+use super::{Answer, Call, Entry, Question};
+use crate::design::audit::{violations, Criterion};
+use crate::policy::Policy;
+use crate::registry::{self, PolicySpec, Settings};
+use crate::types::{DType, Kind, Op, Operand, PromotionError, PyScalar, Typed};
+
+/// The policies an analysis asks, each built once per configuration.
+pub(super) struct Policies(pub(super) HashMap<(&'static str, Settings), Box<dyn Policy>>);
+
+impl Policies {
+    pub(super) fn get(
+        &mut self,
+        info: &'static registry::PolicyInfo,
+        settings: Settings,
+    ) -> &dyn Policy {
+        &**self
+            .0
+            .entry((info.name, settings))
+            .or_insert_with(|| info.build(settings))
+    }
+}
+
+/// The Python scalar type that stands for a weak operand of `dtype`'s
+/// kind.
+fn python_scalar(dtype: DType) -> PyScalar {
+    match dtype.kind() {
+        Kind::Bool => PyScalar::Bool,
+        Kind::Unsigned | Kind::Signed => PyScalar::Int,
+        Kind::Float => PyScalar::Float,
+        Kind::Complex => PyScalar::Complex,
+    }
+}
+
+/// An operand as the compared frameworks take it: an array of its dtype,
+/// or, weak, a Python scalar of its kind.
+fn argument(operand: Typed) -> Operand {
+    if operand.weak {
+        Operand::py_type(python_scalar(operand.dtype)).as_argument()
+    } else {
+        Operand::array(operand.dtype, false)
+    }
+}
+
+/// An operand exactly as JAX read it, for JAX's own promotion.
+pub(super) fn as_read(operand: Typed) -> Operand {
+    Operand::array(operand.dtype, operand.weak)
+}
+
+/// Whether strict JAX of the call's settings refuses the call's promotion.
+fn refused_by_strict(call: &Call, policies: &mut Policies) -> bool {
+    let strict = Settings {
+        strict: true,
+        ..call.settings
+    };
+    let jax = policies.get(&registry::POLICIES[0], strict);
+    let operands: Vec<Operand> = call.operands.iter().map(|&t| as_read(t)).collect();
+    let answer = jax
+        .lattice_result_type(&operands)
+        .unwrap_or_else(|| jax.result_type(&operands));
+    answer.is_err()
+}
+
+/// Whether an array operand (or, with none, a Python scalar) is not of
+/// the result's dtype.
+fn promotes(operands: &[Typed], result: DType) -> bool {
+    let arrays = operands.iter().any(|t| !t.weak);
+    operands
+        .iter()
+        .filter(|t| !arrays || !t.weak)
+        .any(|t| t.dtype != result)
+}
+
+/// The criteria the result violates, judged on the array operands: each
+/// against the widest (module docs).
+fn criteria(operands: &[Typed], result: DType) -> Vec<Criterion> {
+    let inputs: Vec<DType> = operands
+        .iter()
+        .filter(|t| !t.weak)
+        .map(|t| t.dtype)
+        .collect();
+    let Some(&widest) = inputs.iter().max_by_key(|d| d.itemsize_bits()) else {
+        return Vec::new();
+    };
+    let mut found: Vec<Criterion> = inputs
+        .iter()
+        .flat_map(|&input| violations(input, widest, result))
+        .collect();
+    found.sort();
+    found.dedup();
+    found
+}
+
+pub(super) fn judge(call: Call, compare: &[PolicySpec], policies: &mut Policies) -> Entry {
+    let op = call
+        .operation
+        .parse::<Op>()
+        .ok()
+        .filter(|op| op.arity() == call.operands.len());
+    let arguments: Vec<Operand> = call.operands.iter().map(|&t| argument(t)).collect();
+    let jax_info = &registry::POLICIES[0];
+    let running = policies.get(jax_info, call.settings);
+    let configuration = running.name();
+    let gives = op.and_then(|op| running.operation(op, &arguments));
+    let compared = compare
+        .iter()
+        .map(|spec| {
+            let settings = spec.settings(call.settings);
+            let answer_of = |policy: &dyn Policy, question: Question| match question {
+                Question::Operation(op) => policy.operation(op, &arguments),
+                Question::Promotion => Some(policy.result_type(&arguments)),
+            };
+            let modelled = |policies: &mut Policies, info, settings, op| {
+                answer_of(policies.get(info, settings), Question::Operation(op)).is_some()
+            };
+            let question = match op {
+                Some(op)
+                    if modelled(policies, spec.info(), settings, op)
+                        && modelled(policies, jax_info, call.settings, op) =>
+                {
+                    Question::Operation(op)
+                }
+                _ => Question::Promotion,
+            };
+            let policy = policies.get(spec.info(), settings);
+            let (name, answer) = (policy.name(), answer_of(policy, question));
+            let reference = answer_of(policies.get(jax_info, call.settings), question);
+            // Both are `Some`: the question was chosen so.
+            let answer = answer.unwrap_or(Err(PromotionError::NoOperands));
+            let reference = reference.unwrap_or(Err(PromotionError::NoOperands));
+            let differs = match (&answer, &reference) {
+                (Ok(a), Ok(b)) => a.dtype != b.dtype,
+                (a, b) => a.is_ok() != b.is_ok(),
+            };
+            Answer {
+                spec: spec.to_string(),
+                policy: name,
+                question,
+                answer,
+                reference,
+                differs,
+            }
+        })
+        .collect();
+    let (promotes, criteria) = match &call.result {
+        Ok(result) => (
+            promotes(&call.operands, result.dtype),
+            criteria(&call.operands, result.dtype),
+        ),
+        Err(_) => (true, Vec::new()),
+    };
+    Entry {
+        implicit: refused_by_strict(&call, policies),
+        op,
+        gives,
+        configuration,
+        promotes,
+        criteria,
+        compared,
+        call,
+    }
+}

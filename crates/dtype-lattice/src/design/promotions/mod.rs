@@ -1,0 +1,398 @@
+//! The promotions of a program: each call a recorder saw JAX promote (where
+//! in the user's code, which operation, the operands as JAX read them, what
+//! JAX answered), judged and compared.
+//!
+//! A front end records [`Call`]s (the Python package does it inside JAX,
+//! `dtype_lattice.record`); [`Promotions::new`] aggregates them by site,
+//! operation, operand types and configuration into [`Entry`]s, and for
+//! each says:
+//!
+//! - whether it **promotes** at all: an array operand's dtype is not the
+//!   result's (with only Python scalars, a scalar's). `float32 * float32`
+//!   does not, nor `bfloat16 * 2.0`: the Python float takes the array's
+//!   type, as JAX's weak types mean it to; `int32 * 2.0` does, and
+//!   `2 * 2.5`;
+//! - whether it is an **implicit promotion**: one JAX refuses under
+//!   `jax_numpy_dtype_promotion="strict"` (the library's strict JAX policy
+//!   of the same x64 setting, asked the same `lattice_result_type` JAX's
+//!   promotion asks). Strict JAX still lets Python scalars meet arrays of
+//!   their own kind, so `float32 * 2.0` is not implicit while
+//!   `bfloat16 * float32` and `int32 * 2.0` are;
+//! - the design notebook's **criteria** the result violates
+//!   ([`audit::violations`](crate::design::audit::violations)), judged on
+//!   the array (strong) operands and the result: a Python scalar is not an
+//!   input of fixed width. With several array operands the result is
+//!   judged against each of them and against the widest;
+//! - each **compared** policy's answer ([`Answer`]): its
+//!   [`operation`](crate::Policy::operation) where it and the running JAX
+//!   both model the operation, else its `result_type`, with weak operands
+//!   given as Python scalars of their kind (`2`, `2.0`, `2j`, as
+//!   [`Operand::as_argument`] writes them: every framework has those), and
+//!   whether it differs from the running JAX's answer to the same question.
+//!
+//! ```
+//! use dtype_lattice::design::audit::Criterion;
+//! use dtype_lattice::design::promotions::{Call, Filter, Promotions, Site};
+//! use dtype_lattice::registry::{PolicySpec, Settings};
+//! use dtype_lattice::{DType, Typed};
+//!
+//! let site = |line| Site::new("model.py", line, "embed", "y = idx * scale");
+//! let multiply = |line, a, b, result| {
+//!     Call::new(site(line), "multiply", vec![a, b], Ok(result), Settings::default())
+//! };
+//! let (int32, float32) = (Typed::strong(DType::Int32), Typed::strong(DType::Float32));
+//! let calls = [
+//!     multiply(3, float32, float32, float32),
+//!     multiply(7, int32, float32, float32),
+//!     multiply(7, int32, float32, float32),
+//! ];
+//! let numpy = PolicySpec::parse_list("numpy").unwrap();
+//! let report = Promotions::new(calls, &numpy);
+//! assert_eq!(report.calls(), 3);
+//! // Riskiest first: int32 * float32 loses an int32's precision past 2**24.
+//! let first = &report.entries[0];
+//! assert_eq!((first.call.site.line, first.call.count), (7, 2));
+//! assert!(first.implicit && first.promotes);
+//! assert_eq!(first.criteria, [Criterion::PrecisionLoss]);
+//! // NumPy multiplies int32 by float32 in float64.
+//! assert_eq!(first.compared[0].answer, Ok(Typed::strong(DType::Float64)));
+//! assert!(first.compared[0].differs);
+//! // The default filter hides what promotes nothing and differs nowhere.
+//! let shown = report.filter(&Filter::default());
+//! assert_eq!((shown.entries.len(), shown.hidden), (1, 1));
+//! ```
+
+mod judge;
+mod render;
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use crate::design::audit::Criterion;
+use crate::registry::{PolicySpec, Settings};
+use crate::types::{Op, PromotionError, Typed};
+
+use judge::{judge, Policies};
+
+/// Where a call was made: the first frame of the user's code (outside the
+/// framework and the recorder).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Site {
+    /// The source file, as the recorder names it.
+    pub file: String,
+    /// The line number, from 1.
+    pub line: u32,
+    /// The function the line is in (`<module>` at a module's top level).
+    pub function: String,
+    /// The source line, stripped (empty where the source is not at hand).
+    pub code: String,
+}
+
+impl Site {
+    /// A site from its parts.
+    pub fn new(file: &str, line: u32, function: &str, code: &str) -> Site {
+        Site {
+            file: file.to_owned(),
+            line,
+            function: function.to_owned(),
+            code: code.to_owned(),
+        }
+    }
+
+    /// Whether the file is `root` or inside it, comparing whole path
+    /// components (`src/model.py` is under `src`, not under `sr`).
+    pub fn is_under(&self, root: &str) -> bool {
+        Path::new(&self.file).starts_with(root)
+    }
+}
+
+/// A promotion JAX refused at a call: the exception's class and message.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Refusal {
+    /// The Python exception class (`TypePromotionError`).
+    pub error: String,
+    /// Its message.
+    pub message: String,
+}
+
+/// One call a recorder saw, or `count` identical ones.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Call {
+    /// Where in the user's code.
+    pub site: Site,
+    /// The operation as JAX names it (`add`, `true_divide`, `matmul`).
+    pub operation: String,
+    /// The operands as JAX read them: dtype and weak flag.
+    pub operands: Vec<Typed>,
+    /// JAX's `result_type` of the operands (with its weak flag), or its
+    /// refusal.
+    pub result: Result<Typed, Refusal>,
+    /// JAX's configuration at the call (`x64`, `strict`,
+    /// `explicit_x64_dtypes`).
+    pub settings: Settings,
+    /// How many times the call was made.
+    pub count: u64,
+}
+
+impl Call {
+    /// One call.
+    pub fn new(
+        site: Site,
+        operation: &str,
+        operands: Vec<Typed>,
+        result: Result<Typed, Refusal>,
+        settings: Settings,
+    ) -> Call {
+        Call {
+            site,
+            operation: operation.to_owned(),
+            operands,
+            result,
+            settings,
+            count: 1,
+        }
+    }
+}
+
+/// What a compared answer answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Question {
+    /// The operation's result ([`Policy::operation`]), where both policies
+    /// model it.
+    Operation(Op),
+    /// The promotion ([`Policy::result_type`]).
+    Promotion,
+}
+
+impl Question {
+    /// The operation's name, or `result_type`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Question::Operation(op) => op.name(),
+            Question::Promotion => "result_type",
+        }
+    }
+}
+
+/// One compared policy's answer for an entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    /// The policy as the user named it, in full form (`numpy`,
+    /// `strict=true`).
+    pub spec: String,
+    /// The policy built, by its name (`jax (x64 off, strict)`).
+    pub policy: String,
+    /// What was asked.
+    pub question: Question,
+    /// The policy's answer.
+    pub answer: Result<Typed, PromotionError>,
+    /// The running JAX's answer to the same question.
+    pub reference: Result<Typed, PromotionError>,
+    /// Whether the two differ: their dtypes differ, or exactly one fails.
+    /// (The weak flag is JAX's own notion and is not compared.)
+    pub differs: bool,
+}
+
+impl Answer {
+    /// Whether the compared policy refuses the call.
+    pub fn fails(&self) -> bool {
+        self.answer.is_err()
+    }
+}
+
+/// The calls at one site of one operation on one list of operand types,
+/// under one configuration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The calls: where, which operation on which operands, JAX's result,
+    /// its configuration, and how many (`count`).
+    pub call: Call,
+    /// The operation as the library knows it, where it does (and the
+    /// operands are its number).
+    pub op: Option<Op>,
+    /// The running JAX policy's name (`jax (x64 off, standard)`).
+    pub configuration: String,
+    /// What the operation then gives under the running JAX, as the library
+    /// models it (`true_divide` of two int32 promotes to int32 and gives
+    /// float32; `less` gives bool), where it models the operation.
+    pub gives: Option<Result<Typed, PromotionError>>,
+    /// Whether an array operand's dtype (with only Python scalars, a
+    /// scalar's) is not the result's, or JAX refused.
+    pub promotes: bool,
+    /// Whether strict JAX refuses it (module docs).
+    pub implicit: bool,
+    /// The design notebook's criteria the result violates, in order.
+    pub criteria: Vec<Criterion>,
+    /// Each compared policy's answer, in the order they were given.
+    pub compared: Vec<Answer>,
+}
+
+impl Entry {
+    /// Whether some compared policy's answer differs or fails.
+    pub fn differs(&self) -> bool {
+        self.compared.iter().any(|a| a.differs || a.fails())
+    }
+
+    /// The key that sorts the riskiest first ([`Promotions::new`]).
+    fn risk(&self) -> impl Ord + '_ {
+        let severity = self
+            .criteria
+            .first()
+            .map_or(Criterion::ALL.len(), |&c| c as usize);
+        let differing = self
+            .compared
+            .iter()
+            .filter(|a| a.differs || a.fails())
+            .count();
+        (
+            self.call.result.is_ok(),
+            severity,
+            !self.implicit,
+            !self.promotes,
+            std::cmp::Reverse(differing),
+            std::cmp::Reverse(self.call.count),
+            (
+                &self.call.site.file,
+                self.call.site.line,
+                &self.call.operation,
+            ),
+        )
+    }
+}
+
+/// Which entries a report keeps. The default keeps every entry that
+/// promotes or differs from a compared policy.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Filter {
+    /// Only entries where a compared policy's answer differs or fails.
+    pub differences: bool,
+    /// Only entries violating this criterion.
+    pub criterion: Option<Criterion>,
+    /// Only sites in this file or under this directory ([`Site::is_under`]).
+    pub under: Option<String>,
+    /// Only implicit promotions.
+    pub implicit: bool,
+    /// Also the entries that promote nothing and match every compared
+    /// policy (`float32 + float32`), hidden otherwise.
+    pub noops: bool,
+}
+
+impl Filter {
+    /// Whether the filter keeps `entry`.
+    pub fn keeps(&self, entry: &Entry) -> bool {
+        (self.noops || entry.promotes || entry.differs())
+            && (!self.differences || entry.differs())
+            && self
+                .criterion
+                .is_none_or(|criterion| entry.criteria.contains(&criterion))
+            && self
+                .under
+                .as_deref()
+                .is_none_or(|root| entry.call.site.is_under(root))
+            && (!self.implicit || entry.implicit)
+    }
+}
+
+/// A program's promotions: its entries, riskiest first.
+///
+/// The order: calls JAX refused; then by the most serious criterion
+/// violated, in the notebook's order (a dropped component, overflow,
+/// precision loss, a result wider than its inputs, none); then implicit
+/// promotions before the rest, entries that promote before those that do
+/// not, more compared policies differing before fewer, more calls before
+/// fewer; then by file, line and operation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Promotions {
+    /// The entries, riskiest first.
+    pub entries: Vec<Entry>,
+    /// The compared policies, in full form ([`PolicySpec`]'s display).
+    pub compared: Vec<String>,
+    /// How many entries filters have left out.
+    pub hidden: usize,
+}
+
+impl Promotions {
+    /// Aggregates `calls` by site, operation, operand types and
+    /// configuration (summing their counts) and judges each entry against
+    /// the policies in `compare` (module docs), riskiest first.
+    pub fn new(calls: impl IntoIterator<Item = Call>, compare: &[PolicySpec]) -> Promotions {
+        type Key = (Site, String, Vec<Typed>, Settings);
+        let mut index: HashMap<Key, usize> = HashMap::new();
+        let mut merged: Vec<Call> = Vec::new();
+        for call in calls {
+            let key = (
+                call.site.clone(),
+                call.operation.clone(),
+                call.operands.clone(),
+                call.settings,
+            );
+            match index.get(&key) {
+                Some(&i) => merged[i].count += call.count,
+                None => {
+                    index.insert(key, merged.len());
+                    merged.push(call);
+                }
+            }
+        }
+        let mut policies = Policies(HashMap::new());
+        let mut entries: Vec<Entry> = merged
+            .into_iter()
+            .map(|call| judge(call, compare, &mut policies))
+            .collect();
+        entries.sort_by(|a, b| a.risk().cmp(&b.risk()));
+        Promotions {
+            entries,
+            compared: compare.iter().map(ToString::to_string).collect(),
+            hidden: 0,
+        }
+    }
+
+    /// The entries `filter` keeps; the rest count as [`hidden`](Self::hidden).
+    ///
+    /// ```
+    /// use dtype_lattice::design::promotions::{Call, Filter, Promotions, Site};
+    /// use dtype_lattice::registry::Settings;
+    /// use dtype_lattice::{DType, Typed};
+    ///
+    /// let [int8, uint8, int16] = [DType::Int8, DType::UInt8, DType::Int16].map(Typed::strong);
+    /// let call = |file: &str| Call::new(
+    ///     Site::new(file, 1, "f", ""), "add", vec![int8, uint8], Ok(int16), Settings::default());
+    /// let report = Promotions::new([call("src/a.py"), call("tests/b.py")], &[]);
+    /// let mine = report.filter(&Filter { under: Some("src".into()), ..Filter::default() });
+    /// assert_eq!(mine.entries.len(), 1);
+    /// assert_eq!(mine.entries[0].call.site.file, "src/a.py");
+    /// ```
+    pub fn filter(&self, filter: &Filter) -> Promotions {
+        let entries: Vec<Entry> = self
+            .entries
+            .iter()
+            .filter(|entry| filter.keeps(entry))
+            .cloned()
+            .collect();
+        Promotions {
+            hidden: self.hidden + self.entries.len() - entries.len(),
+            entries,
+            compared: self.compared.clone(),
+        }
+    }
+
+    /// How many calls the entries count.
+    pub fn calls(&self) -> u64 {
+        self.entries.iter().map(|entry| entry.call.count).sum()
+    }
+
+    /// The distinct configurations of the entries' calls, by policy name,
+    /// in order of first appearance.
+    pub fn configurations(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = Vec::new();
+        for entry in &self.entries {
+            if !names.contains(&entry.configuration.as_str()) {
+                names.push(&entry.configuration);
+            }
+        }
+        names
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,254 @@
+"""The report of a program's promotions, and the two ways to make one:
+``dl.record()`` around code and ``dl.promotions(fn, *args)``.
+
+The library judges, compares, sorts, filters and words the report
+(``dtype_lattice::design::promotions``); this module hands it the calls the
+recorder saw (``_record``) and renders its JSON as HTML for notebooks.
+"""
+
+from __future__ import annotations
+
+import json
+import linecache
+import os
+from collections.abc import Callable, Iterator, Sequence
+from html import escape
+from typing import Any
+
+from . import _native
+from ._report import _STYLE, _kind_class
+
+
+def compare_specs(compare: str | Sequence[str]) -> list[str]:
+    """The policies ``compare`` names, in the library's full form: a
+    comma-separated string (``"numpy,torch"``) or a sequence of names
+    (``("numpy", "jax:x64=true")``). ``ValueError`` names a bad one."""
+    if isinstance(compare, str):
+        return _native.parse_policy_list(compare) if compare.strip() else []
+    specs = []
+    for spec in compare:
+        if not isinstance(spec, str):
+            raise TypeError(f"compare takes policy names as strings, not {spec!r}")
+        specs.append(_native.parse_policy_spec(spec))
+    return specs
+
+
+def _file(name: str) -> str:
+    """A recorded file name as the report shows it: a real file's absolute
+    path, any other name (``<stdin>``, a notebook cell's) as it is."""
+    return os.path.abspath(name) if os.path.isfile(name) else name
+
+
+def _calls(recorder: Any) -> list[tuple]:
+    """The recorder's calls as the library's ``promotions`` reads them."""
+    out = []
+    for ((file, line, function), (name, operands, result, error, settings)), count \
+            in list(recorder.calls.items()):
+        x64, strict, mode = settings
+        out.append((_file(file), line, function, linecache.getline(file, line).strip(),
+                    name, list(operands), result, error,
+                    {"x64": x64, "strict": strict, "explicit_x64_dtypes": mode}, count))
+    return out
+
+
+class Promotions:
+    """A program's promotions, riskiest first: each entry a site (file,
+    line, function, code line), the operation and its operands, the calls
+    counted, JAX's result, whether it promotes, whether it is an implicit
+    promotion (one ``jax_numpy_dtype_promotion="strict"`` refuses), the
+    design notebook's criteria its result violates, and each compared
+    policy's answer, flagged where it differs from JAX's or fails.
+
+    Made by :func:`record` and :func:`promotions`. ``entries`` are the
+    library's JSON objects (``to_json()`` gives all of it); ``str()`` is the
+    library's text, and notebooks show a table. :meth:`filter` chooses what
+    to show; by default the entries that promote nothing and differ from no
+    compared policy are left out (``filter(noops=True)`` shows them).
+    """
+
+    def __init__(self, compare: list[str], recorder: Any = None) -> None:
+        self.compare = compare
+        self._recorder = recorder
+        self._all: Any = None  # the library's report, once recording ended
+        self._options: dict[str, Any] = {}
+        self._view: Any = None
+        #: Calls left out: operands of JAX's extended dtypes (PRNG keys).
+        self.skipped = 0
+
+    def _finish(self) -> None:
+        recorder, self._recorder = self._recorder, None
+        self.skipped = recorder.skipped
+        self._all = _native.promotions(_calls(recorder), self.compare)
+
+    def _native_view(self) -> Any:
+        if self._view is None:
+            if self._recorder is not None:
+                raise RuntimeError(
+                    "the report is being recorded: read it after the with block ends")
+            self._view = self._all.filter(**self._options)
+        return self._view
+
+    def filter(self, *, differences: bool = False, criterion: str | None = None,
+               under: str | os.PathLike[str] | None = None, implicit: bool = False,
+               noops: bool = False) -> Promotions:
+        """The report of the entries that: a compared policy answers
+        otherwise or refuses (``differences``); violate ``criterion``
+        (``"dropped_component"``, ``"overflow"``, ``"precision_loss"``,
+        ``"wider_than_inputs"``); were made in a file under the path
+        ``under``; are ``implicit`` promotions; with ``noops``, also those
+        that promote nothing and differ nowhere. Filters choose from the
+        whole recording: they do not add up over calls of ``filter``."""
+        if self._recorder is not None:
+            raise RuntimeError("the report is being recorded: filter it after the with "
+                               "block ends")
+        view = Promotions(self.compare)
+        view._all, view.skipped = self._all, self.skipped
+        view._options = {
+            "differences": differences, "criterion": criterion,
+            "under": None if under is None else os.path.abspath(os.fspath(under)),
+            "implicit": implicit, "noops": noops,
+        }
+        view._native_view()  # a bad criterion fails here, not when shown
+        return view
+
+    @property
+    def data(self) -> dict:
+        """The report as the library's JSON (Python objects)."""
+        return self._native_view().to_json()
+
+    @property
+    def entries(self) -> list[dict]:
+        """The entries, riskiest first (fields as ``to_json()`` has them)."""
+        return self.data["entries"]
+
+    @property
+    def calls(self) -> int:
+        """How many calls the entries count."""
+        return self.data["calls"]
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """The report as JSON text (see ``data``)."""
+        return json.dumps(self.data, indent=indent)
+
+    def __len__(self) -> int:
+        return len(self._native_view())
+
+    def __iter__(self) -> Iterator[dict]:
+        return iter(self.entries)
+
+    def __str__(self) -> str:
+        return self._native_view().text()
+
+    def __repr__(self) -> str:
+        if self._recorder is not None:
+            return "<dtype_lattice Promotions (recording)>"
+        return f"<dtype_lattice Promotions: {len(self)} entries, {self.calls} calls>"
+
+    def _repr_html_(self) -> str:
+        data = self.data
+        heading = str(self).split("\n", 1)[0]
+        compared = data["compared"]
+        head = "".join(f"<th>{escape(c)}</th>" for c in
+                       ["calls", "where", "code", "operation", "result", "judgement",
+                        *compared])
+        rows = "".join(_row(entry) for entry in data["entries"])
+        note = ("result: the type the operands are promoted to (\u2192 what the operation "
+                "then gives, where that differs); <i>italic</i>: weak (a Python scalar); "
+                "implicit: strict JAX refuses it; red: differs from JAX or refused")
+        return (f"{_STYLE}<div class='dl'><table class='dl-table'><caption>"
+                f"{escape(heading)}</caption><tr>{head}</tr>{rows}</table>"
+                f"<div class='dl-note'>{note}</div></div>")
+
+
+def _typed(value: dict) -> str:
+    """An operand or result as HTML: its dtype, italic when weak."""
+    name = escape(value["dtype"])
+    return f"<i>{name}</i>" if value["weak"] else name
+
+
+def _row(entry: dict) -> str:
+    site = entry["site"]
+    where = (f"<span title='{escape(site['file'])}'>{escape(os.path.basename(site['file']))}"
+             f":{site['line']}</span><div class='dl-note'>{escape(site['function'])}</div>")
+    operands = ", ".join(_typed(o) for o in entry["operands"])
+    result = entry["result"]
+    if "error" in result:
+        shown = (f"<td class='dl-bad' title='{escape(result['error']['message'])}'>"
+                 f"refused</td>")
+    else:
+        gives = entry["gives"]
+        then = ""
+        if gives is not None and gives.get("dtype") != result["dtype"]:
+            # What the operation then gives (true_divide of ints: a float).
+            then = " \u2192 " + ("refused" if "error" in gives else _typed(gives))
+        shown = (f"<td class='{_kind_class(result['dtype'], result['weak'])}'>"
+                 f"{_typed(result)}{then}</td>")
+    judgement = ([("<b class='dl-bad'>implicit</b>")] if entry["implicit"] else []) + \
+        [escape(c.replace("_", " ")) for c in entry["criteria"]]
+    answers = "".join(_answer(a) for a in entry["compared"])
+    return (f"<tr><td>{entry['count']}</td><td class='dl-l'>{where}</td>"
+            f"<td class='dl-l'>{escape(site['code'])}</td>"
+            f"<td class='dl-l'>{escape(entry['operation'])}({operands})</td>{shown}"
+            f"<td class='dl-l'>{', '.join(judgement)}</td>{answers}</tr>")
+
+
+def _answer(answer: dict) -> str:
+    value, reference = answer["answer"], answer["reference"]
+    jax = "refused" if "error" in reference else reference["dtype"]
+    title = f"{answer['policy']}, {answer['question']}; jax: {jax}"
+    if "error" in value:
+        title += f"; {value['error']['type']}: {value['error']['message']}"
+        return f"<td class='dl-bad' title='{escape(title)}'>refused</td>"
+    cls = " class='dl-bad'" if answer["differs"] else ""
+    return f"<td{cls} title='{escape(title)}'>{_typed(value)}</td>"
+
+
+class Recording:
+    """``with dl.record(...) as report:``: records while the block runs
+    and fills ``report`` when it ends, restoring JAX's functions even when
+    the block raises."""
+
+    def __init__(self, compare: str | Sequence[str]) -> None:
+        self._compare = compare_specs(compare)
+        self._report: Promotions | None = None
+
+    def __enter__(self) -> Promotions:
+        try:
+            import jax  # noqa: F401
+        except ImportError:
+            raise ImportError("dtype_lattice.record() records JAX's promotions and needs "
+                              "JAX: pip install 'dtype-lattice[jax]'") from None
+        from . import _record
+
+        if self._report is not None:
+            raise RuntimeError("this record() was used already: call dl.record() again")
+        recorder = _record.start()
+        self._report = Promotions(self._compare, recorder)
+        return self._report
+
+    def __exit__(self, *exc_info: object) -> None:
+        report = self._report
+        if report is None or report._recorder is None:
+            return
+        try:
+            report._recorder.stop()
+        finally:
+            report._finish()
+
+
+def record(compare: str | Sequence[str] = ()) -> Recording:
+    """Records the promotions JAX makes while a ``with`` block runs, eager
+    or traced (see ``dtype_lattice._record``), and compares each with the
+    policies named in ``compare``. Recordings do not nest."""
+    return Recording(compare)
+
+
+def promotions(fn: Callable[..., Any], *args: Any, compare: str | Sequence[str] = (),
+               **kwargs: Any) -> Promotions:
+    """The promotions of ``fn(*args, **kwargs)``, traced with
+    ``jax.make_jaxpr`` (nothing is computed)."""
+    import jax
+
+    with record(compare) as report:
+        jax.make_jaxpr(fn)(*args, **kwargs)
+    return report
