@@ -1,5 +1,6 @@
 //! PaddlePaddle 3.3's type promotion, in dynamic mode (Paddle's default) on
-//! the CPU: `x + y`, which is also `paddle.add(x, y)` for two tensors.
+//! the CPU: `x + y`, which is also `paddle.add(x, y)` for two tensors, and
+//! the other operations of [`Op`](crate::Op) ([`ops`]).
 //!
 //! Paddle has no `result_type` or `promote_types`: it promotes inside the
 //! operations, by a 12 x 12 table (`phi::promoteTypes` in
@@ -34,11 +35,12 @@
 //! [`result_type`](Paddle::result_type) is that promotion; [`add`](Paddle::add)
 //! is `x + y` on the CPU, where the CPU wheel has no kernel for several
 //! dtypes it promotes to (`float16`, `bfloat16`, `uint16`..`uint64`, the
-//! float8 types):
+//! float8 types). [`operation`](Paddle::operation) answers every
+//! operation as its Python call does, kernels and all:
 //!
 //! ```
 //! use dtype_lattice::frameworks::paddle::Paddle;
-//! use dtype_lattice::{DType, Operand, Policy, Typed};
+//! use dtype_lattice::{DType, Op, Operand, Policy, Typed};
 //!
 //! let x = Operand::dtype(DType::Float16);
 //! assert_eq!(Paddle.result_type(&[x, x]), Ok(Typed::strong(DType::Float16)));
@@ -47,11 +49,22 @@
 //! assert!(err.to_string().starts_with(
 //!     "(NotFound) The kernel with key (CPU, Undefined(AnyLayout), float16) of kernel `add` is not registered."
 //! ));
+//! let i = Operand::dtype(DType::Int32);
+//! assert_eq!(Paddle.operation(Op::TrueDivide, &[i, i]), Some(Ok(Typed::strong(DType::Float32))));
+//! let err = Paddle.operation(Op::Less, &[i, Operand::dtype(DType::Int64)]).unwrap().unwrap_err();
+//! assert_eq!(err.python_type(), "TypeError");
 //! ```
 
+mod kernels;
+mod methods;
+mod ops;
+mod promote;
+
+use self::kernels::Stop;
+use self::promote::{common, Tensor, ZeroDim};
+use crate::frameworks::python::{self, Number};
 use crate::policy::{Policy, TypedLattice};
-use crate::types::{DType, ErrorKind, Kind, PromotionError, Typed};
-use crate::types::{Operand, OperandKind, PyScalar, TypeSpec};
+use crate::types::{DType, Op, Operand, OperandKind, PromotionError, TypeSpec, Typed};
 
 /// Paddle's dtypes among the 32 (`paddle.uint16` is a dtype of its own,
 /// though Paddle prints it as `paddle.bfloat16`).
@@ -75,243 +88,37 @@ const DTYPES: [DType; 17] = [
     DType::Complex128,
 ];
 
-/// The dtypes of `phi::promoteTypes`, in the order of `DataTypeToNum`.
-const TABLE_DTYPES: [DType; 12] = [
-    DType::UInt8,
-    DType::Int8,
-    DType::Int16,
-    DType::Int32,
-    DType::Int64,
-    DType::Float16,
-    DType::Float32,
-    DType::Float64,
-    DType::Complex64,
-    DType::Complex128,
-    DType::Bool,
-    DType::BFloat16,
-];
-
-/// `_promoteTypesLookup`, by position in [`TABLE_DTYPES`].
-#[rustfmt::skip]
-const TABLE: [[u8; 12]; 12] = {
-    // The names of Paddle's source, as positions in `TABLE_DTYPES`.
-    const U1: u8 = 0;
-    const I1: u8 = 1;
-    const I2: u8 = 2;
-    const I4: u8 = 3;
-    const I8: u8 = 4;
-    const F2: u8 = 5;
-    const F4: u8 = 6;
-    const F8: u8 = 7;
-    const C4: u8 = 8;
-    const C8: u8 = 9;
-    const B1: u8 = 10;
-    const BF: u8 = 11;
-    [
-        // u1  i1  i2  i4  i8  f2  f4  f8  c4  c8  b1  bf
-        [U1, I2, I2, I4, I8, F2, F4, F8, C4, C8, U1, BF], // u1
-        [I2, I1, I2, I4, I8, F2, F4, F8, C4, C8, I1, BF], // i1
-        [I2, I2, I2, I4, I8, F2, F4, F8, C4, C8, I2, BF], // i2
-        [I4, I4, I4, I4, I8, F2, F4, F8, C4, C8, I4, BF], // i4
-        [I8, I8, I8, I8, I8, F2, F4, F8, C4, C8, I8, BF], // i8
-        [F2, F2, F2, F2, F2, F2, F4, F8, C4, C8, F2, F4], // f2
-        [F4, F4, F4, F4, F4, F4, F4, F8, C4, C8, F4, F4], // f4
-        [F8, F8, F8, F8, F8, F8, F8, F8, C8, C8, F8, F8], // f8
-        [C4, C4, C4, C4, C4, C4, C4, C8, C4, C8, C4, C4], // c4
-        [C8, C8, C8, C8, C8, C8, C8, C8, C8, C8, C8, C8], // c8
-        [U1, I1, I2, I4, I8, F2, F4, F8, C4, C8, B1, BF], // b1
-        [BF, BF, BF, BF, BF, F4, F4, F8, C4, C8, BF, BF], // bf
-    ]
-};
-
-/// The CPU kernels an addition may need, with the dtypes each has, in the
-/// order Paddle's `NotFound` error lists them (measured, stable from run to
-/// run).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kernel {
-    /// `add`: the addition of two tensors.
-    Add,
-    /// `scale`: `Tensor.__add__` of a Python int or float.
-    Scale,
-    /// `full`: the tensor `Tensor.__add__` makes of a Python bool or
-    /// complex, in the dtype of the tensor beside it.
-    Full,
-}
-
-impl Kernel {
-    fn name(self) -> &'static str {
-        match self {
-            Kernel::Add => "add",
-            Kernel::Scale => "scale",
-            Kernel::Full => "full",
-        }
-    }
-
-    fn dtypes(self) -> &'static str {
-        match self {
-            Kernel::Add => {
-                "int16, float64, complex128, int32, uint8, float32, complex64, bool, int64, int8"
-            }
-            Kernel::Scale => {
-                "int16, float64, complex128, float16, float32, complex64, int32, uint8, bfloat16, \
-                 bool, int64, int8"
-            }
-            Kernel::Full => {
-                "int64, bool, int8, bfloat16, uint8, int32, complex64, float8_e5m2, float32, \
-                 int16, float8_e4m3fn, float64, float16, complex128"
-            }
-        }
-    }
-
-    /// `dtype`, if the CPU has this kernel for it.
-    fn run(self, dtype: DType) -> Result<DType, Stop> {
-        if self.dtypes().split(", ").any(|name| name == dtype.name()) {
-            Ok(dtype)
-        } else {
-            Err(Stop::NoKernel(self, dtype))
-        }
-    }
-}
-
-/// Why Paddle gives no dtype.
-enum Stop {
-    /// Paddle raises this error while promoting.
-    Error(PromotionError),
-    /// Paddle promoted to this dtype, and the CPU has no such kernel for it.
-    NoKernel(Kernel, DType),
-}
-
-impl From<PromotionError> for Stop {
-    fn from(err: PromotionError) -> Stop {
-        Stop::Error(err)
-    }
-}
-
-impl Stop {
-    /// The error `x + y` raises.
-    fn error(self) -> PromotionError {
-        match self {
-            Stop::Error(err) => err,
-            Stop::NoKernel(kernel, dtype) => PromotionError::Framework {
-                kind: ErrorKind::Runtime,
-                message: format!(
-                    "(NotFound) The kernel with key (CPU, Undefined(AnyLayout), {dtype}) of kernel \
-                     `{}` is not registered. Selected wrong DataType `{dtype}`. Paddle support \
-                     following DataTypes: {}.\n  [Hint: Expected kernel_iter == \
-                     iter->second.end() && kernel_key.backend() == Backend::CPU != true, but \
-                     received kernel_iter == iter->second.end() && kernel_key.backend() == \
-                     Backend::CPU:1 == true:1.] (at \
-                     /paddle/paddle/phi/core/kernel_factory.cc:317)\n",
-                    kernel.name(),
-                    kernel.dtypes()
-                ),
-            },
-        }
-    }
-
-    /// The dtype Paddle promoted to, kernels aside.
-    fn kernels_aside(self) -> Result<DType, PromotionError> {
-        match self {
-            Stop::Error(err) => Err(err),
-            Stop::NoKernel(_, dtype) => Ok(dtype),
-        }
-    }
-}
-
-fn type_error(message: String) -> PromotionError {
-    PromotionError::Framework {
-        kind: ErrorKind::Type,
-        message,
-    }
-}
-
-/// `phi::promoteTypes`: the table, or `DataTypeToNum`'s error for a dtype
-/// outside it (`x` is looked up first).
-fn promote(x: DType, y: DType) -> Result<DType, PromotionError> {
-    let num = |dtype: DType| {
-        TABLE_DTYPES
-            .iter()
-            .position(|&d| d == dtype)
-            .ok_or_else(|| {
-                type_error(format!(
-                    "(InvalidType) Invalid enum data type for type promote {dtype}. (at \
-                     /paddle/paddle/phi/common/type_promotion.h:46)\n"
-                ))
-            })
-    };
-    let row = num(x)?;
-    Ok(TABLE_DTYPES[usize::from(TABLE[row][num(y)?])])
-}
-
-/// `is_support_int`: the integers of the table (`bool` is not one).
-fn is_int(dtype: DType) -> bool {
-    matches!(
-        dtype,
-        DType::UInt8 | DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64
-    )
-}
-
-/// `is_support_float`: the floats of the table.
-fn is_float(dtype: DType) -> bool {
-    matches!(
-        dtype,
-        DType::Float16 | DType::Float32 | DType::Float64 | DType::BFloat16
-    )
-}
-
-/// `is_support_complex`.
-fn is_complex(dtype: DType) -> bool {
-    dtype.kind() == Kind::Complex
-}
-
-/// `is_common_dtype_for_scalar`: both integers, both floats or both complex.
-fn same_category(x: DType, y: DType) -> bool {
-    (is_int(x) && is_int(y)) || (is_float(x) && is_float(y)) || (is_complex(x) && is_complex(y))
-}
-
-/// An operand as `x + y` sees it.
-#[derive(Clone, Copy)]
+/// An operand as an operation sees it.
+#[derive(Clone, Copy, Debug, PartialEq)]
 enum Form {
-    /// A tensor: its dtype, and whether it has no dimensions.
-    Tensor { dtype: DType, zero_dim: bool },
-    /// A Python scalar of this type.
-    Scalar(PyScalar),
+    Tensor(Tensor),
+    /// A Python number, with its value.
+    Number(Number),
     /// `None`.
     None,
 }
 
-impl Form {
-    fn python_class(self) -> &'static str {
-        match self {
-            Form::Tensor { .. } => "Tensor",
-            Form::Scalar(scalar) => scalar.name(),
-            Form::None => "NoneType",
-        }
-    }
-}
-
-/// The one place an operand's kind is read. A weakly-typed array (only JAX
-/// has them) is an error.
+/// The one place an operand's kind is read, as the operation takes it
+/// ([`Operand::as_argument`]: a dtype is a tensor with dimensions, a Python
+/// type a number of it). Python builds every operand before the call, so a
+/// dtype Paddle lacks fails here; so does a weakly-typed array (only JAX
+/// has them).
 fn form(operand: &Operand) -> Result<Form, PromotionError> {
-    Ok(match operand.kind() {
+    let tensor = |dtype, zero_dim| -> Result<Form, PromotionError> {
+        Ok(Form::Tensor(Tensor {
+            dtype: known(dtype)?,
+            zero_dim,
+        }))
+    };
+    match operand.as_argument().kind() {
         OperandKind::Array { dtype, weak: true } => {
-            return Err(crate::frameworks::numpy::weak_array(dtype))
+            Err(crate::frameworks::numpy::weak_array(dtype))
         }
-        OperandKind::DType(dtype) | OperandKind::Array { dtype, .. } => Form::Tensor {
-            dtype,
-            zero_dim: false,
-        },
-        OperandKind::ZeroDim(dtype) => Form::Tensor {
-            dtype,
-            zero_dim: true,
-        },
-        OperandKind::PyType(scalar) => Form::Scalar(scalar),
-        OperandKind::PyInt(_) => Form::Scalar(PyScalar::Int),
-        OperandKind::PyFloat(_) => Form::Scalar(PyScalar::Float),
-        OperandKind::PyComplex { .. } => Form::Scalar(PyScalar::Complex),
-        OperandKind::PyBool(_) => Form::Scalar(PyScalar::Bool),
-        OperandKind::None => Form::None,
-    })
+        OperandKind::DType(dtype) | OperandKind::Array { dtype, .. } => tensor(dtype, false),
+        OperandKind::ZeroDim(dtype) => tensor(dtype, true),
+        OperandKind::None => Ok(Form::None),
+        other => Ok(Number::of(other).map_or(Form::None, Form::Number)),
+    }
 }
 
 /// A dtype Paddle has, or the error `getattr(paddle, name)` gives.
@@ -323,125 +130,27 @@ fn known(dtype: DType) -> Result<DType, PromotionError> {
     }
 }
 
-/// The dtype Paddle reads a Python type as (`astype(int)` is `int64`).
-fn python_dtype(scalar: PyScalar) -> DType {
-    match scalar {
-        PyScalar::Bool => DType::Bool,
-        PyScalar::Int => DType::Int64,
-        PyScalar::Float => DType::Float64,
-        PyScalar::Complex => DType::Complex128,
-    }
-}
-
 /// PaddlePaddle 3.3.1 in dynamic mode on the CPU.
 ///
-/// Operands of [`result_type`](Paddle::result_type) and
-/// [`add`](Paddle::add), exactly two (`x + y`): a dtype or a strong array
-/// is a tensor with dimensions, [`Operand::zero_dim`] a tensor without;
-/// Python scalars and `None` are what Python passes.
+/// Operands of [`result_type`](Paddle::result_type),
+/// [`add`](Paddle::add) and [`operation`](Paddle::operation): a dtype or a
+/// strong array is a tensor with dimensions, [`Operand::zero_dim`] a tensor
+/// without; Python scalars and `None` are what Python passes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Paddle;
 
 impl Paddle {
-    /// `x + y`: Python looks both operands up (a dtype Paddle lacks fails
-    /// there), then `Tensor.__add__` (or `__radd__`, when `x` is no
-    /// tensor) runs.
-    fn plus(&self, operands: &[Operand]) -> Result<DType, Stop> {
-        let [x, y] = operands else {
-            return Err(Stop::Error(type_error(format!(
-                "x + y takes two operands, not {}",
-                operands.len()
-            ))));
-        };
-        let (x, y) = (form(x)?, form(y)?);
-        for side in [x, y] {
-            if let Form::Tensor { dtype, .. } = side {
-                known(dtype)?;
-            }
+    /// `op` of `operands` as Python calls it; where the CPU lacks a
+    /// kernel, [`Stop::NoKernel`] with the dtype Paddle computes in.
+    fn call(&self, op: Op, operands: &[Operand]) -> Result<DType, Stop> {
+        if operands.len() != op.arity() {
+            return Err(Stop::Error(ops::arity(op, operands.len())));
         }
-        match (x, y) {
-            (
-                Form::Tensor { dtype, zero_dim },
-                Form::Tensor {
-                    dtype: y,
-                    zero_dim: y_0d,
-                },
-            ) => tensors((dtype, zero_dim), (y, y_0d)),
-            (Form::Tensor { dtype, .. }, other) | (other, Form::Tensor { dtype, .. }) => {
-                with_scalar(dtype, other)
-            }
-            (Form::Scalar(a), Form::Scalar(b)) => Err(Stop::Error(PromotionError::Framework {
-                kind: ErrorKind::Value,
-                message: format!(
-                    "Python adds two Python scalars itself: the sum is a Python {} and no \
-                     tensor, so it has no dtype",
-                    match a.max(b) {
-                        PyScalar::Bool => PyScalar::Int,
-                        wider => wider,
-                    }
-                ),
-            })),
-            (x, y) => Err(Stop::Error(type_error(format!(
-                "unsupported operand type(s) for +: '{}' and '{}'",
-                x.python_class(),
-                y.python_class()
-            )))),
+        let mut forms = [Form::None; 2];
+        for (slot, operand) in forms.iter_mut().zip(operands) {
+            *slot = form(operand)?;
         }
-    }
-}
-
-/// Two tensors, `(dtype, zero-dimensional)`, as `add_ad_func` promotes them
-/// (`NeedTypePromotion`, then `GetPromoteDtype`), then the `add` kernel.
-fn tensors((x, x_0d): (DType, bool), (y, y_0d): (DType, bool)) -> Result<DType, Stop> {
-    let result = if x == y {
-        x
-    } else if x_0d || y_0d {
-        if !same_category(x, y) || (x_0d && y_0d) {
-            promote(x, y)?
-        } else if x_0d {
-            y
-        } else {
-            x
-        }
-    } else if (is_float(x) && is_float(y)) || is_complex(x) || is_complex(y) {
-        promote(x, y)?
-    } else {
-        return Err(Stop::Error(type_error(format!(
-            "(InvalidType) Type promotion only support calculations between floating-point \
-             numbers and between complex and real numbers. But got different data type x: {x}, \
-             y: {y}. (at /paddle/paddle/phi/common/type_promotion.h:220)\n"
-        ))));
-    };
-    Kernel::Add.run(result)
-}
-
-/// `Tensor.__add__` of a tensor of `dtype` with a Python scalar or `None`.
-fn with_scalar(dtype: DType, other: Form) -> Result<DType, Stop> {
-    // `_supported_int_dtype_`: the tensors a Python float casts to float32.
-    let int_like = is_int(dtype) || dtype == DType::Bool;
-    match other {
-        Form::Scalar(PyScalar::Float) => {
-            Kernel::Scale.run(if int_like { DType::Float32 } else { dtype })
-        }
-        Form::Scalar(PyScalar::Int) => Kernel::Scale.run(if dtype == DType::Bool {
-            DType::Int64
-        } else {
-            dtype
-        }),
-        Form::Scalar(PyScalar::Complex) => {
-            let dtype = if is_complex(dtype) {
-                dtype
-            } else {
-                promote(dtype, DType::Complex64)?
-            };
-            Kernel::Add.run(Kernel::Full.run(dtype)?)
-        }
-        Form::Scalar(PyScalar::Bool) => Kernel::Add.run(Kernel::Full.run(dtype)?),
-        Form::None | Form::Tensor { .. } => Err(Stop::Error(type_error(
-            "(InvalidType) __add__(): argument (position 1) must be int, float, bool or Tensor, \
-             but got NoneType (at /paddle/paddle/fluid/pybind/eager_utils.cc:2508)\n"
-                .to_owned(),
-        ))),
+        ops::operation(op, &forms[..operands.len()])
     }
 }
 
@@ -464,19 +173,22 @@ impl Policy for Paddle {
     /// assert_eq!(Paddle.promote_types(PyScalar::Float.into(), DType::Float32.into()), Ok(DType::Float64));
     /// ```
     fn promote_types(&self, a: TypeSpec, b: TypeSpec) -> Result<DType, PromotionError> {
-        let dtype = |spec| match spec {
-            TypeSpec::DType(dtype) => known(dtype),
-            TypeSpec::Python(scalar) => Ok(python_dtype(scalar)),
+        let tensor = |spec| -> Result<Tensor, PromotionError> {
+            Ok(Tensor {
+                dtype: match spec {
+                    TypeSpec::DType(dtype) => known(dtype)?,
+                    TypeSpec::Python(scalar) => python::dtype_64(scalar),
+                },
+                zero_dim: false,
+            })
         };
-        let a = dtype(a)?;
-        let b = dtype(b)?;
-        tensors((a, false), (b, false)).or_else(Stop::kernels_aside)
+        common(tensor(a)?, tensor(b)?, ZeroDim::AsScalar)
     }
 
     /// The dtype `x + y` promotes to, kernels aside: where the CPU lacks
     /// the kernel, the dtype Paddle promoted to all the same.
     fn result_type(&self, operands: &[Operand]) -> Result<Typed, PromotionError> {
-        self.plus(operands)
+        self.call(Op::Add, operands)
             .or_else(Stop::kernels_aside)
             .map(Typed::strong)
     }
@@ -492,7 +204,33 @@ impl Policy for Paddle {
 
     /// `x + y` on the CPU: the promotion, then the kernels.
     fn add(&self, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
-        Some(self.plus(operands).map_err(Stop::error).map(Typed::strong))
+        self.operation(Op::Add, operands)
+    }
+
+    /// `op` as Python calls it on the CPU (`ops.rs`): `x - y`, `x < y`,
+    /// `paddle.maximum(x, y)`, `paddle.sqrt(x)`, ...: the promotion, then
+    /// the kernels; where the CPU has no kernel for the dtype, Paddle's
+    /// `RuntimeError`.
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::paddle::Paddle;
+    /// use dtype_lattice::{DType, Op, Operand, Policy, Typed};
+    /// let x = |dtype| Operand::dtype(dtype);
+    /// assert_eq!(Paddle.operation(Op::Sqrt, &[x(DType::Int16)]), Some(Ok(Typed::strong(DType::Float32))));
+    /// assert_eq!(Paddle.operation(Op::Multiply, &[Operand::py_int(2), x(DType::BFloat16)]), Some(Ok(Typed::strong(DType::BFloat16))));
+    /// let err = Paddle.operation(Op::Power, &[x(DType::Int32), Operand::py_int(-1)]).unwrap().unwrap_err();
+    /// assert_eq!(err.python_type(), "DoesNotReturnError");
+    /// ```
+    fn operation(&self, op: Op, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
+        Some(
+            self.call(op, operands)
+                .map_err(Stop::error)
+                .map(Typed::strong),
+        )
+    }
+
+    fn describe_operation(&self, op: Op) -> Option<String> {
+        Some(ops::describe(op))
     }
 }
 
@@ -501,25 +239,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_table_is_symmetric_over_dtypes_paddle_has() {
-        for (a, row) in TABLE.iter().enumerate() {
-            assert_eq!(usize::from(row[a]), a);
-            for (b, &cell) in row.iter().enumerate() {
-                assert_eq!(cell, TABLE[b][a]);
-            }
-        }
-        for dtype in TABLE_DTYPES {
+    fn the_table_has_dtypes_paddle_has() {
+        for dtype in promote::TABLE_DTYPES {
             assert!(known(dtype).is_ok());
-        }
-    }
-
-    #[test]
-    fn every_kernel_lists_dtypes_paddle_has() {
-        for kernel in [Kernel::Add, Kernel::Scale, Kernel::Full] {
-            for name in kernel.dtypes().split(", ") {
-                let dtype = DType::from_name(name).unwrap();
-                assert!(known(dtype).is_ok(), "{name}");
-            }
         }
     }
 }
