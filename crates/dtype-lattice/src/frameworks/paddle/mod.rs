@@ -1,6 +1,6 @@
 //! PaddlePaddle 3.3's type promotion, in dynamic mode (Paddle's default) on
 //! the CPU: `x + y`, which is also `paddle.add(x, y)` for two tensors, and
-//! the other operations of [`Op`](crate::Op) ([`ops`]).
+//! the other operations of [`Op`] (`paddle/ops.rs`).
 //!
 //! Paddle has no `result_type` or `promote_types`: it promotes inside the
 //! operations, by a 12 x 12 table (`phi::promoteTypes` in
