@@ -240,7 +240,7 @@ def models_operations(case: dict) -> bool:
     p = policy(case.get("policy", "jax"), settings_of(case))
     try:
         p.operation("multiply", "int8", "int8")
-    except TypeError as e:
+    except Exception as e:  # noqa: BLE001 - a framework may refuse int8 (Paddle's CPU kernels)
         return "does not model" not in str(e)
     return True
 
