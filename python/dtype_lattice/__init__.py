@@ -25,7 +25,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import _native
-from ._native import InvalidArgumentError, NotFoundError, TypePromotionError, UFuncTypeError
+from ._native import (DoesNotReturnError, InvalidArgumentError, NotFoundError, TypePromotionError,
+                      UFuncTypeError)
 from ._report import AuditReport, CheckReport, Diff, Difference, Explanation, Table
 from ._info import FInfo, IInfo
 from ._promotions import Promotions, Recording, promotions, record
@@ -34,11 +35,12 @@ if TYPE_CHECKING:  # importing `_jax` at run time waits for patch_jax()
     from ._jax import JaxPatch
 
 __all__ = [
-    "AuditReport", "CheckReport", "Diff", "Difference", "Explanation", "FInfo", "IInfo",
-    "InvalidArgumentError", "NotFoundError", "UFuncTypeError", "Lattice", "Operand", "Policy",
-    "Promotions", "Recording", "Table", "TypePromotionError", "canonicalize_dtype", "finfo",
-    "iinfo", "isdtype", "issubdtype", "lattice_result_type", "operand", "patch_jax", "policy",
-    "policy_names", "promote_types", "promotions", "record", "result_type", "settings",
+    "AuditReport", "CheckReport", "Diff", "Difference", "DoesNotReturnError", "Explanation",
+    "FInfo", "IInfo", "InvalidArgumentError", "NotFoundError", "UFuncTypeError", "Lattice",
+    "Operand", "Policy", "Promotions", "Recording", "Table", "TypePromotionError",
+    "canonicalize_dtype", "finfo", "iinfo", "isdtype", "issubdtype", "lattice_result_type",
+    "operand", "patch_jax", "policy", "policy_names", "promote_types", "promotions", "record",
+    "result_type", "settings",
 ]
 __version__ = _native.__version__
 

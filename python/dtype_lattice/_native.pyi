@@ -16,6 +16,9 @@ class InvalidArgumentError(Exception):
 class NotFoundError(Exception):
     """TensorFlow's NotFoundError: no kernel for a dtype on the device."""
 
+class DoesNotReturnError(RuntimeError):
+    """The framework's call does not return (it loops for ever); no exception of its own."""
+
 class UFuncTypeError(TypeError):
     """NumPy's UFuncTypeError: a ufunc with no loop for the input types."""
 

@@ -3,8 +3,8 @@
 use dtype_lattice::{ErrorKind, PromotionError};
 use pyo3::create_exception;
 use pyo3::exceptions::{
-    PyAttributeError, PyException, PyNotImplementedError, PyOverflowError, PyRuntimeError,
-    PySystemError, PyTypeError, PyValueError,
+    PyAttributeError, PyException, PyNotImplementedError, PyOSError, PyOverflowError,
+    PyRuntimeError, PySystemError, PyTypeError, PyValueError, PyZeroDivisionError,
 };
 use pyo3::prelude::*;
 
@@ -38,6 +38,15 @@ create_exception!(
     "TensorFlow's NotFoundError: no kernel for a dtype on the device."
 );
 
+// No framework raises this: the framework's call never returns (see
+// `ErrorKind::DoesNotReturn`). A `RuntimeError`, so generic handlers catch it.
+create_exception!(
+    dtype_lattice,
+    DoesNotReturnError,
+    PyRuntimeError,
+    "The framework's call does not return (it loops for ever); no exception of its own."
+);
+
 /// The exception a framework raises for `err`, with its message.
 pub(crate) fn to_python(py: Python<'_>, err: &PromotionError) -> PyErr {
     let message = err.to_string();
@@ -59,6 +68,9 @@ pub(crate) fn to_python(py: Python<'_>, err: &PromotionError) -> PyErr {
         ErrorKind::System => PySystemError::new_err(message),
         ErrorKind::UFuncType => UFuncTypeError::new_err(message),
         ErrorKind::NotFound => NotFoundError::new_err(message),
+        ErrorKind::ZeroDivision => PyZeroDivisionError::new_err(message),
+        ErrorKind::OS => PyOSError::new_err(message),
+        ErrorKind::DoesNotReturn => DoesNotReturnError::new_err(message),
         _ => PyValueError::new_err(message),
     }
 }

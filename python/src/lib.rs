@@ -221,6 +221,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     m.add("UFuncTypeError", py.get_type::<errors::UFuncTypeError>())?;
     m.add("NotFoundError", py.get_type::<errors::NotFoundError>())?;
+    m.add(
+        "DoesNotReturnError",
+        py.get_type::<errors::DoesNotReturnError>(),
+    )?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -15,6 +15,7 @@ pub mod keras;
 pub mod mlx;
 pub mod numpy;
 pub mod paddle;
+pub(crate) mod python;
 pub mod tensorflow;
 pub mod tinygrad;
 pub mod torch;

@@ -209,6 +209,17 @@ pub enum ErrorKind {
     /// TensorFlow's `NotFoundError`: an op with no kernel for a dtype on
     /// the device.
     NotFound,
+    /// `ZeroDivisionError`: Python's own arithmetic on two Python scalars
+    /// dividing by zero.
+    ZeroDivision,
+    /// `OSError` (PaddlePaddle's `PD_THROW`, a dispatch over dtypes that
+    /// has no case for the dtype).
+    OS,
+    /// No exception at all: the framework's call does not return (the
+    /// frameworks' generators kill it after a time and record a hang). Its
+    /// Python class is dtype-lattice's own `DoesNotReturnError`, a
+    /// `RuntimeError`; docs/policies.md lists the calls.
+    DoesNotReturn,
 }
 
 impl ErrorKind {
@@ -227,6 +238,9 @@ impl ErrorKind {
             ErrorKind::System => "SystemError",
             ErrorKind::UFuncType => "UFuncTypeError",
             ErrorKind::NotFound => "NotFoundError",
+            ErrorKind::ZeroDivision => "ZeroDivisionError",
+            ErrorKind::OS => "OSError",
+            ErrorKind::DoesNotReturn => "DoesNotReturnError",
         }
     }
 }

@@ -5,7 +5,8 @@
 //! "by value" is "as a zero", which is what this reproduces.
 
 use super::casts::builtin_promote;
-use super::{python_default, weak_array};
+use super::weak_array;
+use crate::frameworks::python;
 use crate::policy::Policy;
 use crate::policy::TypedLattice;
 use crate::types::ErrorKind;
@@ -69,7 +70,7 @@ impl NumpyLegacy {
         let scalar_level = inputs
             .iter()
             .filter_map(|input| match input {
-                Input::Scalar(scalar) => Some(level(python_default(*scalar).kind())),
+                Input::Scalar(scalar) => Some(level(python::dtype_64(*scalar).kind())),
                 Input::Array(_) => None,
             })
             .max();
@@ -81,7 +82,7 @@ impl NumpyLegacy {
             Input::Scalar(PyScalar::Int) if as_zero => (DType::UInt8, true),
             Input::Scalar(PyScalar::Float) if as_zero => (DType::Float16, false),
             Input::Scalar(PyScalar::Complex) if as_zero => (DType::Complex64, false),
-            Input::Scalar(scalar) => (python_default(scalar), false),
+            Input::Scalar(scalar) => (python::dtype_64(scalar), false),
         });
         typed
             .reduce(|(a, a_zero), (b, b_zero)| (promote(a, a_zero, b, b_zero), a_zero && b_zero))
@@ -153,7 +154,7 @@ impl Policy for NumpyLegacy {
     fn promote_types(&self, a: TypeSpec, b: TypeSpec) -> Result<DType, PromotionError> {
         let known = |spec: TypeSpec| match spec {
             TypeSpec::DType(dtype) => numpy1_dtype(dtype),
-            TypeSpec::Python(scalar) => Ok(python_default(scalar)),
+            TypeSpec::Python(scalar) => Ok(python::dtype_64(scalar)),
         };
         Ok(builtin_promote(known(a)?, known(b)?))
     }

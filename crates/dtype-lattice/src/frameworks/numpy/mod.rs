@@ -56,6 +56,7 @@ pub(crate) mod ops;
 
 pub use legacy::NumpyLegacy;
 
+use crate::frameworks::python;
 use crate::policy::Policy;
 use crate::policy::TypedLattice;
 use crate::types::DType;
@@ -171,17 +172,7 @@ impl Numpy {
 fn spec_dtype(spec: TypeSpec) -> DType {
     match spec {
         TypeSpec::DType(dtype) => dtype,
-        TypeSpec::Python(scalar) => python_default(scalar),
-    }
-}
-
-/// `np.dtype(bool)`, `np.dtype(int)`...
-fn python_default(scalar: PyScalar) -> DType {
-    match scalar {
-        PyScalar::Bool => DType::Bool,
-        PyScalar::Int => DType::Int64,
-        PyScalar::Float => DType::Float64,
-        PyScalar::Complex => DType::Complex128,
+        TypeSpec::Python(scalar) => python::dtype_64(scalar),
     }
 }
 

@@ -66,6 +66,7 @@ mod ops;
 use args::Type;
 use std::sync::OnceLock;
 
+use crate::frameworks::python;
 use crate::policy::Policy;
 use crate::policy::TypedLattice;
 use crate::types::ErrorKind;
@@ -423,23 +424,13 @@ fn check_tensors(operands: &[Operand]) -> Result<(), PromotionError> {
     Ok(())
 }
 
-/// `torch.promote_types` reads Python's types as dtypes.
-fn python_dtype(scalar: PyScalar) -> DType {
-    match scalar {
-        PyScalar::Bool => DType::Bool,
-        PyScalar::Int => DType::Int64,
-        PyScalar::Float => DType::Float64,
-        PyScalar::Complex => DType::Complex128,
-    }
-}
-
 /// The dtype a wrapped Python scalar counts as: floats and complex numbers
 /// take the default dtypes (float32, complex64).
 fn wrapped_dtype(scalar: PyScalar) -> DType {
     match scalar {
         PyScalar::Float => DType::Float32,
         PyScalar::Complex => DType::Complex64,
-        other => python_dtype(other),
+        other => python::dtype_64(other),
     }
 }
 
@@ -526,7 +517,7 @@ impl Policy for Torch {
     fn promote_types(&self, a: TypeSpec, b: TypeSpec) -> Result<DType, PromotionError> {
         let dtype = |spec| match spec {
             TypeSpec::DType(dtype) => known(dtype),
-            TypeSpec::Python(scalar) => Ok(python_dtype(scalar)),
+            TypeSpec::Python(scalar) => Ok(python::dtype_64(scalar)),
         };
         let a = dtype(a)?;
         let b = dtype(b)?;
