@@ -1,9 +1,11 @@
 //! `explain A B`: the reasoning behind one promotion
 //! ([`dtype_lattice::design::explain`]), as text or JSON.
 
-use dtype_lattice::design::explain::Report;
+use dtype_lattice::design::explain::{Report, RulesReport};
 use dtype_lattice::engine::Bound;
+use dtype_lattice::{PromotionError, Typed};
 
+use crate::failure::escape_controls;
 use crate::Failure;
 
 /// Output format of `explain`.
@@ -34,6 +36,39 @@ pub fn failure(report: &Report) -> Option<Failure> {
 pub fn render(report: &Report, format: Format) -> String {
     match format {
         Format::Text => text(report),
+        Format::Json => {
+            let mut text = serde_json::to_string_pretty(&report.to_json()).unwrap_or_default();
+            text.push('\n');
+            text
+        }
+    }
+}
+
+/// `explain --op` for a policy defined by rules, in `format`: the
+/// operands' promotion, then the operation's rule and answer.
+pub fn render_rules(report: &RulesReport, format: Format) -> String {
+    match format {
+        Format::Text => {
+            // A message stays on its line, as result-type prints it.
+            let answer = |answer: &Result<Typed, PromotionError>| match answer {
+                Ok(typed) => typed.to_string(),
+                Err(err) => escape_controls(&format!("{}: {err}", err.python_type()), false),
+            };
+            let step = &report.operation;
+            let rule = step.rule.as_deref().unwrap_or("the policy's rule");
+            [
+                format!(
+                    "{} in {}: defined by rules, not by a lattice, so there is no graph to trace",
+                    report.inputs.join(" with "),
+                    report.name
+                ),
+                format!("result_type: {}", answer(&report.promotion)),
+                format!("then {rule}"),
+                format!("{} gives {}", step.op, answer(&step.answer)),
+            ]
+            .join("\n")
+                + "\n"
+        }
         Format::Json => {
             let mut text = serde_json::to_string_pretty(&report.to_json()).unwrap_or_default();
             text.push('\n');

@@ -6,7 +6,7 @@ use dtype_lattice::design::compatibility::Compatibility;
 use dtype_lattice::design::diff::{CellMarks, Comparison};
 use dtype_lattice::design::graph::{pair, Drawing};
 use dtype_lattice::design::table::{self as promotion_table, Question, Table};
-use dtype_lattice::design::{explain as why, Definition};
+use dtype_lattice::design::{explain as why, Definition, Subject};
 use dtype_lattice::engine::{GraphError, Poset};
 use dtype_lattice::registry::POLICIES;
 use dtype_lattice::{Op, Operand, Policy, TypeSpec, Unanswered};
@@ -204,6 +204,24 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
             op,
         } => {
             let subject = subject.load()?;
+            // A policy defined by rules has no graph to trace; an operation
+            // of it is explained by its promotion and its rule.
+            if let (Some(op), Subject::Rules(policy)) = (op, &subject) {
+                let types = [&a, &b].map(|t| t.parse::<TypeSpec>());
+                let types = match types {
+                    [Ok(a), Ok(b)] => [a, b],
+                    [Err(err), _] | [_, Err(err)] => return Err(Failure::Usage(err.to_string())),
+                };
+                let report = why::RulesReport::new(policy.as_ref(), op, types)
+                    .ok_or_else(|| not_modelled(policy.as_ref(), op))?;
+                let text = explain::render_rules(&report, format);
+                out.write_all(escape_controls(&text, true).as_bytes())?;
+                out.flush()?;
+                return match &report.operation.answer {
+                    Ok(_) => Ok(()),
+                    Err(err) => Err(Failure::Promotion(err.clone())),
+                };
+            }
             let definition = subject::definition(&subject)?;
             let poset = poset(definition)?;
             // Under a built-in policy, two types are explained as its

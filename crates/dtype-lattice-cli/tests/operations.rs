@@ -173,6 +173,60 @@ fn explain_op_adds_the_rule_and_the_answer() {
     assert!(stdout(&refused).contains("bitwise_and gives TypeError: and does not accept"));
 }
 
+/// A policy defined by rules has no graph: `explain --op` gives the
+/// operands' `result-type` and the operation's rule and answer, each as
+/// `result-type` (with and without `--op`) gives it, exit 1 where the
+/// operation raises.
+#[test]
+fn explain_op_of_a_policy_defined_by_rules_is_result_type_then_the_rule() {
+    // The command line writes a message's line feeds as `\n`.
+    let answer = |value: &Value| match value.get("error") {
+        Some(error) => serde_json::json!({ "error": {
+            "type": error["type"],
+            "message": error["message"].as_str().unwrap().replace('\n', "\\n"),
+        }}),
+        None => serde_json::json!({ "ok": value }),
+    };
+    for policy in ["numpy", "paddle"] {
+        for (op, a, b) in [
+            ("true_divide", "int8", "int8"),
+            ("less", "uint8", "int16"),
+            ("bitwise_and", "float32", "int8"),
+            ("sqrt", "int16", "int16"),
+        ] {
+            let args = ["--policy", policy, "--op", op, a, b];
+            let output = run(&[&["explain", "--format", "json"], &args[..]].concat());
+            let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+            assert_eq!(report["outcome"], "rules", "{policy} {op}");
+            // A unary operation takes the first type only.
+            let operands = if op == "sqrt" { &[a][..] } else { &[a, b][..] };
+            let with_op =
+                run(&[&["result-type", "--policy", policy, "--op", op], operands].concat());
+            assert_eq!(output.status.code(), with_op.status.code(), "{policy} {op}");
+            assert_eq!(
+                answer(&report["operation"]["answer"]),
+                as_answer(&with_op),
+                "{policy} {op}"
+            );
+            assert!(report["operation"]["rule"].is_string(), "{policy} {op}");
+            let promotion = run(&[&["result-type", "--policy", policy], operands].concat());
+            assert_eq!(
+                answer(&report["result_type"]),
+                as_answer(&promotion),
+                "{policy} {op}"
+            );
+        }
+    }
+    let text = stdout(&run(&[
+        "explain", "--policy", "numpy", "--op", "sqrt", "int16", "int16",
+    ]));
+    assert!(
+        text.starts_with("int16 in numpy: defined by rules"),
+        "{text}"
+    );
+    assert!(text.contains("\nthen np.sqrt: "), "{text}");
+}
+
 #[test]
 fn what_cannot_be_answered_is_refused_with_the_reason() {
     let file = concat!(

@@ -80,6 +80,71 @@ pub struct OperationStep {
     pub answer: Result<Typed, PromotionError>,
 }
 
+impl OperationStep {
+    /// `op`'s step under `policy` for an array of each of `types` (a
+    /// Python scalar of each Python type; a unary operation takes the
+    /// first): its rule and its answer. `None` where the policy does not
+    /// model `op`.
+    pub fn of(policy: &dyn Policy, op: Op, types: [TypeSpec; 2]) -> Option<OperationStep> {
+        let operands = types.map(crate::design::table::value);
+        let answer = policy.operation(op, &operands[..op.arity()])?;
+        Some(OperationStep {
+            op,
+            rule: policy.describe_operation(op),
+            answer,
+        })
+    }
+}
+
+/// An operation explained under a policy defined by rules (NumPy's,
+/// PaddlePaddle's, MLX's): there is no graph to trace, so the report is
+/// the operands' promotion as the policy's `result_type` answers it, then
+/// the operation's rule and answer. What `explain --op` shows for such a
+/// policy.
+///
+/// ```
+/// use dtype_lattice::design::explain::RulesReport;
+/// use dtype_lattice::registry::{by_name, Settings};
+/// use dtype_lattice::{DType, Op, TypeSpec, Typed};
+///
+/// let numpy = by_name("numpy", Settings::default()).unwrap();
+/// let int8 = TypeSpec::DType(DType::Int8);
+/// let report = RulesReport::new(numpy.as_ref(), Op::TrueDivide, [int8, int8]).unwrap();
+/// assert_eq!(report.promotion, Ok(Typed::strong(DType::Int8)));
+/// assert_eq!(report.operation.answer, Ok(Typed::strong(DType::Float64)));
+/// assert!(report.operation.rule.is_some());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RulesReport {
+    /// The policy's name, with its settings.
+    pub name: String,
+    /// The two types as the policy names them (one for a unary
+    /// operation).
+    pub inputs: Vec<String>,
+    /// The operands' `result_type` under the policy.
+    pub promotion: Result<Typed, PromotionError>,
+    /// The operation's rule and answer.
+    pub operation: OperationStep,
+}
+
+impl RulesReport {
+    /// `op` on an array of each of `types` under `policy`; `None` where
+    /// the policy does not model `op`.
+    pub fn new(policy: &dyn Policy, op: Op, types: [TypeSpec; 2]) -> Option<RulesReport> {
+        let operation = OperationStep::of(policy, op, types)?;
+        let operands = types.map(crate::design::table::value);
+        Some(RulesReport {
+            name: policy.name(),
+            inputs: types[..op.arity()]
+                .iter()
+                .map(ToString::to_string)
+                .collect(),
+            promotion: policy.result_type(&operands[..op.arity()]),
+            operation,
+        })
+    }
+}
+
 impl Report {
     /// Explains `inputs` (see [`Definition::resolve`]) in `definition`,
     /// validated as `poset`. For a pair with no common upper bound the
@@ -215,13 +280,7 @@ impl Report {
         op: Op,
         types: [TypeSpec; 2],
     ) -> Option<Report> {
-        let operands = types.map(crate::design::table::value);
-        let answer = policy.operation(op, &operands[..op.arity()])?;
-        self.operation = Some(OperationStep {
-            op,
-            rule: policy.describe_operation(op),
-            answer,
-        });
+        self.operation = Some(OperationStep::of(policy, op, types)?);
         Some(self)
     }
 

@@ -11,7 +11,7 @@ use crate::design::audit::{Audit, Criterion};
 use crate::design::check::{Check, RulesCheck};
 use crate::design::compatibility::{Compatibility, Count, Example, ProbeAnswer};
 use crate::design::diff::{CellMarks, Comparison};
-use crate::design::explain::Report;
+use crate::design::explain::{OperationStep, Report, RulesReport};
 use crate::design::graph::Marks;
 use crate::design::promotions::{Entry, Promotions, Refusal};
 use crate::design::table::{self, Labels, Table};
@@ -317,13 +317,7 @@ impl Report {
             })
         });
         let rules_answer = self.rules_answer.as_ref().map(answer_json);
-        let operation = self.operation.as_ref().map(|step| {
-            json!({
-                "op": step.op.name(),
-                "rule": step.rule,
-                "answer": answer_json(&step.answer),
-            })
-        });
+        let operation = self.operation.as_ref().map(OperationStep::to_json);
         json!({
             "name": self.name,
             "inputs": inputs,
@@ -335,6 +329,34 @@ impl Report {
             "error": error,
             "rules_answer": rules_answer,
             "operation": operation,
+        })
+    }
+}
+
+impl OperationStep {
+    /// `{"op", "rule", "answer"}`, the answer as `{"dtype", "weak"}` or
+    /// `{"error": {"type", "message"}}`.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "op": self.op.name(),
+            "rule": self.rule,
+            "answer": answer_json(&self.answer),
+        })
+    }
+}
+
+impl RulesReport {
+    /// `explain --op --format json` for a policy defined by rules: `name`,
+    /// `inputs` (the types' names), `outcome` (`"rules"`: no graph to
+    /// trace), the `result_type` of the operands and the `operation`'s
+    /// step (as [`Report::to_json`] gives them).
+    pub fn to_json(&self) -> Value {
+        json!({
+            "name": self.name,
+            "inputs": self.inputs,
+            "outcome": "rules",
+            "result_type": answer_json(&self.promotion),
+            "operation": self.operation.to_json(),
         })
     }
 }
