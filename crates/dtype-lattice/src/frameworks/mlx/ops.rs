@@ -315,13 +315,9 @@ pub(super) fn describe(op: Op) -> String {
     };
     let refused = match function.refuse {
         Refuse::Nothing => String::new(),
-        Refuse::Bool(message) | Refuse::Complex(message) => {
-            let what = if matches!(function.refuse, Refuse::Bool(_)) {
-                "bool"
-            } else {
-                "complex64"
-            };
-            format!("; {what} is refused (ValueError \"[{name}] {message}\")")
+        Refuse::Bool(message) => format!("; bool is refused (ValueError \"[{name}] {message}\")"),
+        Refuse::Complex(message) => {
+            format!("; complex64 is refused (ValueError \"[{name}] {message}\")")
         }
         Refuse::NotIntegral => format!(
             "; a promoted dtype that is no integer or bool is refused (RuntimeError \"[{name}] Only allowed on integer or boolean types ...\", naming the two arrays' dtypes)"
