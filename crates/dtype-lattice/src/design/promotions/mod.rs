@@ -27,7 +27,7 @@
 //!   [`operation`](crate::Policy::operation) where it and the running JAX
 //!   both model the operation, else its `result_type`, with weak operands
 //!   given as Python scalars of their kind (`2`, `2.0`, `2j`, as
-//!   [`Operand::as_argument`] writes them: every framework has those), and
+//!   [`Operand::as_argument`](crate::Operand::as_argument) writes them: every framework has those), and
 //!   whether it differs from the running JAX's answer to the same question.
 //!
 //! ```
@@ -157,10 +157,10 @@ impl Call {
 /// What a compared answer answers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Question {
-    /// The operation's result ([`Policy::operation`]), where both policies
+    /// The operation's result ([`Policy::operation`](crate::Policy::operation)), where both policies
     /// model it.
     Operation(Op),
-    /// The promotion ([`Policy::result_type`]).
+    /// The promotion ([`Policy::result_type`](crate::Policy::result_type)).
     Promotion,
 }
 
