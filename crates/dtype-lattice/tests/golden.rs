@@ -123,6 +123,7 @@ golden! {
     mlx_promote_types => "mlx_promote_types.jsonl";
     mlx_result_type => "mlx_result_type.jsonl";
     mlx_add => "mlx_add.jsonl";
+    ops_mlx => "ops_mlx.jsonl";
     paddle_promote_types => "paddle_promote_types.jsonl";
     paddle_result_type => "paddle_result_type.jsonl";
     paddle_add => "paddle_add.jsonl";

@@ -1,5 +1,6 @@
-//! MLX 0.32's type promotion (Linux CPU build): `mx.result_type` and
-//! `mx.add`.
+//! MLX 0.32's type promotion (Linux CPU build): `mx.result_type`, and
+//! the result types of its operations (`mx.add`, `mx.divide`, ...; in
+//! `ops.rs`).
 //!
 //! MLX promotes by a table, not a lattice: the 14 x 14 `type_rules` of
 //! `mlx/dtype.cpp`, written "following JAX". It departs from JAX where JAX
@@ -22,7 +23,7 @@
 //!
 //! `mx.result_type` takes arrays and dtypes only, any number of them, and
 //! folds them through the table from the left. Python scalars reach the
-//! table only through an operation: [`add`](Mlx::add) is `mx.add`, which
+//! table only through an operation: [`add`](Policy::add) is `mx.add`, which
 //! first makes each Python scalar an array whose dtype comes from the other
 //! operand's (a Python int takes an integer array's dtype, if it fits; a
 //! float a floating array's, else `float32`), then promotes the two arrays.
@@ -43,8 +44,10 @@
 //! assert_eq!(err.to_string(), "[result_type] Inputs must be arrays or dtypes.");
 //! ```
 
+mod ops;
+
 use crate::policy::{Policy, TypedLattice};
-use crate::types::{DType, ErrorKind, Kind, PromotionError, Typed};
+use crate::types::{DType, ErrorKind, Kind, Op, PromotionError, Typed};
 use crate::types::{Operand, OperandKind, PyScalar, TypeSpec};
 
 /// MLX's dtypes, in the order of its table.
@@ -245,46 +248,6 @@ impl Mlx {
             promote(joined, dtype.ok_or_else(inputs)?)
         })
     }
-
-    /// `mx.add(a, b)` on the CPU: each Python scalar made an array as
-    /// [`scalar_array`] says (the first operand first when neither is an
-    /// array), then the table. Every dtype of the table has an addition.
-    fn add_dtype(&self, operands: &[Operand]) -> Result<DType, PromotionError> {
-        let mut arrays = Vec::with_capacity(operands.len());
-        for operand in operands {
-            arrays.push(array_dtype(operand)?);
-        }
-        let [a, b] = operands else {
-            return Err(incompatible(operands));
-        };
-        if a.is_none() || b.is_none() {
-            return Err(incompatible(operands));
-        }
-        let (a, b) = match (arrays[0], arrays[1]) {
-            (Some(x), Some(y)) => (x, y),
-            (Some(x), None) => (x, scalar_array(b, Some(x))?),
-            (None, Some(y)) => (scalar_array(a, Some(y))?, y),
-            (None, None) => {
-                let a = scalar_array(a, None)?;
-                (a, scalar_array(b, None)?)
-            }
-        };
-        promote(a, b)
-    }
-}
-
-/// nanobind's `TypeError` when `mx.add`'s one signature does not match.
-fn incompatible(operands: &[Operand]) -> PromotionError {
-    let classes: Vec<&str> = operands.iter().map(python_class).collect();
-    PromotionError::Framework {
-        kind: ErrorKind::Type,
-        message: format!(
-            "add(): incompatible function arguments. The following argument types are \
-             supported:\n    1. add(a: scalar | array, b: scalar | array, stream: \
-             StreamOrDevice = None) -> array\n\nInvoked with types: {}",
-            classes.join(", ")
-        ),
-    }
 }
 
 impl Policy for Mlx {
@@ -326,7 +289,29 @@ impl Policy for Mlx {
     }
 
     fn add(&self, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
-        Some(self.add_dtype(operands).map(Typed::strong))
+        self.operation(Op::Add, operands)
+    }
+
+    /// `mx.<op>(*operands).dtype` (`ops.rs`): the binding makes the
+    /// operands arrays, the C++ op promotes them by the table, refuses
+    /// what it has no code for, and answers from the promoted dtype.
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::mlx::Mlx;
+    /// use dtype_lattice::{DType, Op, Operand, Policy, Typed};
+    /// let x = |dtype| Operand::array(dtype, false);
+    /// let call = |op, operands: &[Operand]| Mlx.operation(op, operands).unwrap();
+    /// assert_eq!(call(Op::Sqrt, &[x(DType::Int64)]), Ok(Typed::strong(DType::Float32)));
+    /// assert_eq!(call(Op::Abs, &[x(DType::Complex64)]), Ok(Typed::strong(DType::Float32)));
+    /// let err = call(Op::Negative, &[x(DType::Bool)]).unwrap_err();
+    /// assert_eq!(err.to_string(), "[negative] Not supported for bool, use logical_not instead.");
+    /// ```
+    fn operation(&self, op: Op, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
+        Some(ops::operation(op, operands))
+    }
+
+    fn describe_operation(&self, op: Op) -> Option<String> {
+        Some(ops::describe(op))
     }
 }
 
