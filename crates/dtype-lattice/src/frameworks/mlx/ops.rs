@@ -1,7 +1,7 @@
 //! MLX's operations on the CPU: `mx.<function>(*operands)`, its Python
 //! binding, then its C++ op in `mlx/ops.cpp`.
 //!
-//! A call has three parts, and [`FUNCTIONS`] writes each operation as
+//! A call has three parts, and [`function_of`] writes each operation as
 //! them. The binding makes the operands arrays: the arithmetic, comparison
 //! and bitwise functions take `scalar | array` and make a Python scalar an
 //! array of the other operand's dtype (with the overflow check of
@@ -40,7 +40,7 @@ use crate::types::{Arguments, DType, ErrorKind, Kind, Op, Operand, PromotionErro
 
 /// How a function's Python binding takes its operands (its one nanobind
 /// signature, which its `TypeError` prints).
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 enum Binding {
     /// `(a: scalar | array, b: scalar | array, stream: ...)`: a Python
     /// scalar made an array beside the other operand (`to_arrays`).
@@ -91,84 +91,52 @@ struct Function {
     output: Output,
 }
 
-const fn function(name: &'static str, refuse: Refuse, output: Output) -> Function {
+/// `op`'s function: [`Op`]'s name but for `mx.divide`, and its rule, the
+/// operations grouped by what MLX does with them.
+fn function_of(op: Op) -> Function {
+    use Binding::{Arrays, Scalars, ScalarsPositional};
+    use Output::{AtLeastFloat, Logical, Promoted, RealPart};
+    let (binding, refuse, output) = match op {
+        Op::Add | Op::Subtract | Op::Multiply => (Scalars, Refuse::Nothing, Promoted),
+        Op::TrueDivide => (Scalars, Refuse::Nothing, AtLeastFloat),
+        // Integers divide as integers, floats floor their quotient: either
+        // way the promoted dtype, complex64 included.
+        Op::FloorDivide => (Scalars, Refuse::Nothing, Promoted),
+        Op::Remainder => (
+            Scalars,
+            Refuse::Complex("Complex type not supported."),
+            Promoted,
+        ),
+        Op::Power | Op::Maximum => (ScalarsPositional, Refuse::Nothing, Promoted),
+        Op::Equal | Op::NotEqual | Op::Less | Op::LessEqual | Op::Greater | Op::GreaterEqual => {
+            (Scalars, Refuse::Nothing, Output::Bool)
+        }
+        Op::BitwiseAnd | Op::BitwiseOr | Op::BitwiseXor => (Scalars, Refuse::NotIntegral, Promoted),
+        Op::LogicalAnd => (Arrays, Refuse::Nothing, Logical),
+        Op::Negative => (
+            Arrays,
+            Refuse::Bool("Not supported for bool, use logical_not instead."),
+            Promoted,
+        ),
+        Op::Abs => (Arrays, Refuse::Nothing, RealPart),
+        Op::Sign => (Arrays, Refuse::Nothing, Promoted),
+        Op::Sqrt | Op::Exp => (Arrays, Refuse::Nothing, AtLeastFloat),
+        Op::Floor => (
+            Arrays,
+            Refuse::Complex("Not supported for complex64."),
+            Promoted,
+        ),
+    };
     Function {
-        name,
-        binding: Binding::Scalars,
+        name: match op {
+            Op::TrueDivide => "divide",
+            _ => op.name(),
+        },
+        binding,
         refuse,
         output,
     }
 }
-
-/// A binary function that promotes and answers the promoted dtype.
-const fn arithmetic(name: &'static str) -> Function {
-    function(name, Refuse::Nothing, Output::Promoted)
-}
-
-const fn comparison(name: &'static str) -> Function {
-    function(name, Refuse::Nothing, Output::Bool)
-}
-
-const fn bitwise(name: &'static str) -> Function {
-    function(name, Refuse::NotIntegral, Output::Promoted)
-}
-
-/// A function whose binding takes `array`s only (every unary one).
-const fn on_arrays(name: &'static str, refuse: Refuse, output: Output) -> Function {
-    Function {
-        name,
-        binding: Binding::Arrays,
-        refuse,
-        output,
-    }
-}
-
-const fn positional(mut function: Function) -> Function {
-    function.binding = Binding::ScalarsPositional;
-    function
-}
-
-/// Each operation's function, in [`Op`]'s order.
-const FUNCTIONS: [Function; 24] = [
-    arithmetic("add"),
-    arithmetic("subtract"),
-    arithmetic("multiply"),
-    function("divide", Refuse::Nothing, Output::AtLeastFloat),
-    // Integers divide as integers, floats floor their quotient: either
-    // way the promoted dtype, complex64 included.
-    arithmetic("floor_divide"),
-    function(
-        "remainder",
-        Refuse::Complex("Complex type not supported."),
-        Output::Promoted,
-    ),
-    positional(arithmetic("power")),
-    positional(arithmetic("maximum")),
-    comparison("equal"),
-    comparison("not_equal"),
-    comparison("less"),
-    comparison("less_equal"),
-    comparison("greater"),
-    comparison("greater_equal"),
-    bitwise("bitwise_and"),
-    bitwise("bitwise_or"),
-    bitwise("bitwise_xor"),
-    on_arrays("logical_and", Refuse::Nothing, Output::Logical),
-    on_arrays(
-        "negative",
-        Refuse::Bool("Not supported for bool, use logical_not instead."),
-        Output::Promoted,
-    ),
-    on_arrays("abs", Refuse::Nothing, Output::RealPart),
-    on_arrays("sign", Refuse::Nothing, Output::Promoted),
-    on_arrays("sqrt", Refuse::Nothing, Output::AtLeastFloat),
-    on_arrays("exp", Refuse::Nothing, Output::AtLeastFloat),
-    on_arrays(
-        "floor",
-        Refuse::Complex("Not supported for complex64."),
-        Output::Promoted,
-    ),
-];
 
 /// `at_least_float` of `mlx/ops.cpp`: an inexact dtype itself, any other
 /// promoted with `float32`.
@@ -182,30 +150,28 @@ fn at_least_float(dtype: DType) -> Result<DType, PromotionError> {
 
 /// `mx.<op>(*operands).dtype` on the CPU.
 pub(super) fn operation(op: Op, operands: &[Operand]) -> Result<Typed, PromotionError> {
-    let function = &FUNCTIONS[op as usize];
+    let function = &function_of(op);
     // Python evaluates every argument (`mx.complex128` is an
     // `AttributeError`) before nanobind matches the signature.
     let mut arrays = [None; 2];
-    for (slot, operand) in arrays.iter_mut().zip(operands) {
-        *slot = array_dtype(&operand.as_argument())?;
-    }
-    for operand in operands.iter().skip(2) {
-        array_dtype(&operand.as_argument())?;
-    }
-    let arguments = Arguments::new(op, operands, Operand::as_argument)
-        .filter(|arguments| arguments.get().iter().all(|operand| !operand.is_none()))
-        .ok_or_else(|| incompatible(function, op.arity(), operands))?;
-    let values = arguments.get();
-    let (a, b) = match (function.binding, values) {
-        (_, [x]) | (Binding::Arrays, [x, _]) if values.len() == 1 => {
-            (own_array(x, arrays[0])?, None)
+    for (i, operand) in operands.iter().enumerate() {
+        let dtype = array_dtype(&operand.as_argument())?;
+        if let Some(slot) = arrays.get_mut(i) {
+            *slot = dtype;
         }
-        (Binding::Arrays, [x, y]) => (own_array(x, arrays[0])?, Some(own_array(y, arrays[1])?)),
-        (_, [x, y]) => {
+    }
+    let wrong = || incompatible(function, op.arity(), operands);
+    let arguments = Arguments::new(op, operands, Operand::as_argument).ok_or_else(wrong)?;
+    let (a, b) = match (arguments.get(), function.binding) {
+        ([x], _) if !x.is_none() => (own_array(x, arrays[0])?, None),
+        ([x, y], Binding::Arrays) if !x.is_none() && !y.is_none() => {
+            (own_array(x, arrays[0])?, Some(own_array(y, arrays[1])?))
+        }
+        ([x, y], _) if !x.is_none() && !y.is_none() => {
             let (a, b) = beside(x, y, arrays[0], arrays[1])?;
             (a, Some(b))
         }
-        _ => unreachable!("Arguments holds one or two operands"),
+        _ => return Err(wrong()),
     };
     let promoted = match b {
         Some(b) => promote(a, b)?,
@@ -306,7 +272,7 @@ fn incompatible(function: &Function, arity: usize, operands: &[Operand]) -> Prom
 /// `op` in words: the binding, the promotion, the C++ op's checks and
 /// result.
 pub(super) fn describe(op: Op) -> String {
-    let function = &FUNCTIONS[op as usize];
+    let function = &function_of(op);
     let name = function.name;
     let (call, conversion) = match (function.binding, op.arity()) {
         (Binding::Arrays, 1) => ("x", "a Python scalar is an array of its own dtype (bool, int32 or int64 by its value, float32, complex64)"),
