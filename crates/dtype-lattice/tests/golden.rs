@@ -120,6 +120,7 @@ golden! {
     tinygrad_promote_types => "tinygrad_promote_types.jsonl";
     tinygrad_result_type => "tinygrad_result_type.jsonl";
     tinygrad_add => "tinygrad_add.jsonl";
+    ops_tinygrad => "ops_tinygrad.jsonl";
     mlx_promote_types => "mlx_promote_types.jsonl";
     mlx_result_type => "mlx_result_type.jsonl";
     mlx_add => "mlx_add.jsonl";

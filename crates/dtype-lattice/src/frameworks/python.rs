@@ -132,6 +132,20 @@ pub(crate) fn unsupported(op: Op, left: &str, right: &str) -> PromotionError {
     error(ErrorKind::Type, message)
 }
 
+/// The answer where Python computes `written` (`x - y`, `-x`) itself, no
+/// `array` of the framework (its name for one: `tensor`) taking part: the
+/// result is a Python number of type `result`, which has no dtype.
+pub(crate) fn no_dtype(array: &str, written: &str, result: PyScalar) -> PromotionError {
+    error(
+        ErrorKind::Value,
+        format!(
+            "no {array} takes part, so Python computes {written} itself: the result is a Python \
+             {} and no {array}, so it has no dtype",
+            result.name()
+        ),
+    )
+}
+
 fn error(kind: ErrorKind, message: impl Into<String>) -> PromotionError {
     PromotionError::Framework {
         kind,

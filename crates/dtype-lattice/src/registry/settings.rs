@@ -152,7 +152,7 @@ pub const SETTINGS: &[Setting] = &[
         values: &["float32", "float16", "bfloat16", "float64"],
         option: "DEFAULT_FLOAT",
         help: "tinygrad's default float: the dtype a weak float result (a Python float's) is \
-               stored as",
+               stored as, and the one integers divide and take roots in",
         batch_aliases: &[],
         read: |s| s.tinygrad_default_float as usize,
         write: |s, v| s.tinygrad_default_float = DefaultFloat::ALL[v],

@@ -108,6 +108,10 @@ const PINNED: &[(&str, &[(&str, &str)])] = &[
         "conformance/generate_tinygrad.py",
         &[("tinygrad", "0.14.0")],
     ),
+    (
+        "conformance/generate_ops_tinygrad.py",
+        &[("tinygrad", "0.14.0")],
+    ),
 ];
 
 /// JAX's generators: `requirements-jax12.txt` (Python 3.12).
@@ -151,7 +155,7 @@ pub fn load(name: &str) -> Vec<Case> {
     }
     let records_warnings = header["header"]["records_warnings"] == true;
     if header["header"]["format"] == "op-table" {
-        return op_table(name, &header["header"]["operands"], lines);
+        return op_table(name, &header["header"], lines);
     }
     lines
         .enumerate()
@@ -173,9 +177,9 @@ pub fn load(name: &str) -> Vec<Case> {
 
 /// The calls of an op-table file (`conformance/golden_ops.py`), as the
 /// call lines of the other files: each row's answers lined up with the
-/// header's operands, errors numbered in lines of their own.
-fn op_table<'a>(name: &str, operands: &Value, lines: impl Iterator<Item = &'a str>) -> Vec<Case> {
-    let operands = operands.as_array().expect("the header lists the operands");
+/// header's operands (those of the row's settings where the header's
+/// `operands_at` lists them), errors numbered in lines of their own.
+fn op_table<'a>(name: &str, header: &Value, lines: impl Iterator<Item = &'a str>) -> Vec<Case> {
     let mut errors: Vec<Value> = Vec::new();
     let mut cases = Vec::new();
     for (i, line) in lines.enumerate() {
@@ -193,6 +197,7 @@ fn op_table<'a>(name: &str, operands: &Value, lines: impl Iterator<Item = &'a st
         }
         let answers = row.remove("answers").expect("a row has answers");
         let first = row.remove("a");
+        let operands = operands_of(header, row);
         for (operand, answer) in operands.iter().zip(answers.as_array().unwrap()) {
             let mut request = Value::Object(row.clone());
             request["args"] = match &first {
@@ -224,6 +229,25 @@ fn op_table<'a>(name: &str, operands: &Value, lines: impl Iterator<Item = &'a st
         }
     }
     cases
+}
+
+/// The operands a row's answers line up with: the entry of the header's
+/// `operands_at` whose settings are the row's, else the header's
+/// `operands` (tinygrad's weak tensors depend on its settings).
+fn operands_of<'h>(header: &'h Value, row: &serde_json::Map<String, Value>) -> &'h Vec<Value> {
+    let at_settings = |entry: &&Value| {
+        let entry = entry
+            .as_object()
+            .expect("an operands_at entry is an object");
+        entry
+            .iter()
+            .all(|(key, value)| key == "operands" || row.get(key) == Some(value))
+    };
+    let chosen = header["operands_at"]
+        .as_array()
+        .and_then(|entries| entries.iter().find(at_settings))
+        .map_or(&header["operands"], |entry| &entry["operands"]);
+    chosen.as_array().expect("the header lists the operands")
 }
 
 /// JSON equality with numbers compared by value.

@@ -22,7 +22,7 @@ use super::methods::{self, ComplexFull, Method, OnNumber, Other};
 use super::promote::{common, is_int, type_error, Tensor, ZeroDim};
 use super::Form;
 use crate::frameworks::python;
-use crate::types::{DType, ErrorKind, Op, PromotionError, PyScalar};
+use crate::types::{DType, Op, PromotionError, PyScalar};
 
 /// How Python reaches the operation.
 #[derive(Clone, Copy, Debug)]
@@ -357,15 +357,7 @@ fn number(form: Form) -> Option<python::Number> {
 /// which has no dtype, or Python's error.
 fn python_computes(op: Op, result: Option<Result<PyScalar, PromotionError>>) -> PromotionError {
     match result {
-        Some(Ok(scalar)) => PromotionError::Framework {
-            kind: ErrorKind::Value,
-            message: format!(
-                "no tensor takes part, so Python computes {} itself: the result is a Python {} \
-                 and no tensor, so it has no dtype",
-                written(op),
-                scalar.name()
-            ),
-        },
+        Some(Ok(scalar)) => python::no_dtype("tensor", &written(op), scalar),
         Some(Err(err)) => err,
         None => type_error(format!("{} takes tensors", written(op))),
     }

@@ -1,5 +1,6 @@
 //! tinygrad 0.14's type promotion: `least_upper_dtype` on its
-//! `promo_lattice`, as its binary operators use it.
+//! `promo_lattice`, as its binary operators use it, and the result types
+//! of its operations (`ops.rs`).
 //!
 //! tinygrad writes its rules as JAX does, a dict of the dtypes each dtype
 //! promotes to (after JEP 9407), with two weak types: `weakint`, the dtype
@@ -47,33 +48,40 @@
 //! ```
 //!
 //! [`add`](Tinygrad::add) is the operator `x + y`, which promotes the same
-//! way; two Python scalars Python adds itself. Its errors are tinygrad's
-//! and Python's: a dtype tinygrad lacks is an `AttributeError` of its
-//! `dtypes` namespace, a complex number or `None` beside a tensor a
+//! way, and [`operation`](Tinygrad::operation) every other operation
+//! tinygrad has, its operator or method: that promotion, then the
+//! operation's rule (`x / y` of integers is `DEFAULT_FLOAT`, `x < y` is
+//! `bool`). Two Python scalars Python computes itself. The errors are
+//! tinygrad's and Python's: a dtype tinygrad lacks is an `AttributeError`
+//! of its `dtypes` namespace, a complex number or `None` beside a tensor a
 //! `RuntimeError` of `from_py`.
 //!
 //! tinygrad's `DEFAULT_FLOAT` and `DEFAULT_INT` (environment variables)
-//! change only the dtype a weak result is stored as (settings
-//! `tinygrad_default_float` and `tinygrad_default_int`):
+//! change the dtype a weak result is stored as (settings
+//! `tinygrad_default_float` and `tinygrad_default_int`), and the float
+//! that integers divide and take roots in:
 //!
 //! ```
 //! use dtype_lattice::frameworks::tinygrad::{DefaultFloat, DefaultInt, Tinygrad};
-//! use dtype_lattice::{DType, Operand, Policy, Typed};
+//! use dtype_lattice::{DType, Op, Operand, Policy, Typed};
 //!
 //! let half = Tinygrad::new(DefaultFloat::Float16, DefaultInt::Int64);
 //! let x = Operand::dtype(DType::Int8);
 //! assert_eq!(half.result_type(&[x, Operand::py_float(2.5)]), Ok(Typed::weak(DType::Float16)));
 //! assert_eq!(half.promote_types(DType::Bool.into(), DType::Bool.into()), Ok(DType::Bool));
+//! assert_eq!(half.operation(Op::TrueDivide, &[x, x]), Some(Ok(Typed::strong(DType::Float16))));
 //! ```
 //!
 //! The device changes no answer (measured on `PYTHON` and `CPU`: no kernel
 //! runs, and tinygrad checks no dtype support when it builds a tensor).
 
+mod ops;
+
 use std::sync::OnceLock;
 
 use crate::engine::Poset;
 use crate::policy::{Policy, TypedLattice, WrittenGraph};
-use crate::types::{DType, ErrorKind, PromotionError, Typed};
+use crate::types::{DType, ErrorKind, Op, PromotionError, Typed};
 use crate::types::{Operand, OperandKind, PyScalar, TypeSpec};
 
 /// `promo_lattice` of tinygrad's `dtype.py`, "dtype -> dtypes it promotes
@@ -393,34 +401,9 @@ impl Tinygrad {
         }
     }
 
-    /// `x + y`: tinygrad's operator where either side is a tensor, Python's
-    /// where neither is.
-    fn add_pair(self, a: &Operand, b: &Operand) -> Result<Typed, PromotionError> {
-        let (a, b) = (self.value(a)?, self.value(b)?);
-        let node = match (a, b) {
-            (Value::Tensor(a), Value::Tensor(b)) => least_upper([a, b]),
-            (Value::Tensor(t), Value::Python(s)) | (Value::Python(s), Value::Tensor(t)) => {
-                least_upper([t, from_py(&s)?])
-            }
-            (Value::Python(a), Value::Python(b)) => return Err(python_add(&a, &b)),
-        };
-        Ok(self.node_type(node.expect("two nodes")))
-    }
-}
-
-/// Python's own `a + b` of two scalars: no tensor, or Python's
-/// `TypeError` with `None`.
-fn python_add(a: &Operand, b: &Operand) -> PromotionError {
-    match (scalar_type(a), scalar_type(b)) {
-        (Some(a), Some(b)) => crate::frameworks::array_api::python_adds(a, b),
-        _ => PromotionError::Framework {
-            kind: ErrorKind::Type,
-            message: format!(
-                "unsupported operand type(s) for +: '{}' and '{}'",
-                python_class(a),
-                python_class(b)
-            ),
-        },
+    /// The node of `DEFAULT_FLOAT`.
+    fn default_float_node(self) -> usize {
+        node_of_label(self.default_float.dtype().name())
     }
 }
 
@@ -521,13 +504,30 @@ impl Policy for Tinygrad {
     /// assert_eq!(err.to_string(), "unsupported operand type(s) for +: 'int' and 'NoneType'");
     /// ```
     fn add(&self, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
-        Some(match operands {
-            [a, b] => self.add_pair(a, b),
-            _ => Err(PromotionError::Framework {
-                kind: ErrorKind::Type,
-                message: format!("add expected 2 arguments, got {}", operands.len()),
-            }),
-        })
+        self.operation(Op::Add, operands)
+    }
+
+    /// `op` as Python writes it on tinygrad's tensors (`ops.rs`): the
+    /// operator (`a / b`, `-x`) or, where there is none, the method
+    /// (`a.maximum(b)`, `x.sqrt()`); promotion, then the operation's rule
+    /// on the promoted dtype. `None` for `logical_and`, which tinygrad 0.14
+    /// does not have.
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::tinygrad::Tinygrad;
+    /// use dtype_lattice::{DType, Op, Operand, Policy, Typed};
+    /// let call = |op, operands: &[Operand]| Tinygrad::default().operation(op, operands);
+    /// let x = Operand::array(DType::UInt8, false);
+    /// assert_eq!(call(Op::Sqrt, &[x]), Some(Ok(Typed::strong(DType::Float32))));
+    /// assert_eq!(call(Op::Less, &[x, Operand::py_float(2.5)]), Some(Ok(Typed::strong(DType::Bool))));
+    /// assert_eq!(call(Op::LogicalAnd, &[x, x]), None);
+    /// ```
+    fn operation(&self, op: Op, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
+        ops::operation(*self, op, operands)
+    }
+
+    fn describe_operation(&self, op: Op) -> Option<String> {
+        ops::describe(op)
     }
 }
 
