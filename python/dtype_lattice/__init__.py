@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import _native
 from ._native import (DoesNotReturnError, InvalidArgumentError, NotFoundError, TypePromotionError,
-                      UFuncTypeError)
+                      UFuncTypeError, UnimplementedError)
 from ._report import AuditReport, CheckReport, Diff, Difference, Explanation, Table
 from ._info import FInfo, IInfo
 from ._promotions import Promotions, Recording, promotions, record
@@ -40,7 +40,7 @@ __all__ = [
     "Operand", "Policy", "Promotions", "Recording", "Table", "TypePromotionError",
     "canonicalize_dtype", "finfo", "iinfo", "isdtype", "issubdtype", "lattice_result_type",
     "operand", "patch_jax", "policy", "policy_names", "promote_types", "promotions", "record",
-    "result_type", "settings",
+    "result_type", "settings", "UnimplementedError",
 ]
 __version__ = _native.__version__
 

@@ -16,6 +16,9 @@ class InvalidArgumentError(Exception):
 class NotFoundError(Exception):
     """TensorFlow's NotFoundError: no kernel for a dtype on the device."""
 
+class UnimplementedError(Exception):
+    """TensorFlow's UnimplementedError: a kernel without the case (Cast between some narrow dtypes)."""
+
 class DoesNotReturnError(RuntimeError):
     """The framework's call does not return (it loops for ever); no exception of its own."""
 

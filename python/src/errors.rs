@@ -37,6 +37,12 @@ create_exception!(
     PyException,
     "TensorFlow's NotFoundError: no kernel for a dtype on the device."
 );
+create_exception!(
+    dtype_lattice,
+    UnimplementedError,
+    PyException,
+    "TensorFlow's UnimplementedError: a kernel without the case (Cast between some narrow dtypes)."
+);
 
 // No framework raises this: the framework's call never returns (see
 // `ErrorKind::DoesNotReturn`). A `RuntimeError`, so generic handlers catch it.
@@ -68,6 +74,7 @@ pub(crate) fn to_python(py: Python<'_>, err: &PromotionError) -> PyErr {
         ErrorKind::System => PySystemError::new_err(message),
         ErrorKind::UFuncType => UFuncTypeError::new_err(message),
         ErrorKind::NotFound => NotFoundError::new_err(message),
+        ErrorKind::Unimplemented => UnimplementedError::new_err(message),
         ErrorKind::ZeroDivision => PyZeroDivisionError::new_err(message),
         ErrorKind::OS => PyOSError::new_err(message),
         ErrorKind::DoesNotReturn => DoesNotReturnError::new_err(message),

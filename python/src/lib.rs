@@ -222,6 +222,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("UFuncTypeError", py.get_type::<errors::UFuncTypeError>())?;
     m.add("NotFoundError", py.get_type::<errors::NotFoundError>())?;
     m.add(
+        "UnimplementedError",
+        py.get_type::<errors::UnimplementedError>(),
+    )?;
+    m.add(
         "DoesNotReturnError",
         py.get_type::<errors::DoesNotReturnError>(),
     )?;

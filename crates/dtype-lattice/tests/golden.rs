@@ -110,6 +110,7 @@ golden! {
     tensorflow_safe_promote_types => "tensorflow_safe_promote_types.jsonl";
     tensorflow_all_promote_types => "tensorflow_all_promote_types.jsonl";
     ops_tensorflow => "ops_tensorflow.jsonl";
+    ops_tensorflow_tnp => "ops_tensorflow_tnp.jsonl";
     jax_lax_add => "jax_lax_add.jsonl";
     result_type_nary => "result_type_nary.jsonl";
     jax_explicit_x64 => "jax_explicit_x64.jsonl";

@@ -114,14 +114,14 @@ pub const POLICIES: &[PolicyInfo] = &[
     PolicyInfo {
         name: "tensorflow-safe",
         aliases: &[],
-        settings: &[],
-        build: |_| Box::new(TensorFlow::new(Mode::Safe)),
+        settings: &["tensorflow_api"],
+        build: |s| Box::new(TensorFlow::new(Mode::Safe).with_api(s.tensorflow_api)),
     },
     PolicyInfo {
         name: "tensorflow-all",
         aliases: &[],
-        settings: &[],
-        build: |_| Box::new(TensorFlow::new(Mode::All)),
+        settings: &["tensorflow_api"],
+        build: |s| Box::new(TensorFlow::new(Mode::All).with_api(s.tensorflow_api)),
     },
     PolicyInfo {
         name: "jax-lax",

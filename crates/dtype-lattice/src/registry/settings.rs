@@ -9,6 +9,7 @@ use std::fmt;
 
 use crate::frameworks::jax::{Config, ExplicitX64, Promotion};
 use crate::frameworks::keras::{Backend, Floatx};
+use crate::frameworks::tensorflow::Api;
 use crate::frameworks::tinygrad::{DefaultFloat, DefaultInt};
 use crate::text::quote;
 
@@ -166,6 +167,16 @@ pub const SETTINGS: &[Setting] = &[
         read: |s| s.tinygrad_default_int as usize,
         write: |s, v| s.tinygrad_default_int = DefaultInt::ALL[v],
     },
+    Setting {
+        name: "tensorflow_api",
+        values: &["tf", "tnp"],
+        option: "tf.experimental.numpy",
+        help: "TensorFlow's functions the operations call under NumPy behaviour: tf's own \
+               (tf.add) or tf.experimental.numpy's (tnp.add), which promote as NumPy does",
+        batch_aliases: &[("api", &["tf", "tnp"])],
+        read: |s| s.tensorflow_api as usize,
+        write: |s, v| s.tensorflow_api = Api::ALL[v],
+    },
 ];
 
 /// The setting called `name`, or an error naming the known ones.
@@ -176,7 +187,7 @@ pub const SETTINGS: &[Setting] = &[
 /// assert_eq!(
 ///     setting("x46").unwrap_err().to_string(),
 ///     "unknown setting 'x46': did you mean 'x64'? (known: x64, strict, explicit_x64_dtypes, \
-///      keras_backend, floatx, tinygrad_default_float, tinygrad_default_int)"
+///      keras_backend, floatx, tinygrad_default_float, tinygrad_default_int, tensorflow_api)"
 /// );
 /// ```
 pub fn setting(name: &str) -> Result<&'static Setting, SettingError> {
@@ -217,6 +228,9 @@ pub struct Settings {
     pub tinygrad_default_float: DefaultFloat,
     /// `tinygrad_default_int`: tinygrad's `DEFAULT_INT`.
     pub tinygrad_default_int: DefaultInt,
+    /// `tensorflow_api`: whose functions TensorFlow's operations are,
+    /// `tf`'s or `tf.experimental.numpy`'s.
+    pub tensorflow_api: Api,
 }
 
 impl Settings {
@@ -246,7 +260,7 @@ impl Settings {
     ///
     /// ```
     /// use dtype_lattice::registry::Settings;
-    /// assert_eq!(Settings::all().len(), 12 * 3 * 4 * 4 * 2);
+    /// assert_eq!(Settings::all().len(), 12 * 3 * 4 * 4 * 2 * 2);
     /// assert_eq!(Settings::all()[0], Settings::default());
     /// ```
     pub fn all() -> Vec<Settings> {

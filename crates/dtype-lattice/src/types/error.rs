@@ -209,6 +209,9 @@ pub enum ErrorKind {
     /// TensorFlow's `NotFoundError`: an op with no kernel for a dtype on
     /// the device.
     NotFound,
+    /// TensorFlow's `UnimplementedError`: a kernel without the case (the
+    /// CPU `Cast` kernel lacks many pairs of the narrow dtypes).
+    Unimplemented,
     /// `ZeroDivisionError`: Python's own arithmetic on two Python scalars
     /// dividing by zero.
     ZeroDivision,
@@ -238,6 +241,7 @@ impl ErrorKind {
             ErrorKind::System => "SystemError",
             ErrorKind::UFuncType => "UFuncTypeError",
             ErrorKind::NotFound => "NotFoundError",
+            ErrorKind::Unimplemented => "UnimplementedError",
             ErrorKind::ZeroDivision => "ZeroDivisionError",
             ErrorKind::OS => "OSError",
             ErrorKind::DoesNotReturn => "DoesNotReturnError",

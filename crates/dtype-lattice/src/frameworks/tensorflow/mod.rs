@@ -52,6 +52,7 @@
 mod convert;
 mod kernels;
 mod ops;
+mod tnp;
 
 use std::sync::OnceLock;
 
@@ -77,6 +78,23 @@ pub enum Mode {
     Safe,
     /// `"all"`: every promotion of the table (policy `tensorflow-all`).
     All,
+}
+
+/// Whose functions the operations are under NumPy behaviour (setting
+/// `tensorflow_api`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Api {
+    /// TensorFlow's own (`tf.add`, `tf.math.truediv`, ...).
+    #[default]
+    Tf,
+    /// `tf.experimental.numpy`'s (`tnp.add`, `tnp.true_divide`, ...),
+    /// which promote as NumPy does before they call TensorFlow's.
+    Tnp,
+}
+
+impl Api {
+    /// Every value, in the order of the setting's values.
+    pub const ALL: [Api; 2] = [Api::Tf, Api::Tnp];
 }
 
 /// The auto dtype conversion lattice, as "type -> types it promotes to".
@@ -176,6 +194,7 @@ const WEAK_DTYPES: [DType; 5] = [
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct TensorFlow {
     mode: Mode,
+    api: Api,
 }
 
 /// An operand as TensorFlow sees it.
@@ -219,7 +238,26 @@ impl Value {
 impl TensorFlow {
     /// TensorFlow in `mode`.
     pub const fn new(mode: Mode) -> TensorFlow {
-        TensorFlow { mode }
+        TensorFlow { mode, api: Api::Tf }
+    }
+
+    /// The same TensorFlow whose operations are `api`'s functions; `tnp`
+    /// only under NumPy behaviour (mode off keeps `tf`'s).
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::tensorflow::{Api, Mode, TensorFlow};
+    /// use dtype_lattice::{DType, Op, Operand, Policy, Typed};
+    /// let tnp = TensorFlow::new(Mode::Safe).with_api(Api::Tnp);
+    /// assert_eq!(tnp.name(), "tensorflow-safe (tnp)");
+    /// let bools = [Operand::dtype(DType::Bool); 2];
+    /// assert_eq!(tnp.operation(Op::FloorDivide, &bools), Some(Ok(Typed::strong(DType::Int8))));
+    /// ```
+    pub const fn with_api(self, api: Api) -> TensorFlow {
+        let api = match self.mode {
+            Mode::Off => Api::Tf,
+            Mode::Safe | Mode::All => api,
+        };
+        TensorFlow { api, ..self }
     }
 
     /// The mode.
@@ -409,12 +447,15 @@ fn holds_exactly(to: DType, from: DType) -> bool {
 
 impl Policy for TensorFlow {
     fn name(&self) -> String {
-        match self.mode {
+        let name = match self.mode {
             Mode::Off => "tensorflow",
             Mode::Safe => "tensorflow-safe",
             Mode::All => "tensorflow-all",
+        };
+        match self.api {
+            Api::Tf => name.to_owned(),
+            Api::Tnp => format!("{name} (tnp)"),
         }
-        .to_owned()
     }
 
     /// `tf.experimental.numpy.result_type(a, b)` on dtypes, in modes safe
@@ -476,7 +517,7 @@ impl Policy for TensorFlow {
     /// assert!(err.to_string().starts_with("Value for attr 'T' of bool"));
     /// ```
     fn add(&self, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
-        Some(self.call_op(Op::Add, operands))
+        self.operation(Op::Add, operands)
     }
 
     /// The dtype of `tf.<function>(*operands)` for `op` (`tf.math.truediv`
@@ -503,7 +544,10 @@ impl Policy for TensorFlow {
     /// assert_eq!(all.operation(Op::Negative, &[two]), Some(Ok(Typed::weak(DType::Int32))));
     /// ```
     fn operation(&self, op: Op, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
-        Some(self.call_op(op, operands))
+        Some(match self.api {
+            Api::Tf => self.call_op(op, operands),
+            Api::Tnp => self.tnp_op(op, operands),
+        })
     }
 }
 

@@ -80,7 +80,9 @@ struct Rule {
     /// TensorFlow 2.21 fails the first such conversion in a process
     /// ([`negative_to_uint64`]) and then hands later ones a cached tensor:
     /// the generators call `tf.add` before every other function, so only
-    /// `tf.add` saw the failure, and the others the cached tensor.
+    /// `tf.add` saw the failure, and the others the cached tensor (and
+    /// likewise `tnp.add` among the `tf.experimental.numpy` functions,
+    /// whose conversion of the scalar meets it).
     first_negative_uint64: bool,
 }
 
@@ -202,6 +204,19 @@ impl TensorFlow {
             Numpy::Promotes { weak } => self.promoted(rule, &values, weak),
             Numpy::Unary => self.unary(rule, values[0]),
         }
+    }
+
+    /// `tf.<function>` for `op` on strong tensors of `dtype`, one per
+    /// operand, which hold `held`: what `tf.experimental.numpy` calls once
+    /// it has converted its operands to one dtype.
+    pub(super) fn call_on(
+        &self,
+        op: Op,
+        dtype: DType,
+        held: &[Value],
+    ) -> Result<DType, PromotionError> {
+        let tensor = Value::Tensor { dtype, weak: false };
+        self.call(&RULES[op as usize], &vec![tensor; op.arity()], held)
     }
 
     /// The errors of a call with too few or too many operands: the
@@ -381,7 +396,11 @@ impl TensorFlow {
     /// `ops.convert_to_tensor(value, dtype_hint=hint)`: a tensor as it is;
     /// a Python scalar converted to `hint` where it converts, to its own
     /// default where that raises `TypeError` or `ValueError`.
-    fn hinted(&self, value: Value, hint: Option<DType>) -> Result<DType, PromotionError> {
+    pub(super) fn hinted(
+        &self,
+        value: Value,
+        hint: Option<DType>,
+    ) -> Result<DType, PromotionError> {
         if let Value::Tensor { dtype, .. } = value {
             return Ok(dtype);
         }
@@ -415,6 +434,18 @@ impl TensorFlow {
             }) => convert::to_tensor(value, Some(dtype)),
             Err(err) => Err(err),
         }
+    }
+
+    /// The recorded failure of [`Rule::first_negative_uint64`] for `op`'s
+    /// function, converting `value` at `position` to `dtype`.
+    pub(super) fn first_uint64_failure(
+        &self,
+        op: Op,
+        position: usize,
+        value: Value,
+        dtype: DType,
+    ) -> Result<(), PromotionError> {
+        self.uint64_failure(&RULES[op as usize], position, value, dtype)
     }
 
     /// The recorded failure of [`Rule::first_negative_uint64`].

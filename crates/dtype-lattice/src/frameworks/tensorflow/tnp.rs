@@ -1,0 +1,242 @@
+//! `tf.experimental.numpy` (tnp) under NumPy behaviour (setting
+//! `tensorflow_api=tnp`): its functions bring their operands to one dtype
+//! in Python, each in its own way ([`Promote`]), and then call the
+//! TensorFlow function of [`ops`](super::ops) on tensors of that dtype.
+//!
+//! * The binary arithmetic, bitwise and `maximum` functions (`_bin_op`)
+//!   take NumPy's `result_type` of the operands' dtypes and Python scalars
+//!   (`np_utils._result_type_binary`; a `WeakTensor` counts as its dtype),
+//!   falling back to TensorFlow's auto dtype conversion only where NumPy
+//!   raises `ValueError`; two bools go to a function of their own.
+//! * The comparisons (`_comparison`) take auto dtype conversion's result
+//!   type (`np_utils.result_type`), and `less` and the like compare bools
+//!   as int32.
+//! * `logical_and` converts both operands to bool.
+//! * The unary functions (`_scalar`) make their operand an array as it is
+//!   (a Python scalar by its weak type) and `sqrt`, `exp`, `floor` cast
+//!   what is not a NumPy float or complex to `result_type(float)`.
+//!
+//! Converting an operand to a dtype is `tnp.array(x, dtype)`: a tensor is
+//! cast (`Cast`, which lacks many pairs of the narrow dtypes), a Python
+//! scalar converted with the dtype as a hint, then cast.
+
+use super::convert::casts;
+use super::kernels::{cpp_name, error};
+use super::{auto_typed, TensorFlow, Value};
+use crate::frameworks::numpy::Numpy;
+use crate::policy::Policy;
+use crate::types::{DType, ErrorKind, Kind, Op, Operand, PromotionError, Typed};
+
+/// How a tnp function brings its operands to one dtype.
+#[derive(Clone, Copy)]
+enum Promote {
+    /// `_bin_op`: NumPy's result type; two bools as [`OnBool`] says.
+    Binary(OnBool),
+    /// `_comparison`: auto dtype conversion's result type, bools compared
+    /// as int32 where `cast_bool_to_int` is set.
+    Comparison { bool_as_int32: bool },
+    /// `_logical_binary_op`: both operands converted to bool.
+    Logical,
+    /// `_scalar`: the operand as an array, cast to a float first where
+    /// `promote_to_float` is set and it is not NumPy's float or complex.
+    Unary { to_float: bool },
+}
+
+/// What a `_bin_op` function does with two bool tensors.
+#[derive(Clone, Copy)]
+enum OnBool {
+    /// Calls the TensorFlow function on them as they are.
+    Call,
+    /// A logical function instead (`logical_or` for `add` and `maximum`,
+    /// `logical_and` for `multiply`): a bool.
+    Logical,
+    /// Casts them to this dtype first and answers that call's dtype.
+    Cast(DType),
+    /// `true_divide`: casts them to `result_type(float)` first.
+    Float,
+    /// The bitwise functions: through int8, and the result cast back to
+    /// bool.
+    ThroughInt8,
+}
+
+/// Each operation's way, in [`Op`]'s order.
+const PROMOTE: [Promote; 24] = [
+    Promote::Binary(OnBool::Logical),
+    Promote::Binary(OnBool::Call),
+    Promote::Binary(OnBool::Logical),
+    Promote::Binary(OnBool::Float),
+    Promote::Binary(OnBool::Cast(DType::Int8)),
+    Promote::Binary(OnBool::Cast(DType::Int8)),
+    Promote::Binary(OnBool::Call),
+    Promote::Binary(OnBool::Logical),
+    Promote::Comparison {
+        bool_as_int32: false,
+    },
+    Promote::Comparison {
+        bool_as_int32: false,
+    },
+    Promote::Comparison {
+        bool_as_int32: true,
+    },
+    Promote::Comparison {
+        bool_as_int32: true,
+    },
+    Promote::Comparison {
+        bool_as_int32: true,
+    },
+    Promote::Comparison {
+        bool_as_int32: true,
+    },
+    Promote::Binary(OnBool::ThroughInt8),
+    Promote::Binary(OnBool::ThroughInt8),
+    Promote::Binary(OnBool::ThroughInt8),
+    Promote::Logical,
+    Promote::Unary { to_float: false },
+    Promote::Unary { to_float: false },
+    Promote::Unary { to_float: false },
+    Promote::Unary { to_float: true },
+    Promote::Unary { to_float: true },
+    Promote::Unary { to_float: true },
+];
+
+impl TensorFlow {
+    /// `tnp.<op>(*operands)`.
+    pub(super) fn tnp_op(&self, op: Op, operands: &[Operand]) -> Result<Typed, PromotionError> {
+        let values = self.values(operands)?;
+        if values.len() != op.arity() {
+            return Err(error(
+                ErrorKind::Type,
+                format!(
+                    "tnp.{} takes {} operand(s), not {}",
+                    op.name(),
+                    op.arity(),
+                    values.len()
+                ),
+            ));
+        }
+        match PROMOTE[op as usize] {
+            Promote::Binary(on_bool) => {
+                let dtype = self.numpy_result_type(operands, &values)?;
+                self.convert_all(op, &values, dtype)?;
+                self.bin_op(op, on_bool, dtype, &values).map(Typed::strong)
+            }
+            Promote::Comparison { bool_as_int32 } => {
+                let dtype = self.auto_result_type(&values)?.dtype;
+                self.convert_all(op, &values, dtype)?;
+                let dtype = if bool_as_int32 && dtype == DType::Bool {
+                    DType::Int32
+                } else {
+                    dtype
+                };
+                self.call_on(op, dtype, &values).map(Typed::strong)
+            }
+            Promote::Logical => {
+                self.convert_all(op, &values, DType::Bool)?;
+                self.call_on(op, DType::Bool, &values).map(Typed::strong)
+            }
+            Promote::Unary { to_float } => self.scalar(op, values[0], to_float),
+        }
+    }
+
+    /// `np_utils._result_type_binary`: NumPy's `result_type` of the
+    /// operands' dtypes (a `WeakTensor`'s as a strong one) and Python
+    /// scalars; where NumPy raises `ValueError`, auto dtype conversion's.
+    fn numpy_result_type(
+        &self,
+        operands: &[Operand],
+        values: &[Value],
+    ) -> Result<DType, PromotionError> {
+        let as_numpy: Vec<Operand> = operands
+            .iter()
+            .zip(values)
+            .map(|(&operand, value)| match value {
+                Value::Tensor { dtype, .. } => Operand::dtype(*dtype),
+                _ => operand.as_argument(),
+            })
+            .collect();
+        match Numpy.result_type(&as_numpy) {
+            Err(err) if err.python_type() == "ValueError" => {
+                Ok(self.auto_result_type(values)?.dtype)
+            }
+            other => other.map(|typed| typed.dtype),
+        }
+    }
+
+    /// `tnp.array(value, dtype)` of every operand of `op`, in order.
+    fn convert_all(&self, op: Op, values: &[Value], dtype: DType) -> Result<(), PromotionError> {
+        for (position, &value) in values.iter().enumerate() {
+            self.first_uint64_failure(op, position, value, dtype)?;
+            self.tnp_array(value, dtype)?;
+        }
+        Ok(())
+    }
+
+    /// `tnp.array(value, dtype)`: a tensor cast; a Python scalar converted
+    /// with `dtype` as a hint, then cast.
+    fn tnp_array(&self, value: Value, dtype: DType) -> Result<(), PromotionError> {
+        let from = match value {
+            Value::Tensor { dtype: from, .. } => from,
+            _ => self.hinted(value, Some(dtype))?,
+        };
+        cast(from, dtype)
+    }
+
+    /// The function `_bin_op` calls on two tensors of `dtype`.
+    fn bin_op(
+        &self,
+        op: Op,
+        on_bool: OnBool,
+        dtype: DType,
+        held: &[Value],
+    ) -> Result<DType, PromotionError> {
+        if dtype != DType::Bool {
+            return self.call_on(op, dtype, held);
+        }
+        match on_bool {
+            OnBool::Call => self.call_on(op, dtype, held),
+            OnBool::Logical => Ok(DType::Bool),
+            OnBool::Cast(to) => self.call_on(op, to, held),
+            OnBool::Float => {
+                let float = self.auto_result_type(&[Value::Float(0.0)])?.dtype;
+                self.call_on(op, float, held)
+            }
+            OnBool::ThroughInt8 => self.call_on(op, DType::Int8, held).map(|_| DType::Bool),
+        }
+    }
+
+    /// `_scalar`: `tnp.asarray(value)` (a tensor as it is, a Python scalar
+    /// by its weak type), cast to `result_type(float)` where `to_float`
+    /// asks and it is not NumPy's float or complex, then the function
+    /// with NumPy behaviour's unary wrapper, which keeps a weak operand
+    /// weak.
+    fn scalar(&self, op: Op, value: Value, to_float: bool) -> Result<Typed, PromotionError> {
+        let mut typed = auto_typed(value)?;
+        if !matches!(value, Value::Tensor { .. }) {
+            self.hinted(value, Some(typed.dtype))?;
+        }
+        let inexact = matches!(typed.dtype.kind(), Kind::Float | Kind::Complex)
+            && !typed.dtype.is_ml_dtypes();
+        if to_float && !inexact {
+            let float = self.auto_result_type(&[Value::Float(0.0)])?.dtype;
+            cast(typed.dtype, float)?;
+            typed.dtype = float;
+        }
+        self.call_op(op, &[Operand::array(typed.dtype, typed.weak)])
+    }
+}
+
+/// `tf.cast` of a tensor of `from` to `to`: nothing to do for one dtype,
+/// the CPU `Cast` kernel's error where it lacks the pair.
+fn cast(from: DType, to: DType) -> Result<(), PromotionError> {
+    if from == to || casts(from, to) {
+        return Ok(());
+    }
+    let (from, to) = (cpp_name(from), cpp_name(to));
+    Err(error(
+        ErrorKind::Unimplemented,
+        format!(
+            "{{{{function_node __wrapped__Cast_device_/job:localhost/replica:0/task:0/device:CPU:0}}}} \
+             Cast {from} to {to} is not supported [Op:Cast] name: "
+        ),
+    ))
+}
