@@ -549,6 +549,20 @@ impl Policy for TensorFlow {
             Api::Tnp => self.tnp_op(op, operands),
         })
     }
+
+    /// With `tensorflow_api=tnp`, the `tf.experimental.numpy` function's
+    /// rule; `None` for TensorFlow's own functions.
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::tensorflow::{Api, Mode, TensorFlow};
+    /// use dtype_lattice::{Op, Policy};
+    /// let tnp = TensorFlow::new(Mode::All).with_api(Api::Tnp);
+    /// assert!(tnp.describe_operation(Op::Sqrt).unwrap().starts_with("tnp.sqrt: "));
+    /// assert!(TensorFlow::new(Mode::All).describe_operation(Op::Sqrt).is_none());
+    /// ```
+    fn describe_operation(&self, op: Op) -> Option<String> {
+        (self.api == Api::Tnp).then(|| tnp::describe(op))
+    }
 }
 
 #[cfg(test)]

@@ -99,6 +99,49 @@ const PROMOTE: [Promote; 24] = [
     Promote::Unary { to_float: true },
 ];
 
+/// `tnp.<op>`'s rule in words, for `explain --op`.
+pub(super) fn describe(op: Op) -> String {
+    let function = super::function_name(op);
+    let then = format!("then {function} on tensors of that dtype");
+    let rule = match PROMOTE[op as usize] {
+        Promote::Binary(on_bool) => {
+            let bools = match on_bool {
+                OnBool::Call => String::new(),
+                OnBool::Logical => "; two bools go to a logical function: bool".to_owned(),
+                OnBool::Cast(to) => format!("; two bools are cast to {to} first"),
+                OnBool::Float => "; two bools are cast to result_type(float) first".to_owned(),
+                OnBool::ThroughInt8 => {
+                    "; two bools go through int8 and the result back to bool".to_owned()
+                }
+            };
+            format!(
+                "NumPy's result_type of the operands' dtypes and Python scalars (a WeakTensor \
+                 as its dtype; auto dtype conversion's where NumPy raises ValueError), each \
+                 operand cast or converted to it, {then}{bools}"
+            )
+        }
+        Promote::Comparison { bool_as_int32 } => format!(
+            "auto dtype conversion's result type, each operand cast or converted to it{}, {then}",
+            if bool_as_int32 {
+                " (bools compared as int32)"
+            } else {
+                ""
+            }
+        ),
+        Promote::Logical => format!("both operands cast or converted to bool, {then}"),
+        Promote::Unary { to_float } => format!(
+            "the operand as an array (a Python scalar as its weak type){}, then {function} with \
+             NumPy behaviour's unary wrapper (a weak operand keeps its result weak)",
+            if to_float {
+                ", cast to result_type(float) (float32) unless a NumPy float or complex"
+            } else {
+                ""
+            }
+        ),
+    };
+    format!("tnp.{}: {rule}", op.name())
+}
+
 impl TensorFlow {
     /// `tnp.<op>(*operands)`.
     pub(super) fn tnp_op(&self, op: Op, operands: &[Operand]) -> Result<Typed, PromotionError> {
