@@ -126,9 +126,10 @@ fn a_line_with_other_whitespace_or_a_lone_bom_later_is_not_blank() {
 /// the old `promotion` among them, then the other frameworks' settings in
 /// the table's order.
 fn known_keys() -> String {
+    // Each setting's name, then its other batch names.
     let others: Vec<&str> = dtype_lattice::registry::SETTINGS[3..]
         .iter()
-        .map(|s| s.name)
+        .flat_map(|s| std::iter::once(s.name).chain(s.batch_aliases.iter().map(|(a, _)| *a)))
         .collect();
     let mut keys = "fn, args, policy, x64, strict, promotion, explicit_x64_dtypes".to_owned();
     for name in others {
@@ -177,6 +178,19 @@ fn an_unknown_key_far_from_any_known_key_suggests_nothing() {
         message,
         format!("unknown request key 'id' (known: {})", known_keys())
     );
+}
+
+#[test]
+fn api_is_tensorflow_api_as_the_tnp_golden_rows_spell_it() {
+    let tnp = r#"{"fn": "floor_divide", "args": ["bool", "bool"], "policy": "tensorflow-safe", "api": "tnp"}"#;
+    assert_eq!(answer(tnp), json!({"ok": {"dtype": "int8", "weak": false}}));
+    let named = r#"{"fn": "floor_divide", "args": ["bool", "bool"], "policy": "tensorflow-safe", "tensorflow_api": "tnp"}"#;
+    assert_eq!(answer(named), answer(tnp));
+    let (kind, message) = error(&answer(
+        r#"{"fn": "add", "args": ["bool", "bool"], "policy": "tensorflow-all", "api": "np"}"#,
+    ));
+    assert_eq!(kind, "ValueError");
+    assert!(message.contains("tnp"), "{message}");
 }
 
 #[test]
