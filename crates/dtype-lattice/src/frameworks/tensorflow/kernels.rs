@@ -61,6 +61,9 @@ pub(super) struct Kernel {
     /// The signature `Op<...>` prints.
     signature: &'static str,
     pub(super) inputs: Inputs,
+    /// Quantized types the registration lists after the others
+    /// (`Relu`'s `qint8`), which have no [`DType`] here.
+    quantized: &'static [&'static str],
     /// The flags `Op<...>` prints after the attribute.
     traits: &'static str,
     /// The node's other attributes, as `NotFoundError` prints the node.
@@ -91,6 +94,7 @@ const fn kernel(
         name,
         signature,
         inputs: Inputs::Attr(Some(allowed)),
+        quantized: &[],
         traits,
         node_attrs: "",
         devices: Devices::Every,
@@ -167,6 +171,7 @@ const fn equality(name: &'static str, listing: &'static [&'static str]) -> Kerne
         name,
         signature: COMPARE,
         inputs: Inputs::Attr(None),
+        quantized: &[],
         traits: COMMUTATIVE,
         node_attrs: ", incompatible_shape_error=true",
         devices: Devices::Listed(listing),
@@ -291,6 +296,16 @@ pub(super) const SIGN: Kernel = kernel("Sign", UNARY, SIGNED, "");
 pub(super) const SQRT: Kernel = kernel("Sqrt", UNARY, INEXACT, "");
 pub(super) const EXP: Kernel = kernel("Exp", UNARY, INEXACT, "");
 pub(super) const FLOOR: Kernel = kernel("Floor", UNARY, FLOATS, "");
+/// `tf.nn.relu`'s op, which `tnp.maximum(x, 0)` calls.
+pub(super) const RELU: Kernel = Kernel {
+    quantized: &["qint8"],
+    ..kernel(
+        "Relu",
+        "features:T -> activations:T",
+        &[F32, F64, I32, U8, I16, I8, I64, BF16, U16, F16, U32, U64],
+        "",
+    )
+};
 
 /// TensorFlow's C++ name of a dtype (`DataTypeString`), as kernel and
 /// conversion messages print it.
@@ -366,8 +381,14 @@ impl Kernel {
     pub(super) fn check_type(&self, dtype: DType, fast: bool) -> Result<(), PromotionError> {
         if let Inputs::Attr(Some(allowed)) = self.inputs {
             if !allowed.contains(&dtype) {
-                let names: Vec<&str> = allowed.iter().map(|&d| cpp_name(d)).collect();
-                let enums: Vec<String> = allowed.iter().map(|&d| enum_name(d)).collect();
+                let mut names: Vec<&str> = allowed.iter().map(|&d| cpp_name(d)).collect();
+                let mut enums: Vec<String> = allowed.iter().map(|&d| enum_name(d)).collect();
+                names.extend(self.quantized);
+                enums.extend(
+                    self.quantized
+                        .iter()
+                        .map(|q| format!("DT_{}", q.to_uppercase())),
+                );
                 return Err(error(
                     ErrorKind::InvalidArgument,
                     format!(

@@ -21,7 +21,7 @@
 //! scalar converted with the dtype as a hint, then cast.
 
 use super::convert::casts;
-use super::kernels::{cpp_name, error};
+use super::kernels::{self, cpp_name, error};
 use super::{auto_typed, TensorFlow, Value};
 use crate::frameworks::numpy::Numpy;
 use crate::policy::Policy;
@@ -32,6 +32,10 @@ use crate::types::{DType, ErrorKind, Kind, Op, Operand, PromotionError, Typed};
 enum Promote {
     /// `_bin_op`: NumPy's result type; two bools as [`OnBool`] says.
     Binary(OnBool),
+    /// `maximum`: `tf.nn.relu` of a non-bool tensor beside a Python int
+    /// or float equal to zero (its fast path for `maximum(x, 0)`), else
+    /// `Binary(OnBool::Logical)`.
+    Maximum,
     /// `_comparison`: auto dtype conversion's result type, bools compared
     /// as int32 where `cast_bool_to_int` is set.
     Comparison { bool_as_int32: bool },
@@ -68,7 +72,7 @@ const PROMOTE: [Promote; 24] = [
     Promote::Binary(OnBool::Cast(DType::Int8)),
     Promote::Binary(OnBool::Cast(DType::Int8)),
     Promote::Binary(OnBool::Call),
-    Promote::Binary(OnBool::Logical),
+    Promote::Maximum,
     Promote::Comparison {
         bool_as_int32: false,
     },
@@ -99,27 +103,33 @@ const PROMOTE: [Promote; 24] = [
     Promote::Unary { to_float: true },
 ];
 
+/// `_bin_op`'s rule in words, `then` the function it calls.
+fn binary_rule(then: &str, on_bool: OnBool) -> String {
+    let bools = match on_bool {
+        OnBool::Call => String::new(),
+        OnBool::Logical => "; two bools go to a logical function: bool".to_owned(),
+        OnBool::Cast(to) => format!("; two bools are cast to {to} first"),
+        OnBool::Float => "; two bools are cast to result_type(float) first".to_owned(),
+        OnBool::ThroughInt8 => "; two bools go through int8 and the result back to bool".to_owned(),
+    };
+    format!(
+        "NumPy's result_type of the operands' dtypes and Python scalars (a WeakTensor as its \
+         dtype; auto dtype conversion's where NumPy raises ValueError), each operand cast or \
+         converted to it, {then}{bools}"
+    )
+}
+
 /// `tnp.<op>`'s rule in words, for `explain --op`.
 pub(super) fn describe(op: Op) -> String {
     let function = super::function_name(op);
     let then = format!("then {function} on tensors of that dtype");
     let rule = match PROMOTE[op as usize] {
-        Promote::Binary(on_bool) => {
-            let bools = match on_bool {
-                OnBool::Call => String::new(),
-                OnBool::Logical => "; two bools go to a logical function: bool".to_owned(),
-                OnBool::Cast(to) => format!("; two bools are cast to {to} first"),
-                OnBool::Float => "; two bools are cast to result_type(float) first".to_owned(),
-                OnBool::ThroughInt8 => {
-                    "; two bools go through int8 and the result back to bool".to_owned()
-                }
-            };
-            format!(
-                "NumPy's result_type of the operands' dtypes and Python scalars (a WeakTensor \
-                 as its dtype; auto dtype conversion's where NumPy raises ValueError), each \
-                 operand cast or converted to it, {then}{bools}"
-            )
-        }
+        Promote::Maximum => format!(
+            "tf.nn.relu of a non-bool tensor beside a Python int or float equal to 0 (its fast \
+             path for maximum(x, 0)), otherwise as the other arithmetic: {}",
+            binary_rule(&then, OnBool::Logical)
+        ),
+        Promote::Binary(on_bool) => binary_rule(&then, on_bool),
         Promote::Comparison { bool_as_int32 } => format!(
             "auto dtype conversion's result type, each operand cast or converted to it{}, {then}",
             if bool_as_int32 {
@@ -158,11 +168,19 @@ impl TensorFlow {
             ));
         }
         match PROMOTE[op as usize] {
-            Promote::Binary(on_bool) => {
-                let dtype = self.numpy_result_type(operands, &values)?;
-                self.convert_all(op, &values, dtype)?;
-                self.bin_op(op, on_bool, dtype, &values).map(Typed::strong)
-            }
+            Promote::Binary(on_bool) => self.binary(op, on_bool, operands, &values),
+            Promote::Maximum => match values[..] {
+                // `nn_ops.relu` of the tensor, through its fast path.
+                [Value::Tensor { dtype, weak: false }, Value::Int(0)]
+                | [Value::Tensor { dtype, weak: false }, Value::Float(0.0)]
+                    if dtype != DType::Bool =>
+                {
+                    kernels::RELU
+                        .run(&[dtype], &values[..1], true)
+                        .map(Typed::strong)
+                }
+                _ => self.binary(op, OnBool::Logical, operands, &values),
+            },
             Promote::Comparison { bool_as_int32 } => {
                 let dtype = self.auto_result_type(&values)?.dtype;
                 self.convert_all(op, &values, dtype)?;
@@ -179,6 +197,20 @@ impl TensorFlow {
             }
             Promote::Unary { to_float } => self.scalar(op, values[0], to_float),
         }
+    }
+
+    /// `_bin_op`: both operands converted to NumPy's result type, then
+    /// the function.
+    fn binary(
+        &self,
+        op: Op,
+        on_bool: OnBool,
+        operands: &[Operand],
+        values: &[Value],
+    ) -> Result<Typed, PromotionError> {
+        let dtype = self.numpy_result_type(operands, values)?;
+        self.convert_all(op, values, dtype)?;
+        self.bin_op(op, on_bool, dtype, values).map(Typed::strong)
     }
 
     /// `np_utils._result_type_binary`: NumPy's `result_type` of the
@@ -282,4 +314,56 @@ fn cast(from: DType, to: DType) -> Result<(), PromotionError> {
              Cast {from} to {to} is not supported [Op:Cast] name: "
         ),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frameworks::tensorflow::{Api, Mode};
+
+    fn tnp(op: Op, operands: &[Operand]) -> Result<Typed, PromotionError> {
+        let tf = TensorFlow::new(Mode::All).with_api(Api::Tnp);
+        tf.operation(op, operands)
+            .expect("tnp answers every operation")
+    }
+
+    // Beyond the golden data (whose Python scalars have no zero), each
+    // checked against TensorFlow 2.21: `maximum(x, 0)` is `tf.nn.relu(x)`.
+    #[test]
+    fn maximum_with_a_zero_is_relu() {
+        let int8 = Operand::dtype(DType::Int8);
+        for zero in [Operand::py_int(0), Operand::py_float(0.0)] {
+            assert_eq!(
+                tnp(Op::Maximum, &[int8, zero]),
+                Ok(Typed::strong(DType::Int8))
+            );
+        }
+        // Not for a bool tensor, a WeakTensor or a Python False.
+        let bool_ = Operand::dtype(DType::Bool);
+        assert_eq!(
+            tnp(Op::Maximum, &[bool_, Operand::py_float(0.0)]),
+            Ok(Typed::strong(DType::Float64))
+        );
+        assert_eq!(
+            tnp(Op::Maximum, &[bool_, Operand::py_bool(false)]),
+            Ok(Typed::strong(DType::Bool))
+        );
+        let weak = Operand::array(DType::Int32, true);
+        assert_eq!(
+            tnp(Op::Maximum, &[weak, Operand::py_float(0.0)]),
+            Ok(Typed::strong(DType::Float64))
+        );
+        let complex = Operand::dtype(DType::Complex64);
+        assert_eq!(
+            tnp(Op::Maximum, &[complex, Operand::py_int(0)])
+                .unwrap_err()
+                .to_string(),
+            "Value for attr 'T' of complex64 is not in the list of allowed values: float, double, \
+             int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64, qint8\n\t; \
+             NodeDef: {{node Relu}}; Op<name=Relu; signature=features:T -> activations:T; \
+             attr=T:type,allowed=[DT_FLOAT, DT_DOUBLE, DT_INT32, DT_UINT8, DT_INT16, DT_INT8, \
+             DT_INT64, DT_BFLOAT16, DT_UINT16, DT_HALF, DT_UINT32, DT_UINT64, DT_QINT8]> \
+             [Op:Relu] name: "
+        );
+    }
 }
