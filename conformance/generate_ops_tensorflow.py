@@ -49,7 +49,8 @@ Files:
   NumPy behaviour ``flexible_dtypes.result_type``); sqrt, exp and floor
   first cast a non-float operand to a float. Its call lines carry the
   setting ``"api": "tnp"`` (and its header ``"api"``) so that no reader
-  takes them for the policies' own answers. Its operands are those of
+  takes them for ``tf``'s answers: ``api`` is the batch protocol's other
+  name for the setting ``tensorflow_api``. Its operands are those of
   ``ops_tensorflow.jsonl`` and the five ``WeakTensor`` forms below.
 
 Operands (each file's header ``"operands"``), the notation of
