@@ -155,7 +155,8 @@ impl Known {
         object: &Bound<'_, PyAny>,
         policy: &dyn dtype_lattice::Policy,
     ) -> PyResult<Operand> {
-        let stored = |dtype: DType| policy.canonicalize_dtype(dtype).unwrap_or(dtype);
+        let jax = policy.jax();
+        let stored = |dtype: DType| jax.map_or(dtype, |jax| jax.canonicalize_dtype(dtype));
         let foreign = |dtype: DType| Operand::array(stored(dtype), false);
         if let Some(dtype) = self.by_identity(object) {
             return Ok(Operand::dtype(dtype));

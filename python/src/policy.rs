@@ -118,8 +118,8 @@ impl Policy {
     ) -> PyResult<Py<PyAny>> {
         let known = known(py)?;
         let operands = operands(py, args, self.policy.as_ref())?;
-        if self.warns {
-            warn(py, self.policy.result_type_warnings(&operands))?;
+        if let Some(jax) = self.policy.jax().filter(|_| self.warns) {
+            warn(py, jax.result_type_warnings(&operands))?;
         }
         let typed = self
             .policy
@@ -141,11 +141,16 @@ impl Policy {
         args: &Bound<'_, PyTuple>,
     ) -> PyResult<(Py<PyAny>, bool)> {
         let operands = operands(py, args, self.policy.as_ref())?;
+        let jax = modelled(
+            "lattice_result_type",
+            self.canonical_name,
+            self.policy.jax(),
+        )?;
         if self.warns {
-            warn(py, self.policy.lattice_result_type_warnings(&operands))?;
+            warn(py, jax.lattice_result_type_warnings(&operands))?;
         }
-        let answer = self.policy.lattice_result_type(&operands);
-        let typed = modelled("lattice_result_type", self.canonical_name, answer)?
+        let typed = jax
+            .lattice_result_type(&operands)
             .map_err(|err| raise(py, err))?;
         Ok((known(py)?.numpy(py, typed.dtype)?, typed.weak))
     }
@@ -211,25 +216,19 @@ impl Policy {
         let known = known(py)?;
         let policy = self.policy.as_ref();
         let (x, dtype) = (known.operand(x, policy)?, known.dtype(dtype)?);
+        let jax = modelled("safe_to_cast", self.canonical_name, policy.jax())?;
         if self.warns {
-            warn(py, policy.safe_to_cast_warnings(x, dtype))?;
+            warn(py, jax.safe_to_cast_warnings(x, dtype))?;
         }
-        modelled(
-            "safe_to_cast",
-            self.canonical_name,
-            policy.safe_to_cast(x, dtype),
-        )?
-        .map_err(|err| raise(py, err))
+        jax.safe_to_cast(x, dtype).map_err(|err| raise(py, err))
     }
 
     /// JAX's `canonicalize_dtype(dtype)` under this configuration.
     fn canonicalize_dtype(&self, py: Python<'_>, dtype: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let known = known(py)?;
-        let answer = self.policy.canonicalize_dtype(known.dtype(dtype)?);
-        known.numpy(
-            py,
-            modelled("canonicalize_dtype", self.canonical_name, answer)?,
-        )
+        let dtype = known.dtype(dtype)?;
+        let jax = modelled("canonicalize_dtype", self.canonical_name, self.policy.jax())?;
+        known.numpy(py, jax.canonicalize_dtype(dtype))
     }
 
     /// `jnp.asarray(value)`'s dtype and weak flag for a Python scalar.
@@ -240,8 +239,8 @@ impl Policy {
     ) -> PyResult<(Py<PyAny>, bool)> {
         let known = known(py)?;
         let value = known.operand(value, self.policy.as_ref())?;
-        let typed = modelled("asarray", self.canonical_name, self.policy.asarray(value))?
-            .map_err(|err| raise(py, err))?;
+        let jax = modelled("asarray", self.canonical_name, self.policy.jax())?;
+        let typed = jax.asarray(value).map_err(|err| raise(py, err))?;
         Ok((known.numpy(py, typed.dtype)?, typed.weak))
     }
 
@@ -337,7 +336,7 @@ pub(crate) fn policy(name: &str, settings: Option<&Bound<'_, PyDict>>) -> PyResu
     let chosen = read_settings(settings)?;
     let policy = info.build(chosen);
     Ok(Policy {
-        warns: policy.may_warn(),
+        warns: policy.jax().is_some_and(|jax| jax.may_warn()),
         policy,
         settings: chosen,
         canonical_name: info.name,

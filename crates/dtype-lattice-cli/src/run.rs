@@ -160,23 +160,26 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
                 writeln!(out, "{}", result.map_err(Failure::Promotion)?)?;
                 return Ok(());
             }
-            let warnings = if lattice {
-                policy.lattice_result_type_warnings(&operands)
-            } else {
-                policy.result_type_warnings(&operands)
-            };
-            for warning in warnings {
-                warn(&warning.message);
-            }
+            let jax = policy.jax();
             let result = if lattice {
-                policy.lattice_result_type(&operands).ok_or_else(|| {
+                let jax = jax.ok_or_else(|| {
                     Failure::Usage(format!(
                         "--lattice shows JAX's lattice_result_type, which {} does not have; \
                          use it with --policy jax",
                         policy.name()
                     ))
-                })?
+                })?;
+                for warning in jax.lattice_result_type_warnings(&operands) {
+                    warn(&warning.message);
+                }
+                jax.lattice_result_type(&operands)
             } else {
+                for warning in jax
+                    .map(|jax| jax.result_type_warnings(&operands))
+                    .unwrap_or_default()
+                {
+                    warn(&warning.message);
+                }
                 policy.result_type(&operands)
             };
             writeln!(out, "{}", result.map_err(Failure::Promotion)?)?;

@@ -150,7 +150,7 @@ pub mod registry;
 pub mod text;
 mod types;
 
-pub use policy::{Policy, TypedLattice, WrittenGraph};
+pub use policy::{JaxFunctions, Policy, TypedLattice, WrittenGraph};
 pub use types::hierarchy;
 pub use types::{
     DType, ErrorKind, FInfo, IInfo, InfoError, Kind, NoPathReason, Op, Operand, OperandKind,

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use dtype_lattice::design::associativity::non_associative;
 use dtype_lattice::frameworks::numpy::{Numpy, NumpyLegacy};
-use dtype_lattice::{DType, Operand, Policy, TypeSpec};
+use dtype_lattice::{DType, Op, Operand, Policy, TypeSpec};
 use serde_json::Value;
 
 fn conformance() -> PathBuf {
@@ -75,7 +75,10 @@ fn add_raises_numpys_overflow_error_for_python_ints_out_of_range() {
         if args.iter().any(Value::is_object) {
             continue;
         }
-        let ours = match Numpy.add(&[operand(&args[0]), operand(&args[1])]).unwrap() {
+        let ours = match Numpy
+            .operation(Op::Add, &[operand(&args[0]), operand(&args[1])])
+            .unwrap()
+        {
             Ok(typed) => {
                 serde_json::json!({ "ok": { "dtype": typed.dtype.name(), "weak": typed.weak } })
             }
@@ -103,7 +106,10 @@ fn add_raises_numpys_overflow_error_for_python_ints_out_of_range() {
 #[test]
 fn add_refuses_ml_dtypes_arithmetic_rather_than_guess() {
     let err = Numpy
-        .add(&[Operand::dtype(DType::BFloat16), Operand::py_int(1)])
+        .operation(
+            Op::Add,
+            &[Operand::dtype(DType::BFloat16), Operand::py_int(1)],
+        )
         .unwrap()
         .unwrap_err();
     assert_eq!(err.python_type(), "NotImplementedError");

@@ -12,13 +12,13 @@
 //! ```
 //! use dtype_lattice::frameworks::jax::Config;
 //! use dtype_lattice::frameworks::jax_lax::JaxLax;
-//! use dtype_lattice::{DType, Operand, Policy, Typed};
+//! use dtype_lattice::{DType, Op, Operand, Policy, Typed};
 //!
 //! let lax = JaxLax::new(Config::default());
 //! let x = Operand::dtype(DType::Int8);
-//! assert_eq!(lax.add(&[x, x]).unwrap(), Ok(Typed::strong(DType::Int8)));
-//! assert_eq!(lax.add(&[Operand::py_int(2), Operand::py_int(3)]).unwrap(), Ok(Typed::weak(DType::Int32)));
-//! let err = lax.add(&[x, Operand::py_int(2)]).unwrap().unwrap_err();
+//! assert_eq!(lax.operation(Op::Add, &[x, x]).unwrap(), Ok(Typed::strong(DType::Int8)));
+//! assert_eq!(lax.operation(Op::Add, &[Operand::py_int(2), Operand::py_int(3)]).unwrap(), Ok(Typed::weak(DType::Int32)));
+//! let err = lax.operation(Op::Add, &[x, Operand::py_int(2)]).unwrap().unwrap_err();
 //! assert_eq!(
 //!     err.to_string(),
 //!     "lax.add requires arguments to have the same dtypes, got int8, int32. (Tip: jnp.add is \
@@ -26,7 +26,8 @@
 //! );
 //! ```
 
-use crate::frameworks::jax::lax::{self, Gives, Primitive};
+use crate::frameworks::common::Output;
+use crate::frameworks::jax::lax::{self, Primitive};
 use crate::frameworks::jax::{Config, Jax};
 use crate::policy::Policy;
 use crate::policy::TypedLattice;
@@ -80,10 +81,13 @@ impl JaxLax {
                 dtype: self.jax.canonicalize_dtype(dtype),
                 weak,
             }),
-            OperandKind::None => Err(type_error(format!(
+            OperandKind::None => Err(PromotionError::framework(
+                ErrorKind::Type,
+                format!(
                 "Error interpreting argument to {name} as a JAX value. The problematic value is \
                  of type <class 'NoneType'> and was passed to {name} at position {position}.\n"
-            ))),
+            ),
+            )),
             _ => self.jax.asarray(*operand),
         }
     }
@@ -116,12 +120,15 @@ impl JaxLax {
             // `lax.pow` takes an integer exponent of any width.
             let pow_integer = name == "pow" && b.dtype.is_integer();
             if name == "pow" && !same && !pow_integer {
-                return Err(type_error(format!(
-                    "the first argument to pow must have an inexact dtype (float or complex), \
+                return Err(PromotionError::framework(
+                    ErrorKind::Type,
+                    format!(
+                        "the first argument to pow must have an inexact dtype (float or complex), \
                      and the second argument must have an inexact or integer dtype, and two \
                      inexact dtypes must match, but got {first} and {} respectively.",
-                    b.dtype
-                )));
+                        b.dtype
+                    ),
+                ));
             }
             if !same && !pow_integer {
                 let tip = primitive.tip.map_or(String::new(), |f| {
@@ -130,18 +137,21 @@ impl JaxLax {
                          promotion on inputs)."
                     )
                 });
-                return Err(type_error(format!(
+                return Err(PromotionError::framework(
+                    ErrorKind::Type,
+                    format!(
                     "lax.{name} requires arguments to have the same dtypes, got {first}, {}.{tip}",
                     b.dtype
-                )));
+                ),
+                ));
             }
         }
         let dtype = match primitive.gives {
-            Gives::Same => first,
-            Gives::Bool => DType::Bool,
+            Output::Same => first,
+            Output::Bool => DType::Bool,
             // `lax.abs` takes `int1` as `int8` and refuses the other
             // narrow signed integers.
-            Gives::Real => match first {
+            Output::RealPart => match first {
                 DType::Int1 => DType::Int8,
                 DType::Int2 | DType::Int4 => return Err(lax::narrow_abs(first)),
                 other => other.real_part(),
@@ -151,23 +161,19 @@ impl JaxLax {
     }
 }
 
-fn type_error(message: String) -> PromotionError {
-    PromotionError::Framework {
-        kind: ErrorKind::Type,
-        message,
-    }
-}
-
 /// Python's complaint about the number of arguments of `lax.<name>`
 /// (`x`, or `x` and `y`).
 fn arguments(name: &str, count: usize, expected: usize) -> PromotionError {
-    type_error(match (expected, count) {
-        (2, 0) => format!("{name}() missing 2 required positional arguments: 'x' and 'y'"),
-        (2, 1) => format!("{name}() missing 1 required positional argument: 'y'"),
-        (1, 0) => format!("{name}() missing 1 required positional argument: 'x'"),
-        (1, n) => format!("{name}() takes 1 positional argument but {n} were given"),
-        (_, n) => format!("{name}() takes 2 positional arguments but {n} were given"),
-    })
+    PromotionError::framework(
+        ErrorKind::Type,
+        match (expected, count) {
+            (2, 0) => format!("{name}() missing 2 required positional arguments: 'x' and 'y'"),
+            (2, 1) => format!("{name}() missing 1 required positional argument: 'y'"),
+            (1, 0) => format!("{name}() missing 1 required positional argument: 'x'"),
+            (1, n) => format!("{name}() takes 1 positional argument but {n} were given"),
+            (_, n) => format!("{name}() takes 2 positional arguments but {n} were given"),
+        },
+    )
 }
 
 impl Policy for JaxLax {
@@ -204,10 +210,6 @@ impl Policy for JaxLax {
         None
     }
 
-    fn add(&self, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
-        Some(JaxLax::result_type(self, operands))
-    }
-
     /// `lax.<primitive>` of the operation, where `lax` has one (it has no
     /// `floor_divide` or `logical_and`): `lax.sub`, `lax.lt`, `lax.sqrt`...
     ///
@@ -226,5 +228,39 @@ impl Policy for JaxLax {
     /// ```
     fn operation(&self, op: Op, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
         Some(self.apply(lax::primitive(op)?, operands))
+    }
+
+    /// `None` where `lax` has no primitive for `op`, as
+    /// [`operation`](Policy::operation) answers.
+    fn describe_operation(&self, op: Op) -> Option<String> {
+        let primitive = lax::primitive(op)?;
+        let name = primitive.name;
+        let classes = |position: usize| {
+            let names: Vec<&str> = primitive.accepts[position]
+                .iter()
+                .map(|class| class.name())
+                .collect();
+            names.join(", ")
+        };
+        let takes = match (primitive.arity, name) {
+            (1, _) => format!("an array of a subtype of {}", classes(0)),
+            (_, "pow") => format!(
+                "a base of a subtype of {} and an exponent of a subtype of {}: an integer \
+                 exponent of any width, an inexact one of the base's dtype",
+                classes(0),
+                classes(1)
+            ),
+            _ => format!("two arrays of one dtype, a subtype of {}", classes(0)),
+        };
+        let gives = match primitive.gives {
+            Output::Same => "the operands' dtype",
+            Output::Bool => "bool",
+            Output::RealPart => "the operand's dtype, a complex one's part type",
+        };
+        Some(format!(
+            "lax.{name}: no promotion; a Python scalar is a weak array of JAX's default dtype \
+             of its kind, and a 64-bit dtype is its 32-bit counterpart with x64 off; takes \
+             {takes}; the result is {gives}, weak only when every operand is"
+        ))
     }
 }

@@ -9,6 +9,7 @@
 //! and its golden test (DESIGN.md says how).
 
 pub mod array_api;
+pub(crate) mod common;
 pub mod jax;
 pub mod jax_lax;
 pub mod keras;

@@ -129,14 +129,14 @@ pub(crate) fn unsupported(op: Op, left: &str, right: &str) -> PromotionError {
         };
         format!("unsupported operand type(s) for {symbol}: '{left}' and '{right}'")
     };
-    error(ErrorKind::Type, message)
+    PromotionError::framework(ErrorKind::Type, message)
 }
 
 /// The answer where Python computes `written` (`x - y`, `-x`) itself, no
 /// `array` of the framework (its name for one: `tensor`) taking part: the
 /// result is a Python number of type `result`, which has no dtype.
 pub(crate) fn no_dtype(array: &str, written: &str, result: PyScalar) -> PromotionError {
-    error(
+    PromotionError::framework(
         ErrorKind::Value,
         format!(
             "no {array} takes part, so Python computes {written} itself: the result is a Python \
@@ -144,13 +144,6 @@ pub(crate) fn no_dtype(array: &str, written: &str, result: PyScalar) -> Promotio
             result.name()
         ),
     )
-}
-
-fn error(kind: ErrorKind, message: impl Into<String>) -> PromotionError {
-    PromotionError::Framework {
-        kind,
-        message: message.into(),
-    }
 }
 
 /// The numeric tower's wider type, `bool` computing as `int`.
@@ -206,7 +199,7 @@ fn divide(x: Number, y: Number) -> Result<PyScalar, PromotionError> {
             }
             _ => "division by zero",
         };
-        return Err(error(ErrorKind::ZeroDivision, message));
+        return Err(PromotionError::framework(ErrorKind::ZeroDivision, message));
     }
     Ok(result)
 }
@@ -221,7 +214,7 @@ fn floor_divide(op: Op, x: Number, y: Number) -> Result<PyScalar, PromotionError
             (_, Op::FloorDivide) => "integer division or modulo by zero",
             _ => "integer modulo by zero",
         };
-        return Err(error(ErrorKind::ZeroDivision, message));
+        return Err(PromotionError::framework(ErrorKind::ZeroDivision, message));
     }
     Ok(result)
 }
@@ -235,7 +228,7 @@ fn power(x: Number, y: Number) -> Result<PyScalar, PromotionError> {
                 real => real.real() < 0.0,
             };
             if x.is_zero() && exponent_bad {
-                return Err(error(
+                return Err(PromotionError::framework(
                     ErrorKind::ZeroDivision,
                     "0.0 to a negative or complex power",
                 ));
@@ -245,7 +238,7 @@ fn power(x: Number, y: Number) -> Result<PyScalar, PromotionError> {
         tower => {
             let exponent = y.real();
             if x.is_zero() && exponent < 0.0 {
-                return Err(error(
+                return Err(PromotionError::framework(
                     ErrorKind::ZeroDivision,
                     "0.0 cannot be raised to a negative power",
                 ));
@@ -276,7 +269,7 @@ pub(crate) fn unary(op: Op, a: Option<Number>) -> Option<Result<PyScalar, Promot
             Op::Abs => "bad operand type for abs(): 'NoneType'",
             _ => return None,
         };
-        return Some(Err(error(ErrorKind::Type, message)));
+        return Some(Err(PromotionError::framework(ErrorKind::Type, message)));
     };
     Some(Ok(match (op, x.scalar()) {
         (Op::Abs, PyScalar::Complex) => PyScalar::Float,

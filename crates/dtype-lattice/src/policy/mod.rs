@@ -46,6 +46,25 @@ pub struct WrittenGraph {
 }
 
 /// A framework's type promotion rules.
+///
+/// Three methods are required: [`name`](Policy::name),
+/// [`promote_types`](Policy::promote_types) and
+/// [`result_type`](Policy::result_type). The rest are optional, and each
+/// default answers "not modelled" (`None`, `true`, or nothing) on its own:
+/// no default calls another method, so overriding one never changes
+/// what another answers.
+///
+/// | method | override when |
+/// |---|---|
+/// | [`operation`](Policy::operation) and [`describe_operation`](Policy::describe_operation) | the policy models the framework's functions beyond promotion (both, or neither: a test over the registry holds every policy to it) |
+/// | [`lattice`](Policy::lattice), [`written_graph`](Policy::written_graph) | the rules are a lattice, or a graph and then more |
+/// | [`is_native`](Policy::is_native) | the framework lacks some of the 32 dtypes |
+/// | [`can_cast`](Policy::can_cast) | the framework has a safe-cast function |
+/// | [`jax`](Policy::jax) | the policy has JAX's own functions ([`JaxFunctions`]) |
+///
+/// Addition, the operation every framework has, is asked as any other:
+/// `policy.operation(Op::Add, operands)`; on a `dyn Policy`,
+/// [`add`](#method.add) spells that out.
 pub trait Policy: Send + Sync {
     /// A short name for the policy and its settings, e.g. `jax (x64, strict)`.
     fn name(&self) -> String;
@@ -56,9 +75,46 @@ pub trait Policy: Send + Sync {
     /// The type an operation on these operands produces.
     fn result_type(&self, operands: &[Operand]) -> Result<Typed, PromotionError>;
 
+    /// The type the framework's `op` on `operands` produces (`jnp.true_divide`,
+    /// `np.less`, `torch.sqrt`, ...): promotion, then the operation's own
+    /// rule on the promoted type, or the framework's error. `None` where
+    /// the policy does not model `op`. It can differ from
+    /// [`result_type`](Policy::result_type) by the operation's own checks
+    /// (a value out of range, a dtype with no kernel). An operation takes
+    /// values: a dtype specifier stands for an array of the dtype, a Python
+    /// type for a scalar of it ([`Operand::as_argument`]).
+    ///
+    /// The one way to ask for an operation: every surface (the command
+    /// line's `--op`, batch's `"fn"`, Python's `policy.operation`) comes
+    /// here.
+    ///
+    /// [`Operand::as_argument`]: crate::Operand::as_argument
+    ///
+    /// ```
+    /// use dtype_lattice::registry::{by_name, Settings};
+    /// use dtype_lattice::{DType, Op, Operand, Typed};
+    /// let jax = by_name("jax", Settings::default()).unwrap();
+    /// let x = Operand::array(DType::Int32, false);
+    /// assert_eq!(jax.operation(Op::TrueDivide, &[x, x]), Some(Ok(Typed::strong(DType::Float32))));
+    /// assert_eq!(jax.operation(Op::Less, &[x, x]), Some(Ok(Typed::strong(DType::Bool))));
+    /// ```
+    fn operation(&self, _op: Op, _operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
+        None
+    }
+
+    /// In words, how the framework computes `op`'s result type: its
+    /// promotion, then the rule on the promoted type (`explain --op`).
+    /// `None` exactly where [`operation`](Policy::operation) does not
+    /// model `op`.
+    fn describe_operation(&self, _op: Op) -> Option<String> {
+        None
+    }
+
     /// The lattice the rules join on, for policies defined by one, with
     /// the type each node stands for.
-    fn lattice(&self) -> Option<&TypedLattice>;
+    fn lattice(&self) -> Option<&TypedLattice> {
+        None
+    }
 
     /// The graph the framework writes its rules on, where its rules are a
     /// graph and then more (Keras's lattice, whose joins it then cuts to
@@ -69,6 +125,97 @@ pub trait Policy: Send + Sync {
     /// no graph.
     fn written_graph(&self) -> Option<WrittenGraph> {
         None
+    }
+
+    /// Whether the framework defines `dtype` itself. NumPy has bfloat16 and
+    /// the other small types only through the ml_dtypes package; comparing a
+    /// policy that has a dtype with one that does not counts every cell with
+    /// it as a difference, as JAX's documentation does for bfloat16 ("NumPy
+    /// has none").
+    fn is_native(&self, _dtype: DType) -> bool {
+        true
+    }
+
+    /// Whether the framework casts `from` to `to` safely (NumPy's
+    /// `np.can_cast(from, to, casting="safe")`). `None` where the policy
+    /// does not model casting.
+    fn can_cast(&self, _from: DType, _to: DType) -> Option<bool> {
+        None
+    }
+
+    /// The functions only JAX has (`lattice_result_type`, `asarray`,
+    /// `canonicalize_dtype`, `safe_to_cast`, and the warnings JAX issues),
+    /// for the policies that have them. `None` by default.
+    fn jax(&self) -> Option<&dyn JaxFunctions> {
+        None
+    }
+}
+
+/// JAX's functions beyond promotion, which no other framework has: a
+/// policy that has them hands them out through [`Policy::jax`], so that
+/// the [`Policy`] trait stays what every framework implements.
+///
+/// ```
+/// use dtype_lattice::registry::{by_name, Settings};
+/// use dtype_lattice::{DType, Operand, Typed};
+///
+/// let jax = by_name("jax", Settings::default()).unwrap();
+/// let functions = jax.jax().unwrap();
+/// assert_eq!(functions.canonicalize_dtype(DType::Int64), DType::Int32);
+/// assert_eq!(functions.asarray(Operand::py_int(2)), Ok(Typed::weak(DType::Int32)));
+/// assert!(by_name("numpy", Settings::default()).unwrap().jax().is_none());
+/// ```
+pub trait JaxFunctions {
+    /// `jax.dtypes.lattice_result_type`: the result before a weak result
+    /// is given its kind's default dtype.
+    fn lattice_result_type(&self, operands: &[Operand]) -> Result<Typed, PromotionError>;
+
+    /// `jnp.asarray(value)`'s type (`jnp.asarray(2)` is a weak `int32`).
+    fn asarray(&self, value: Operand) -> Result<Typed, PromotionError>;
+
+    /// `jax.dtypes.canonicalize_dtype`: the dtype JAX stores `dtype` as
+    /// (without x64, 64-bit dtypes become 32-bit).
+    fn canonicalize_dtype(&self, dtype: DType) -> DType;
+
+    /// `jax.dtypes.safe_to_cast`: whether `input` converts to `output`
+    /// without JAX's complaint.
+    fn safe_to_cast(&self, input: Operand, output: DType) -> Result<bool, PromotionError>;
+
+    /// Whether any answer under this configuration can come with warnings,
+    /// so that a front end on a hot path asks for them only then (JAX
+    /// warns only with x64 off and `jax_explicit_x64_dtypes=warn`).
+    fn may_warn(&self) -> bool;
+
+    /// The warnings JAX issues while answering
+    /// [`Policy::result_type`] of these operands, in order (the answer
+    /// stands all the same): with x64 off, when a 64-bit dtype is
+    /// requested explicitly ([`ExplicitX64`](crate::frameworks::jax::ExplicitX64)).
+    /// Apart from `result_type` so that the hot path does not pay for them.
+    fn result_type_warnings(&self, operands: &[Operand]) -> Vec<Warning>;
+
+    /// The warnings for
+    /// [`lattice_result_type`](JaxFunctions::lattice_result_type), likewise.
+    fn lattice_result_type_warnings(&self, operands: &[Operand]) -> Vec<Warning>;
+
+    /// The warnings for [`safe_to_cast`](JaxFunctions::safe_to_cast),
+    /// likewise.
+    fn safe_to_cast_warnings(&self, input: Operand, output: DType) -> Vec<Warning>;
+}
+
+impl dyn Policy + '_ {
+    /// The framework's addition of `operands`: [`Policy::operation`] of
+    /// [`Op::Add`], spelled out because it is the operation every
+    /// framework has.
+    ///
+    /// ```
+    /// use dtype_lattice::registry::{by_name, Settings};
+    /// use dtype_lattice::{DType, Operand, Typed};
+    /// let torch = by_name("torch", Settings::default()).unwrap();
+    /// let x = Operand::dtype(DType::Int8);
+    /// assert_eq!(torch.add(&[x, Operand::py_float(2.5)]), Some(Ok(Typed::strong(DType::Float32))));
+    /// ```
+    pub fn add(&self, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
+        self.operation(Op::Add, operands)
     }
 
     /// Whether the design tools have a graph of the policy to explain and
@@ -82,127 +229,7 @@ pub trait Policy: Send + Sync {
     /// assert!(has_graph("jax") && has_graph("keras"));
     /// assert!(!has_graph("numpy"));
     /// ```
-    fn has_graph(&self) -> bool {
+    pub fn has_graph(&self) -> bool {
         self.lattice().is_some() || self.written_graph().is_some()
-    }
-
-    /// Whether the framework defines `dtype` itself. NumPy has bfloat16 and
-    /// the other small types only through the ml_dtypes package; comparing a
-    /// policy that has a dtype with one that does not counts every cell with
-    /// it as a difference, as JAX's documentation does for bfloat16 ("NumPy
-    /// has none").
-    fn is_native(&self, _dtype: DType) -> bool {
-        true
-    }
-
-    /// The type the framework's addition of `operands` produces, where the
-    /// policy models that operation (NumPy's `np.add`, the Array API's `+`,
-    /// `torch.add`, `tf.add`, `jax.lax.add`): it can differ from
-    /// [`result_type`](Policy::result_type) by the operation's own checks (a
-    /// value out of range, a dtype with no kernel). `None` where the policy
-    /// does not model it.
-    fn add(&self, _operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
-        None
-    }
-
-    /// The type the framework's `op` on `operands` produces (`jnp.true_divide`,
-    /// `np.less`, `torch.sqrt`, ...): promotion, then the operation's own
-    /// rule on the promoted type, or the framework's error. `None` where
-    /// the policy does not model `op`; by default only
-    /// [`add`](Policy::add) is. An operation takes values: a dtype
-    /// specifier stands for an array of the dtype, a Python type for a
-    /// scalar of it ([`Operand::as_argument`]).
-    ///
-    /// [`Operand::as_argument`]: crate::Operand::as_argument
-    ///
-    /// ```
-    /// use dtype_lattice::registry::{by_name, Settings};
-    /// use dtype_lattice::{DType, Op, Operand, Typed};
-    /// let jax = by_name("jax", Settings::default()).unwrap();
-    /// let x = Operand::array(DType::Int32, false);
-    /// assert_eq!(jax.operation(Op::TrueDivide, &[x, x]), Some(Ok(Typed::strong(DType::Float32))));
-    /// assert_eq!(jax.operation(Op::Less, &[x, x]), Some(Ok(Typed::strong(DType::Bool))));
-    /// ```
-    fn operation(&self, op: Op, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
-        match op {
-            Op::Add => self.add(operands),
-            _ => None,
-        }
-    }
-
-    /// In words, how the framework computes `op`'s result type: its
-    /// promotion, then the rule on the promoted type (`explain --op`).
-    /// `None` where the policy does not describe it.
-    fn describe_operation(&self, _op: Op) -> Option<String> {
-        None
-    }
-
-    /// Whether the framework casts `from` to `to` safely (NumPy's
-    /// `np.can_cast(from, to, casting="safe")`). `None` where the policy
-    /// does not model casting.
-    fn can_cast(&self, _from: DType, _to: DType) -> Option<bool> {
-        None
-    }
-
-    /// JAX's `lattice_result_type`: the result before a weak result is
-    /// given its kind's default dtype. `None` where the policy has no such
-    /// function (only JAX has).
-    fn lattice_result_type(&self, _operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
-        None
-    }
-
-    /// The warnings the framework issues while answering
-    /// [`result_type`](Policy::result_type) of these operands, in order
-    /// (the answer stands all the same). None by default; JAX warns when x64
-    /// is off and a 64-bit dtype is requested explicitly
-    /// ([`ExplicitX64`](crate::frameworks::jax::ExplicitX64)). Apart from
-    /// `result_type` so that the hot path does not pay for them.
-    fn result_type_warnings(&self, _operands: &[Operand]) -> Vec<Warning> {
-        Vec::new()
-    }
-
-    /// The warnings for
-    /// [`lattice_result_type`](Policy::lattice_result_type), as
-    /// [`result_type_warnings`](Policy::result_type_warnings) gives them.
-    fn lattice_result_type_warnings(&self, _operands: &[Operand]) -> Vec<Warning> {
-        Vec::new()
-    }
-
-    /// Whether any answer under this configuration can come with warnings,
-    /// so that a front end on a hot path asks for them only then (JAX
-    /// warns only with x64 off and `jax_explicit_x64_dtypes=warn`).
-    fn may_warn(&self) -> bool {
-        false
-    }
-
-    /// The type the framework gives a value converted to an array on its
-    /// own (`jnp.asarray(2)` is a weak `int32`). `None` where the policy
-    /// does not model it.
-    fn asarray(&self, _value: Operand) -> Option<Result<Typed, PromotionError>> {
-        None
-    }
-
-    /// The dtype the framework stores `dtype` as (JAX's
-    /// `canonicalize_dtype`: without x64, 64-bit dtypes become 32-bit).
-    /// `None` where the framework keeps every dtype it has as it is.
-    fn canonicalize_dtype(&self, _dtype: DType) -> Option<DType> {
-        None
-    }
-
-    /// Whether `input` converts to `output` without the framework's
-    /// complaint (JAX's `dtypes.safe_to_cast`). `None` where the policy
-    /// does not model it.
-    fn safe_to_cast(
-        &self,
-        _input: Operand,
-        _output: DType,
-    ) -> Option<Result<bool, PromotionError>> {
-        None
-    }
-
-    /// The warnings for [`safe_to_cast`](Policy::safe_to_cast), as
-    /// [`result_type_warnings`](Policy::result_type_warnings) gives them.
-    fn safe_to_cast_warnings(&self, _input: Operand, _output: DType) -> Vec<Warning> {
-        Vec::new()
     }
 }

@@ -141,17 +141,16 @@ fn ask(policy: &dyn Policy, name: &str, args: &[Value], warnings: &mut Vec<Warni
         }
         "result_type" => {
             let operands = operands(args)?;
-            *warnings = policy.result_type_warnings(&operands);
+            if let Some(jax) = policy.jax() {
+                *warnings = jax.result_type_warnings(&operands);
+            }
             typed(policy.result_type(&operands)?)
         }
         "lattice_result_type" => {
             let operands = operands(args)?;
-            *warnings = policy.lattice_result_type_warnings(&operands);
-            typed(
-                policy
-                    .lattice_result_type(&operands)
-                    .ok_or_else(not_modelled)??,
-            )
+            let jax = policy.jax().ok_or_else(not_modelled)?;
+            *warnings = jax.lattice_result_type_warnings(&operands);
+            typed(jax.lattice_result_type(&operands)?)
         }
         "can_cast" => {
             let [from, to] = exactly(args)?;
@@ -160,22 +159,21 @@ fn ask(policy: &dyn Policy, name: &str, args: &[Value], warnings: &mut Vec<Warni
         }
         "asarray" => {
             let [value] = exactly(args)?;
-            typed(policy.asarray(operand(value)?).ok_or_else(not_modelled)??)
+            let value = operand(value)?;
+            typed(policy.jax().ok_or_else(not_modelled)?.asarray(value)?)
         }
         "canonicalize_dtype" => {
             let [d] = exactly(args)?;
-            let answer = policy.canonicalize_dtype(dtype(d)?);
-            Ok(Value::from(answer.ok_or_else(not_modelled)?.name()))
+            let d = dtype(d)?;
+            let jax = policy.jax().ok_or_else(not_modelled)?;
+            Ok(Value::from(jax.canonicalize_dtype(d).name()))
         }
         "safe_to_cast" => {
             let [input, output] = exactly(args)?;
             let (input, output) = (operand(input)?, dtype(output)?);
-            *warnings = policy.safe_to_cast_warnings(input, output);
-            Ok(Value::Bool(
-                policy
-                    .safe_to_cast(input, output)
-                    .ok_or_else(not_modelled)??,
-            ))
+            let jax = policy.jax().ok_or_else(not_modelled)?;
+            *warnings = jax.safe_to_cast_warnings(input, output);
+            Ok(Value::Bool(jax.safe_to_cast(input, output)?))
         }
         // The operations (`add`, `true_divide`, `less`, ...), by their
         // NumPy names.

@@ -67,6 +67,35 @@ impl PolicyInfo {
     pub fn build(&self, settings: Settings) -> Box<dyn Policy> {
         (self.build)(settings)
     }
+
+    /// Every combination of the values of the settings the policy reads,
+    /// the others at their defaults; the default first. What a tool that
+    /// answers for every configuration of one policy goes through, rather
+    /// than [`Settings::all`], every framework's options multiplied.
+    ///
+    /// ```
+    /// use dtype_lattice::registry::{policy_info, Settings};
+    /// assert_eq!(policy_info("numpy").unwrap().configurations(), [Settings::default()]);
+    /// assert_eq!(policy_info("jax").unwrap().configurations().len(), 2 * 2 * 3);
+    /// ```
+    pub fn configurations(&self) -> Vec<Settings> {
+        let mut all = vec![Settings::default()];
+        for name in self.settings {
+            let Ok(setting) = setting(name) else { continue };
+            all = all
+                .into_iter()
+                .flat_map(|base| {
+                    setting.values.iter().map(move |value| {
+                        let mut settings = base;
+                        // The value is one of the setting's own.
+                        let _ = setting.set(&mut settings, value);
+                        settings
+                    })
+                })
+                .collect();
+        }
+        all
+    }
 }
 
 /// JAX's settings, as read by a JAX-derived policy.
@@ -276,6 +305,28 @@ mod tests {
             }
             for name in info.settings {
                 assert!(setting(name).is_ok(), "{}: {name}", info.name);
+            }
+        }
+    }
+
+    /// Every surface that explains an operation (`explain --op`, the
+    /// explorer) needs its description wherever the policy answers it.
+    #[test]
+    fn a_policy_describes_exactly_the_operations_it_models() {
+        use crate::types::{DType, Op, Operand};
+        let operands = [Operand::dtype(DType::Float32); 2];
+        for info in POLICIES {
+            for settings in info.configurations() {
+                let policy = info.build(settings);
+                for op in Op::ALL {
+                    let models = policy.operation(op, &operands[..op.arity()]).is_some();
+                    assert_eq!(
+                        models,
+                        policy.describe_operation(op).is_some(),
+                        "{} {op}",
+                        policy.name()
+                    );
+                }
             }
         }
     }

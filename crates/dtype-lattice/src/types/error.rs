@@ -325,6 +325,22 @@ impl NoPathReason {
 }
 
 impl PromotionError {
+    /// A framework's own error: the exception class it raises and its
+    /// exact message ([`PromotionError::Framework`]).
+    ///
+    /// ```
+    /// use dtype_lattice::{ErrorKind, PromotionError};
+    /// let err = PromotionError::framework(ErrorKind::Value, "Integers to negative integer powers are not allowed.");
+    /// assert_eq!(err.python_type(), "ValueError");
+    /// assert_eq!(err.to_string(), "Integers to negative integer powers are not allowed.");
+    /// ```
+    pub fn framework(kind: ErrorKind, message: impl Into<String>) -> PromotionError {
+        PromotionError::Framework {
+            kind,
+            message: message.into(),
+        }
+    }
+
     /// The `AttributeError` a framework's module gives for a dtype it does
     /// not have (`getattr(torch, "float8_e3m4")`).
     pub(crate) fn no_attribute(module: &str, dtype: &str) -> PromotionError {

@@ -55,7 +55,7 @@ pub enum Op {
 
 /// Each operation with its name and arity, in [`Op::ALL`]'s order: the
 /// one table the rest reads.
-const TABLE: [(Op, &str, usize); 24] = [
+const TABLE: [(Op, &str, usize); Op::COUNT] = [
     (Op::Add, "add", 2),
     (Op::Subtract, "subtract", 2),
     (Op::Multiply, "multiply", 2),
@@ -93,11 +93,14 @@ const ALIASES: &[(&str, Op)] = &[
 ];
 
 impl Op {
+    /// How many operations there are.
+    pub const COUNT: usize = 24;
+
     /// Every operation: the binary ones, then the unary.
-    pub const ALL: [Op; 24] = {
-        let mut all = [Op::Add; 24];
+    pub const ALL: [Op; Op::COUNT] = {
+        let mut all = [Op::Add; Op::COUNT];
         let mut i = 0;
-        while i < 24 {
+        while i < Op::COUNT {
             all[i] = TABLE[i].0;
             i += 1;
         }
@@ -105,12 +108,12 @@ impl Op {
     };
 
     /// NumPy's name for it.
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         TABLE[self as usize].1
     }
 
     /// How many operands it takes: 1 or 2.
-    pub fn arity(self) -> usize {
+    pub const fn arity(self) -> usize {
         TABLE[self as usize].2
     }
 

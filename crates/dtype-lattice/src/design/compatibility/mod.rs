@@ -8,10 +8,11 @@
 //! natively ([`Policy::is_native`]): a framework without float8 types is not
 //! counted as differing on every float8 cell. Every failure counts as the
 //! same answer, as in [`diff`](crate::design::diff). Addition is the
-//! framework's own operator ([`Policy::add`]), or its `result_type` where
-//! the policy does not model one (JAX's `jnp.add` is its `result_type`),
-//! on arrays of each dtype and the Python scalars `True`, `2`, `2.0` and
-//! `2j`, at least one operand an array.
+//! framework's own ([`Policy::operation`] of [`Op::Add`](crate::Op::Add)),
+//! or, for a policy that models no operations (`numpy-legacy`, a table
+//! without functions), its `result_type`; on arrays of each dtype and the
+//! Python scalars `True`, `2`, `2.0` and `2j`, at least one operand an
+//! array.
 //!
 //! ```
 //! use dtype_lattice::design::compatibility::{Compatibility, Theme};
@@ -333,11 +334,13 @@ fn telling(example: &Example) -> usize {
     operands * 4 + failure * 2 + usize::from(example.add)
 }
 
-/// `policy`'s addition of two operands.
+/// `policy`'s addition of two operands: its own, or the promotion of a
+/// policy that models no operations (module docs).
 pub fn add(policy: &dyn Policy, operands: &[Operand]) -> Result<Typed, PromotionError> {
-    policy
-        .add(operands)
-        .unwrap_or_else(|| policy.result_type(operands))
+    match policy.add(operands) {
+        Some(answer) => answer,
+        None => policy.result_type(operands),
+    }
 }
 
 impl Compatibility {

@@ -60,9 +60,10 @@ fn refused_by_strict(call: &Call, policies: &mut Policies) -> bool {
     };
     let jax = policies.get(&registry::POLICIES[0], strict);
     let operands: Vec<Operand> = call.operands.iter().map(|&t| as_read(t)).collect();
-    let answer = jax
-        .lattice_result_type(&operands)
-        .unwrap_or_else(|| jax.result_type(&operands));
+    let answer = match jax.jax() {
+        Some(functions) => functions.lattice_result_type(&operands),
+        None => jax.result_type(&operands),
+    };
     answer.is_err()
 }
 

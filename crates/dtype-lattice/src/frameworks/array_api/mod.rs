@@ -32,12 +32,12 @@
 //!
 //! ```
 //! use dtype_lattice::frameworks::array_api::ArrayApi;
-//! use dtype_lattice::{DType, Operand, Policy, Typed};
+//! use dtype_lattice::{DType, Op, Operand, Policy, Typed};
 //!
 //! let xp = ArrayApi;
 //! let x = Operand::dtype(DType::Bool);
 //! assert_eq!(xp.result_type(&[x, x]), Ok(Typed::strong(DType::Bool)));
-//! let err = xp.add(&[x, x]).unwrap().unwrap_err();
+//! let err = xp.operation(Op::Add, &[x, x]).unwrap().unwrap_err();
 //! assert_eq!(err.to_string(), "Only numeric dtypes are allowed in __add__");
 //! ```
 
@@ -114,10 +114,10 @@ impl ArrayApi {
             return Err(not_an_input());
         }
         let Some((&first, rest)) = dtypes.split_first() else {
-            return Err(PromotionError::Framework {
-                kind: ErrorKind::Value,
-                message: "at least one array or dtype is required".to_owned(),
-            });
+            return Err(PromotionError::framework(
+                ErrorKind::Value,
+                "at least one array or dtype is required",
+            ));
         };
         let mut result = rest
             .iter()
@@ -134,16 +134,16 @@ impl ArrayApi {
     ///
     /// ```
     /// use dtype_lattice::frameworks::array_api::ArrayApi;
-    /// use dtype_lattice::{DType, Operand, Policy, PyScalar, Typed};
+    /// use dtype_lattice::{DType, Op, Operand, Policy, PyScalar, Typed};
     /// let x = Operand::dtype(DType::Float32);
-    /// let add = |a, b| ArrayApi.add(&[a, b]).unwrap();
+    /// let add = |a, b| ArrayApi.operation(Op::Add, &[a, b]).unwrap();
     /// assert_eq!(add(PyScalar::Complex.into(), x), Ok(Typed::strong(DType::Complex64)));
     /// let err = add(Operand::py_int(2), Operand::dtype(DType::Bool)).unwrap_err();
     /// assert_eq!(err.to_string(), "Only numeric dtypes are allowed in __radd__");
     /// let err = add(Operand::dtype(DType::Int8), Operand::py_int(128)).unwrap_err();
     /// assert_eq!(err.python_type(), "OverflowError");
     /// ```
-    fn add_pair(&self, a: Operand, b: Operand) -> Result<DType, PromotionError> {
+    fn plus(&self, a: Operand, b: Operand) -> Result<DType, PromotionError> {
         let (a, b) = (form(&a)?, form(&b)?);
         // Python evaluates both operands, looking their dtypes up, before
         // it adds.
@@ -158,29 +158,26 @@ impl ArrayApi {
             // Python asks the array's `__radd__`.
             (other, Form::Array(dtype)) => self.operator(dtype, other, "__radd__"),
             (Form::Scalar(a, _), Form::Scalar(b, _)) => Err(python_adds(a, b)),
-            (a, b) => Err(PromotionError::Framework {
-                kind: ErrorKind::Type,
-                message: format!(
+            (a, b) => Err(PromotionError::framework(
+                ErrorKind::Type,
+                format!(
                     "unsupported operand type(s) for +: '{}' and '{}'",
                     a.python_class(),
                     b.python_class()
                 ),
-            }),
+            )),
         }
     }
 
     /// `Array.__add__` or `Array.__radd__` (`op`) of an array of `dtype`
     /// with `other`, in array-api-strict's order of checks.
     fn operator(&self, dtype: DType, other: Form, op: &str) -> Result<DType, PromotionError> {
-        let type_error = |message: String| PromotionError::Framework {
-            kind: ErrorKind::Type,
-            message,
-        };
         let numeric = |dtype: DType| {
             if dtype == DType::Bool {
-                Err(type_error(format!(
-                    "Only numeric dtypes are allowed in {op}"
-                )))
+                Err(PromotionError::framework(
+                    ErrorKind::Type,
+                    format!("Only numeric dtypes are allowed in {op}"),
+                ))
             } else {
                 Ok(dtype)
             }
@@ -188,7 +185,8 @@ impl ArrayApi {
         match other {
             // `_check_type_device` looks at the other operand before the
             // array's own dtype.
-            Form::None => Err(type_error(
+            Form::None => Err(PromotionError::framework(
+                ErrorKind::Type,
                 "Expected Array or Python scalar; got <class 'NoneType'>".to_owned(),
             )),
             Form::Array(other) => {
@@ -206,11 +204,13 @@ impl ArrayApi {
         lattice()
             .join_types(Typed::strong(a), Typed::strong(b))
             .map(|joined| joined.dtype)
-            .ok_or_else(|| PromotionError::Framework {
-                kind: ErrorKind::Type,
-                message: format!(
+            .ok_or_else(|| {
+                PromotionError::framework(
+                    ErrorKind::Type,
+                    format!(
                     "array_api_strict.{a} and array_api_strict.{b} cannot be type promoted together"
                 ),
+                )
             })
     }
 }
@@ -268,14 +268,14 @@ fn python_sum(a: PyScalar, b: PyScalar) -> PyScalar {
 /// The answer where Python adds two Python scalars itself: no array, so no
 /// dtype; the message names the sum's Python type.
 pub(crate) fn python_adds(a: PyScalar, b: PyScalar) -> PromotionError {
-    PromotionError::Framework {
-        kind: ErrorKind::Value,
-        message: format!(
+    PromotionError::framework(
+        ErrorKind::Value,
+        format!(
             "Python adds two Python scalars itself: the sum is a Python {} and no array, so it \
              has no dtype",
             python_sum(a, b)
         ),
-    }
+    )
 }
 
 /// A dtype array-api-strict has, or the error looking it up gives.
@@ -290,10 +290,10 @@ pub(super) fn known(dtype: DType) -> Result<DType, PromotionError> {
 }
 
 fn not_an_input() -> PromotionError {
-    PromotionError::Framework {
-        kind: ErrorKind::Type,
-        message: "result_type() inputs must be Array API arrays, dtypes, or scalars".to_owned(),
-    }
+    PromotionError::framework(
+        ErrorKind::Type,
+        "result_type() inputs must be Array API arrays, dtypes, or scalars",
+    )
 }
 
 /// A Python scalar against arrays of dtype `dtype`: it must be of a kind
@@ -304,16 +304,14 @@ pub(super) fn promote_scalar(
     scalar: PyScalar,
     value: Option<i128>,
 ) -> Result<DType, PromotionError> {
-    let type_error = |message: &str| PromotionError::Framework {
-        kind: ErrorKind::Type,
-        message: message.to_owned(),
-    };
     let inexact = dtype.is_inexact();
     match scalar {
-        PyScalar::Bool if dtype != DType::Bool => Err(type_error(
+        PyScalar::Bool if dtype != DType::Bool => Err(PromotionError::framework(
+            ErrorKind::Type,
             "Python bool scalars can only be promoted with bool arrays",
         )),
-        PyScalar::Int if dtype == DType::Bool => Err(type_error(
+        PyScalar::Int if dtype == DType::Bool => Err(PromotionError::framework(
+            ErrorKind::Type,
             "Python int scalars cannot be promoted with bool arrays",
         )),
         PyScalar::Int => {
@@ -321,18 +319,19 @@ pub(super) fn promote_scalar(
             if value.is_none_or(fits) {
                 Ok(dtype)
             } else {
-                Err(PromotionError::Framework {
-                    kind: ErrorKind::Overflow,
-                    message: "Python int scalars must be within the bounds of the dtype for \
-                              integer arrays"
-                        .to_owned(),
-                })
+                Err(PromotionError::framework(
+                    ErrorKind::Overflow,
+                    "Python int scalars must be within the bounds of the dtype for \
+                     integer arrays",
+                ))
             }
         }
-        PyScalar::Float if !inexact => Err(type_error(
+        PyScalar::Float if !inexact => Err(PromotionError::framework(
+            ErrorKind::Type,
             "Python float scalars can only be promoted with floating-point arrays.",
         )),
-        PyScalar::Complex if !inexact => Err(type_error(
+        PyScalar::Complex if !inexact => Err(PromotionError::framework(
+            ErrorKind::Type,
             "Python complex scalars can only be promoted with floating-point arrays.",
         )),
         PyScalar::Complex => Ok(match dtype {
@@ -394,24 +393,20 @@ impl Policy for ArrayApi {
     /// ```
     fn operation(&self, op: Op, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
         match op {
-            // The policy's addition is `+`, as everywhere in the library.
-            Op::Add => self.add(operands),
+            // The policy's addition is `+`, the operator users write.
+            Op::Add => Some(match *operands {
+                [a, b] => self.plus(a, b).map(Typed::strong),
+                _ => Err(PromotionError::framework(
+                    ErrorKind::Type,
+                    format!("the + operator takes two operands, not {}", operands.len()),
+                )),
+            }),
             _ => Some(ops::operation(self, op, operands)),
         }
     }
 
     fn describe_operation(&self, op: Op) -> Option<String> {
         Some(ops::describe(op))
-    }
-
-    fn add(&self, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
-        Some(match *operands {
-            [a, b] => self.add_pair(a, b).map(Typed::strong),
-            _ => Err(PromotionError::Framework {
-                kind: ErrorKind::Type,
-                message: format!("the + operator takes two operands, not {}", operands.len()),
-            }),
-        })
     }
 }
 

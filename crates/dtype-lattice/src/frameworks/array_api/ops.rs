@@ -10,6 +10,7 @@
 //! and what the result is.
 
 use super::{form, known, promote_scalar, ArrayApi, Form};
+use crate::frameworks::common::{OpTable, Output};
 use crate::frameworks::numpy::ops::select_loop;
 use crate::types::{DType, ErrorKind, Kind, Op, Operand, PromotionError, PyScalar, Typed};
 
@@ -52,49 +53,66 @@ impl Category {
     }
 }
 
-/// What a function gives for the promoted dtype.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Gives {
-    Same,
-    Bool,
-    /// A complex dtype's part type (`abs`).
-    Real,
-}
-
 /// The function's name, category and result, by [`Op`]'s order.
-const FUNCTIONS: [(&str, Category, Gives); 24] = [
-    ("add", Category::Numeric, Gives::Same),
-    ("subtract", Category::Numeric, Gives::Same),
-    ("multiply", Category::Numeric, Gives::Same),
-    ("divide", Category::FloatingPoint, Gives::Same),
-    ("floor_divide", Category::RealNumeric, Gives::Same),
-    ("remainder", Category::RealNumeric, Gives::Same),
-    ("pow", Category::Numeric, Gives::Same),
-    ("maximum", Category::RealNumeric, Gives::Same),
-    ("equal", Category::Any, Gives::Bool),
-    ("not_equal", Category::Any, Gives::Bool),
-    ("less", Category::RealNumeric, Gives::Bool),
-    ("less_equal", Category::RealNumeric, Gives::Bool),
-    ("greater", Category::RealNumeric, Gives::Bool),
-    ("greater_equal", Category::RealNumeric, Gives::Bool),
-    ("bitwise_and", Category::IntegerOrBoolean, Gives::Same),
-    ("bitwise_or", Category::IntegerOrBoolean, Gives::Same),
-    ("bitwise_xor", Category::IntegerOrBoolean, Gives::Same),
-    ("logical_and", Category::Boolean, Gives::Bool),
-    ("negative", Category::Numeric, Gives::Same),
-    ("abs", Category::Numeric, Gives::Real),
-    ("sign", Category::Numeric, Gives::Same),
-    ("sqrt", Category::FloatingPoint, Gives::Same),
-    ("exp", Category::FloatingPoint, Gives::Same),
-    ("floor", Category::RealNumeric, Gives::Same),
-];
-
-fn type_error(message: String) -> PromotionError {
-    PromotionError::Framework {
-        kind: ErrorKind::Type,
-        message,
-    }
-}
+const FUNCTIONS: OpTable<(&str, Category, Output)> = OpTable::new([
+    (Op::Add, ("add", Category::Numeric, Output::Same)),
+    (Op::Subtract, ("subtract", Category::Numeric, Output::Same)),
+    (Op::Multiply, ("multiply", Category::Numeric, Output::Same)),
+    (
+        Op::TrueDivide,
+        ("divide", Category::FloatingPoint, Output::Same),
+    ),
+    (
+        Op::FloorDivide,
+        ("floor_divide", Category::RealNumeric, Output::Same),
+    ),
+    (
+        Op::Remainder,
+        ("remainder", Category::RealNumeric, Output::Same),
+    ),
+    (Op::Power, ("pow", Category::Numeric, Output::Same)),
+    (
+        Op::Maximum,
+        ("maximum", Category::RealNumeric, Output::Same),
+    ),
+    (Op::Equal, ("equal", Category::Any, Output::Bool)),
+    (Op::NotEqual, ("not_equal", Category::Any, Output::Bool)),
+    (Op::Less, ("less", Category::RealNumeric, Output::Bool)),
+    (
+        Op::LessEqual,
+        ("less_equal", Category::RealNumeric, Output::Bool),
+    ),
+    (
+        Op::Greater,
+        ("greater", Category::RealNumeric, Output::Bool),
+    ),
+    (
+        Op::GreaterEqual,
+        ("greater_equal", Category::RealNumeric, Output::Bool),
+    ),
+    (
+        Op::BitwiseAnd,
+        ("bitwise_and", Category::IntegerOrBoolean, Output::Same),
+    ),
+    (
+        Op::BitwiseOr,
+        ("bitwise_or", Category::IntegerOrBoolean, Output::Same),
+    ),
+    (
+        Op::BitwiseXor,
+        ("bitwise_xor", Category::IntegerOrBoolean, Output::Same),
+    ),
+    (
+        Op::LogicalAnd,
+        ("logical_and", Category::Boolean, Output::Bool),
+    ),
+    (Op::Negative, ("negative", Category::Numeric, Output::Same)),
+    (Op::Abs, ("abs", Category::Numeric, Output::RealPart)),
+    (Op::Sign, ("sign", Category::Numeric, Output::Same)),
+    (Op::Sqrt, ("sqrt", Category::FloatingPoint, Output::Same)),
+    (Op::Exp, ("exp", Category::FloatingPoint, Output::Same)),
+    (Op::Floor, ("floor", Category::RealNumeric, Output::Same)),
+]);
 
 /// `xp.<function>(*operands).dtype`.
 pub(super) fn operation(
@@ -102,17 +120,20 @@ pub(super) fn operation(
     op: Op,
     operands: &[Operand],
 ) -> Result<Typed, PromotionError> {
-    let (name, category, gives) = FUNCTIONS[op as usize];
+    let (name, category, gives) = FUNCTIONS[op];
     let promoted = match *operands {
         [x] if op.arity() == 1 => unary(name, category, x.as_argument())?,
         [a, b] if op.arity() == 2 => binary(api, name, category, a.as_argument(), b.as_argument())?,
         _ => {
-            return Err(type_error(format!(
-                "{name}() takes {} positional argument{} but {} were given",
-                op.arity(),
-                if op.arity() == 1 { "" } else { "s" },
-                operands.len()
-            )))
+            return Err(PromotionError::framework(
+                ErrorKind::Type,
+                format!(
+                    "{name}() takes {} positional argument{} but {} were given",
+                    op.arity(),
+                    if op.arity() == 1 { "" } else { "s" },
+                    operands.len()
+                ),
+            ))
         }
     };
     // array-api-strict computes with NumPy's ufunc, whose loops may not
@@ -123,17 +144,17 @@ pub(super) fn operation(
     if op == Op::Power && dtype.is_integer() {
         if let Form::Scalar(PyScalar::Int, Some(exponent)) = form(&operands[1].as_argument())? {
             if exponent < 0 {
-                return Err(PromotionError::Framework {
-                    kind: ErrorKind::Value,
-                    message: "Integers to negative integer powers are not allowed.".to_owned(),
-                });
+                return Err(PromotionError::framework(
+                    ErrorKind::Value,
+                    "Integers to negative integer powers are not allowed.",
+                ));
             }
         }
     }
     Ok(Typed::strong(match gives {
-        Gives::Same => dtype,
-        Gives::Bool => DType::Bool,
-        Gives::Real => dtype.real_part(),
+        Output::Same => dtype,
+        Output::Bool => DType::Bool,
+        Output::RealPart => dtype.real_part(),
     }))
 }
 
@@ -145,21 +166,29 @@ fn unary(name: &str, category: Category, x: Operand) -> Result<DType, PromotionE
             if category.contains(dtype) {
                 Ok(dtype)
             } else if name == "sign" {
-                Err(type_error(
+                Err(PromotionError::framework(
+                    ErrorKind::Type,
                     "Only numeric dtypes are allowed in sign".to_owned(),
                 ))
             } else {
-                Err(type_error(format!(
-                    "Only {} dtypes are allowed in {name}; got array_api_strict.{dtype}.",
-                    category.name()
-                )))
+                Err(PromotionError::framework(
+                    ErrorKind::Type,
+                    format!(
+                        "Only {} dtypes are allowed in {name}; got array_api_strict.{dtype}.",
+                        category.name()
+                    ),
+                ))
             }
         }
-        Form::Scalar(scalar, _) => Err(type_error(format!(
-            "Only Array objects are allowed; got <class '{}'>",
-            scalar.name()
-        ))),
-        Form::None => Err(type_error(
+        Form::Scalar(scalar, _) => Err(PromotionError::framework(
+            ErrorKind::Type,
+            format!(
+                "Only Array objects are allowed; got <class '{}'>",
+                scalar.name()
+            ),
+        )),
+        Form::None => Err(PromotionError::framework(
+            ErrorKind::Type,
             "Only Array objects are allowed; got <class 'NoneType'>".to_owned(),
         )),
     }
@@ -184,30 +213,40 @@ fn binary(
     match (a, b) {
         (Form::Array(x), Form::Array(y)) => {
             if !(category.contains(x) && category.contains(y)) {
-                return Err(type_error(format!(
-                    "Only {} dtypes are allowed in {name}(...). Got array_api_strict.{x} and \
+                return Err(PromotionError::framework(
+                    ErrorKind::Type,
+                    format!(
+                        "Only {} dtypes are allowed in {name}(...). Got array_api_strict.{x} and \
                      array_api_strict.{y}.",
-                    category.name()
-                )));
+                        category.name()
+                    ),
+                ));
             }
             api.join(x, y)
         }
         (Form::Array(dtype), Form::Scalar(scalar, value))
         | (Form::Scalar(scalar, value), Form::Array(dtype)) => {
             if !category.contains(dtype) {
-                return Err(type_error(format!(
-                    "Only {} dtypes are allowed {name}. Got array_api_strict.{dtype}.",
-                    category.name()
-                )));
+                return Err(PromotionError::framework(
+                    ErrorKind::Type,
+                    format!(
+                        "Only {} dtypes are allowed {name}. Got array_api_strict.{dtype}.",
+                        category.name()
+                    ),
+                ));
             }
             promote_scalar(dtype, scalar, value)
         }
-        (Form::Scalar(x, _), Form::Scalar(y, _)) => Err(type_error(format!(
-            "Two scalars not allowed, got type(x1) = <class '{}'> and type(x2) =<class '{}'>",
-            x.name(),
-            y.name()
-        ))),
-        _ => Err(type_error(
+        (Form::Scalar(x, _), Form::Scalar(y, _)) => Err(PromotionError::framework(
+            ErrorKind::Type,
+            format!(
+                "Two scalars not allowed, got type(x1) = <class '{}'> and type(x2) =<class '{}'>",
+                x.name(),
+                y.name()
+            ),
+        )),
+        _ => Err(PromotionError::framework(
+            ErrorKind::Type,
             "Expected Array or Python scalar; got <class 'NoneType'>".to_owned(),
         )),
     }
@@ -220,15 +259,15 @@ pub(super) fn describe(op: Op) -> String {
                 promoted by the standard's table, a Python scalar only of a kind the array holds"
             .to_owned();
     }
-    let (name, category, gives) = FUNCTIONS[op as usize];
+    let (name, category, gives) = FUNCTIONS[op];
     let takes = match category {
         Category::Any => "any dtype".to_owned(),
         other => format!("{} dtypes", other.name()),
     };
     let result = match gives {
-        Gives::Same => "the promoted dtype",
-        Gives::Bool => "bool",
-        Gives::Real => "the promoted dtype, a complex one's part type",
+        Output::Same => "the promoted dtype",
+        Output::Bool => "bool",
+        Output::RealPart => "the promoted dtype, a complex one's part type",
     };
     format!(
         "xp.{name}: takes {takes}, then promotes as `+` does (two arrays by the standard's \

@@ -3,6 +3,7 @@
 //! `jax.numpy`'s functions (which promote first, `ops.rs`) and `jax.lax`'s
 //! (which do not, `jax_lax.rs`).
 
+use crate::frameworks::common::{OpTable, Output};
 use crate::types::{DType, ErrorKind, Kind, Op, PromotionError};
 
 /// A class of dtypes a primitive accepts, as its messages name them.
@@ -46,17 +47,6 @@ pub(crate) const FLOATING: &[Class] = &[Class::Floating];
 pub(crate) const ANY: &[Class] = &[Class::Integer, Class::Bool, Class::Floating, Class::Complex];
 const SIGNED: &[Class] = &[Class::Floating, Class::Complex, Class::SignedInteger];
 
-/// What a primitive gives for operands of one dtype.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Gives {
-    /// The operands' dtype.
-    Same,
-    /// `bool`.
-    Bool,
-    /// A complex dtype's part type, the rest their own (`abs`).
-    Real,
-}
-
 /// One primitive.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Primitive {
@@ -68,7 +58,7 @@ pub(crate) struct Primitive {
     /// The `jax.numpy` function its "same dtypes" message points to, where
     /// it points to one.
     pub(crate) tip: Option<&'static str>,
-    pub(crate) gives: Gives,
+    pub(crate) gives: Output,
     /// How many operands it takes.
     pub(crate) arity: usize,
 }
@@ -78,7 +68,7 @@ const fn binary(
     accepts: &'static [Class],
     tip: Option<&'static str>,
 ) -> Option<Primitive> {
-    two(name, accepts, tip, Gives::Same)
+    two(name, accepts, tip, Output::Same)
 }
 
 const fn compare(
@@ -86,7 +76,7 @@ const fn compare(
     accepts: &'static [Class],
     tip: Option<&'static str>,
 ) -> Option<Primitive> {
-    two(name, accepts, tip, Gives::Bool)
+    two(name, accepts, tip, Output::Bool)
 }
 
 /// A binary primitive taking the same classes at both positions.
@@ -94,7 +84,7 @@ const fn two(
     name: &'static str,
     accepts: &'static [Class],
     tip: Option<&'static str>,
-    gives: Gives,
+    gives: Output,
 ) -> Option<Primitive> {
     Some(Primitive {
         name,
@@ -105,7 +95,7 @@ const fn two(
     })
 }
 
-const fn unary(name: &'static str, accepts: &'static [Class], gives: Gives) -> Option<Primitive> {
+const fn unary(name: &'static str, accepts: &'static [Class], gives: Output) -> Option<Primitive> {
     Some(Primitive {
         name,
         accepts: [accepts, accepts],
@@ -117,43 +107,46 @@ const fn unary(name: &'static str, accepts: &'static [Class], gives: Gives) -> O
 
 /// The primitive of each operation, by [`Op`]'s order; `None` where `lax`
 /// has none (`floor_divide`, `logical_and`: `jnp` composes them).
-pub(crate) const PRIMITIVES: [Option<Primitive>; 24] = [
-    binary("add", NUMBER, Some("add")),
-    binary("sub", NUMBER, Some("subtract")),
-    binary("mul", NUMBER, Some("multiply")),
-    binary("div", NUMBER, Some("divide")),
-    None,
-    binary("rem", REAL, None),
+pub(crate) const PRIMITIVES: OpTable<Option<Primitive>> = OpTable::new([
+    (Op::Add, binary("add", NUMBER, Some("add"))),
+    (Op::Subtract, binary("sub", NUMBER, Some("subtract"))),
+    (Op::Multiply, binary("mul", NUMBER, Some("multiply"))),
+    (Op::TrueDivide, binary("div", NUMBER, Some("divide"))),
+    (Op::FloorDivide, None),
+    (Op::Remainder, binary("rem", REAL, None)),
     // A float or complex base; an integer exponent, or the base's dtype.
-    Some(Primitive {
-        name: "pow",
-        accepts: [INEXACT, NUMBER],
-        tip: None,
-        gives: Gives::Same,
-        arity: 2,
-    }),
-    binary("max", ANY, Some("maximum")),
-    compare("eq", ANY, Some("equal")),
-    compare("ne", ANY, Some("not_equal")),
-    compare("lt", ORDERED, None),
-    compare("le", ORDERED, None),
-    compare("gt", ORDERED, None),
-    compare("ge", ORDERED, None),
-    binary("and", INTEGRAL, None),
-    binary("or", INTEGRAL, None),
-    binary("xor", INTEGRAL, None),
-    None,
-    unary("neg", NUMBER, Gives::Same),
-    unary("abs", SIGNED, Gives::Real),
-    unary("sign", NUMBER, Gives::Same),
-    unary("sqrt", INEXACT, Gives::Same),
-    unary("exp", INEXACT, Gives::Same),
-    unary("floor", FLOATING, Gives::Same),
-];
+    (
+        Op::Power,
+        Some(Primitive {
+            name: "pow",
+            accepts: [INEXACT, NUMBER],
+            tip: None,
+            gives: Output::Same,
+            arity: 2,
+        }),
+    ),
+    (Op::Maximum, binary("max", ANY, Some("maximum"))),
+    (Op::Equal, compare("eq", ANY, Some("equal"))),
+    (Op::NotEqual, compare("ne", ANY, Some("not_equal"))),
+    (Op::Less, compare("lt", ORDERED, None)),
+    (Op::LessEqual, compare("le", ORDERED, None)),
+    (Op::Greater, compare("gt", ORDERED, None)),
+    (Op::GreaterEqual, compare("ge", ORDERED, None)),
+    (Op::BitwiseAnd, binary("and", INTEGRAL, None)),
+    (Op::BitwiseOr, binary("or", INTEGRAL, None)),
+    (Op::BitwiseXor, binary("xor", INTEGRAL, None)),
+    (Op::LogicalAnd, None),
+    (Op::Negative, unary("neg", NUMBER, Output::Same)),
+    (Op::Abs, unary("abs", SIGNED, Output::RealPart)),
+    (Op::Sign, unary("sign", NUMBER, Output::Same)),
+    (Op::Sqrt, unary("sqrt", INEXACT, Output::Same)),
+    (Op::Exp, unary("exp", INEXACT, Output::Same)),
+    (Op::Floor, unary("floor", FLOATING, Output::Same)),
+]);
 
 /// The primitive of `op`, if `lax` has one.
 pub(crate) const fn primitive(op: Op) -> Option<Primitive> {
-    PRIMITIVES[op as usize]
+    *PRIMITIVES.get(op)
 }
 
 /// Whether `classes` take `dtype`.
@@ -171,30 +164,29 @@ pub(crate) fn refused(
 ) -> PromotionError {
     let names: Vec<&str> = classes.iter().map(|c| c.name()).collect();
     let names = names.join(", ");
-    type_error(match position {
-        Some(p) => format!(
+    PromotionError::framework(
+        ErrorKind::Type,
+        match position {
+            Some(p) => format!(
             "{name} does not accept dtype {dtype} at position {p}. Accepted dtypes at position \
              {p} are subtypes of {names}."
         ),
-        None => format!(
-            "{name} does not accept dtype {dtype}. Accepted dtypes are subtypes of {names}."
-        ),
-    })
+            None => format!(
+                "{name} does not accept dtype {dtype}. Accepted dtypes are subtypes of {names}."
+            ),
+        },
+    )
 }
 
 /// `lax.abs` of the narrow integers: it takes `int1` (as `int8`) and
 /// refuses `int2` and `int4` with this.
 pub(crate) fn narrow_abs(dtype: DType) -> PromotionError {
-    type_error(format!(
-        "abs does not accept dtype {dtype}. Support for narrow-width integers is \
+    PromotionError::framework(
+        ErrorKind::Type,
+        format!(
+            "abs does not accept dtype {dtype}. Support for narrow-width integers is \
          platform-dependent and limited to a few specific operations, e.g. basic arithmetic \
          and type casting."
-    ))
-}
-
-pub(crate) fn type_error(message: String) -> PromotionError {
-    PromotionError::Framework {
-        kind: ErrorKind::Type,
-        message,
-    }
+        ),
+    )
 }

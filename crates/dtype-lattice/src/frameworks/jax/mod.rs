@@ -73,7 +73,7 @@ mod ops;
 mod rules;
 mod tables;
 
-use crate::policy::{Policy, TypedLattice};
+use crate::policy::{JaxFunctions, Policy, TypedLattice};
 use crate::types::{
     DType, Op, Operand, OperandKind, PromotionError, PyScalar, TypeSpec, Typed, Warning,
     WarningKind,
@@ -671,10 +671,6 @@ impl Policy for Jax {
         Some(&compiled().lattices[self.config.lattice_index()])
     }
 
-    fn lattice_result_type(&self, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
-        Some(Jax::lattice_result_type(self, operands))
-    }
-
     /// `jnp.<op>` (`jnp.true_divide`, `jnp.less`, ...): see
     /// [`Jax::operation`].
     fn operation(&self, op: Op, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
@@ -685,28 +681,39 @@ impl Policy for Jax {
         Some(ops::describe(op))
     }
 
-    fn result_type_warnings(&self, operands: &[Operand]) -> Vec<Warning> {
-        Jax::result_type_warnings(self, operands)
+    fn jax(&self) -> Option<&dyn JaxFunctions> {
+        Some(self)
+    }
+}
+
+/// Each function as [`Jax`]'s own method of that name answers it.
+impl JaxFunctions for Jax {
+    fn lattice_result_type(&self, operands: &[Operand]) -> Result<Typed, PromotionError> {
+        Jax::lattice_result_type(self, operands)
     }
 
-    fn lattice_result_type_warnings(&self, operands: &[Operand]) -> Vec<Warning> {
-        Jax::lattice_result_type_warnings(self, operands)
+    fn asarray(&self, value: Operand) -> Result<Typed, PromotionError> {
+        Jax::asarray(self, value)
+    }
+
+    fn canonicalize_dtype(&self, dtype: DType) -> DType {
+        Jax::canonicalize_dtype(self, dtype)
+    }
+
+    fn safe_to_cast(&self, input: Operand, output: DType) -> Result<bool, PromotionError> {
+        Jax::safe_to_cast(self, input, output)
     }
 
     fn may_warn(&self) -> bool {
         self.config.truncates()
     }
 
-    fn asarray(&self, value: Operand) -> Option<Result<Typed, PromotionError>> {
-        Some(Jax::asarray(self, value))
+    fn result_type_warnings(&self, operands: &[Operand]) -> Vec<Warning> {
+        Jax::result_type_warnings(self, operands)
     }
 
-    fn canonicalize_dtype(&self, dtype: DType) -> Option<DType> {
-        Some(Jax::canonicalize_dtype(self, dtype))
-    }
-
-    fn safe_to_cast(&self, input: Operand, output: DType) -> Option<Result<bool, PromotionError>> {
-        Some(Jax::safe_to_cast(self, input, output))
+    fn lattice_result_type_warnings(&self, operands: &[Operand]) -> Vec<Warning> {
+        Jax::lattice_result_type_warnings(self, operands)
     }
 
     fn safe_to_cast_warnings(&self, input: Operand, output: DType) -> Vec<Warning> {

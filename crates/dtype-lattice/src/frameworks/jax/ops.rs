@@ -11,8 +11,10 @@
 //! per operation; `power`, `abs`, `floor` and `logical_and` have cases of
 //! their own, each with JAX's reason.
 
-use super::lax::{self, type_error, Class, Gives};
+use super::lax::{self, Class};
 use super::Jax;
+use crate::frameworks::common::OpTable;
+use crate::frameworks::common::Output;
 use crate::types::{
     Arguments, DType, ErrorKind, Kind, Op, Operand, OperandKind, PromotionError, Typed,
 };
@@ -57,63 +59,67 @@ const fn all(promote: Promote) -> Option<Rule> {
 
 /// The rule of each operation that follows one, by [`Op`]'s order; `None`
 /// for those with cases of their own.
-const RULES: [Option<Rule>; 24] = [
-    all(Promote::Args),
-    rule(Promote::Args),
-    all(Promote::Args),
-    rule(Promote::Inexact),
-    None, // floor_divide: complex refused by jnp itself
-    rule(Promote::Numeric),
-    None, // power
-    rule(Promote::Args),
-    rule(Promote::Args),
-    rule(Promote::Args),
-    all(Promote::Args),
-    all(Promote::Args),
-    all(Promote::Args),
-    all(Promote::Args),
-    rule(Promote::Args),
-    rule(Promote::Args),
-    rule(Promote::Args),
-    None, // logical_and
-    rule(Promote::Args),
-    None, // abs
-    rule(Promote::Args),
-    rule(Promote::Inexact),
-    rule(Promote::Inexact),
-    None, // floor
-];
+const RULES: OpTable<Option<Rule>> = OpTable::new([
+    (Op::Add, all(Promote::Args)),
+    (Op::Subtract, rule(Promote::Args)),
+    (Op::Multiply, all(Promote::Args)),
+    (Op::TrueDivide, rule(Promote::Inexact)),
+    (Op::FloorDivide, None), // complex refused by jnp itself
+    (Op::Remainder, rule(Promote::Numeric)),
+    (Op::Power, None),
+    (Op::Maximum, rule(Promote::Args)),
+    (Op::Equal, rule(Promote::Args)),
+    (Op::NotEqual, rule(Promote::Args)),
+    (Op::Less, all(Promote::Args)),
+    (Op::LessEqual, all(Promote::Args)),
+    (Op::Greater, all(Promote::Args)),
+    (Op::GreaterEqual, all(Promote::Args)),
+    (Op::BitwiseAnd, rule(Promote::Args)),
+    (Op::BitwiseOr, rule(Promote::Args)),
+    (Op::BitwiseXor, rule(Promote::Args)),
+    (Op::LogicalAnd, None),
+    (Op::Negative, rule(Promote::Args)),
+    (Op::Abs, None),
+    (Op::Sign, rule(Promote::Args)),
+    (Op::Sqrt, rule(Promote::Inexact)),
+    (Op::Exp, rule(Promote::Inexact)),
+    (Op::Floor, None),
+]);
 
 /// `jnp.<op>(*operands)`'s result type.
 pub(super) fn operation(jax: &Jax, op: Op, operands: &[Operand]) -> Result<Typed, PromotionError> {
     let Some(arguments) = Arguments::new(op, operands, |o| argument_of(jax, o)) else {
-        return Err(type_error(format!(
-            "{}() takes {} positional argument{} but {} were given",
-            op.name(),
-            op.arity(),
-            if op.arity() == 1 { "" } else { "s" },
-            operands.len()
-        )));
+        return Err(PromotionError::framework(
+            ErrorKind::Type,
+            format!(
+                "{}() takes {} positional argument{} but {} were given",
+                op.name(),
+                op.arity(),
+                if op.arity() == 1 { "" } else { "s" },
+                operands.len()
+            ),
+        ));
     };
     let operands = arguments.get();
     arraylike(function_name(op), operands)?;
-    if let (Some(rule), Some(primitive)) = (RULES[op as usize], lax::primitive(op)) {
+    if let (Some(rule), Some(primitive)) = (RULES[op], lax::primitive(op)) {
         let promoted = promote(jax, rule.promote, operands)?;
         let classes = rule.accepts.unwrap_or(primitive.accepts[0]);
         accepts(primitive.name, classes, promoted.dtype, operands.len())?;
         return Ok(match primitive.gives {
-            Gives::Bool => Typed {
+            Output::Bool => Typed {
                 dtype: DType::Bool,
                 weak: promoted.weak,
             },
-            Gives::Same | Gives::Real => promoted,
+            Output::Same | Output::RealPart => promoted,
         });
     }
     match op {
         Op::FloorDivide => {
             let promoted = promote(jax, Promote::Numeric, operands)?;
             if promoted.dtype.kind() == Kind::Complex {
-                return Err(type_error(
+                return Err(PromotionError::framework(
+                    ErrorKind::Type,
                     "floor_divide does not support complex-valued inputs".to_owned(),
                 ));
             }
@@ -187,10 +193,13 @@ fn function_name(op: Op) -> &'static str {
 /// Python types were read as arrays and scalars of them).
 fn arraylike(name: &str, operands: &[Operand]) -> Result<(), PromotionError> {
     match operands.iter().position(|o| o.is_none()) {
-        Some(position) => Err(type_error(format!(
-            "{name} requires ndarray or scalar arguments, got <class 'NoneType'> at position \
+        Some(position) => Err(PromotionError::framework(
+            ErrorKind::Type,
+            format!(
+                "{name} requires ndarray or scalar arguments, got <class 'NoneType'> at position \
              {position}."
-        ))),
+            ),
+        )),
         None => Ok(()),
     }
 }
@@ -259,11 +268,14 @@ fn power(jax: &Jax, operands: &[Operand]) -> Result<Typed, PromotionError> {
         if base_type.dtype.is_integer() && n < 0 {
             let shape = if is_scalar(base) { "[]" } else { "[...]" };
             let tilde = if base_type.weak { "~" } else { "" };
-            return Err(type_error(format!(
-                "Integers cannot be raised to negative powers, got \
+            return Err(PromotionError::framework(
+                ErrorKind::Type,
+                format!(
+                    "Integers cannot be raised to negative powers, got \
                  integer_pow({tilde}{}{shape}, {n})",
-                base_type.dtype
-            )));
+                    base_type.dtype
+                ),
+            ));
         }
         return Ok(base_type);
     }
@@ -273,10 +285,10 @@ fn power(jax: &Jax, operands: &[Operand]) -> Result<Typed, PromotionError> {
     // `iinfo` for the width, which has none for the sub-byte integers.
     if promoted.dtype.is_integer() {
         if promoted.dtype.is_sub_byte_integer() {
-            return Err(PromotionError::Framework {
-                kind: ErrorKind::Value,
-                message: "Invalid integer data type 'V'.".to_owned(),
-            });
+            return Err(PromotionError::framework(
+                ErrorKind::Value,
+                "Invalid integer data type 'V'.",
+            ));
         }
         return Ok(Typed::strong(promoted.dtype));
     }
@@ -323,7 +335,7 @@ fn abs(jax: &Jax, operand: Operand) -> Result<Typed, PromotionError> {
 /// or the case it has of its own.
 pub(super) fn describe(op: Op) -> String {
     let name = function_name(op);
-    let (Some(rule), Some(primitive)) = (RULES[op as usize], lax::primitive(op)) else {
+    let (Some(rule), Some(primitive)) = (RULES[op], lax::primitive(op)) else {
         let own = match op {
             Op::FloorDivide => {
                 "promote_args_numeric (the join, bool made int32), refusing complex numbers itself"
@@ -362,8 +374,8 @@ pub(super) fn describe(op: Op) -> String {
     let classes = rule.accepts.unwrap_or(primitive.accepts[0]);
     let takes: Vec<&str> = classes.iter().map(|c| c.name()).collect();
     let result = match primitive.gives {
-        Gives::Bool => "bool, weak where the promoted type is",
-        Gives::Same | Gives::Real => "the promoted type",
+        Output::Bool => "bool, weak where the promoted type is",
+        Output::Same | Output::RealPart => "the promoted type",
     };
     format!(
         "jnp.{name}: {promote}, then lax.{}, which takes {}; the result is {result}",

@@ -39,10 +39,10 @@ impl Model for JaxBackend {
             Value::Python(scalar) => scalar,
         };
         if scalar.is_none() {
-            return Err(PromotionError::Framework {
-                kind: ErrorKind::Value,
-                message: "None is not a valid value for jnp.array".to_owned(),
-            });
+            return Err(PromotionError::framework(
+                ErrorKind::Value,
+                "None is not a valid value for jnp.array",
+            ));
         }
         let made = jax.asarray(scalar)?;
         Ok(match dtype {

@@ -63,9 +63,9 @@
 //!
 //! let x = Operand::dtype(DType::Int8);
 //! let jax = Keras::new(Backend::Jax, Floatx::BFloat16);
-//! assert_eq!(jax.add(&[x, Operand::py_int(2)]), Some(Ok(Typed::strong(DType::Float32))));
+//! assert_eq!(jax.operation(Op::Add, &[x, Operand::py_int(2)]), Some(Ok(Typed::strong(DType::Float32))));
 //! let numpy = Keras::new(Backend::Numpy, Floatx::Float32);
-//! let err = numpy.add(&[x, Operand::py_int(300)]).unwrap().unwrap_err();
+//! let err = numpy.operation(Op::Add, &[x, Operand::py_int(300)]).unwrap().unwrap_err();
 //! assert_eq!(err.to_string(), "Python integer 300 out of bounds for int8");
 //! let i32 = Operand::dtype(DType::Int32);
 //! let half = Floatx::Float16;
@@ -246,22 +246,6 @@ impl Policy for Keras {
         DTYPES.contains(&dtype)
     }
 
-    /// `keras.ops.add(a, b)`'s dtype on the backend.
-    ///
-    /// ```
-    /// use dtype_lattice::frameworks::keras::{Backend, Floatx, Keras};
-    /// use dtype_lattice::{DType, Operand, Policy, Typed};
-    /// let jax = Keras::new(Backend::Jax, Floatx::Float32);
-    /// let (x, u64) = (Operand::dtype(DType::Int8), Operand::dtype(DType::UInt64));
-    /// assert_eq!(jax.add(&[x, u64]), Some(Ok(Typed::strong(DType::Int32))));
-    /// let tf = Keras::new(Backend::TensorFlow, Floatx::Float32);
-    /// let b = Operand::dtype(DType::Bool);
-    /// assert_eq!(tf.add(&[b, b]).unwrap().unwrap_err().python_type(), "InvalidArgumentError");
-    /// ```
-    fn add(&self, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
-        self.operation(Op::Add, operands)
-    }
-
     /// `keras.ops.<op>(*operands)`'s dtype on the backend (`keras.ops.mod`
     /// for `remainder`, `keras.ops.absolute` for `abs`): the backend
     /// function's own conversions and promotion, then its framework's
@@ -282,6 +266,18 @@ impl Policy for Keras {
     /// let numpy = Keras::new(Backend::Numpy, Floatx::Float32);
     /// let err = numpy.operation(Op::Power, &[u8, Operand::py_int(-1)]).unwrap().unwrap_err();
     /// assert_eq!(err.to_string(), "Python integer -1 out of bounds for uint8");
+    /// ```
+    ///
+    /// Addition:
+    /// ```
+    /// use dtype_lattice::frameworks::keras::{Backend, Floatx, Keras};
+    /// use dtype_lattice::{DType, Op, Operand, Policy, Typed};
+    /// let jax = Keras::new(Backend::Jax, Floatx::Float32);
+    /// let (x, u64) = (Operand::dtype(DType::Int8), Operand::dtype(DType::UInt64));
+    /// assert_eq!(jax.operation(Op::Add, &[x, u64]), Some(Ok(Typed::strong(DType::Int32))));
+    /// let tf = Keras::new(Backend::TensorFlow, Floatx::Float32);
+    /// let b = Operand::dtype(DType::Bool);
+    /// assert_eq!(tf.operation(Op::Add, &[b, b]).unwrap().unwrap_err().python_type(), "InvalidArgumentError");
     /// ```
     fn operation(&self, op: Op, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
         Some(self.run(op, operands).map(Typed::strong))

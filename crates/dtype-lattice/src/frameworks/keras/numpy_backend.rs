@@ -106,8 +106,8 @@ fn readable_by_numpy(value: i128, dtype: DType) -> Result<(), PromotionError> {
     if readable || dtype != DType::BFloat16 {
         return Ok(());
     }
-    Err(PromotionError::Framework {
-        kind: ErrorKind::Type,
-        message: "expected number, got int".to_owned(),
-    })
+    Err(PromotionError::framework(
+        ErrorKind::Type,
+        "expected number, got int",
+    ))
 }

@@ -16,6 +16,7 @@
 
 use super::promotion::{invalid_dtype, keras_dtype};
 use super::Keras;
+use crate::frameworks::common::OpTable;
 
 use crate::types::{Arguments, DType, ErrorKind, Op, Operand, OperandKind, PromotionError};
 use crate::types::{PyScalar, TypeSpec};
@@ -252,48 +253,63 @@ const fn bitwise(name: &'static str) -> Rule {
 }
 
 /// Each operation's rule, in [`Op`]'s order.
-const RULES: [Rule; 24] = [
-    arithmetic("add"),
-    arithmetic("subtract"),
-    arithmetic("multiply"),
-    rule(
-        "true_divide",
-        "divide",
-        INEXACT_BY_PYTHON_TYPES,
-        CONVERTED,
-        INEXACT_BY_PYTHON_TYPES,
+const RULES: OpTable<Rule> = OpTable::new([
+    (Op::Add, arithmetic("add")),
+    (Op::Subtract, arithmetic("subtract")),
+    (Op::Multiply, arithmetic("multiply")),
+    (
+        Op::TrueDivide,
+        rule(
+            "true_divide",
+            "divide",
+            INEXACT_BY_PYTHON_TYPES,
+            CONVERTED,
+            INEXACT_BY_PYTHON_TYPES,
+        ),
     ),
-    arithmetic("floor_divide"),
-    rule("mod", "mod", MOD, CONVERTED, MOD),
-    rule("power", "power", TF_POWER, CONVERTED, BY_PYTHON_TYPES),
-    arithmetic("maximum"),
-    comparison("equal"),
-    comparison("not_equal"),
-    comparison("less"),
-    comparison("less_equal"),
-    comparison("greater"),
-    comparison("greater_equal"),
-    bitwise("bitwise_and"),
-    bitwise("bitwise_or"),
-    bitwise("bitwise_xor"),
-    rule(
-        "logical_and",
-        "logical_and",
-        TF_LOGICAL_AND,
-        CONVERTED,
-        AS_IS,
+    (Op::FloorDivide, arithmetic("floor_divide")),
+    (Op::Remainder, rule("mod", "mod", MOD, CONVERTED, MOD)),
+    (
+        Op::Power,
+        rule("power", "power", TF_POWER, CONVERTED, BY_PYTHON_TYPES),
     ),
-    rule("negative", "negative", AS_IS, CONVERTED, AS_IS),
-    rule("absolute", "absolute", TF_ABS, CONVERTED, AS_IS),
-    rule("sign", "sign", TF_SIGN, CONVERTED, AS_IS),
-    rule("sqrt", "sqrt", SQRT, JAX_SQRT, SQRT),
-    rule("exp", "exp", EXP, EXP, EXP),
-    rule("floor", "floor", FLOOR, FLOOR, FLOOR),
-];
+    (Op::Maximum, arithmetic("maximum")),
+    (Op::Equal, comparison("equal")),
+    (Op::NotEqual, comparison("not_equal")),
+    (Op::Less, comparison("less")),
+    (Op::LessEqual, comparison("less_equal")),
+    (Op::Greater, comparison("greater")),
+    (Op::GreaterEqual, comparison("greater_equal")),
+    (Op::BitwiseAnd, bitwise("bitwise_and")),
+    (Op::BitwiseOr, bitwise("bitwise_or")),
+    (Op::BitwiseXor, bitwise("bitwise_xor")),
+    (
+        Op::LogicalAnd,
+        rule(
+            "logical_and",
+            "logical_and",
+            TF_LOGICAL_AND,
+            CONVERTED,
+            AS_IS,
+        ),
+    ),
+    (
+        Op::Negative,
+        rule("negative", "negative", AS_IS, CONVERTED, AS_IS),
+    ),
+    (
+        Op::Abs,
+        rule("absolute", "absolute", TF_ABS, CONVERTED, AS_IS),
+    ),
+    (Op::Sign, rule("sign", "sign", TF_SIGN, CONVERTED, AS_IS)),
+    (Op::Sqrt, rule("sqrt", "sqrt", SQRT, JAX_SQRT, SQRT)),
+    (Op::Exp, rule("exp", "exp", EXP, EXP, EXP)),
+    (Op::Floor, rule("floor", "floor", FLOOR, FLOOR, FLOOR)),
+]);
 
 /// The rule of `op`.
 pub(super) fn rule_of(op: Op) -> &'static Rule {
-    &RULES[op as usize]
+    &RULES[op]
 }
 
 /// `keras.ops.<op>(*operands)` on `model`'s backend.
@@ -304,16 +320,16 @@ pub(super) fn run(
 ) -> Result<DType, PromotionError> {
     let rule = rule_of(op);
     let Some(arguments) = Arguments::new(op, operands, Operand::as_argument) else {
-        return Err(PromotionError::Framework {
-            kind: ErrorKind::Type,
-            message: format!(
+        return Err(PromotionError::framework(
+            ErrorKind::Type,
+            format!(
                 "{}() takes {} positional argument{} but {} were given",
                 rule.name,
                 op.arity(),
                 if op.arity() == 1 { "" } else { "s" },
                 operands.len()
             ),
-        });
+        ));
     };
     let mut slots = [Value::Python(Operand::NONE); 2];
     let values = &mut slots[..op.arity()];

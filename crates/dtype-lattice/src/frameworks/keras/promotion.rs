@@ -202,20 +202,17 @@ pub(super) fn keras_dtype(dtype: DType) -> Result<DType, PromotionError> {
 }
 
 pub(super) fn invalid_dtype(what: &str) -> PromotionError {
-    PromotionError::Framework {
-        kind: ErrorKind::Value,
-        message: format!("Invalid dtype: {what}"),
-    }
+    PromotionError::framework(ErrorKind::Value, format!("Invalid dtype: {what}"))
 }
 
 pub(super) fn no_float8_promotion(received: &str) -> PromotionError {
-    PromotionError::Framework {
-        kind: ErrorKind::Value,
-        message: format!(
+    PromotionError::framework(
+        ErrorKind::Value,
+        format!(
             "There is no implicit conversions from float8 dtypes to others. You must cast it \
              internally. Received: {received}"
         ),
-    }
+    )
 }
 
 /// Python's `repr` of what a backend hands `result_type`: NumPy's dtype

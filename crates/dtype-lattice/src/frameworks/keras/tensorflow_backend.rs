@@ -21,14 +21,14 @@ impl Model for TensorFlowBackend {
     /// and casts them, and its `Cast` kernel has no int64 to float8.
     fn ones(&self, dtype: DType) -> Result<Value, PromotionError> {
         if matches!(dtype, DType::Float8E4M3Fn | DType::Float8E5M2) {
-            return Err(PromotionError::Framework {
-                kind: ErrorKind::Type,
-                message: format!(
+            return Err(PromotionError::framework(
+                ErrorKind::Type,
+                format!(
                     "Error while casting from dtype int64 to {dtype}. {{{{function_node \
                      __wrapped__Cast_device_/job:localhost/replica:0/task:0/device:CPU:0}}}} \
                      Cast int64 to {dtype} is not supported"
                 ),
-            });
+            ));
         }
         Ok(Value::ones(dtype))
     }

@@ -31,10 +31,10 @@
 //!
 //! ```
 //! use dtype_lattice::frameworks::mlx::Mlx;
-//! use dtype_lattice::{DType, Operand, Policy, Typed};
+//! use dtype_lattice::{DType, Op, Operand, Policy, Typed};
 //!
 //! let x = Operand::dtype(DType::Int8);
-//! let add = |a, b| Mlx.add(&[a, b]).unwrap();
+//! let add = |a, b| Mlx.operation(Op::Add, &[a, b]).unwrap();
 //! assert_eq!(add(x, Operand::py_int(2)), Ok(Typed::strong(DType::Int8)));
 //! assert_eq!(add(x, Operand::py_float(2.5)), Ok(Typed::strong(DType::Float32)));
 //! assert_eq!(add(x, Operand::zero_dim(DType::Int64)), Ok(Typed::strong(DType::Int64)));
@@ -129,10 +129,7 @@ fn promote(a: DType, b: DType) -> Result<DType, PromotionError> {
 }
 
 fn value_error(message: &str) -> PromotionError {
-    PromotionError::Framework {
-        kind: ErrorKind::Value,
-        message: message.to_owned(),
-    }
+    PromotionError::framework(ErrorKind::Value, message.to_owned())
 }
 
 /// The dtype of an array operand, `None` for anything else; a
@@ -179,10 +176,10 @@ fn scalar_array(operand: &Operand, beside: Option<DType>) -> Result<DType, Promo
 /// `int32`, unchecked.
 fn int_array(value: i128, beside: Option<DType>) -> Result<DType, PromotionError> {
     let Ok(value) = i64::try_from(value) else {
-        return Err(PromotionError::Framework {
-            kind: ErrorKind::Runtime,
-            message: "std::bad_cast".to_owned(),
-        });
+        return Err(PromotionError::framework(
+            ErrorKind::Runtime,
+            "std::bad_cast",
+        ));
     };
     let own = if i32::try_from(value).is_ok() {
         DType::Int32
@@ -286,10 +283,6 @@ impl Policy for Mlx {
 
     fn is_native(&self, dtype: DType) -> bool {
         DTYPES.contains(&dtype)
-    }
-
-    fn add(&self, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
-        self.operation(Op::Add, operands)
     }
 
     /// `mx.<op>(*operands).dtype` (`ops.rs`): the binding makes the

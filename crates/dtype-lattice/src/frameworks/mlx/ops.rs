@@ -232,13 +232,13 @@ fn refuse(
             Err(value_error(&format!("[{name}] {message}")))
         }
         Refuse::NotIntegral if !(promoted.is_integer() || promoted == DType::Bool) => {
-            Err(PromotionError::Framework {
-                kind: ErrorKind::Runtime,
-                message: format!(
+            Err(PromotionError::framework(
+                ErrorKind::Runtime,
+                format!(
                     "[{name}] Only allowed on integer or boolean types but got types {a} and {}.",
                     b.unwrap_or(a)
                 ),
-            })
+            ))
         }
         _ => Ok(()),
     }
@@ -257,16 +257,16 @@ fn incompatible(function: &Function, arity: usize, operands: &[Operand]) -> Prom
         .iter()
         .map(|operand| python_class(&operand.as_argument()))
         .collect();
-    PromotionError::Framework {
-        kind: ErrorKind::Type,
-        message: format!(
+    PromotionError::framework(
+        ErrorKind::Type,
+        format!(
             "{name}(): incompatible function arguments. The following argument types are \
              supported:\n    1. {name}({parameters}: StreamOrDevice = None) -> array\n\n\
              Invoked with types: {}",
             classes.join(", "),
             name = function.name,
         ),
-    }
+    )
 }
 
 /// `op` in words: the binding, the promotion, the C++ op's checks and

@@ -87,9 +87,11 @@ impl NumpyLegacy {
         typed
             .reduce(|(a, a_zero), (b, b_zero)| (promote(a, a_zero, b, b_zero), a_zero && b_zero))
             .map(|(dtype, _)| dtype)
-            .ok_or_else(|| PromotionError::Framework {
-                kind: ErrorKind::Value,
-                message: "at least one array or dtype is required".to_owned(),
+            .ok_or_else(|| {
+                PromotionError::framework(
+                    ErrorKind::Value,
+                    "at least one array or dtype is required",
+                )
             })
     }
 }
@@ -111,10 +113,10 @@ fn promote(a: DType, a_zero: bool, b: DType, b_zero: bool) -> DType {
 /// A dtype NumPy 1.x has: NumPy's own, not ml_dtypes'.
 fn numpy1_dtype(dtype: DType) -> Result<DType, PromotionError> {
     if dtype.is_ml_dtypes() {
-        return Err(PromotionError::Framework {
-            kind: ErrorKind::Type,
-            message: format!("data type '{dtype}' not understood"),
-        });
+        return Err(PromotionError::framework(
+            ErrorKind::Type,
+            format!("data type '{dtype}' not understood"),
+        ));
     }
     Ok(dtype)
 }
@@ -126,14 +128,14 @@ fn input(operand: &Operand) -> Result<Input, PromotionError> {
         }
         OperandKind::Array { dtype, weak: true } => return Err(weak_array(dtype)),
         OperandKind::ZeroDim(dtype) => {
-            return Err(PromotionError::Framework {
-                kind: ErrorKind::Value,
-                message: format!(
+            return Err(PromotionError::framework(
+                ErrorKind::Value,
+                format!(
                     "0d:{dtype}: the numpy-legacy table has arrays and Python scalars only \
                      (NumPy 1.x promoted zero-dimensional arrays by value); use the policy \
                      numpy for NumPy 2"
                 ),
-            })
+            ))
         }
         OperandKind::PyType(PyScalar::Bool) | OperandKind::PyBool(_) => Input::Array(DType::Bool),
         OperandKind::PyType(scalar) => Input::Scalar(scalar),

@@ -38,19 +38,19 @@
 //!
 //! ```
 //! use dtype_lattice::frameworks::numpy::Numpy;
-//! use dtype_lattice::{DType, Operand, Policy, Typed};
+//! use dtype_lattice::{DType, Op, Operand, Policy, Typed};
 //!
 //! let err = Numpy.promote_types(DType::BFloat16.into(), DType::Float16.into()).unwrap_err();
 //! assert_eq!(err.python_type(), "DTypePromotionError");
 //! // `np.result_type` does not check values; the operation does.
 //! let x = Operand::dtype(DType::UInt8);
 //! assert_eq!(Numpy.result_type(&[x, Operand::py_int(300)]), Ok(Typed::strong(DType::UInt8)));
-//! let err = Numpy.add(&[x, Operand::py_int(300)]).unwrap().unwrap_err();
+//! let err = Numpy.operation(Op::Add, &[x, Operand::py_int(300)]).unwrap().unwrap_err();
 //! assert_eq!(err.to_string(), "Python integer 300 out of bounds for uint8");
 //! ```
 
 mod casts;
-mod common;
+mod promotion;
 mod legacy;
 pub(crate) mod ops;
 
@@ -64,7 +64,7 @@ use crate::types::ErrorKind;
 use crate::types::PromotionError;
 use crate::types::Typed;
 use crate::types::{Op, Operand, OperandKind, PyScalar, TypeSpec};
-use common::{common_pair, promote_sequence, Class};
+use promotion::{common_pair, promote_sequence, Class};
 
 /// NumPy 2.5.5's promotion (NEP 50) with ml_dtypes 0.6.0 imported.
 ///
@@ -93,10 +93,10 @@ impl Numpy {
     /// ```
     fn result_dtype(&self, operands: &[Operand]) -> Result<DType, PromotionError> {
         match operands {
-            [] => Err(PromotionError::Framework {
-                kind: ErrorKind::Value,
-                message: "at least one array or dtype is required".to_owned(),
-            }),
+            [] => Err(PromotionError::framework(
+                ErrorKind::Value,
+                "at least one array or dtype is required",
+            )),
             [single] => alone(single),
             _ => {
                 let classes = operands
@@ -121,31 +121,6 @@ impl Numpy {
     fn safe_cast(&self, from: DType, to: DType) -> bool {
         casts::can_cast_safely(from, to)
     }
-
-    /// The dtype of `np.add(a, b)` (and of NumPy's other arithmetic on
-    /// arrays), for NumPy's own dtypes: [`result_type`](Numpy::result_type),
-    /// then each Python int converted to that dtype, with NumPy's
-    /// `OverflowError` when it does not fit. ml_dtypes' types are refused:
-    /// their arithmetic uses ml_dtypes' own loops, which this does not model.
-    ///
-    /// ```
-    /// use dtype_lattice::frameworks::numpy::Numpy;
-    /// use dtype_lattice::{DType, Operand, Policy, Typed};
-    /// let x = Operand::zero_dim(DType::Int8);
-    /// assert_eq!(Numpy.add(&[x, Operand::py_int(127)]), Some(Ok(Typed::strong(DType::Int8))));
-    /// let err = Numpy.add(&[Operand::py_int(-129), x]).unwrap().unwrap_err();
-    /// assert_eq!(err.python_type(), "OverflowError");
-    /// ```
-    fn add_pair(&self, a: Operand, b: Operand) -> Result<DType, PromotionError> {
-        self.refuse_ml_dtypes(&[a, b])?;
-        let dtype = self.result_dtype(&[a, b])?;
-        for operand in [a, b] {
-            if let OperandKind::PyInt(value) = operand.kind() {
-                check_python_int(value, dtype)?;
-            }
-        }
-        Ok(dtype)
-    }
 }
 
 impl Numpy {
@@ -156,13 +131,13 @@ impl Numpy {
             .iter()
             .find_map(|operand| array_dtype(operand).filter(|d| d.is_ml_dtypes()))
         {
-            Some(dtype) => Err(PromotionError::Framework {
-                kind: ErrorKind::NotImplemented,
-                message: format!(
+            Some(dtype) => Err(PromotionError::framework(
+                ErrorKind::NotImplemented,
+                format!(
                     "arithmetic on {dtype} runs ml_dtypes' own loops, which dtype-lattice does \
                      not model; result_type gives NumPy's promotion"
                 ),
-            }),
+            )),
             None => Ok(()),
         }
     }
@@ -210,24 +185,24 @@ fn alone(operand: &Operand) -> Result<DType, PromotionError> {
     } else if u64::try_from(value).is_ok() {
         Ok(DType::UInt64)
     } else {
-        Err(PromotionError::Framework {
-            kind: ErrorKind::Value,
-            message: format!(
+        Err(PromotionError::framework(
+            ErrorKind::Value,
+            format!(
                 "NumPy gives the Python int {value} the object dtype, as it fits neither int64 \
                  nor uint64; dtype-lattice models numeric dtypes only"
             ),
-        })
+        ))
     }
 }
 
 pub(crate) fn weak_array(dtype: DType) -> PromotionError {
-    PromotionError::Framework {
-        kind: ErrorKind::Value,
-        message: format!(
+    PromotionError::framework(
+        ErrorKind::Value,
+        format!(
             "weak:{dtype} is a weakly-typed array, which only JAX has; write {dtype} for an \
              array, or a Python scalar for a weak operand"
         ),
-    }
+    )
 }
 
 /// NumPy's conversion of a Python int to an integer dtype. NumPy reads the
@@ -285,16 +260,6 @@ impl Policy for Numpy {
         !dtype.is_ml_dtypes()
     }
 
-    fn add(&self, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
-        Some(match *operands {
-            [a, b] => self.add_pair(a, b).map(Typed::strong),
-            _ => Err(PromotionError::Framework {
-                kind: ErrorKind::Type,
-                message: format!("np.add takes two operands, not {}", operands.len()),
-            }),
-        })
-    }
-
     fn can_cast(&self, from: DType, to: DType) -> Option<bool> {
         Some(self.safe_cast(from, to))
     }
@@ -311,6 +276,11 @@ impl Policy for Numpy {
     /// assert_eq!(Numpy.operation(Op::Sqrt, &[x(DType::Int16)]), Some(Ok(Typed::strong(DType::Float32))));
     /// let err = Numpy.operation(Op::Power, &[x(DType::Int8), Operand::py_int(-1)]).unwrap().unwrap_err();
     /// assert_eq!(err.to_string(), "Integers to negative integer powers are not allowed.");
+    /// // A Python int is converted to the promoted dtype, and must fit it.
+    /// let x0 = Operand::zero_dim(DType::Int8);
+    /// assert_eq!(Numpy.operation(Op::Add, &[x0, Operand::py_int(127)]), Some(Ok(Typed::strong(DType::Int8))));
+    /// let err = Numpy.operation(Op::Add, &[Operand::py_int(-129), x0]).unwrap().unwrap_err();
+    /// assert_eq!(err.python_type(), "OverflowError");
     /// ```
     fn operation(&self, op: Op, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
         Some(ops::operation(self, op, operands))

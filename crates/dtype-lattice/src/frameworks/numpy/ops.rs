@@ -13,20 +13,10 @@
 //! negative integer powers) are in [`operation`], each with its message.
 
 use super::{array_dtype, casts, check_python_int, Numpy};
+use crate::frameworks::common::{OpTable, Output};
 use crate::types::{
     Arguments, DType, ErrorKind, Kind, Op, Operand, OperandKind, PromotionError, Typed,
 };
-
-/// What a ufunc's loop gives.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Gives {
-    /// The loop's type.
-    Same,
-    /// `bool` (comparisons, `logical_and`).
-    Bool,
-    /// A complex loop's part type (`absolute`).
-    Real,
-}
 
 /// One ufunc.
 struct Ufunc {
@@ -34,7 +24,7 @@ struct Ufunc {
     name: &'static str,
     /// Its loops' input type codes, in NumPy's order.
     loops: &'static str,
-    gives: Gives,
+    gives: Output,
     /// Whether a Python int is converted to the promoted dtype first (with
     /// NumPy's `OverflowError` when it does not fit): not for comparisons
     /// and `logical_and`, which NumPy 2 lets compare any int, nor for
@@ -45,18 +35,14 @@ struct Ufunc {
 impl Ufunc {
     /// The result of a loop of type `dtype`.
     fn gives(&self, dtype: DType) -> DType {
-        match self.gives {
-            Gives::Same => dtype,
-            Gives::Bool => DType::Bool,
-            Gives::Real => dtype.real_part(),
-        }
+        self.gives.of(dtype)
     }
 }
 
 const fn ufunc(
     name: &'static str,
     loops: &'static str,
-    gives: Gives,
+    gives: Output,
     converts_ints: bool,
 ) -> Ufunc {
     Ufunc {
@@ -73,32 +59,56 @@ const REAL: &str = "bBhHiIlLqQefd";
 const INEXACT: &str = "efdFD";
 
 /// Each operation's ufunc, by [`Op`]'s order.
-const UFUNCS: [Ufunc; 24] = [
-    ufunc("add", ALL, Gives::Same, true),
-    ufunc("subtract", NUMBER, Gives::Same, true),
-    ufunc("multiply", ALL, Gives::Same, true),
-    ufunc("divide", INEXACT, Gives::Same, false),
-    ufunc("floor_divide", REAL, Gives::Same, true),
-    ufunc("remainder", REAL, Gives::Same, true),
-    ufunc("power", NUMBER, Gives::Same, true),
-    ufunc("maximum", ALL, Gives::Same, true),
-    ufunc("equal", ALL, Gives::Bool, false),
-    ufunc("not_equal", ALL, Gives::Bool, false),
-    ufunc("less", ALL, Gives::Bool, false),
-    ufunc("less_equal", ALL, Gives::Bool, false),
-    ufunc("greater", ALL, Gives::Bool, false),
-    ufunc("greater_equal", ALL, Gives::Bool, false),
-    ufunc("bitwise_and", "?bBhHiIlLqQ", Gives::Same, true),
-    ufunc("bitwise_or", "?bBhHiIlLqQ", Gives::Same, true),
-    ufunc("bitwise_xor", "?bBhHiIlLqQ", Gives::Same, true),
-    ufunc("logical_and", ALL, Gives::Bool, false),
-    ufunc("negative", NUMBER, Gives::Same, true),
-    ufunc("absolute", ALL, Gives::Real, true),
-    ufunc("sign", NUMBER, Gives::Same, true),
-    ufunc("sqrt", INEXACT, Gives::Same, true),
-    ufunc("exp", INEXACT, Gives::Same, true),
-    ufunc("floor", "?bBhHiIlLqQefd", Gives::Same, true),
-];
+const UFUNCS: OpTable<Ufunc> = OpTable::new([
+    (Op::Add, ufunc("add", ALL, Output::Same, true)),
+    (Op::Subtract, ufunc("subtract", NUMBER, Output::Same, true)),
+    (Op::Multiply, ufunc("multiply", ALL, Output::Same, true)),
+    (
+        Op::TrueDivide,
+        ufunc("divide", INEXACT, Output::Same, false),
+    ),
+    (
+        Op::FloorDivide,
+        ufunc("floor_divide", REAL, Output::Same, true),
+    ),
+    (Op::Remainder, ufunc("remainder", REAL, Output::Same, true)),
+    (Op::Power, ufunc("power", NUMBER, Output::Same, true)),
+    (Op::Maximum, ufunc("maximum", ALL, Output::Same, true)),
+    (Op::Equal, ufunc("equal", ALL, Output::Bool, false)),
+    (Op::NotEqual, ufunc("not_equal", ALL, Output::Bool, false)),
+    (Op::Less, ufunc("less", ALL, Output::Bool, false)),
+    (Op::LessEqual, ufunc("less_equal", ALL, Output::Bool, false)),
+    (Op::Greater, ufunc("greater", ALL, Output::Bool, false)),
+    (
+        Op::GreaterEqual,
+        ufunc("greater_equal", ALL, Output::Bool, false),
+    ),
+    (
+        Op::BitwiseAnd,
+        ufunc("bitwise_and", "?bBhHiIlLqQ", Output::Same, true),
+    ),
+    (
+        Op::BitwiseOr,
+        ufunc("bitwise_or", "?bBhHiIlLqQ", Output::Same, true),
+    ),
+    (
+        Op::BitwiseXor,
+        ufunc("bitwise_xor", "?bBhHiIlLqQ", Output::Same, true),
+    ),
+    (
+        Op::LogicalAnd,
+        ufunc("logical_and", ALL, Output::Bool, false),
+    ),
+    (Op::Negative, ufunc("negative", NUMBER, Output::Same, true)),
+    (Op::Abs, ufunc("absolute", ALL, Output::RealPart, true)),
+    (Op::Sign, ufunc("sign", NUMBER, Output::Same, true)),
+    (Op::Sqrt, ufunc("sqrt", INEXACT, Output::Same, true)),
+    (Op::Exp, ufunc("exp", INEXACT, Output::Same, true)),
+    (
+        Op::Floor,
+        ufunc("floor", "?bBhHiIlLqQefd", Output::Same, true),
+    ),
+]);
 
 /// The dtype of a NumPy type code.
 fn code_dtype(code: u8) -> DType {
@@ -126,9 +136,9 @@ pub(super) fn operation(
     op: Op,
     operands: &[Operand],
 ) -> Result<Typed, PromotionError> {
-    let ufunc = &UFUNCS[op as usize];
+    let ufunc = &UFUNCS[op];
     let Some(arguments) = Arguments::new(op, operands, Operand::as_argument) else {
-        return Err(error(
+        return Err(PromotionError::framework(
             ErrorKind::Type,
             format!(
                 "{} expected {} input{}, got {}",
@@ -148,7 +158,7 @@ pub(super) fn operation(
 /// operands too (Keras's NumPy backend calls NumPy's functions on them;
 /// the `numpy` policy refuses them, see [`legacy_loop`]).
 pub(crate) fn call(op: Op, operands: &[Operand]) -> Result<Typed, PromotionError> {
-    let ufunc = &UFUNCS[op as usize];
+    let ufunc = &UFUNCS[op];
     if operands
         .iter()
         .any(|o| array_dtype(o).is_some_and(is_ml_float))
@@ -182,10 +192,10 @@ pub(crate) fn call_on(
     dtype: DType,
     exponent: Option<i128>,
 ) -> Result<DType, PromotionError> {
-    let ufunc = &UFUNCS[op as usize];
+    let ufunc = &UFUNCS[op];
     match (op, dtype) {
         (Op::Subtract, DType::Bool) => {
-            return Err(error(
+            return Err(PromotionError::framework(
                 ErrorKind::Type,
                 "numpy boolean subtract, the `-` operator, is not supported, use the \
                  bitwise_xor, the `^` operator, or the logical_xor function instead."
@@ -193,7 +203,7 @@ pub(crate) fn call_on(
             ))
         }
         (Op::Negative, DType::Bool) => {
-            return Err(error(
+            return Err(PromotionError::framework(
                 ErrorKind::Type,
                 "The numpy boolean negative, the `-` operator, is not supported, use the `~` \
                  operator or the logical_not function instead."
@@ -202,7 +212,7 @@ pub(crate) fn call_on(
         }
         // `sign` has no boolean loop, and NumPy 2 does not cast to one.
         (Op::Sign, DType::Bool) => {
-            return Err(error(
+            return Err(PromotionError::framework(
                 ErrorKind::UFuncType,
                 "ufunc 'sign' did not contain a loop with signature matching types <class \
                  'numpy.dtypes.BoolDType'> -> None"
@@ -220,7 +230,7 @@ pub(crate) fn call_on(
         None => select_loop(op, dtype)?,
     };
     if op == Op::Power && dtype.is_integer() && exponent.is_some_and(|e| e < 0) {
-        return Err(error(
+        return Err(PromotionError::framework(
             ErrorKind::Value,
             "Integers to negative integer powers are not allowed.".to_owned(),
         ));
@@ -255,7 +265,7 @@ fn legacy_loop(op: Op, operands: &[Operand]) -> Result<DType, PromotionError> {
         .iter()
         .filter_map(array_dtype)
         .filter_map(|dtype| ml_dtypes_loop(op, dtype));
-    let numpys = UFUNCS[op as usize].loops.bytes().map(code_dtype);
+    let numpys = UFUNCS[op].loops.bytes().map(code_dtype);
     let casts = |operand: &Operand, to: DType| match operand.kind() {
         OperandKind::PyBool(_) => casts::can_cast_safely(DType::Bool, to),
         OperandKind::PyInt(_) => to.is_integer() || to.is_inexact(),
@@ -273,7 +283,7 @@ fn legacy_loop(op: Op, operands: &[Operand]) -> Result<DType, PromotionError> {
 /// `TypeError` when none takes it (array-api-strict's functions run these
 /// loops too).
 pub(crate) fn select_loop(op: Op, promoted: DType) -> Result<DType, PromotionError> {
-    let ufunc = &UFUNCS[op as usize];
+    let ufunc = &UFUNCS[op];
     ufunc
         .loops
         .bytes()
@@ -284,19 +294,19 @@ pub(crate) fn select_loop(op: Op, promoted: DType) -> Result<DType, PromotionErr
 
 /// NumPy's error where no loop of `op`'s ufunc takes the operands.
 fn not_supported(op: Op) -> PromotionError {
-    error(
+    PromotionError::framework(
         ErrorKind::Type,
         format!(
             "ufunc '{}' not supported for the input types, and the inputs could not be safely \
              coerced to any supported types according to the casting rule ''safe''",
-            UFUNCS[op as usize].name
+            UFUNCS[op].name
         ),
     )
 }
 
 /// How NumPy computes `op`, in words.
 pub(super) fn describe(op: Op) -> String {
-    let ufunc = &UFUNCS[op as usize];
+    let ufunc = &UFUNCS[op];
     let special = match op {
         Op::TrueDivide => " (integers and bool divide in float64, by true division's own resolver)",
         Op::Subtract => " (bool refused)",
@@ -306,9 +316,9 @@ pub(super) fn describe(op: Op) -> String {
         _ => "",
     };
     let result = match ufunc.gives {
-        Gives::Same => "the loop's type",
-        Gives::Bool => "bool",
-        Gives::Real => "the loop's type, a complex one's part type",
+        Output::Same => "the loop's type",
+        Output::Bool => "bool",
+        Output::RealPart => "the loop's type, a complex one's part type",
     };
     let mut loops: Vec<&str> = Vec::new();
     for code in ufunc.loops.bytes() {
@@ -323,10 +333,6 @@ pub(super) fn describe(op: Op) -> String {
         ufunc.name,
         loops.join(", ")
     )
-}
-
-fn error(kind: ErrorKind, message: String) -> PromotionError {
-    PromotionError::Framework { kind, message }
 }
 
 #[cfg(test)]

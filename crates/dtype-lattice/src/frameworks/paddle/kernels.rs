@@ -122,9 +122,9 @@ impl Stop {
     pub(super) fn error(self) -> PromotionError {
         match self {
             Stop::Error(err) => err,
-            Stop::NoKernel(kernel, dtype) => PromotionError::Framework {
-                kind: ErrorKind::Runtime,
-                message: format!(
+            Stop::NoKernel(kernel, dtype) => PromotionError::framework(
+                ErrorKind::Runtime,
+                format!(
                     "(NotFound) The kernel with key (CPU, Undefined(AnyLayout), {dtype}) of kernel \
                      `{}` is not registered. Selected wrong DataType `{dtype}`. Paddle support \
                      following DataTypes: {}.\n  [Hint: Expected kernel_iter == \
@@ -135,7 +135,7 @@ impl Stop {
                     kernel.name,
                     kernel.dtypes()
                 ),
-            },
+            ),
         }
     }
 
@@ -198,9 +198,9 @@ pub(super) fn key(x: DType, y: DType) -> DType {
 /// holds `held` (`DenseTensor::data<T>`): the kernels that do not promote
 /// meet it.
 pub(super) fn wrong_data(kernel: DType, held: DType) -> PromotionError {
-    PromotionError::Framework {
-        kind: ErrorKind::Value,
-        message: format!(
+    PromotionError::framework(
+        ErrorKind::Value,
+        format!(
             "(InvalidArgument) The type of data we are trying to retrieve ({kernel}) does not \
              match the type of data ({held}) currently contained in the container.\n  [Hint: \
              Expected dtype() == phi::CppTypeToDataType<T>::Type(), but received dtype():{} != \
@@ -209,7 +209,7 @@ pub(super) fn wrong_data(kernel: DType, held: DType) -> PromotionError {
             phi_number(held),
             phi_number(kernel)
         ),
-    }
+    )
 }
 
 #[cfg(test)]

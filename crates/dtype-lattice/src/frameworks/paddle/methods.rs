@@ -13,7 +13,7 @@
 //! and the two tensors go to the operation's kernel as two tensors would.
 
 use super::kernels::{self, Stop};
-use super::promote::{is_complex, is_int, promote, type_error, Tensor};
+use super::promotion::{is_complex, is_int, promote, Tensor};
 use super::Form;
 use crate::frameworks::python::Number;
 use crate::types::{DType, ErrorKind, Kind, PromotionError};
@@ -79,10 +79,6 @@ fn divides(dtype: DType) -> bool {
     matches!(dtype.kind(), Kind::Float | Kind::Complex)
 }
 
-fn error(kind: ErrorKind, message: String) -> PromotionError {
-    PromotionError::Framework { kind, message }
-}
-
 /// The other operand of a method: a tensor, or what the method makes of a
 /// Python number before the operation's kernel.
 pub(super) enum Other {
@@ -97,11 +93,14 @@ pub(super) fn call(method: &Method, tensor: Tensor, other: Form) -> Result<Other
     let number = match other {
         Form::Tensor(other) => return Ok(Other::Tensors(tensor, other)),
         Form::None => {
-            return Err(Stop::Error(type_error(format!(
+            return Err(Stop::Error(PromotionError::framework(
+                ErrorKind::Type,
+                format!(
                 "(InvalidType) {}(): argument (position 1) must be int, float, bool or Tensor, \
                  but got NoneType (at /paddle/paddle/fluid/pybind/eager_utils.cc:2508)\n",
                 paddle_name(method.python)
-            ))))
+            ),
+            )))
         }
         Form::Number(number) => number,
     };
@@ -119,7 +118,7 @@ pub(super) fn call(method: &Method, tensor: Tensor, other: Form) -> Result<Other
             let dtype = tensor.dtype;
             match method.on_number {
                 OnNumber::Scale => Ok(Other::Computed(kernels::SCALE.run(dtype)?)),
-                OnNumber::Divide if !divides(dtype) => Err(Stop::Error(error(
+                OnNumber::Divide if !divides(dtype) => Err(Stop::Error(PromotionError::framework(
                     ErrorKind::OS,
                     format!(
                         "function \"CallScalarFunction\" is not implemented for data type \
@@ -139,7 +138,7 @@ pub(super) fn call(method: &Method, tensor: Tensor, other: Form) -> Result<Other
                 OnNumber::Full => {
                     if let Number::Int(value) = number {
                         if i64::try_from(value).is_err() {
-                            return Err(Stop::Error(error(
+                            return Err(Stop::Error(PromotionError::framework(
                                 ErrorKind::System,
                                 format!(
                                     "<method '{}' of 'Tensor' objects> returned a result with \
@@ -206,7 +205,7 @@ fn never_returns(exponent: i128, given: DType, dtype: DType) -> PromotionError {
     } else {
         format!(" (cast to {dtype})")
     };
-    error(
+    PromotionError::framework(
         ErrorKind::DoesNotReturn,
         format!(
             "x ** {exponent} with x a tensor of {given} does not return in PaddlePaddle 3.3.1: \
@@ -230,22 +229,24 @@ pub(super) fn reflected_bitwise(tensor: Tensor, other: Form) -> Result<Tensor, P
                 Form::Number(number) => number.scalar().name(),
                 _ => "NoneType",
             };
-            return Err(type_error(format!(
-                "unsupported operand type(s) for |: '{class}' and 'Tensor'"
-            )));
+            return Err(PromotionError::framework(
+                ErrorKind::Type,
+                format!("unsupported operand type(s) for |: '{class}' and 'Tensor'"),
+            ));
         }
     };
     // NumPy makes the value an array first: past int64 and uint64 it is
     // an array of objects.
     if !(i128::from(i64::MIN)..=i128::from(u64::MAX)).contains(&value) {
-        return Err(type_error(
+        return Err(PromotionError::framework(
+            ErrorKind::Type,
             "dtype must be any of [bool, float16, uint16, float32, float64, int8, int16, int32, \
              int64, uint8, complex64, complex128, bfloat16], but received object"
                 .to_owned(),
         ));
     }
     match tensor.dtype {
-        DType::UInt32 | DType::UInt64 => Err(error(
+        DType::UInt32 | DType::UInt64 => Err(PromotionError::framework(
             ErrorKind::Value,
             "(InvalidArgument) Input object type error or incompatible array data type. \
              tensor.set() supports array with bool, float16, float32, float64, int8, int16, \
@@ -253,10 +254,10 @@ pub(super) fn reflected_bitwise(tensor: Tensor, other: Form) -> Result<Tensor, P
              (at /paddle/paddle/fluid/pybind/tensor_py.h:566)\n"
                 .to_owned(),
         )),
-        DType::Float8E4M3Fn | DType::Float8E5M2 => Err(type_error(format!(
-            "data type '{}' not understood",
-            tensor.dtype
-        ))),
+        DType::Float8E4M3Fn | DType::Float8E5M2 => Err(PromotionError::framework(
+            ErrorKind::Type,
+            format!("data type '{}' not understood", tensor.dtype),
+        )),
         dtype => Ok(Tensor {
             dtype,
             zero_dim: true,
@@ -270,7 +271,7 @@ pub(super) fn not_a_tensor(function: &str, position: usize, got: Form) -> Promot
         Form::Number(number) => (number.scalar().name(), 1526),
         _ => ("None", 1512),
     };
-    error(
+    PromotionError::framework(
         ErrorKind::Value,
         format!(
             "(InvalidArgument) {function}(): argument '{}' (position {position}) must be Tensor, \

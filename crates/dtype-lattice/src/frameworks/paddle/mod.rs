@@ -44,7 +44,7 @@
 //!
 //! let x = Operand::dtype(DType::Float16);
 //! assert_eq!(Paddle.result_type(&[x, x]), Ok(Typed::strong(DType::Float16)));
-//! let err = Paddle.add(&[x, x]).unwrap().unwrap_err();
+//! let err = Paddle.operation(Op::Add, &[x, x]).unwrap().unwrap_err();
 //! assert_eq!(err.python_type(), "RuntimeError");
 //! assert!(err.to_string().starts_with(
 //!     "(NotFound) The kernel with key (CPU, Undefined(AnyLayout), float16) of kernel `add` is not registered."
@@ -58,10 +58,10 @@
 mod kernels;
 mod methods;
 mod ops;
-mod promote;
+mod promotion;
 
 use self::kernels::Stop;
-use self::promote::{common, Tensor, ZeroDim};
+use self::promotion::{common, Tensor, ZeroDim};
 use crate::frameworks::python::{self, Number};
 use crate::policy::{Policy, TypedLattice};
 use crate::types::{DType, Op, Operand, OperandKind, PromotionError, TypeSpec, Typed};
@@ -202,11 +202,6 @@ impl Policy for Paddle {
         DTYPES.contains(&dtype)
     }
 
-    /// `x + y` on the CPU: the promotion, then the kernels.
-    fn add(&self, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
-        self.operation(Op::Add, operands)
-    }
-
     /// `op` as Python calls it on the CPU (`ops.rs`): `x - y`, `x < y`,
     /// `paddle.maximum(x, y)`, `paddle.sqrt(x)`, ...: the promotion, then
     /// the kernels; where the CPU has no kernel for the dtype, Paddle's
@@ -240,7 +235,7 @@ mod tests {
 
     #[test]
     fn the_table_has_dtypes_paddle_has() {
-        for dtype in promote::TABLE_DTYPES {
+        for dtype in promotion::TABLE_DTYPES {
             assert!(known(dtype).is_ok());
         }
     }

@@ -19,10 +19,10 @@ use super::kernels::{
     LOGICAL_AND, MAXIMUM, MULTIPLY, NOT_EQUAL, REMAINDER, SCALE, SIGN, SQRT, SUBTRACT,
 };
 use super::methods::{self, ComplexFull, Method, OnNumber, Other};
-use super::promote::{common, is_int, type_error, Tensor, ZeroDim};
+use super::promotion::{common, is_int, Tensor, ZeroDim};
 use super::Form;
 use crate::frameworks::python;
-use crate::types::{DType, Op, PromotionError, PyScalar};
+use crate::types::{DType, ErrorKind, Op, PromotionError, PyScalar};
 
 /// How Python reaches the operation.
 #[derive(Clone, Copy, Debug)]
@@ -285,12 +285,15 @@ pub(super) fn operation(op: Op, operands: &[Form]) -> Result<DType, Stop> {
 
 /// The error for `count` operands where `op` takes another number.
 pub(super) fn arity(op: Op, count: usize) -> PromotionError {
-    type_error(format!(
-        "{} takes {} operand{}, not {count}",
-        written(op),
-        ["one", "two"][op.arity() - 1],
-        if op.arity() == 1 { "" } else { "s" },
-    ))
+    PromotionError::framework(
+        ErrorKind::Type,
+        format!(
+            "{} takes {} operand{}, not {count}",
+            written(op),
+            ["one", "two"][op.arity() - 1],
+            if op.arity() == 1 { "" } else { "s" },
+        ),
+    )
 }
 
 /// How the call is written in Python.
@@ -359,7 +362,9 @@ fn python_computes(op: Op, result: Option<Result<PyScalar, PromotionError>>) -> 
     match result {
         Some(Ok(scalar)) => python::no_dtype("tensor", &written(op), scalar),
         Some(Err(err)) => err,
-        None => type_error(format!("{} takes tensors", written(op))),
+        None => {
+            PromotionError::framework(ErrorKind::Type, format!("{} takes tensors", written(op)))
+        }
     }
 }
 

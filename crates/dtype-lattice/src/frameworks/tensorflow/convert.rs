@@ -12,7 +12,7 @@
 //! Anything else is the `TypeError` "Cannot convert 2.5 to EagerTensor of
 //! dtype int32".
 
-use super::kernels::{cpp_name, error};
+use super::kernels::cpp_name;
 use super::Value;
 use crate::types::{DType, ErrorKind, Kind, PromotionError};
 
@@ -36,7 +36,7 @@ pub(crate) fn to_tensor(value: Value, requested: Option<DType>) -> Result<DType,
         Value::None | Value::Tensor { .. } => return Err(unconvertible_none()),
     };
     if !compatible(want, inferred) {
-        return Err(error(
+        return Err(PromotionError::framework(
             ErrorKind::Type,
             format!(
                 "Cannot convert {} to EagerTensor of dtype {}",
@@ -47,7 +47,7 @@ pub(crate) fn to_tensor(value: Value, requested: Option<DType>) -> Result<DType,
     }
     if !casts(inferred, want) {
         let (from, to) = (cpp_name(inferred), cpp_name(want));
-        return Err(error(
+        return Err(PromotionError::framework(
             ErrorKind::Type,
             format!(
                 "Error while casting from dtype {from} to {to}. {{{{function_node \
@@ -70,7 +70,7 @@ fn default_dtype(value: Value) -> Result<DType, PromotionError> {
         // float32's converter refuses a finite value it cannot hold, with
         // the message of the double one.
         Value::Float(value) if value.is_finite() && value.abs() > f64::from(f32::MAX) => {
-            return Err(error(
+            return Err(PromotionError::framework(
                 ErrorKind::Value,
                 "Can't convert Python sequence with a value out of range for a double-precision \
                  float."
@@ -144,7 +144,7 @@ pub(super) fn casts(from: DType, to: DType) -> bool {
 
 /// `tf.convert_to_tensor(None)`'s error.
 pub(super) fn unconvertible_none() -> PromotionError {
-    error(
+    PromotionError::framework(
         ErrorKind::Value,
         "Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) to a \
          Tensor."
@@ -154,7 +154,7 @@ pub(super) fn unconvertible_none() -> PromotionError {
 
 /// A Python int that no converter holds.
 pub(super) fn out_of_range() -> PromotionError {
-    error(
+    PromotionError::framework(
         ErrorKind::Value,
         "Can't convert Python sequence with out-of-range integer to Tensor.".to_owned(),
     )
@@ -164,7 +164,7 @@ pub(super) fn out_of_range() -> PromotionError {
 /// its C code but leaves Python's `OverflowError` set, which Python then
 /// reports as this `SystemError`.
 pub(super) fn negative_to_uint64() -> PromotionError {
-    error(
+    PromotionError::framework(
         ErrorKind::System,
         "<class 'tensorflow.python.framework.ops.EagerTensor'> returned a result with an \
          exception set"

@@ -356,7 +356,7 @@ impl Kernel {
             }
         };
         if let Some(i) = dtypes.iter().position(|&dtype| dtype != t) {
-            return Err(error(
+            return Err(PromotionError::framework(
                 ErrorKind::InvalidArgument,
                 format!(
                     "cannot compute {} as input #{i}(zero-based) was expected to be a {} tensor \
@@ -389,7 +389,7 @@ impl Kernel {
                         .iter()
                         .map(|q| format!("DT_{}", q.to_uppercase())),
                 );
-                return Err(error(
+                return Err(PromotionError::framework(
                     ErrorKind::InvalidArgument,
                     format!(
                         "Value for attr 'T' of {} is not in the list of allowed values: {}\n\t; \
@@ -410,7 +410,7 @@ impl Kernel {
             let cpu = format!("device='CPU'; T in [{}]", enum_name(dtype));
             if !lines.contains(&cpu.as_str()) {
                 let listing: String = lines.iter().map(|line| format!("  {line}\n")).collect();
-                return Err(error(
+                return Err(PromotionError::framework(
                     ErrorKind::NotFound,
                     format!(
                         "Could not find device for node: {{{{node {name}}}}} = {name}[T={}{}]\n\
@@ -438,7 +438,7 @@ impl Kernel {
             (Check::DivisionByZero, Some(0)) => "Integer division by zero",
             _ => return Ok(()),
         };
-        Err(error(
+        Err(PromotionError::framework(
             ErrorKind::InvalidArgument,
             format!(
                 "{{{{function_node __wrapped__{name}_device_/job:localhost/replica:0/task:0/\
@@ -469,10 +469,6 @@ fn held_integer(value: Value, dtype: DType) -> Option<i128> {
     } else {
         wrapped
     })
-}
-
-pub(super) fn error(kind: ErrorKind, message: String) -> PromotionError {
-    PromotionError::Framework { kind, message }
 }
 
 #[cfg(test)]

@@ -14,12 +14,12 @@
 //!
 //! ```
 //! use dtype_lattice::frameworks::tensorflow::{Mode, TensorFlow};
-//! use dtype_lattice::{DType, Operand, Policy, Typed};
+//! use dtype_lattice::{DType, Op, Operand, Policy, Typed};
 //!
 //! let tf = TensorFlow::new(Mode::Off);
 //! let x = Operand::dtype(DType::Int8);
-//! assert_eq!(tf.add(&[x, Operand::py_int(2)]), Some(Ok(Typed::strong(DType::Int8))));
-//! let err = tf.add(&[x, Operand::dtype(DType::UInt8)]).unwrap().unwrap_err();
+//! assert_eq!(tf.operation(Op::Add, &[x, Operand::py_int(2)]), Some(Ok(Typed::strong(DType::Int8))));
+//! let err = tf.operation(Op::Add, &[x, Operand::dtype(DType::UInt8)]).unwrap().unwrap_err();
 //! assert_eq!(
 //!     err.to_string(),
 //!     "cannot compute AddV2 as input #1(zero-based) was expected to be a int8 tensor but is \
@@ -293,24 +293,24 @@ impl TensorFlow {
 
     fn weak_tensor(&self, dtype: DType) -> Result<(), PromotionError> {
         if self.mode == Mode::Off {
-            return Err(PromotionError::Framework {
-                kind: ErrorKind::Value,
-                message: format!(
+            return Err(PromotionError::framework(
+                ErrorKind::Value,
+                format!(
                     "weak:{dtype} is a WeakTensor, which TensorFlow has only under NumPy \
                      behaviour; use tensorflow-safe or tensorflow-all"
                 ),
-            });
+            ));
         }
         if WEAK_DTYPES.contains(&dtype) {
             return Ok(());
         }
-        Err(PromotionError::Framework {
-            kind: ErrorKind::Type,
-            message: format!(
+        Err(PromotionError::framework(
+            ErrorKind::Type,
+            format!(
                 "<dtype: '{dtype}'> not allowed as a weak type. The allowed types are (tf.int32, \
                  tf.int64, tf.float32, tf.float64, tf.complex128)."
             ),
-        })
+        ))
     }
 
     /// `flexible_dtypes.result_type`: every operand's (dtype, weak) first
@@ -331,20 +331,20 @@ impl TensorFlow {
     /// One step of the fold: the lattice's join, refused in mode safe
     /// unless it loses nothing.
     fn join(&self, a: Typed, b: Typed) -> Result<Typed, PromotionError> {
-        let joined = lattice()
-            .join_types(a, b)
-            .ok_or_else(|| PromotionError::Framework {
-                kind: ErrorKind::NotImplemented,
-                message: format!(
+        let joined = lattice().join_types(a, b).ok_or_else(|| {
+            PromotionError::framework(
+                ErrorKind::NotImplemented,
+                format!(
                     "Implicit Conversion between <dtype: '{}'> and <dtype: '{}'> is not \
                      allowed. Please convert the input manually if you need to.",
                     a.dtype, b.dtype
                 ),
-            })?;
+            )
+        })?;
         if self.mode == Mode::Safe && !is_safe(a, b, joined.dtype) {
-            return Err(PromotionError::Framework {
-                kind: ErrorKind::Type,
-                message: format!(
+            return Err(PromotionError::framework(
+                ErrorKind::Type,
+                format!(
                     "In promotion mode PromoMode.SAFE, implicit dtype promotion between \
                      (<dtype: '{}'>, weak={}) and (<dtype: '{}'>, weak={}) is disallowed. You \
                      need to explicitly specify the dtype in your op, or relax your dtype \
@@ -354,7 +354,7 @@ impl TensorFlow {
                     b.dtype,
                     python_bool(b.weak)
                 ),
-            });
+            ));
         }
         Ok(joined)
     }
@@ -373,12 +373,10 @@ fn known(dtype: DType) -> Result<DType, PromotionError> {
     if DTYPES.contains(&dtype) {
         return Ok(dtype);
     }
-    Err(PromotionError::Framework {
-        kind: ErrorKind::Type,
-        message: format!(
-            "Cannot convert the argument `type_value`: '{dtype}' to a TensorFlow DType."
-        ),
-    })
+    Err(PromotionError::framework(
+        ErrorKind::Type,
+        format!("Cannot convert the argument `type_value`: '{dtype}' to a TensorFlow DType."),
+    ))
 }
 
 /// The lattice label of a typed value: `weak:int32` for a weak one.
@@ -402,10 +400,10 @@ fn auto_typed(value: Value) -> Result<Typed, PromotionError> {
         Value::Tensor { dtype, weak } => Typed { dtype, weak },
         Value::Int(value) => {
             if i32::try_from(value).is_err() {
-                return Err(PromotionError::Framework {
-                    kind: ErrorKind::Overflow,
-                    message: format!("Python int {value} too large to convert to np.int32"),
-                });
+                return Err(PromotionError::framework(
+                    ErrorKind::Overflow,
+                    format!("Python int {value} too large to convert to np.int32"),
+                ));
             }
             Typed::weak(DType::Int32)
         }
@@ -504,22 +502,6 @@ impl Policy for TensorFlow {
         DTYPES.contains(&dtype)
     }
 
-    /// The dtype of `tf.add(a, b)`, and whether it is a `WeakTensor`.
-    ///
-    /// ```
-    /// use dtype_lattice::frameworks::tensorflow::{Mode, TensorFlow};
-    /// use dtype_lattice::{DType, Operand, Policy};
-    /// let x = Operand::dtype(DType::Int8);
-    /// let err = TensorFlow::new(Mode::All).add(&[x, Operand::py_bool(true)]).unwrap().unwrap_err();
-    /// assert_eq!(err.to_string(), "Cannot convert True to EagerTensor of dtype int8");
-    /// let bools = [Operand::dtype(DType::Bool); 2];
-    /// let err = TensorFlow::new(Mode::Off).add(&bools).unwrap().unwrap_err();
-    /// assert!(err.to_string().starts_with("Value for attr 'T' of bool"));
-    /// ```
-    fn add(&self, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
-        self.operation(Op::Add, operands)
-    }
-
     /// The dtype of `tf.<function>(*operands)` for `op` (`tf.math.truediv`
     /// for `true_divide`, `tf.math.floormod` for `remainder`, `tf.pow`,
     /// `tf.bitwise.bitwise_and`, ...), and whether it is a `WeakTensor`:
@@ -543,6 +525,18 @@ impl Policy for TensorFlow {
     /// let two = Operand::py_int(2);
     /// assert_eq!(all.operation(Op::Negative, &[two]), Some(Ok(Typed::weak(DType::Int32))));
     /// ```
+    ///
+    /// Addition:
+    /// ```
+    /// use dtype_lattice::frameworks::tensorflow::{Mode, TensorFlow};
+    /// use dtype_lattice::{DType, Op, Operand, Policy};
+    /// let x = Operand::dtype(DType::Int8);
+    /// let err = TensorFlow::new(Mode::All).operation(Op::Add, &[x, Operand::py_bool(true)]).unwrap().unwrap_err();
+    /// assert_eq!(err.to_string(), "Cannot convert True to EagerTensor of dtype int8");
+    /// let bools = [Operand::dtype(DType::Bool); 2];
+    /// let err = TensorFlow::new(Mode::Off).operation(Op::Add, &bools).unwrap().unwrap_err();
+    /// assert!(err.to_string().starts_with("Value for attr 'T' of bool"));
+    /// ```
     fn operation(&self, op: Op, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
         Some(match self.api {
             Api::Tf => self.call_op(op, operands),
@@ -550,18 +544,22 @@ impl Policy for TensorFlow {
         })
     }
 
-    /// With `tensorflow_api=tnp`, the `tf.experimental.numpy` function's
-    /// rule; `None` for TensorFlow's own functions.
+    /// The function's rule: `tf.experimental.numpy`'s with
+    /// `tensorflow_api=tnp`, TensorFlow's own otherwise.
     ///
     /// ```
     /// use dtype_lattice::frameworks::tensorflow::{Api, Mode, TensorFlow};
     /// use dtype_lattice::{Op, Policy};
     /// let tnp = TensorFlow::new(Mode::All).with_api(Api::Tnp);
     /// assert!(tnp.describe_operation(Op::Sqrt).unwrap().starts_with("tnp.sqrt: "));
-    /// assert!(TensorFlow::new(Mode::All).describe_operation(Op::Sqrt).is_none());
+    /// let tf = TensorFlow::new(Mode::All).describe_operation(Op::Sqrt).unwrap();
+    /// assert!(tf.starts_with("tf.sqrt ("), "{tf}");
     /// ```
     fn describe_operation(&self, op: Op) -> Option<String> {
-        (self.api == Api::Tnp).then(|| tnp::describe(op))
+        Some(match self.api {
+            Api::Tnp => tnp::describe(op),
+            Api::Tf => ops::describe(self.mode, op),
+        })
     }
 }
 

@@ -16,8 +16,9 @@
 //! what each kernel takes.
 
 use super::convert::{self, negative_to_uint64};
-use super::kernels::{self, error, Inputs, Kernel};
+use super::kernels::{self, Inputs, Kernel};
 use super::{auto_typed, Mode, TensorFlow, Value};
+use crate::frameworks::common::OpTable;
 use crate::types::{DType, ErrorKind, Kind, Op, Operand, PromotionError, Typed};
 
 /// How `tf.<function>` reaches its kernel without NumPy behaviour.
@@ -101,61 +102,112 @@ const PROMOTES: Numpy = Numpy::Promotes { weak: true };
 const PROMOTES_STRONG: Numpy = Numpy::Promotes { weak: false };
 
 /// Each operation's rule, in [`Op`]'s order.
-const RULES: [Rule; 24] = [
-    Rule {
-        call: Call::Hinted,
-        first_negative_uint64: true,
-        ..rule("tf.add", &kernels::ADD_V2, PROMOTES)
-    },
-    rule("tf.subtract", &kernels::SUB, PROMOTES),
-    rule("tf.multiply", &kernels::MUL, PROMOTES),
-    Rule {
-        call: Call::TrueDiv,
-        ..rule("tf.math.truediv", &kernels::REAL_DIV, PROMOTES)
-    },
-    rule("tf.math.floordiv", &kernels::FLOOR_DIV, PROMOTES),
-    rule("tf.math.floormod", &kernels::FLOOR_MOD, PROMOTES),
-    rule("tf.pow", &kernels::POW, PROMOTES),
-    rule("tf.maximum", &kernels::MAXIMUM, PROMOTES_STRONG),
-    rule("tf.equal", &kernels::EQUAL, PROMOTES_STRONG),
-    rule("tf.not_equal", &kernels::NOT_EQUAL, Numpy::Unwrapped),
-    rule("tf.less", &kernels::LESS, Numpy::Unwrapped),
-    rule("tf.less_equal", &kernels::LESS_EQUAL, Numpy::Unwrapped),
-    rule("tf.greater", &kernels::GREATER, Numpy::Unwrapped),
-    rule(
-        "tf.greater_equal",
-        &kernels::GREATER_EQUAL,
-        Numpy::Unwrapped,
+const RULES: OpTable<Rule> = OpTable::new([
+    (
+        Op::Add,
+        Rule {
+            call: Call::Hinted,
+            first_negative_uint64: true,
+            ..rule("tf.add", &kernels::ADD_V2, PROMOTES)
+        },
     ),
-    rule(
-        "tf.bitwise.bitwise_and",
-        &kernels::BITWISE_AND,
-        Numpy::Unwrapped,
+    (Op::Subtract, rule("tf.subtract", &kernels::SUB, PROMOTES)),
+    (Op::Multiply, rule("tf.multiply", &kernels::MUL, PROMOTES)),
+    (
+        Op::TrueDivide,
+        Rule {
+            call: Call::TrueDiv,
+            ..rule("tf.math.truediv", &kernels::REAL_DIV, PROMOTES)
+        },
     ),
-    rule(
-        "tf.bitwise.bitwise_or",
-        &kernels::BITWISE_OR,
-        Numpy::Unwrapped,
+    (
+        Op::FloorDivide,
+        rule("tf.math.floordiv", &kernels::FLOOR_DIV, PROMOTES),
     ),
-    rule(
-        "tf.bitwise.bitwise_xor",
-        &kernels::BITWISE_XOR,
-        Numpy::Unwrapped,
+    (
+        Op::Remainder,
+        rule("tf.math.floormod", &kernels::FLOOR_MOD, PROMOTES),
     ),
-    rule("tf.logical_and", &kernels::LOGICAL_AND, Numpy::Unwrapped),
-    rule("tf.negative", &kernels::NEG, Numpy::Unary),
-    Rule {
-        call: Call::Converted(OfComplex::RealPart),
-        ..rule("tf.abs", &kernels::ABS, Numpy::Unary)
-    },
-    Rule {
-        call: Call::Converted(OfComplex::Same),
-        ..rule("tf.sign", &kernels::SIGN, Numpy::Unary)
-    },
-    rule("tf.sqrt", &kernels::SQRT, Numpy::Unary),
-    rule("tf.exp", &kernels::EXP, Numpy::Unary),
-    rule("tf.floor", &kernels::FLOOR, Numpy::Unary),
-];
+    (Op::Power, rule("tf.pow", &kernels::POW, PROMOTES)),
+    (
+        Op::Maximum,
+        rule("tf.maximum", &kernels::MAXIMUM, PROMOTES_STRONG),
+    ),
+    (
+        Op::Equal,
+        rule("tf.equal", &kernels::EQUAL, PROMOTES_STRONG),
+    ),
+    (
+        Op::NotEqual,
+        rule("tf.not_equal", &kernels::NOT_EQUAL, Numpy::Unwrapped),
+    ),
+    (Op::Less, rule("tf.less", &kernels::LESS, Numpy::Unwrapped)),
+    (
+        Op::LessEqual,
+        rule("tf.less_equal", &kernels::LESS_EQUAL, Numpy::Unwrapped),
+    ),
+    (
+        Op::Greater,
+        rule("tf.greater", &kernels::GREATER, Numpy::Unwrapped),
+    ),
+    (
+        Op::GreaterEqual,
+        rule(
+            "tf.greater_equal",
+            &kernels::GREATER_EQUAL,
+            Numpy::Unwrapped,
+        ),
+    ),
+    (
+        Op::BitwiseAnd,
+        rule(
+            "tf.bitwise.bitwise_and",
+            &kernels::BITWISE_AND,
+            Numpy::Unwrapped,
+        ),
+    ),
+    (
+        Op::BitwiseOr,
+        rule(
+            "tf.bitwise.bitwise_or",
+            &kernels::BITWISE_OR,
+            Numpy::Unwrapped,
+        ),
+    ),
+    (
+        Op::BitwiseXor,
+        rule(
+            "tf.bitwise.bitwise_xor",
+            &kernels::BITWISE_XOR,
+            Numpy::Unwrapped,
+        ),
+    ),
+    (
+        Op::LogicalAnd,
+        rule("tf.logical_and", &kernels::LOGICAL_AND, Numpy::Unwrapped),
+    ),
+    (
+        Op::Negative,
+        rule("tf.negative", &kernels::NEG, Numpy::Unary),
+    ),
+    (
+        Op::Abs,
+        Rule {
+            call: Call::Converted(OfComplex::RealPart),
+            ..rule("tf.abs", &kernels::ABS, Numpy::Unary)
+        },
+    ),
+    (
+        Op::Sign,
+        Rule {
+            call: Call::Converted(OfComplex::Same),
+            ..rule("tf.sign", &kernels::SIGN, Numpy::Unary)
+        },
+    ),
+    (Op::Sqrt, rule("tf.sqrt", &kernels::SQRT, Numpy::Unary)),
+    (Op::Exp, rule("tf.exp", &kernels::EXP, Numpy::Unary)),
+    (Op::Floor, rule("tf.floor", &kernels::FLOOR, Numpy::Unary)),
+]);
 
 /// `_TRUEDIV_TABLE`, in its order: the dtypes `tf.math.truediv` takes,
 /// and the float it casts an integer to.
@@ -181,19 +233,19 @@ const TRUEDIV: [(DType, Option<DType>); 14] = [
 /// holds that scalar, whose value some kernels check; other tensors hold
 /// ones): Keras's TensorFlow backend calls TensorFlow's functions so.
 pub(crate) fn call_plain(op: Op, args: &[Value], held: &[Value]) -> Result<DType, PromotionError> {
-    TensorFlow::new(Mode::Off).call(&RULES[op as usize], args, held)
+    TensorFlow::new(Mode::Off).call(&RULES[op], args, held)
 }
 
 /// The TensorFlow function that [`call_plain`] calls for `op`.
 pub(crate) fn function_name(op: Op) -> &'static str {
-    RULES[op as usize].function
+    RULES[op].function
 }
 
 impl TensorFlow {
     /// `tf.<function>(*operands)` for `op`: the operands built, counted,
     /// then the function with or without NumPy behaviour's wrapper.
     pub(super) fn call_op(&self, op: Op, operands: &[Operand]) -> Result<Typed, PromotionError> {
-        let rule = &RULES[op as usize];
+        let rule = &RULES[op];
         let values = self.values(operands)?;
         if values.len() != op.arity() {
             return Err(self.arity(rule, op.arity(), values.len()));
@@ -216,7 +268,7 @@ impl TensorFlow {
         held: &[Value],
     ) -> Result<DType, PromotionError> {
         let tensor = Value::Tensor { dtype, weak: false };
-        self.call(&RULES[op as usize], &vec![tensor; op.arity()], held)
+        self.call(&RULES[op], &vec![tensor; op.arity()], held)
     }
 
     /// The errors of a call with too few or too many operands: the
@@ -237,7 +289,7 @@ impl TensorFlow {
         } else {
             "Missing required positional argument".to_owned()
         };
-        error(ErrorKind::Type, message)
+        PromotionError::framework(ErrorKind::Type, message)
     }
 
     /// The wrapper of a binary function under NumPy behaviour.
@@ -307,7 +359,7 @@ impl TensorFlow {
                 let x = self.hinted(args[0], None)?;
                 let y = self.hinted(args[1], Some(x))?;
                 if x != y {
-                    return Err(error(
+                    return Err(PromotionError::framework(
                         ErrorKind::Type,
                         format!("`x` and `y` must have the same dtype, got tf.{x} != tf.{y}."),
                     ));
@@ -315,7 +367,7 @@ impl TensorFlow {
                 let Some(&(_, float)) = TRUEDIV.iter().find(|(dtype, _)| *dtype == x) else {
                     let known: Vec<String> =
                         TRUEDIV.iter().map(|(d, _)| format!("tf.{d}")).collect();
-                    return Err(error(
+                    return Err(PromotionError::framework(
                         ErrorKind::Type,
                         format!(
                             "Invalid dtype tf.{x} in __truediv__. Expected one of {{{}}}.",
@@ -445,7 +497,7 @@ impl TensorFlow {
         value: Value,
         dtype: DType,
     ) -> Result<(), PromotionError> {
-        self.uint64_failure(&RULES[op as usize], position, value, dtype)
+        self.uint64_failure(&RULES[op], position, value, dtype)
     }
 
     /// The recorded failure of [`Rule::first_negative_uint64`].
@@ -473,7 +525,7 @@ impl TensorFlow {
 /// `convert_to_tensor(tensor, dtype)` of a tensor of another dtype, which
 /// prints the tensor: the golden data's, shape `(2,)`, ones.
 fn requested_dtype(requested: DType, dtype: DType) -> PromotionError {
-    error(
+    PromotionError::framework(
         ErrorKind::Value,
         format!(
             "Tensor conversion requested dtype {requested} for Tensor with dtype {dtype}: \
@@ -499,6 +551,62 @@ fn numpy_ones(dtype: DType) -> String {
         _ if dtype.is_small_float() => format!("array({ones}, dtype='{dtype}')"),
         _ => format!("array({ones}, dtype={dtype})"),
     }
+}
+
+/// How `tf.<function>` computes `op`'s result type under `mode`, in
+/// words: its conversions, NumPy behaviour's wrapper where there is one,
+/// the kernel and the result, as [`RULES`] holds them.
+pub(super) fn describe(mode: Mode, op: Op) -> String {
+    let rule = &RULES[op];
+    let converts = match rule.call {
+        Call::Generated => {
+            "each Python scalar is converted to the dtype of the first tensor (of the first \
+             scalar where there is none)"
+        }
+        Call::Hinted => {
+            "x is converted to a tensor, then y with x's dtype as a hint (a scalar that does \
+             not convert keeps its own)"
+        }
+        Call::TrueDiv => {
+            "x and y are converted as tf.add converts them, must then have one dtype, and an \
+             integer one is cast to the float _TRUEDIV_TABLE gives it"
+        }
+        Call::Converted(_) => {
+            "x is converted to a tensor; a complex one goes to ComplexAbs or DivNoNan, which \
+             take both complex dtypes"
+        }
+    };
+    let wrapped = match (mode, rule.numpy) {
+        (Mode::Off, _) | (_, Numpy::Unwrapped) => String::new(),
+        (_, Numpy::Promotes { weak }) => format!(
+            "; under NumPy behaviour the operands first promote by flexible_dtypes.result_type \
+             and are cast to the result{}",
+            if weak { "" } else { ", which is never weak" }
+        ),
+        (_, Numpy::Unary) => "; under NumPy behaviour a Python scalar or WeakTensor is \
+                              converted to its own type, and the result is weak where that \
+                              type is"
+            .to_owned(),
+    };
+    let kernel = rule.kernel;
+    let takes = match kernel.inputs {
+        kernels::Inputs::Attr(Some(dtypes)) => {
+            let names: Vec<&str> = dtypes.iter().map(|d| d.name()).collect();
+            format!("takes one dtype T among {}", names.join(", "))
+        }
+        kernels::Inputs::Attr(None) => "takes one dtype T, any".to_owned(),
+        kernels::Inputs::Fixed(dtype) => format!("takes {dtype} only"),
+    };
+    let result = match (kernel.output, rule.call) {
+        (kernels::Output::Bool, _) => "the result is bool",
+        (_, Call::Converted(OfComplex::RealPart)) => "the result is T, a complex one's part type",
+        _ => "the result is T",
+    };
+    format!(
+        "{} ({converts}){wrapped}; then the {} kernel, which {takes} (InvalidArgumentError or \
+         NotFoundError for the rest); {result}",
+        rule.function, kernel.name
+    )
 }
 
 #[cfg(test)]

@@ -21,8 +21,9 @@
 //! scalar converted with the dtype as a hint, then cast.
 
 use super::convert::casts;
-use super::kernels::{self, cpp_name, error};
+use super::kernels::{self, cpp_name};
 use super::{auto_typed, TensorFlow, Value};
+use crate::frameworks::common::OpTable;
 use crate::frameworks::numpy::Numpy;
 use crate::policy::Policy;
 use crate::types::{DType, ErrorKind, Kind, Op, Operand, PromotionError, Typed};
@@ -64,44 +65,62 @@ enum OnBool {
 }
 
 /// Each operation's way, in [`Op`]'s order.
-const PROMOTE: [Promote; 24] = [
-    Promote::Binary(OnBool::Logical),
-    Promote::Binary(OnBool::Call),
-    Promote::Binary(OnBool::Logical),
-    Promote::Binary(OnBool::Float),
-    Promote::Binary(OnBool::Cast(DType::Int8)),
-    Promote::Binary(OnBool::Cast(DType::Int8)),
-    Promote::Binary(OnBool::Call),
-    Promote::Maximum,
-    Promote::Comparison {
-        bool_as_int32: false,
-    },
-    Promote::Comparison {
-        bool_as_int32: false,
-    },
-    Promote::Comparison {
-        bool_as_int32: true,
-    },
-    Promote::Comparison {
-        bool_as_int32: true,
-    },
-    Promote::Comparison {
-        bool_as_int32: true,
-    },
-    Promote::Comparison {
-        bool_as_int32: true,
-    },
-    Promote::Binary(OnBool::ThroughInt8),
-    Promote::Binary(OnBool::ThroughInt8),
-    Promote::Binary(OnBool::ThroughInt8),
-    Promote::Logical,
-    Promote::Unary { to_float: false },
-    Promote::Unary { to_float: false },
-    Promote::Unary { to_float: false },
-    Promote::Unary { to_float: true },
-    Promote::Unary { to_float: true },
-    Promote::Unary { to_float: true },
-];
+const PROMOTE: OpTable<Promote> = OpTable::new([
+    (Op::Add, Promote::Binary(OnBool::Logical)),
+    (Op::Subtract, Promote::Binary(OnBool::Call)),
+    (Op::Multiply, Promote::Binary(OnBool::Logical)),
+    (Op::TrueDivide, Promote::Binary(OnBool::Float)),
+    (Op::FloorDivide, Promote::Binary(OnBool::Cast(DType::Int8))),
+    (Op::Remainder, Promote::Binary(OnBool::Cast(DType::Int8))),
+    (Op::Power, Promote::Binary(OnBool::Call)),
+    (Op::Maximum, Promote::Maximum),
+    (
+        Op::Equal,
+        Promote::Comparison {
+            bool_as_int32: false,
+        },
+    ),
+    (
+        Op::NotEqual,
+        Promote::Comparison {
+            bool_as_int32: false,
+        },
+    ),
+    (
+        Op::Less,
+        Promote::Comparison {
+            bool_as_int32: true,
+        },
+    ),
+    (
+        Op::LessEqual,
+        Promote::Comparison {
+            bool_as_int32: true,
+        },
+    ),
+    (
+        Op::Greater,
+        Promote::Comparison {
+            bool_as_int32: true,
+        },
+    ),
+    (
+        Op::GreaterEqual,
+        Promote::Comparison {
+            bool_as_int32: true,
+        },
+    ),
+    (Op::BitwiseAnd, Promote::Binary(OnBool::ThroughInt8)),
+    (Op::BitwiseOr, Promote::Binary(OnBool::ThroughInt8)),
+    (Op::BitwiseXor, Promote::Binary(OnBool::ThroughInt8)),
+    (Op::LogicalAnd, Promote::Logical),
+    (Op::Negative, Promote::Unary { to_float: false }),
+    (Op::Abs, Promote::Unary { to_float: false }),
+    (Op::Sign, Promote::Unary { to_float: false }),
+    (Op::Sqrt, Promote::Unary { to_float: true }),
+    (Op::Exp, Promote::Unary { to_float: true }),
+    (Op::Floor, Promote::Unary { to_float: true }),
+]);
 
 /// `_bin_op`'s rule in words, `then` the function it calls.
 fn binary_rule(then: &str, on_bool: OnBool) -> String {
@@ -123,7 +142,7 @@ fn binary_rule(then: &str, on_bool: OnBool) -> String {
 pub(super) fn describe(op: Op) -> String {
     let function = super::function_name(op);
     let then = format!("then {function} on tensors of that dtype");
-    let rule = match PROMOTE[op as usize] {
+    let rule = match PROMOTE[op] {
         Promote::Maximum => format!(
             "tf.nn.relu of a non-bool tensor beside a Python int or float equal to 0 (its fast \
              path for maximum(x, 0)), otherwise as the other arithmetic: {}",
@@ -157,7 +176,7 @@ impl TensorFlow {
     pub(super) fn tnp_op(&self, op: Op, operands: &[Operand]) -> Result<Typed, PromotionError> {
         let values = self.values(operands)?;
         if values.len() != op.arity() {
-            return Err(error(
+            return Err(PromotionError::framework(
                 ErrorKind::Type,
                 format!(
                     "tnp.{} takes {} operand(s), not {}",
@@ -167,7 +186,7 @@ impl TensorFlow {
                 ),
             ));
         }
-        match PROMOTE[op as usize] {
+        match PROMOTE[op] {
             Promote::Binary(on_bool) => self.binary(op, on_bool, operands, &values),
             Promote::Maximum => match values[..] {
                 // `nn_ops.relu` of the tensor, through its fast path.
@@ -307,7 +326,7 @@ fn cast(from: DType, to: DType) -> Result<(), PromotionError> {
         return Ok(());
     }
     let (from, to) = (cpp_name(from), cpp_name(to));
-    Err(error(
+    Err(PromotionError::framework(
         ErrorKind::Unimplemented,
         format!(
             "{{{{function_node __wrapped__Cast_device_/job:localhost/replica:0/task:0/device:CPU:0}}}} \

@@ -36,7 +36,7 @@
 //!
 //! ```
 //! use dtype_lattice::frameworks::tinygrad::Tinygrad;
-//! use dtype_lattice::{DType, Operand, Policy, Typed};
+//! use dtype_lattice::{DType, Op, Operand, Policy, Typed};
 //!
 //! let (i64, u64) = (Operand::dtype(DType::Int64), Operand::dtype(DType::UInt64));
 //! assert_eq!(Tinygrad::default().result_type(&[i64, u64]), Ok(Typed::weak(DType::Float32)));
@@ -44,7 +44,7 @@
 //! assert_eq!(Tinygrad::default().result_type(&[x, Operand::py_int(300)]), Ok(Typed::strong(DType::Int8)));
 //! assert_eq!(Tinygrad::default().result_type(&[x, Operand::py_float(2.5)]), Ok(Typed::weak(DType::Float32)));
 //! let bool_tensor = Operand::dtype(DType::Bool);
-//! assert_eq!(Tinygrad::default().add(&[bool_tensor, Operand::py_int(2)]), Some(Ok(Typed::weak(DType::Int32))));
+//! assert_eq!(Tinygrad::default().operation(Op::Add, &[bool_tensor, Operand::py_int(2)]), Some(Ok(Typed::weak(DType::Int32))));
 //! ```
 //!
 //! [`add`](Tinygrad::add) is the operator `x + y`, which promotes the same
@@ -295,10 +295,10 @@ fn dtype_node(dtype: DType) -> Result<usize, PromotionError> {
     if DTYPES.contains(&dtype) {
         Ok(node_of_label(dtype.name()))
     } else {
-        Err(PromotionError::Framework {
-            kind: ErrorKind::Attribute,
-            message: format!("'DTypes' object has no attribute '{}'", dtype.name()),
-        })
+        Err(PromotionError::framework(
+            ErrorKind::Attribute,
+            format!("'DTypes' object has no attribute '{}'", dtype.name()),
+        ))
     }
 }
 
@@ -349,13 +349,13 @@ impl Tinygrad {
         } else if dtype == float {
             Ok(node_of_label(WEAK_FLOAT))
         } else {
-            Err(PromotionError::Framework {
-                kind: ErrorKind::Value,
-                message: format!(
+            Err(PromotionError::framework(
+                ErrorKind::Value,
+                format!(
                     "weak:{dtype} is no tinygrad tensor: its weak tensors are Tensor(2) \
                      (weak:{int}) and Tensor(2.0) (weak:{float})"
                 ),
-            })
+            ))
         }
     }
 }
@@ -367,14 +367,14 @@ fn from_py(operand: &Operand) -> Result<usize, PromotionError> {
         Some(PyScalar::Bool) => Ok(node_of_label("bool")),
         Some(PyScalar::Int) => Ok(node_of_label(WEAK_INT)),
         Some(PyScalar::Float) => Ok(node_of_label(WEAK_FLOAT)),
-        _ => Err(PromotionError::Framework {
-            kind: ErrorKind::Runtime,
-            message: format!(
+        _ => Err(PromotionError::framework(
+            ErrorKind::Runtime,
+            format!(
                 "Could not infer dtype of {} with type <class '{}'>",
                 python_repr(operand),
                 python_class(operand)
             ),
-        }),
+        )),
     }
 }
 
@@ -470,9 +470,11 @@ impl Policy for Tinygrad {
             .collect::<Result<Vec<_>, _>>()?;
         least_upper(nodes)
             .map(|node| self.node_type(node))
-            .ok_or_else(|| PromotionError::Framework {
-                kind: ErrorKind::Type,
-                message: "unbound method set.intersection() needs an argument".to_owned(),
+            .ok_or_else(|| {
+                PromotionError::framework(
+                    ErrorKind::Type,
+                    "unbound method set.intersection() needs an argument",
+                )
             })
     }
 
@@ -492,21 +494,6 @@ impl Policy for Tinygrad {
         DTYPES.contains(&dtype)
     }
 
-    /// `operator.add(a, b)`, which takes exactly two operands.
-    ///
-    /// ```
-    /// use dtype_lattice::frameworks::tinygrad::Tinygrad;
-    /// use dtype_lattice::{DType, Operand, Policy, Typed};
-    /// let add = |a, b| Tinygrad::default().add(&[a, b]).unwrap();
-    /// let f8 = Operand::dtype(DType::Float8E5M2);
-    /// assert_eq!(add(f8, Operand::py_float(2.5)), Ok(Typed::strong(DType::Float8E5M2)));
-    /// let err = add(Operand::py_int(2), Operand::NONE).unwrap_err();
-    /// assert_eq!(err.to_string(), "unsupported operand type(s) for +: 'int' and 'NoneType'");
-    /// ```
-    fn add(&self, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
-        self.operation(Op::Add, operands)
-    }
-
     /// `op` as Python writes it on tinygrad's tensors (`ops.rs`): the
     /// operator (`a / b`, `-x`) or, where there is none, the method
     /// (`a.maximum(b)`, `x.sqrt()`); promotion, then the operation's rule
@@ -521,6 +508,17 @@ impl Policy for Tinygrad {
     /// assert_eq!(call(Op::Sqrt, &[x]), Some(Ok(Typed::strong(DType::Float32))));
     /// assert_eq!(call(Op::Less, &[x, Operand::py_float(2.5)]), Some(Ok(Typed::strong(DType::Bool))));
     /// assert_eq!(call(Op::LogicalAnd, &[x, x]), None);
+    /// ```
+    ///
+    /// Addition:
+    /// ```
+    /// use dtype_lattice::frameworks::tinygrad::Tinygrad;
+    /// use dtype_lattice::{DType, Op, Operand, Policy, Typed};
+    /// let add = |a, b| Tinygrad::default().operation(Op::Add, &[a, b]).unwrap();
+    /// let f8 = Operand::dtype(DType::Float8E5M2);
+    /// assert_eq!(add(f8, Operand::py_float(2.5)), Ok(Typed::strong(DType::Float8E5M2)));
+    /// let err = add(Operand::py_int(2), Operand::NONE).unwrap_err();
+    /// assert_eq!(err.to_string(), "unsupported operand type(s) for +: 'int' and 'NoneType'");
     /// ```
     fn operation(&self, op: Op, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
         ops::operation(*self, op, operands)

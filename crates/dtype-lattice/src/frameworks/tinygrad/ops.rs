@@ -35,6 +35,7 @@
 use super::{
     from_py, least_upper, node_of_label, python_class, Tinygrad, Value, WEAK_FLOAT, WEAK_INT,
 };
+use crate::frameworks::common::OpTable;
 use crate::frameworks::python::{self, Number};
 use crate::types::{DType, ErrorKind, Op, Operand, OperandKind, PromotionError, Typed};
 
@@ -112,43 +113,52 @@ const fn method(name: &'static str, output: Output) -> Option<Rule> {
 
 /// Each operation's rule, in [`Op`]'s order; `None` where tinygrad 0.14
 /// has no such operation (`logical_and`: `&` is `bitwise_and`).
-const RULES: [Option<Rule>; 24] = [
-    operator("+", "add", Output::Promoted),
-    operator("-", "sub", Output::Promoted),
-    operator("*", "mul", Output::Promoted),
-    operator("/", "truediv", Output::Divided),
-    operator("//", "floordiv", Output::FloorDivided),
-    operator("%", "mod", Output::FloorDivided),
-    Some(Rule {
-        call: Call::Operator {
-            symbol: "**",
-            function: "pow",
-        },
-        output: Output::Promoted,
-        needs_float_base: true,
-    }),
-    method("maximum", Output::Promoted),
-    operator("==", "eq", Output::Bool),
-    operator("!=", "ne", Output::Bool),
-    operator("<", "lt", Output::Bool),
-    operator("<=", "le", Output::Bool),
-    operator(">", "gt", Output::Bool),
-    operator(">=", "ge", Output::Bool),
-    operator("&", "and_", Output::Promoted),
-    operator("|", "or_", Output::Promoted),
-    operator("^", "xor", Output::Promoted),
-    None,
-    Some(Rule {
-        call: Call::Negative,
-        output: Output::Negated,
-        needs_float_base: false,
-    }),
-    method("abs", Output::Promoted),
-    method("sign", Output::Promoted),
-    method("sqrt", Output::Float),
-    method("exp", Output::Float),
-    method("floor", Output::JoinedWithWeakInt),
-];
+const RULES: OpTable<Option<Rule>> = OpTable::new([
+    (Op::Add, operator("+", "add", Output::Promoted)),
+    (Op::Subtract, operator("-", "sub", Output::Promoted)),
+    (Op::Multiply, operator("*", "mul", Output::Promoted)),
+    (Op::TrueDivide, operator("/", "truediv", Output::Divided)),
+    (
+        Op::FloorDivide,
+        operator("//", "floordiv", Output::FloorDivided),
+    ),
+    (Op::Remainder, operator("%", "mod", Output::FloorDivided)),
+    (
+        Op::Power,
+        Some(Rule {
+            call: Call::Operator {
+                symbol: "**",
+                function: "pow",
+            },
+            output: Output::Promoted,
+            needs_float_base: true,
+        }),
+    ),
+    (Op::Maximum, method("maximum", Output::Promoted)),
+    (Op::Equal, operator("==", "eq", Output::Bool)),
+    (Op::NotEqual, operator("!=", "ne", Output::Bool)),
+    (Op::Less, operator("<", "lt", Output::Bool)),
+    (Op::LessEqual, operator("<=", "le", Output::Bool)),
+    (Op::Greater, operator(">", "gt", Output::Bool)),
+    (Op::GreaterEqual, operator(">=", "ge", Output::Bool)),
+    (Op::BitwiseAnd, operator("&", "and_", Output::Promoted)),
+    (Op::BitwiseOr, operator("|", "or_", Output::Promoted)),
+    (Op::BitwiseXor, operator("^", "xor", Output::Promoted)),
+    (Op::LogicalAnd, None),
+    (
+        Op::Negative,
+        Some(Rule {
+            call: Call::Negative,
+            output: Output::Negated,
+            needs_float_base: false,
+        }),
+    ),
+    (Op::Abs, method("abs", Output::Promoted)),
+    (Op::Sign, method("sign", Output::Promoted)),
+    (Op::Sqrt, method("sqrt", Output::Float)),
+    (Op::Exp, method("exp", Output::Float)),
+    (Op::Floor, method("floor", Output::JoinedWithWeakInt)),
+]);
 
 /// `op` on `operands` as tinygrad computes it; `None` for `logical_and`.
 pub(super) fn operation(
@@ -156,7 +166,7 @@ pub(super) fn operation(
     op: Op,
     operands: &[Operand],
 ) -> Option<Result<Typed, PromotionError>> {
-    let rule = RULES[op as usize].as_ref()?;
+    let rule = RULES[op].as_ref()?;
     Some(call(tinygrad, op, rule, operands))
 }
 
@@ -185,7 +195,7 @@ fn call(
         (_, [Value::Tensor(t), Value::Python(s)] | [Value::Python(s), Value::Tensor(t)]) => {
             let promoted = least_upper([*t, from_py(s)?]).expect("two nodes");
             if rule.needs_float_base && !is_float(promoted) && !is_non_negative_int(s) {
-                return Err(error(
+                return Err(PromotionError::framework(
                     ErrorKind::Runtime,
                     "base needs to be float".to_owned(),
                 ));
@@ -265,7 +275,7 @@ fn python_computes(call: Call, op: Op, operands: &[Operand]) -> PromotionError {
 
 /// Python's `AttributeError` for a method a Python value lacks.
 fn no_attribute(class: &str, name: &str) -> PromotionError {
-    error(
+    PromotionError::framework(
         ErrorKind::Attribute,
         format!("'{class}' object has no attribute '{name}'"),
     )
@@ -288,16 +298,12 @@ fn arity(call: Call, arity: usize, given: usize) -> PromotionError {
             if arity == 1 { "" } else { "s" }
         ),
     };
-    error(ErrorKind::Type, message)
-}
-
-fn error(kind: ErrorKind, message: String) -> PromotionError {
-    PromotionError::Framework { kind, message }
+    PromotionError::framework(ErrorKind::Type, message)
 }
 
 /// `op` in words: how Python calls it, the promotion, the result.
 pub(super) fn describe(op: Op) -> Option<String> {
-    let rule = RULES[op as usize].as_ref()?;
+    let rule = RULES[op].as_ref()?;
     let call = match rule.call {
         Call::Operator { symbol, .. } => format!(
             "x {symbol} y (the tensor's operator, reflected where the tensor is on the right; \

@@ -207,12 +207,11 @@ impl Parser {
 /// with more, none fitting, the error of the one signature that could take
 /// that many arguments, or else the list of them all.
 pub(super) fn parse(parser: &Parser, args: &[Operand]) -> Result<usize, PromotionError> {
-    let type_error = |message| PromotionError::Framework {
-        kind: ErrorKind::Type,
-        message,
-    };
     if let [only] = parser.signatures {
-        return parser.check(only, args).map(|()| 0).map_err(type_error);
+        return parser
+            .check(only, args)
+            .map(|()| 0)
+            .map_err(|message| PromotionError::framework(ErrorKind::Type, message));
     }
     if let Some(found) = parser
         .signatures
@@ -226,12 +225,15 @@ pub(super) fn parse(parser: &Parser, args: &[Operand]) -> Result<usize, Promotio
         .iter()
         .filter(|s| s.is_plausible(args.len()))
         .collect();
-    Err(type_error(match plausible[..] {
-        [only] => parser
-            .check(only, args)
-            .expect_err("no signature accepts the arguments"),
-        _ => parser.invalid_combination(args),
-    }))
+    Err(PromotionError::framework(
+        ErrorKind::Type,
+        match plausible[..] {
+            [only] => parser
+                .check(only, args)
+                .expect_err("no signature accepts the arguments"),
+            _ => parser.invalid_combination(args),
+        },
+    ))
 }
 
 #[cfg(test)]

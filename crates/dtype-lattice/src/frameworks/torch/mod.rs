@@ -54,13 +54,14 @@
 //!
 //! let x = Operand::dtype(DType::UInt16);
 //! assert_eq!(Torch.result_type(&[x, x]), Ok(Typed::strong(DType::UInt16)));
-//! let err = Torch.add(&[x, x]).unwrap().unwrap_err();
+//! let err = Torch.operation(Op::Add, &[x, x]).unwrap().unwrap_err();
 //! assert_eq!(err.python_type(), "NotImplementedError");
 //! assert_eq!(err.to_string(), "\"add_stub\" not implemented for 'UInt16'");
 //! assert_eq!(Torch.operation(Op::Multiply, &[x, x]), Some(Ok(Typed::strong(DType::UInt16))));
 //! ```
 
 mod args;
+mod kernels;
 mod ops;
 
 use args::Type;
@@ -219,13 +220,15 @@ impl Torch {
         if a == b {
             return Ok(a);
         }
-        let refuse = |what: &str| PromotionError::Framework {
-            kind: ErrorKind::Runtime,
-            message: format!(
-                "Promotion for {what} is not supported, attempted to promote {} and {}",
-                scalar_type_name(a),
-                scalar_type_name(b)
-            ),
+        let refuse = |what: &str| {
+            PromotionError::framework(
+                ErrorKind::Runtime,
+                format!(
+                    "Promotion for {what} is not supported, attempted to promote {} and {}",
+                    scalar_type_name(a),
+                    scalar_type_name(b)
+                ),
+            )
         };
         if is_float8(a) || is_float8(b) {
             return Err(refuse("Float8 Types"));
@@ -239,16 +242,16 @@ impl Torch {
         }
         let lattice = lattice();
         let index = |dtype: DType, side: &str, line: u32| {
-            lattice
-                .node_of(Typed::strong(dtype))
-                .ok_or_else(|| PromotionError::Framework {
-                    kind: ErrorKind::Runtime,
-                    message: format!(
+            lattice.node_of(Typed::strong(dtype)).ok_or_else(|| {
+                PromotionError::framework(
+                    ErrorKind::Runtime,
+                    format!(
                         "{side} != -1 INTERNAL ASSERT FAILED at \
                      \"/__w/pytorch/pytorch/c10/core/ScalarType.cpp\":{line}, please report a \
                      bug to PyTorch. "
                     ),
-                })
+                )
+            })
         };
         let (a, b) = (index(a, "ix_a", 103)?, index(b, "ix_b", 105)?);
         let joined = lattice
@@ -437,10 +440,8 @@ fn wrapped_dtype(scalar: PyScalar) -> DType {
 /// The type of the Scalar PyTorch reads a Python int into: int64, or
 /// uint64 above int64's range; beyond both, Python's OverflowError.
 fn scalar_int_type(value: i128) -> Result<DType, PromotionError> {
-    let overflow = |message: &str| PromotionError::Framework {
-        kind: ErrorKind::Overflow,
-        message: message.to_owned(),
-    };
+    let overflow =
+        |message: &str| PromotionError::framework(ErrorKind::Overflow, message.to_owned());
     if i64::try_from(value).is_ok() {
         Ok(DType::Int64)
     } else if u64::try_from(value).is_ok() {
@@ -473,31 +474,31 @@ fn to_complex(dtype: DType) -> Result<DType, NoDType> {
         DType::Float32 => Ok(DType::Complex64),
         DType::Float64 => Ok(DType::Complex128),
         DType::Float16 | DType::BFloat16 => Err(NoDType::HalfComplex(dtype)),
-        other => Err(NoDType::Error(PromotionError::Framework {
-            kind: ErrorKind::Runtime,
-            message: format!("Unknown Complex ScalarType for {}", scalar_type_name(other)),
-        })),
+        other => Err(NoDType::Error(PromotionError::framework(
+            ErrorKind::Runtime,
+            format!("Unknown Complex ScalarType for {}", scalar_type_name(other)),
+        ))),
     }
 }
 
 /// PyTorch's error for a dtype `operation` has no code for on the CPU.
 fn not_implemented(operation: &str, scalar_type: &str) -> PromotionError {
-    PromotionError::Framework {
-        kind: ErrorKind::NotImplemented,
-        message: format!("\"{operation}\" not implemented for '{scalar_type}'"),
-    }
+    PromotionError::framework(
+        ErrorKind::NotImplemented,
+        format!("\"{operation}\" not implemented for '{scalar_type}'"),
+    )
 }
 
 /// PyTorch answers a complex dtype with 16-bit parts, which is not one of
 /// the 32.
 fn not_ours(torch_name: &str) -> PromotionError {
-    PromotionError::Framework {
-        kind: ErrorKind::Value,
-        message: format!(
+    PromotionError::framework(
+        ErrorKind::Value,
+        format!(
             "torch gives {torch_name} here, a dtype dtype-lattice does not model (it has no \
              complex type with 16-bit parts)"
         ),
-    }
+    )
 }
 
 impl Policy for Torch {
@@ -536,23 +537,6 @@ impl Policy for Torch {
         known(dtype).is_ok()
     }
 
-    /// `torch.add(a, b)`: [`operation`](Policy::operation)'s `Op::Add`.
-    ///
-    /// ```
-    /// use dtype_lattice::frameworks::torch::Torch;
-    /// use dtype_lattice::{DType, Operand, Policy, Typed};
-    /// let add = |a, b| Torch.add(&[a, b]).unwrap();
-    /// let x = Operand::dtype(DType::Int8);
-    /// assert_eq!(add(x, Operand::py_float(2.5)), Ok(Typed::strong(DType::Float32)));
-    /// let err = add(x, Operand::zero_dim(DType::Int4)).unwrap_err();
-    /// assert_eq!(err.to_string(), "\"copy_\" not implemented for 'Int4'");
-    /// let err = add(Operand::NONE, x).unwrap_err();
-    /// assert_eq!(err.to_string(), "add(): argument 'input' (position 1) must be Tensor, not NoneType");
-    /// ```
-    fn add(&self, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
-        Some(ops::operation(self, Op::Add, operands))
-    }
-
     /// The function of PyTorch 2.15 that is NumPy's `op` (`torch.sub`,
     /// `torch.true_divide`, `torch.eq`, `torch.neg`, ...; the table is in
     /// `ops.rs`), on the CPU: its argument parser, then the promotion of
@@ -576,8 +560,25 @@ impl Policy for Torch {
     /// let err = op(Op::Maximum, &[x, Operand::py_int(2)]).unwrap_err();
     /// assert_eq!(err.to_string(), "maximum(): argument 'other' (position 2) must be Tensor, not int");
     /// ```
+    ///
+    /// Addition:
+    /// ```
+    /// use dtype_lattice::frameworks::torch::Torch;
+    /// use dtype_lattice::{DType, Op, Operand, Policy, Typed};
+    /// let add = |a, b| Torch.operation(Op::Add, &[a, b]).unwrap();
+    /// let x = Operand::dtype(DType::Int8);
+    /// assert_eq!(add(x, Operand::py_float(2.5)), Ok(Typed::strong(DType::Float32)));
+    /// let err = add(x, Operand::zero_dim(DType::Int4)).unwrap_err();
+    /// assert_eq!(err.to_string(), "\"copy_\" not implemented for 'Int4'");
+    /// let err = add(Operand::NONE, x).unwrap_err();
+    /// assert_eq!(err.to_string(), "add(): argument 'input' (position 1) must be Tensor, not NoneType");
+    /// ```
     fn operation(&self, op: Op, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
         Some(ops::operation(self, op, operands))
+    }
+
+    fn describe_operation(&self, op: Op) -> Option<String> {
+        Some(ops::describe(op))
     }
 }
 

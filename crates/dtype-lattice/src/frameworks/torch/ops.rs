@@ -14,118 +14,15 @@
 //! `torch.pow` with a Python number has cases of its own ([`power`]).
 
 use super::args::{self, signature, Parser, Signature, Type};
+use super::kernels::{
+    kernel, Kernel, Types, BAREBONES, BCOMPLEX32, BITWISE, BOOL, CLASSIC, COMPLEX, COMPLEX32, E8M0,
+    FLOAT8, FLOATING, HALVES, INEXACT, INTEGRAL, MUL, ORDERED, REAL, STORED,
+};
 use super::{
     check_tensors, not_implemented, read, tier, wrapped_storage, ScalarType, Slot, Tiered, Torch,
 };
+use crate::frameworks::common::{OpTable, Output};
 use crate::types::{DType, ErrorKind, Kind, Op, Operand, OperandKind, PromotionError, Typed};
-
-/// A set of the types PyTorch computes in, as its dispatch macros list
-/// them: bit `i` is the dtype of index `i`, then `complex32` and
-/// `bcomplex32`.
-#[derive(Clone, Copy)]
-struct Types(u64);
-
-impl Types {
-    const fn of(dtypes: &[DType]) -> Types {
-        let mut bits = 0;
-        let mut i = 0;
-        while i < dtypes.len() {
-            bits |= 1 << dtypes[i].index();
-            i += 1;
-        }
-        Types(bits)
-    }
-
-    const fn with(self, other: Types) -> Types {
-        Types(self.0 | other.0)
-    }
-
-    fn contains(self, scalar_type: ScalarType) -> bool {
-        let bit = match scalar_type {
-            ScalarType::DType(dtype) => dtype.index(),
-            ScalarType::HalfComplex(DType::BFloat16) => DType::COUNT + 1,
-            ScalarType::HalfComplex(_) => DType::COUNT,
-        };
-        self.0 >> bit & 1 == 1
-    }
-}
-
-const BOOL: Types = Types::of(&[DType::Bool]);
-/// `AT_INTEGRAL_TYPES`.
-const INTEGRAL: Types = Types::of(&[
-    DType::UInt8,
-    DType::Int8,
-    DType::Int16,
-    DType::Int32,
-    DType::Int64,
-]);
-/// The unsigned types PyTorch has "barebones" support for, which few
-/// kernels add.
-const BAREBONES: Types = Types::of(&[DType::UInt16, DType::UInt32, DType::UInt64]);
-const FLOATING: Types = Types::of(&[DType::Float32, DType::Float64]);
-/// float16 and bfloat16, which most float kernels add.
-const HALVES: Types = Types::of(&[DType::Float16, DType::BFloat16]);
-const COMPLEX: Types = Types::of(&[DType::Complex64, DType::Complex128]);
-/// `AT_FLOAT8_TYPES`, which leaves out float8_e8m0fnu.
-const FLOAT8: Types = Types::of(&[
-    DType::Float8E4M3Fn,
-    DType::Float8E5M2,
-    DType::Float8E4M3Fnuz,
-    DType::Float8E5M2Fnuz,
-]);
-const E8M0: Types = Types::of(&[DType::Float8E8M0Fnu]);
-const COMPLEX32: Types = Types(1 << DType::COUNT);
-const BCOMPLEX32: Types = Types(1 << (DType::COUNT + 1));
-
-/// Every type but the sub-byte integers, which PyTorch only stores.
-const STORED: Types = BOOL
-    .with(INTEGRAL)
-    .with(BAREBONES)
-    .with(FLOAT8)
-    .with(E8M0)
-    .with(HALVES)
-    .with(FLOATING)
-    .with(COMPLEX)
-    .with(COMPLEX32)
-    .with(BCOMPLEX32);
-/// The twelve dtypes of PyTorch's promotion table.
-const CLASSIC: Types = BOOL
-    .with(INTEGRAL)
-    .with(HALVES)
-    .with(FLOATING)
-    .with(COMPLEX);
-/// The real numbers the most kernels have.
-const REAL: Types = INTEGRAL.with(HALVES).with(FLOATING);
-const INEXACT: Types = HALVES.with(FLOATING).with(COMPLEX);
-/// The real numbers and bool: what `lt`, `le`, `gt`, `ge` and `sign` take.
-const ORDERED: Types = REAL.with(BOOL);
-const BITWISE: Types = INTEGRAL.with(BOOL).with(BAREBONES);
-/// `mul`'s: the most of any arithmetic.
-const MUL: Types = CLASSIC
-    .with(COMPLEX32)
-    .with(BAREBONES)
-    .with(FLOAT8)
-    .with(E8M0);
-
-/// A kernel: its name, as its errors give it, and the types it has code
-/// for.
-#[derive(Clone, Copy)]
-struct Kernel {
-    name: &'static str,
-    types: Types,
-    /// The kernel run instead for a reduced float (float16, bfloat16, the
-    /// float8 types) when the second input is a scalar (a zero-dimensional
-    /// tensor or a Python number), which has float16 and bfloat16 only.
-    reduced: Option<&'static str>,
-}
-
-const fn kernel(name: &'static str, types: Types) -> Kernel {
-    Kernel {
-        name,
-        types,
-        reduced: None,
-    }
-}
 
 /// What an operation checks of its inputs' dtypes before it promotes.
 #[derive(Clone, Copy)]
@@ -149,16 +46,6 @@ enum Promote {
     /// The common dtype; an integer (not bool) is its own result, copied
     /// with no kernel run.
     KeepIntegers,
-}
-
-/// The result's dtype.
-#[derive(Clone, Copy)]
-enum Output {
-    /// The dtype the kernel ran in.
-    Common,
-    Bool,
-    /// A complex number's part type (`torch.abs`).
-    RealPart,
 }
 
 /// An operation: its Python function, its checks, how it promotes, its
@@ -217,7 +104,7 @@ const fn rule(name: &'static str, signatures: &'static [Signature], kernel: Kern
         promote: Promote::Common,
         kernel,
         divides: false,
-        output: Output::Common,
+        output: Output::Same,
     }
 }
 
@@ -276,67 +163,122 @@ const NEG_BOOL: &str = "Negation, the `-` operator, on a bool tensor is not supp
      are trying to invert a mask, use the `~` or `logical_not()` operator instead.";
 
 /// Each operation's rule, in [`Op`]'s order.
-const RULES: [Rule; 24] = [
-    rule("add", ADD_SUB, kernel("add_stub", CLASSIC.with(COMPLEX32))).numbers_as_tensors(),
+const RULES: OpTable<Rule> = OpTable::new([
+    (
+        Op::Add,
+        rule("add", ADD_SUB, kernel("add_stub", CLASSIC.with(COMPLEX32))).numbers_as_tensors(),
+    ),
     // `a - b` runs as `a + (-1) * b`.
-    rule("sub", ADD_SUB, kernel("add_stub", CLASSIC.with(COMPLEX32)))
-        .numbers_as_tensors()
-        .refusing(Refuse::Bool(SUB_TWO_BOOLS, SUB_BOOL)),
-    rule("mul", &[TENSORS], kernel("mul_cpu", MUL))
-        .numbers_as_tensors()
-        .reduced("mul_cpu_reduced_float"),
-    rule("true_divide", DIVIDE, kernel("div_cpu", INEXACT))
-        .numbers_as_tensors()
-        .promoting(Promote::Float)
-        .reduced("div_cpu_reduced_float"),
+    (
+        Op::Subtract,
+        rule("sub", ADD_SUB, kernel("add_stub", CLASSIC.with(COMPLEX32)))
+            .numbers_as_tensors()
+            .refusing(Refuse::Bool(SUB_TWO_BOOLS, SUB_BOOL)),
+    ),
+    (
+        Op::Multiply,
+        rule("mul", &[TENSORS], kernel("mul_cpu", MUL))
+            .numbers_as_tensors()
+            .reduced("mul_cpu_reduced_float"),
+    ),
+    (
+        Op::TrueDivide,
+        rule("true_divide", DIVIDE, kernel("div_cpu", INEXACT))
+            .numbers_as_tensors()
+            .promoting(Promote::Float)
+            .reduced("div_cpu_reduced_float"),
+    ),
     // Integer and float kernels, both named `div_floor_cpu`.
-    rule("floor_divide", DIVIDE, kernel("div_floor_cpu", REAL))
-        .numbers_as_tensors()
-        .reduced("div_floor_cpu_reduced_float")
-        .dividing(),
-    rule("remainder", EITHER, kernel("remainder_cpu", REAL)).dividing(),
+    (
+        Op::FloorDivide,
+        rule("floor_divide", DIVIDE, kernel("div_floor_cpu", REAL))
+            .numbers_as_tensors()
+            .reduced("div_floor_cpu_reduced_float")
+            .dividing(),
+    ),
+    (
+        Op::Remainder,
+        rule("remainder", EITHER, kernel("remainder_cpu", REAL)).dividing(),
+    ),
     // With a Python number, `power` decides more itself.
-    rule("pow", POWER, kernel("pow", REAL.with(COMPLEX))),
-    rule(
-        "maximum",
-        &[TENSORS],
-        kernel("maximum_cpu", ORDERED.with(BAREBONES)),
-    )
-    .refusing(Refuse::Complex(
-        ErrorKind::Type,
-        "maximum not implemented for complex tensors.",
-    )),
-    compare("eq", kernel("eq_cpu", STORED)),
-    compare("ne", kernel("ne_cpu", STORED)),
-    compare("lt", kernel("lt_cpu", ORDERED)),
-    compare("le", kernel("le_cpu", ORDERED)),
-    compare("gt", kernel("gt_cpu", ORDERED)),
-    compare("ge", kernel("ge_cpu", ORDERED)),
-    rule("bitwise_and", EITHER, kernel("bitwise_and_cpu", BITWISE)),
-    rule("bitwise_or", EITHER, kernel("bitwise_or_cpu", BITWISE)),
-    rule("bitwise_xor", EITHER, kernel("bitwise_xor_cpu", BITWISE)),
-    rule(
-        "logical_and",
-        &[TENSORS],
-        kernel("logical_and_cpu", CLASSIC),
-    )
-    .output(Output::Bool),
-    unary("neg", kernel("neg_cpu", REAL.with(COMPLEX))).refusing(Refuse::Bool(NEG_BOOL, NEG_BOOL)),
-    unary("abs", kernel("abs_cpu", REAL.with(COMPLEX).with(FLOAT8))).output(Output::RealPart),
-    unary("sign", kernel("sign_cpu", ORDERED)).refusing(Refuse::Complex(
-        ErrorKind::NotImplemented,
-        "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use \
-         torch.sgn instead.",
-    )),
-    unary("sqrt", kernel("sqrt_vml_cpu", INEXACT)).promoting(Promote::Float),
-    unary("exp", kernel("exp_vml_cpu", INEXACT)).promoting(Promote::Float),
-    unary("floor", kernel("floor_vml_cpu", HALVES.with(FLOATING)))
+    (
+        Op::Power,
+        rule("pow", POWER, kernel("pow", REAL.with(COMPLEX))),
+    ),
+    (
+        Op::Maximum,
+        rule(
+            "maximum",
+            &[TENSORS],
+            kernel("maximum_cpu", ORDERED.with(BAREBONES)),
+        )
         .refusing(Refuse::Complex(
+            ErrorKind::Type,
+            "maximum not implemented for complex tensors.",
+        )),
+    ),
+    (Op::Equal, compare("eq", kernel("eq_cpu", STORED))),
+    (Op::NotEqual, compare("ne", kernel("ne_cpu", STORED))),
+    (Op::Less, compare("lt", kernel("lt_cpu", ORDERED))),
+    (Op::LessEqual, compare("le", kernel("le_cpu", ORDERED))),
+    (Op::Greater, compare("gt", kernel("gt_cpu", ORDERED))),
+    (Op::GreaterEqual, compare("ge", kernel("ge_cpu", ORDERED))),
+    (
+        Op::BitwiseAnd,
+        rule("bitwise_and", EITHER, kernel("bitwise_and_cpu", BITWISE)),
+    ),
+    (
+        Op::BitwiseOr,
+        rule("bitwise_or", EITHER, kernel("bitwise_or_cpu", BITWISE)),
+    ),
+    (
+        Op::BitwiseXor,
+        rule("bitwise_xor", EITHER, kernel("bitwise_xor_cpu", BITWISE)),
+    ),
+    (
+        Op::LogicalAnd,
+        rule(
+            "logical_and",
+            &[TENSORS],
+            kernel("logical_and_cpu", CLASSIC),
+        )
+        .output(Output::Bool),
+    ),
+    (
+        Op::Negative,
+        unary("neg", kernel("neg_cpu", REAL.with(COMPLEX)))
+            .refusing(Refuse::Bool(NEG_BOOL, NEG_BOOL)),
+    ),
+    (
+        Op::Abs,
+        unary("abs", kernel("abs_cpu", REAL.with(COMPLEX).with(FLOAT8))).output(Output::RealPart),
+    ),
+    (
+        Op::Sign,
+        unary("sign", kernel("sign_cpu", ORDERED)).refusing(Refuse::Complex(
             ErrorKind::NotImplemented,
-            "floor is not supported for complex inputs",
-        ))
-        .promoting(Promote::KeepIntegers),
-];
+            "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use \
+         torch.sgn instead.",
+        )),
+    ),
+    (
+        Op::Sqrt,
+        unary("sqrt", kernel("sqrt_vml_cpu", INEXACT)).promoting(Promote::Float),
+    ),
+    (
+        Op::Exp,
+        unary("exp", kernel("exp_vml_cpu", INEXACT)).promoting(Promote::Float),
+    ),
+    (
+        Op::Floor,
+        unary("floor", kernel("floor_vml_cpu", HALVES.with(FLOATING)))
+            .refusing(Refuse::Complex(
+                ErrorKind::NotImplemented,
+                "floor is not supported for complex inputs",
+            ))
+            .promoting(Promote::KeepIntegers),
+    ),
+]);
 
 /// PyTorch's default dtype, which integers divide into.
 const DEFAULT_FLOAT: ScalarType = ScalarType::DType(DType::Float32);
@@ -349,21 +291,21 @@ pub(super) fn operation(
 ) -> Result<Typed, PromotionError> {
     let arguments: Vec<Operand> = operands.iter().map(|o| o.as_argument()).collect();
     let arguments = &arguments[..];
-    let rule = &RULES[op as usize];
+    let rule = &RULES[op];
     // As Python runs the call: the tensors are built (a dtype PyTorch lacks
     // fails there), the arguments matched against the signatures, the
     // numbers read, and only then the operation runs.
     check_tensors(arguments)?;
     let signature = args::parse(&rule.parser, arguments)?;
     if rule.parser.signatures[signature].hidden {
-        return Err(PromotionError::Framework {
-            kind: ErrorKind::Value,
-            message: format!(
+        return Err(PromotionError::framework(
+            ErrorKind::Value,
+            format!(
                 "dtype-lattice does not model torch.{}(input, alpha, other), PyTorch's \
                  deprecated overload",
                 rule.parser.name
             ),
-        });
+        ));
     }
     let operands = match arguments {
         [a] => vec![tier(a)?],
@@ -417,13 +359,13 @@ fn apply(
         && is_integral(common, false)
         && arguments.get(1).is_some_and(|d| wraps_to_zero(*d, common))
     {
-        return Err(PromotionError::Framework {
-            kind: ErrorKind::Runtime,
-            message: "ZeroDivisionError".to_owned(),
-        });
+        return Err(PromotionError::framework(
+            ErrorKind::Runtime,
+            "ZeroDivisionError",
+        ));
     }
     match rule.output {
-        Output::Common => common.dtype(),
+        Output::Same => common.dtype(),
         Output::Bool => Ok(DType::Bool),
         Output::RealPart => Ok(common.dtype()?.real_part()),
     }
@@ -446,7 +388,7 @@ fn refuse(refuse: Refuse, operands: &[Tiered]) -> Result<(), PromotionError> {
 /// `isIntegralType`: the integers PyTorch computes in (the sub-byte ones
 /// are not among them), and bool if asked.
 fn is_integral(scalar_type: ScalarType, include_bool: bool) -> bool {
-    let bools = if include_bool { BOOL } else { Types(0) };
+    let bools = if include_bool { BOOL } else { Types::NONE };
     INTEGRAL.with(BAREBONES).with(bools).contains(scalar_type)
 }
 
@@ -485,7 +427,7 @@ fn cast((slot, dtype): Tiered, to: ScalarType) -> Result<(), PromotionError> {
 /// bcomplex32 too; neither has code for the sub-byte integers (measured).
 fn fill(scalar_type: ScalarType, (slot, _): Tiered) -> Result<(), PromotionError> {
     match slot {
-        Slot::Dim => run("fill_cpu", Types(STORED.0 & !BCOMPLEX32.0), scalar_type),
+        Slot::Dim => run("fill_cpu", STORED.without(BCOMPLEX32), scalar_type),
         Slot::ZeroDim | Slot::Wrapped => run("fill_out", STORED, scalar_type),
     }
 }
@@ -530,10 +472,10 @@ fn power(
             return Err(overflow("int64_t"));
         }
         if n < 0 {
-            return Err(PromotionError::Framework {
-                kind: ErrorKind::Runtime,
-                message: "Integers to negative integer powers are not allowed.".to_owned(),
-            });
+            return Err(PromotionError::framework(
+                ErrorKind::Runtime,
+                "Integers to negative integer powers are not allowed.",
+            ));
         }
     }
     let common = torch.promote_tiers(base, exponent_tier)?;
@@ -641,10 +583,56 @@ fn convert(exponent: Operand, to: DType) -> Result<(), PromotionError> {
 }
 
 fn overflow(type_name: &str) -> PromotionError {
-    PromotionError::Framework {
-        kind: ErrorKind::Runtime,
-        message: format!("value cannot be converted to type {type_name} without overflow"),
-    }
+    PromotionError::framework(
+        ErrorKind::Runtime,
+        format!("value cannot be converted to type {type_name} without overflow"),
+    )
+}
+
+/// How `torch.<function>` computes `op`'s result type, in words: the
+/// parser, the checks, the promotion, the kernel and the result, as
+/// [`RULES`] holds them.
+pub(super) fn describe(op: Op) -> String {
+    let rule = &RULES[op];
+    let name = rule.parser.name;
+    let numbers = if rule.parser.numbers_as_tensors {
+        "a Python number is taken as a 0-d tensor of its own type"
+    } else {
+        "a Python number is taken only where one of its signatures has a Number"
+    };
+    let refused = match rule.refuse {
+        Refuse::Nothing => String::new(),
+        Refuse::Bool(_, one) => format!("; bool is refused (NotImplementedError \"{one}\")"),
+        Refuse::Complex(kind, message) => {
+            format!(
+                "; complex is refused ({} \"{message}\")",
+                kind.python_type()
+            )
+        }
+    };
+    let promoted = match rule.promote {
+        Promote::Common => "the inputs' common dtype (torch.result_type)",
+        Promote::Float => {
+            "the inputs' common dtype (torch.result_type), the default float (float32) where \
+             that is an integer or bool"
+        }
+        Promote::KeepIntegers => {
+            "the inputs' common dtype (torch.result_type); an integer input is its own \
+             result, with no kernel run"
+        }
+    };
+    let result = match rule.output {
+        Output::Same => "the result is that dtype",
+        Output::Bool => "the result is bool",
+        Output::RealPart => "the result is that dtype, a complex one's part type",
+    };
+    format!(
+        "torch.{name} (PyTorch 2.15, CPU): the argument parser ({numbers}){refused}; then \
+         {promoted}, each input cast to it, and the {} kernel, which has code for {} only \
+         (NotImplementedError for the rest); {result}",
+        rule.kernel.name,
+        rule.kernel.types.names().join(", ")
+    )
 }
 
 #[cfg(test)]
@@ -680,7 +668,7 @@ mod tests {
             "floor",
         ];
         for (op, name) in Op::ALL.into_iter().zip(names) {
-            let rule = &RULES[op as usize];
+            let rule = &RULES[op];
             assert_eq!(rule.parser.name, name);
             let arity = rule.parser.signatures[0].params.len();
             assert_eq!(arity, op.arity(), "{name}");

@@ -59,13 +59,6 @@ pub(super) const TABLE: [[u8; 12]; 12] = {
     ]
 };
 
-pub(super) fn type_error(message: String) -> PromotionError {
-    PromotionError::Framework {
-        kind: ErrorKind::Type,
-        message,
-    }
-}
-
 /// `phi::promoteTypes`: the table, or `DataTypeToNum`'s error for a dtype
 /// outside it (`x` is looked up first).
 pub(super) fn promote(x: DType, y: DType) -> Result<DType, PromotionError> {
@@ -74,10 +67,13 @@ pub(super) fn promote(x: DType, y: DType) -> Result<DType, PromotionError> {
             .iter()
             .position(|&d| d == dtype)
             .ok_or_else(|| {
-                type_error(format!(
-                    "(InvalidType) Invalid enum data type for type promote {dtype}. (at \
+                PromotionError::framework(
+                    ErrorKind::Type,
+                    format!(
+                        "(InvalidType) Invalid enum data type for type promote {dtype}. (at \
                      /paddle/paddle/phi/common/type_promotion.h:46)\n"
-                ))
+                    ),
+                )
             })
     };
     let row = num(x)?;
@@ -155,11 +151,14 @@ pub(super) fn common(x: Tensor, y: Tensor, zero_dim: ZeroDim) -> Result<DType, P
     if (is_float(a) && is_float(b)) || is_complex(a) || is_complex(b) {
         return promote(a, b);
     }
-    Err(type_error(format!(
+    Err(PromotionError::framework(
+        ErrorKind::Type,
+        format!(
         "(InvalidType) Type promotion only support calculations between floating-point numbers \
          and between complex and real numbers. But got different data type x: {a}, y: {b}. (at \
          /paddle/paddle/phi/common/type_promotion.h:220)\n"
-    )))
+    ),
+    ))
 }
 
 #[cfg(test)]

@@ -1,0 +1,11 @@
+//! The vocabulary every framework module shares, so that the same idea is
+//! written once: a table per operation ([`OpTable`]), what an operation's
+//! result is made of ([`Output`]).
+//! Framework errors are built with
+//! [`PromotionError::framework`](crate::PromotionError::framework).
+
+mod op_table;
+mod output;
+
+pub(crate) use op_table::OpTable;
+pub(crate) use output::Output;
