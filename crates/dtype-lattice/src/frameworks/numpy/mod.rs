@@ -50,9 +50,9 @@
 //! ```
 
 mod casts;
-mod promotion;
 mod legacy;
 pub(crate) mod ops;
+mod promotion;
 
 pub use legacy::NumpyLegacy;
 
