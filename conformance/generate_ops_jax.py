@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate the op tables of the `jax` and `jax-lax` policies (issue 26).
+"""Generate the op tables of the `jax` and `jax-lax` policies.
 
 Usage:
     python generate_ops_jax.py [--out DIR]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate the op-table golden data of the `keras` policy (issue 26) by
+"""Generate the op-table golden data of the `keras` policy by
 running real Keras 3.
 
 Usage:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate the op-table golden data of the `paddle` policy (issue 26) by
+"""Generate the op-table golden data of the `paddle` policy by
 running real PaddlePaddle (the CPU wheel, dynamic mode, Paddle's default).
 
 Usage:

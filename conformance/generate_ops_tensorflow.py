@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Generate the operation tables of the `tensorflow`, `tensorflow-safe` and
-`tensorflow-all` policies by running real TensorFlow (CPU) (issue 26).
+`tensorflow-all` policies by running real TensorFlow (CPU).
 
 Usage:
     python generate_ops_tensorflow.py [--out DIR]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate the op-table golden data of the `tinygrad` policy (issue 26) by
+"""Generate the op-table golden data of the `tinygrad` policy by
 running real tinygrad.
 
 Usage:

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Generate the operation table of the `torch` policy by running real
-PyTorch (CPU): ``golden/ops_torch.jsonl`` (issue 26).
+PyTorch (CPU): ``golden/ops_torch.jsonl``.
 
 Usage:
     python generate_ops_torch.py [--out DIR]

@@ -1,6 +1,6 @@
 """The operations every framework's generator records, and their file format.
 
-Issue 26: promotion decides the input type, the operation decides the
+Promotion decides the input type, the operation decides the
 result. Each ``generate_ops_*.py`` runs in its framework's environment
 (standard library only here) and writes ``golden/ops_<policy>.jsonl``
 with :func:`write_op_table`, one file per framework.
@@ -40,7 +40,7 @@ import warnings
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-# The operations of issue 26, as NumPy names them, with their arity.
+# The operations, as NumPy names them, with their arity.
 BINARY = [
     "add", "subtract", "multiply", "true_divide", "floor_divide",
     "remainder", "power", "maximum",

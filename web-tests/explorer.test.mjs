@@ -378,7 +378,7 @@ async function editorFindsTheNotebooksNonLattices(page) {
   await page.locator('.tabs a[data-view="table"]').click();
 }
 
-/** The frameworks issue 25 added, which the menu must list. */
+/** Frameworks added after the first four, which the menu must list too. */
 const ADDED_POLICIES = ['keras', 'mlx', 'paddle', 'tinygrad'];
 
 /** Every policy but JAX, against JAX: its table is the command line's, a

@@ -58,7 +58,7 @@ fn lattices_exit_0_and_others_exit_1() {
     assert!(stdout(&output).contains("{A, B}: minimal common upper bounds C, D, none least"));
     let output = run(&["check", "--policy", "numpy"]);
     assert_eq!(code(&output), 1);
-    // Issue 5's example of NumPy's broken associativity, which the numpy
+    // The design notebook's example of NumPy's broken associativity, which the numpy
     // policy reproduces from NumPy 2.5.5's golden answers.
     assert!(stdout(&output).contains(
         "e.g. (uint8 + int8) + float16 = float32 but uint8 + (int8 + float16) = float16"

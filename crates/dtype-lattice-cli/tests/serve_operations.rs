@@ -1,4 +1,4 @@
-//! The explorer's HTTP API for operations (issue 26): `/api/info` lists
+//! The explorer's HTTP API for operations: `/api/info` lists
 //! them and which policy models which, `/api/table` and `/api/diff` take
 //! `op`, and the batch endpoint answers an operation by name, each as the
 //! command line answers (`table --op`, `diff --op`, `result-type --op`,

@@ -319,7 +319,7 @@ fn nary(c: &mut Criterion) {
 }
 
 /// An operation's result type beside its promotion: the goal is at most
-/// one table load more (issue 26).
+/// one table load more (BENCHMARKS.md).
 fn ops(c: &mut Criterion) {
     let mut rng = Rng(0x0B5);
     for (name, config) in &CONFIGS[..2] {

@@ -43,7 +43,8 @@
 //! ```
 //!
 //! Every framework answers through one trait, [`Policy`], found by name in
-//! the [registry](registry::by_name); errors say which Python exception the
+//! the [registry](registry::by_name): JAX, NumPy, the Array API, PyTorch,
+//! TensorFlow, jax.lax, Keras, MLX, PaddlePaddle and tinygrad. Errors say which Python exception the
 //! framework raises as an [`ErrorKind`] to match on:
 //!
 //! ```

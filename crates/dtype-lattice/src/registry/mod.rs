@@ -45,6 +45,10 @@ pub use spec::{PolicySpec, SpecError};
 pub struct PolicyInfo {
     /// The name every surface takes (`--policy`, `"policy"`, `dl.policy`).
     pub name: &'static str,
+    /// The library it models, as prose names it (`PyTorch`, `the Array
+    /// API`); variants of one library share it. Every list of frameworks
+    /// in the docs is checked against these ([`frameworks`]).
+    pub framework: &'static str,
     /// Other names people type for it.
     pub aliases: &'static [&'static str],
     /// The names of the [settings](SETTINGS) it reads; it ignores the rest.
@@ -106,54 +110,63 @@ const JAX_SETTINGS: &[&str] = &["x64", "strict", "explicit_x64_dtypes"];
 pub const POLICIES: &[PolicyInfo] = &[
     PolicyInfo {
         name: "jax",
+        framework: "JAX",
         aliases: &[],
         settings: JAX_SETTINGS,
         build: |s| Box::new(Jax::new(s.jax())),
     },
     PolicyInfo {
         name: "numpy",
+        framework: "NumPy",
         aliases: &["np", "numpy2"],
         settings: &[],
         build: |_| Box::new(Numpy),
     },
     PolicyInfo {
         name: "numpy-legacy",
+        framework: "NumPy",
         aliases: &[],
         settings: &[],
         build: |_| Box::new(NumpyLegacy),
     },
     PolicyInfo {
         name: "array-api",
+        framework: "the Array API",
         aliases: &["array_api"],
         settings: &[],
         build: |_| Box::new(ArrayApi),
     },
     PolicyInfo {
         name: "torch",
+        framework: "PyTorch",
         aliases: &["pytorch"],
         settings: &[],
         build: |_| Box::new(Torch),
     },
     PolicyInfo {
         name: "tensorflow",
+        framework: "TensorFlow",
         aliases: &["tf"],
         settings: &[],
         build: |_| Box::new(TensorFlow::new(Mode::Off)),
     },
     PolicyInfo {
         name: "tensorflow-safe",
+        framework: "TensorFlow",
         aliases: &[],
         settings: &["tensorflow_api"],
         build: |s| Box::new(TensorFlow::new(Mode::Safe).with_api(s.tensorflow_api)),
     },
     PolicyInfo {
         name: "tensorflow-all",
+        framework: "TensorFlow",
         aliases: &[],
         settings: &["tensorflow_api"],
         build: |s| Box::new(TensorFlow::new(Mode::All).with_api(s.tensorflow_api)),
     },
     PolicyInfo {
         name: "jax-lax",
+        framework: "jax.lax",
         aliases: &[],
         settings: &["x64"],
         build: |s| {
@@ -165,24 +178,28 @@ pub const POLICIES: &[PolicyInfo] = &[
     },
     PolicyInfo {
         name: "keras",
+        framework: "Keras",
         aliases: &["keras3"],
         settings: &["keras_backend", "floatx"],
         build: |s| Box::new(Keras::new(s.keras_backend, s.floatx)),
     },
     PolicyInfo {
         name: "mlx",
+        framework: "MLX",
         aliases: &["mlx.core"],
         settings: &[],
         build: |_| Box::new(Mlx),
     },
     PolicyInfo {
         name: "paddle",
+        framework: "PaddlePaddle",
         aliases: &["paddlepaddle"],
         settings: &[],
         build: |_| Box::new(Paddle),
     },
     PolicyInfo {
         name: "tinygrad",
+        framework: "tinygrad",
         aliases: &["tg"],
         settings: &["tinygrad_default_float", "tinygrad_default_int"],
         build: |s| {
@@ -231,6 +248,24 @@ pub fn policy_info(name: &str) -> Result<&'static PolicyInfo, UnknownPolicy> {
 /// ```
 pub fn by_name(name: &str, settings: Settings) -> Result<Box<dyn Policy>, UnknownPolicy> {
     policy_info(name).map(|info| info.build(settings))
+}
+
+/// The libraries the policies model, each once, in the registry's order:
+/// what every list of frameworks in the docs names.
+///
+/// ```
+/// let frameworks = dtype_lattice::registry::frameworks();
+/// assert_eq!(frameworks[..3], ["JAX", "NumPy", "the Array API"]);
+/// assert_eq!(frameworks.iter().filter(|f| **f == "TensorFlow").count(), 1);
+/// ```
+pub fn frameworks() -> Vec<&'static str> {
+    let mut frameworks: Vec<&'static str> = Vec::new();
+    for info in POLICIES {
+        if !frameworks.contains(&info.framework) {
+            frameworks.push(info.framework);
+        }
+    }
+    frameworks
 }
 
 /// The names of every policy, in [`POLICIES`] order.

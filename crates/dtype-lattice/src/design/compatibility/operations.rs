@@ -1,6 +1,6 @@
 //! The operations beyond addition, compared: each policy against the
 //! first (the reference, JAX in `dtype-lattice compatibility`), operation
-//! by operation, and the telling cases of issue 26 answered by every
+//! by operation, and a few telling cases answered by every
 //! policy.
 //!
 //! ```
@@ -68,7 +68,7 @@ const fn probe(label: &'static str, op: Op, a: Operand, b: Operand) -> OpProbe {
     }
 }
 
-/// The cases issue 26 opens with: where the operation, not promotion,
+/// The telling cases: where the operation, not promotion,
 /// decides the answer.
 pub const OP_PROBES: [OpProbe; 8] = [
     probe(
