@@ -53,12 +53,12 @@ test-python-package: python-dist
 	.ci/python-package.sh check $(PYTHON) $(PYPACKAGE)
 
 # Both crates packaged and built as crates.io would take them: the command
-# against the packaged library, not the workspace's (the Python bindings are
-# `publish = false`). Needs the crates' files committed, unless
+# against the packaged library, not the workspace's (the Python bindings and
+# the testkit are `publish = false`). Needs the crates' files committed, unless
 # PACKAGE_FLAGS=--allow-dirty.
 PACKAGE_FLAGS ?=
 package:
-	cargo package --workspace --exclude dtype-lattice-python $(PACKAGE_FLAGS)
+	cargo package --workspace --exclude dtype-lattice-python --exclude dtype-lattice-testkit $(PACKAGE_FLAGS)
 	cargo publish --dry-run --workspace $(PACKAGE_FLAGS)
 
 # The explorer (`dtype-lattice serve` and the `site` export) in headless

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Time and peak memory of every analysis on the adversarial lattice files
-# (crates/dtype-lattice/tests/support/adversarial.rs), against the bounds
+# (crates/dtype-lattice-testkit/src/adversarial.rs), against the bounds
 # the docs promise: each within 2 s and 256 MB, whatever the flags say. The
 # release binary runs every command at its default flags and at the largest
 # --max-examples; the Python package (when PYTHON has it: `make

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Turns the results of benches/promotion.rs into markdown tables.
+"""Turns the results of benches/promotion/main.rs into markdown tables.
 
 Each benchmark times a batch of calls (its throughput says how many); this
 divides criterion's median by the batch size to get nanoseconds per call.

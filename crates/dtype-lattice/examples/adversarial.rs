@@ -1,4 +1,4 @@
-//! Writes the adversarial lattice files (`tests/support/adversarial.rs`):
+//! Writes the adversarial lattice files (`crates/dtype-lattice-testkit/src/adversarial.rs`):
 //! graphs inside the lattice-file limits that once made `check` take
 //! minutes or gigabytes. `bench/bounds.sh` times the command on each.
 //!
@@ -8,11 +8,7 @@
 //!
 //! writes `DIR/FAMILY.toml` for every family, at full size.
 
-#[path = "../tests/support/adversarial.rs"]
-#[allow(dead_code)] // the expected counts serve the tests
-mod adversarial;
-#[path = "../tests/support/rng.rs"]
-mod rng;
+use dtype_lattice_testkit::adversarial;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

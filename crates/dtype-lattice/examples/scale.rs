@@ -31,13 +31,11 @@
 //! budget the engine promises: the n x n join table of `u16` plus n x n
 //! bits of closure.
 
-#[path = "../tests/support/adversarial.rs"]
-#[allow(dead_code)] // the other families serve bench/bounds.sh and the tests
-mod adversarial;
-#[path = "../tests/support/counting_alloc.rs"]
-mod counting_alloc;
-#[path = "../tests/support/rng.rs"]
-mod rng;
+use dtype_lattice_testkit::counting_alloc::{self, Counting};
+use dtype_lattice_testkit::{adversarial, rng};
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};

@@ -10,9 +10,7 @@
 //! `promote_types A B` or `result_type OPERAND...`, answered with x64 on and
 //! standard promotion, as `compare.py` configures JAX.
 
-#[path = "../tests/support/floor.rs"]
-#[allow(dead_code)]
-mod floor;
+use dtype_lattice_testkit::floor;
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};

@@ -115,16 +115,16 @@
 //!   The 32 dtypes ([`DType`]), operands ([`Operand`], [`TypeSpec`],
 //!   [`PyScalar`]), results ([`Typed`]), errors ([`PromotionError`],
 //!   [`ErrorKind`]), `finfo`/`iinfo`, and NumPy's scalar [`hierarchy`].
-//! - [`text`]: how user text is quoted in messages, and the one "did you
-//!   mean" every message asks.
+//! - `text`: how user text is quoted in messages, and the one "did you
+//!   mean" every message asks (hidden: the front ends' helper, not an API).
 //! - [`engine`]: knows nothing of dtypes. Edges in, a verified join table
 //!   out; bounds, paths and the Hasse diagram.
 //! - `policy/` (private; its items are here at the root): the [`Policy`]
 //!   trait every framework implements and the [`TypedLattice`] lattice
 //!   policies expose.
-//! - [`frameworks`]: JAX (its lattice data, its rules, and a private module of
-//!   hot-path tables), NumPy, PyTorch, TensorFlow, the Array API and
-//!   `jax.lax`, each behind [`Policy`].
+//! - [`frameworks`]: one module per framework, each behind [`Policy`]
+//!   (JAX's with its lattice data, its rules, and a private module of
+//!   hot-path tables), and what they share.
 //! - [`registry`]: the one place that names every framework
 //!   ([`POLICIES`](registry::POLICIES)) and every setting
 //!   ([`SETTINGS`](registry::SETTINGS)), for every front end.
@@ -148,6 +148,9 @@ mod policy;
 #[cfg(feature = "json")]
 pub mod protocol;
 pub mod registry;
+// The front ends quote user text and guess "did you mean" as the library's
+// messages do; public for them, not part of the documented API.
+#[doc(hidden)]
 pub mod text;
 mod types;
 

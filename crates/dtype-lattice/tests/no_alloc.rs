@@ -11,16 +11,14 @@
 //! refused) hold nothing. The tests count errors too, so that they are
 //! known to have been exercised.
 
-#[path = "support/counting_alloc.rs"]
-mod counting_alloc;
-mod support;
-
-use support::operand_forms::operand_forms;
-
-use counting_alloc::{reset_peak, stats};
 use dtype_lattice::frameworks::jax::{Config, Jax};
 use dtype_lattice::Policy;
 use dtype_lattice::{DType, Operand, PromotionError, Typed};
+use dtype_lattice_testkit::counting_alloc::{reset_peak, stats, Counting};
+use dtype_lattice_testkit::operand_forms::operand_forms;
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
 
 fn configs() -> Vec<Jax> {
     Config::all().map(Jax::new).collect()
@@ -79,11 +77,11 @@ fn promote_types_allocates_nothing_on_any_pair() {
     let mut failures = 0;
     for jax in warm_up() {
         let lattice = jax.lattice().expect("JAX is a lattice");
-        for x in support::floor::node_types() {
-            for y in support::floor::node_types() {
+        for x in dtype_lattice_testkit::floor::node_types() {
+            for y in dtype_lattice_testkit::floor::node_types() {
                 let (a, b) = (
-                    support::floor::node_of(&jax, x),
-                    support::floor::node_of(&jax, y),
+                    dtype_lattice_testkit::floor::node_of(&jax, x),
+                    dtype_lattice_testkit::floor::node_of(&jax, y),
                 );
                 let what = || format!("{jax:?}: promote_types({x}, {y})");
                 let succeeded = check(&what, || jax.promote_types(x, y));
@@ -122,7 +120,7 @@ fn result_types_allocate_nothing_on_single_operands_and_pairs() {
 #[test]
 fn result_types_allocate_nothing_on_longer_lists() {
     let forms = operand_forms();
-    let mut rng = support::rng::Rng(0x5EED);
+    let mut rng = dtype_lattice_testkit::rng::Rng(0x5EED);
     let mut below = |n| rng.below(n);
     // Mostly the common dtypes as arrays, so many lists promote.
     let common: Vec<Operand> = [

@@ -26,6 +26,10 @@ mod builder;
 pub mod check;
 pub mod compatibility;
 mod definition;
+// The explorer's editor reads a pasted Python dict as the library does;
+// public for it, not part of the documented API (users pass a dict:
+// `DictSpec`).
+#[doc(hidden)]
 pub mod dict_text;
 pub mod diff;
 mod error;

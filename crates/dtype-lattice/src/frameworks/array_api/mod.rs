@@ -27,7 +27,7 @@
 //! assert_eq!(err.python_type(), "OverflowError");
 //! ```
 //!
-//! [`add`](ArrayApi::add) is the `+` operator, which checks more than
+//! [`operation(Op::Add)`](ArrayApi::operation) is the `+` operator, which checks more than
 //! `result_type`: it takes numeric arrays only, so booleans cannot be added.
 //!
 //! ```
@@ -377,7 +377,7 @@ impl Policy for ArrayApi {
 
     /// The standard's function of the operation in array-api-strict
     /// (`ops.rs`): its dtype category first, then promotion; `add` is the
-    /// operator `+` ([`Policy::add`]).
+    /// operator `+`.
     ///
     /// ```
     /// use dtype_lattice::frameworks::array_api::ArrayApi;

@@ -174,7 +174,7 @@ impl Floatx {
 /// name; Python's types are Python's types (`int` and `float` weak); a
 /// Python value is refused as Keras refuses it (`Invalid dtype: 2`);
 /// `None` is floatx. Operands of [`operation`](Policy::operation) and
-/// [`add`](Keras::add): a dtype or an array is an array of the backend
+/// [`operation(Op::Add)`](Keras::operation): a dtype or an array is an array of the backend
 /// holding ones (`keras.ops.ones((2,), dtype)`; arrays without dimensions
 /// compute alike), a Python type stands for a scalar (`2`, `2.0`, `2j`,
 /// `True`); Keras has no weakly-typed arrays.

@@ -23,7 +23,7 @@
 //!
 //! `mx.result_type` takes arrays and dtypes only, any number of them, and
 //! folds them through the table from the left. Python scalars reach the
-//! table only through an operation: [`add`](Policy::add) is `mx.add`, which
+//! table only through an operation: [`operation(Op::Add)`](Policy::operation) is `mx.add`, which
 //! first makes each Python scalar an array whose dtype comes from the other
 //! operand's (a Python int takes an integer array's dtype, if it fits; a
 //! float a floating array's, else `float32`), then promotes the two arrays.

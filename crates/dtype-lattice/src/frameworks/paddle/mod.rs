@@ -32,7 +32,7 @@
 //! assert_eq!(rt(Operand::dtype(DType::Float16), f), Ok(Typed::strong(DType::Float32)));
 //! ```
 //!
-//! [`result_type`](Paddle::result_type) is that promotion; [`add`](Paddle::add)
+//! [`result_type`](Paddle::result_type) is that promotion; [`operation(Op::Add)`](Paddle::operation)
 //! is `x + y` on the CPU, where the CPU wheel has no kernel for several
 //! dtypes it promotes to (`float16`, `bfloat16`, `uint16`..`uint64`, the
 //! float8 types). [`operation`](Paddle::operation) answers every
@@ -133,7 +133,7 @@ fn known(dtype: DType) -> Result<DType, PromotionError> {
 /// PaddlePaddle 3.3.1 in dynamic mode on the CPU.
 ///
 /// Operands of [`result_type`](Paddle::result_type),
-/// [`add`](Paddle::add) and [`operation`](Paddle::operation): a dtype or a
+/// [`operation(Op::Add)`](Paddle::operation) and [`operation`](Paddle::operation): a dtype or a
 /// strong array is a tensor with dimensions, [`Operand::zero_dim`] a tensor
 /// without; Python scalars and `None` are what Python passes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -458,7 +458,7 @@ impl Policy for TensorFlow {
 
     /// `tf.experimental.numpy.result_type(a, b)` on dtypes, in modes safe
     /// and all: the join of the two (Python's types as weak types). With
-    /// NumPy behaviour off, [`add`](TensorFlow::add) on tensors of the two
+    /// NumPy behaviour off, [`operation(Op::Add)`](TensorFlow::operation) on tensors of the two
     /// dtypes, Python's types as scalars of them.
     ///
     /// ```
@@ -484,7 +484,7 @@ impl Policy for TensorFlow {
     /// `tf.experimental.numpy.result_type` call): the operands joined from
     /// left to right, `None` skipped, no operand a weak float32. With NumPy
     /// behaviour off TensorFlow has no such function; this is then
-    /// [`add`](Policy::add) of two operands.
+    /// [`operation(Op::Add)`](Policy::operation) of two operands.
     fn result_type(&self, operands: &[Operand]) -> Result<Typed, PromotionError> {
         if self.mode == Mode::Off {
             return self.call_op(Op::Add, operands);

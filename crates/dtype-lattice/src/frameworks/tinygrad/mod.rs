@@ -47,7 +47,7 @@
 //! assert_eq!(Tinygrad::default().operation(Op::Add, &[bool_tensor, Operand::py_int(2)]), Some(Ok(Typed::weak(DType::Int32))));
 //! ```
 //!
-//! [`add`](Tinygrad::add) is the operator `x + y`, which promotes the same
+//! [`operation(Op::Add)`](Tinygrad::operation) is the operator `x + y`, which promotes the same
 //! way, and [`operation`](Tinygrad::operation) every other operation
 //! tinygrad has, its operator or method: that promotion, then the
 //! operation's rule (`x / y` of integers is `DEFAULT_FLOAT`, `x < y` is

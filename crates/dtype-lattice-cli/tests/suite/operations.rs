@@ -1,0 +1,269 @@
+//! `--op` on the command line: `result-type`, `table`, `diff`, `explain`
+//! and `batch` give the recorded answers of real JAX
+//! (`conformance/golden/ops_jax.jsonl`), each as the others do, and
+//! refuse what they cannot answer with the reason.
+
+use crate::support::golden::{judge, load, Verdict};
+use crate::support::{run, run_with_input, stdout};
+use serde_json::Value;
+
+/// A golden operand as the command line writes it: `array:DTYPE` for an
+/// array, the number as Python writes it, `py:bool` for `True`.
+fn cli_operand(arg: &Value) -> String {
+    match arg {
+        Value::Object(array) if array.contains_key("dtype") => {
+            format!("array:{}", array["dtype"].as_str().unwrap())
+        }
+        Value::Object(complex) => {
+            let parts = complex["complex"].as_array().unwrap();
+            format!("{}+{}j", parts[0], parts[1])
+        }
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The answer line `result-type` prints, as the batch protocol's JSON.
+fn as_answer(output: &std::process::Output) -> Value {
+    let text = stdout(output);
+    let text = text.trim();
+    if output.status.success() {
+        let (dtype, weak) = match text.strip_suffix(" (weak)") {
+            Some(dtype) => (dtype, true),
+            None => (text, false),
+        };
+        return serde_json::json!({ "ok": { "dtype": dtype, "weak": weak } });
+    }
+    let message = String::from_utf8_lossy(&output.stderr).trim().to_owned();
+    let (kind, message) = message.split_once(": ").expect("TYPE: message");
+    serde_json::json!({ "error": { "type": kind, "message": message } })
+}
+
+#[test]
+fn result_type_op_gives_what_jax_recorded() {
+    let cases = load("ops_jax.jsonl");
+    // Every 313th call: each operation, x64 on and off, strict and
+    // standard, every kind of operand.
+    let mut checked = 0;
+    for case in cases.iter().step_by(313) {
+        let request = &case.request;
+        let mut args = vec!["result-type".to_owned(), "--op".to_owned()];
+        args.push(request["fn"].as_str().unwrap().to_owned());
+        if request["x64"] == true {
+            args.push("--x64".to_owned());
+        }
+        if request["promotion"] == "strict" {
+            args.push("--strict".to_owned());
+        }
+        args.push("--".to_owned());
+        args.extend(request["args"].as_array().unwrap().iter().map(cli_operand));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let output = run(&args);
+        assert!(
+            matches!(output.status.code(), Some(0 | 1)),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let ours = as_answer(&output);
+        assert_eq!(
+            judge(case, &ours),
+            Verdict::Same,
+            "{args:?}\n  jax:  {}\n  ours: {ours}",
+            case.expected
+        );
+        checked += 1;
+    }
+    assert!(checked > 300, "only {checked} calls checked");
+}
+
+#[test]
+fn table_op_cells_are_the_batch_answers() {
+    let output = run(&["table", "--op", "true_divide", "--format", "json"]);
+    assert!(output.status.success());
+    let table: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(table["op"], "true_divide");
+    assert!(table["caption"].as_str().unwrap().contains("true_divide"));
+    let types: Vec<&str> = table["types"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap())
+        .collect();
+    let mut requests = String::new();
+    for a in &types {
+        for b in &types {
+            requests.push_str(&format!(
+                "{{\"fn\": \"true_divide\", \"args\": [\"{a}\", \"{b}\"]}}\n"
+            ));
+        }
+    }
+    let answers = run_with_input(&["batch"], requests);
+    let answers: Vec<Value> = stdout(&answers)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let cells = table["cells"].as_array().unwrap();
+    for (r, row) in cells.iter().enumerate() {
+        for (c, cell) in row.as_array().unwrap().iter().enumerate() {
+            let answer = &answers[r * types.len() + c];
+            match cell.get("error") {
+                Some(_) => assert!(answer.get("error").is_some(), "{r},{c}: {answer}"),
+                None => {
+                    assert_eq!(cell["dtype"], answer["ok"]["dtype"], "{r},{c}");
+                    assert_eq!(cell["weak"], answer["ok"]["weak"], "{r},{c}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn diff_op_counts_the_cells_x64_changes() {
+    // Within one policy the settings apply to both sides, so nothing
+    // differs; against NumPy's `add`, the cells differ where promotion does.
+    let same = run(&[
+        "diff",
+        "jax",
+        "jax",
+        "--op",
+        "true_divide",
+        "--format",
+        "json",
+    ]);
+    assert!(same.status.success());
+    let report: Value = serde_json::from_slice(&same.stdout).unwrap();
+    assert_eq!(report["count"], 0);
+    assert_eq!(report["op"], "true_divide");
+    let add = run(&["diff", "jax", "numpy", "--op", "add", "--format", "json"]);
+    assert!(
+        add.status.success(),
+        "{}",
+        String::from_utf8_lossy(&add.stderr)
+    );
+    let report: Value = serde_json::from_slice(&add.stdout).unwrap();
+    assert!(report["count"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn explain_op_adds_the_rule_and_the_answer() {
+    let output = run(&[
+        "explain",
+        "--op",
+        "true_divide",
+        "int32",
+        "int32",
+        "--format",
+        "json",
+    ]);
+    assert!(output.status.success());
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["join"], "int32");
+    let step = &report["operation"];
+    assert_eq!(step["op"], "true_divide");
+    assert_eq!(step["answer"]["dtype"], "float32");
+    assert!(step["rule"]
+        .as_str()
+        .unwrap()
+        .contains("promote_args_inexact"));
+    // An operation's error ends explain with exit 1, as result-type does.
+    let refused = run(&["explain", "--op", "bitwise_and", "float32", "int8"]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(stdout(&refused).contains("bitwise_and gives TypeError: and does not accept"));
+}
+
+/// A policy defined by rules has no graph: `explain --op` gives the
+/// operands' `result-type` and the operation's rule and answer, each as
+/// `result-type` (with and without `--op`) gives it, exit 1 where the
+/// operation raises.
+#[test]
+fn explain_op_of_a_policy_defined_by_rules_is_result_type_then_the_rule() {
+    // The command line writes a message's line feeds as `\n`.
+    let answer = |value: &Value| match value.get("error") {
+        Some(error) => serde_json::json!({ "error": {
+            "type": error["type"],
+            "message": error["message"].as_str().unwrap().replace('\n', "\\n"),
+        }}),
+        None => serde_json::json!({ "ok": value }),
+    };
+    for policy in ["numpy", "paddle"] {
+        for (op, a, b) in [
+            ("true_divide", "int8", "int8"),
+            ("less", "uint8", "int16"),
+            ("bitwise_and", "float32", "int8"),
+            ("sqrt", "int16", "int16"),
+        ] {
+            let args = ["--policy", policy, "--op", op, a, b];
+            let output = run(&[&["explain", "--format", "json"], &args[..]].concat());
+            let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+            assert_eq!(report["outcome"], "rules", "{policy} {op}");
+            // A unary operation takes the first type only.
+            let operands = if op == "sqrt" { &[a][..] } else { &[a, b][..] };
+            let with_op =
+                run(&[&["result-type", "--policy", policy, "--op", op], operands].concat());
+            assert_eq!(output.status.code(), with_op.status.code(), "{policy} {op}");
+            assert_eq!(
+                answer(&report["operation"]["answer"]),
+                as_answer(&with_op),
+                "{policy} {op}"
+            );
+            assert!(report["operation"]["rule"].is_string(), "{policy} {op}");
+            let promotion = run(&[&["result-type", "--policy", policy], operands].concat());
+            assert_eq!(
+                answer(&report["result_type"]),
+                as_answer(&promotion),
+                "{policy} {op}"
+            );
+        }
+    }
+    let text = stdout(&run(&[
+        "explain", "--policy", "numpy", "--op", "sqrt", "int16", "int16",
+    ]));
+    assert!(
+        text.starts_with("int16 in numpy: defined by rules"),
+        "{text}"
+    );
+    assert!(text.contains("\nthen np.sqrt: "), "{text}");
+}
+
+#[test]
+fn what_cannot_be_answered_is_refused_with_the_reason() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/lattices/jax.toml"
+    );
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["result-type", "--op", "sqrtt", "int8"],
+            "unknown operation 'sqrtt': did you mean 'sqrt'?",
+        ),
+        (
+            &["result-type", "--op", "sqrt", "int8", "int8"],
+            "sqrt takes 1 operand, not 2",
+        ),
+        (
+            &["table", "--op", "sqrt"],
+            "sqrt takes one operand, so it has no table",
+        ),
+        (
+            &[
+                "result-type",
+                "--policy",
+                "numpy-legacy",
+                "--op",
+                "sqrt",
+                "float32",
+            ],
+            "does not model sqrt yet",
+        ),
+        (
+            &["explain", "--op", "less", "int8", "int8", file],
+            "--op explains an operation of a built-in policy",
+        ),
+    ];
+    for (args, message) in cases {
+        let output = run(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+}

@@ -1,0 +1,443 @@
+//! The golden data generated from the real libraries
+//! (`conformance/golden/*.jsonl`) and the one comparison every test of it
+//! uses: the library's golden tests through the batch protocol, and the
+//! CLI's through the explorer's `POST /api/batch`.
+//!
+//! Comparison is exact, with these stated allowances:
+//! - numbers compare by value (Python and Rust print floats differently);
+//! - a file whose header does not say `"records_warnings": true` was
+//!   written with warnings ignored, so an answer's `"warnings"` are not
+//!   compared there (`jax_explicit_x64.jsonl` records them, and there they
+//!   are compared exactly);
+//! - for n-ary calls JAX names the inputs of a `TypePromotionError` in
+//!   Python set order, which is unspecified, so the tuple compares as a set;
+//! - for `dtype` (name parsing) an input NumPy rejects, or accepts as a
+//!   dtype outside our 32, must be rejected, whatever the message;
+//! - where a library answered a dtype outside our 32 (recorded as error
+//!   type `NotOurs` with the library's name for it, e.g. PyTorch's
+//!   `complex32`), ours must be an error that names that dtype;
+//! - a `jax.lax` dtype-rule message lists its accepted kinds in any order.
+//!
+//! Two documented deviations are told apart rather than skipped: where JAX's
+//! `result_type` raises `KeyError` for a weak sub-byte integer result, we
+//! answer the default integer dtype of that signedness; where the real call
+//! did not return (the generator recorded a `Hang`, PaddlePaddle's integer
+//! `pow` with a negative exponent), we answer `DoesNotReturnError`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+pub fn golden_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../conformance/golden")
+}
+
+pub struct Case {
+    pub line: usize,
+    pub request: Value,
+    pub expected: Value,
+    /// Whether the file recorded the library's warnings.
+    pub records_warnings: bool,
+}
+
+/// The library versions each generator's golden data comes from: its
+/// pinned requirements (`conformance/requirements*.txt`). TensorFlow and
+/// PyTorch pin their own NumPy, which need not be the newest.
+const PINNED: &[(&str, &[(&str, &str)])] = &[
+    ("conformance/generate_jax.py", JAX),
+    ("conformance/generate_jax_nary.py", JAX),
+    ("conformance/generate_jax_lax.py", JAX),
+    ("conformance/generate_jax_explicit_x64.py", JAX),
+    ("conformance/generate_ops_jax.py", JAX),
+    (
+        "conformance/generate_numpy.py",
+        &[
+            ("numpy", "2.5.5"),
+            ("ml_dtypes", "0.6.0"),
+            ("array_api_strict", "2.6.1"),
+        ],
+    ),
+    (
+        "conformance/generate_ops_numpy.py",
+        &[
+            ("numpy", "2.5.5"),
+            ("ml_dtypes", "0.6.0"),
+            ("array_api_strict", "2.6.1"),
+        ],
+    ),
+    (
+        "conformance/generate_torch.py",
+        &[("torch", "2.15.0+cu132")],
+    ),
+    (
+        "conformance/generate_ops_torch.py",
+        &[("torch", "2.15.0+cu132")],
+    ),
+    (
+        "conformance/generate_tensorflow.py",
+        &[
+            ("tensorflow", "2.21.0"),
+            ("numpy", "2.4.6"),
+            ("ml_dtypes", "0.6.0"),
+        ],
+    ),
+    (
+        "conformance/generate_ops_tensorflow.py",
+        &[
+            ("tensorflow", "2.21.0"),
+            ("numpy", "2.4.6"),
+            ("ml_dtypes", "0.6.0"),
+        ],
+    ),
+    ("conformance/generate_mlx.py", &[("mlx", "0.32.4")]),
+    ("conformance/generate_ops_mlx.py", &[("mlx", "0.32.4")]),
+    (
+        "conformance/generate_paddle.py",
+        &[("paddlepaddle", "3.3.1")],
+    ),
+    (
+        "conformance/generate_ops_paddle.py",
+        &[("paddlepaddle", "3.3.1")],
+    ),
+    ("conformance/generate_keras.py", KERAS),
+    ("conformance/generate_ops_keras.py", KERAS),
+    (
+        "conformance/generate_tinygrad.py",
+        &[("tinygrad", "0.14.0")],
+    ),
+    (
+        "conformance/generate_ops_tinygrad.py",
+        &[("tinygrad", "0.14.0")],
+    ),
+];
+
+/// JAX's generators: `requirements-jax12.txt` (Python 3.12).
+const JAX: &[(&str, &str)] = &[
+    ("jax", "0.12.0.1"),
+    ("jaxlib", "0.12.0.1"),
+    ("numpy", "2.5.5"),
+    ("ml_dtypes", "0.6.0"),
+];
+
+/// Keras's generators: `requirements-keras.txt` (Python 3.12).
+const KERAS: &[(&str, &str)] = &[
+    ("keras", "3.15.1"),
+    ("jax", "0.12.0.1"),
+    ("jaxlib", "0.12.0.1"),
+    ("tensorflow-cpu", "2.21.0"),
+    ("numpy", "2.5.5"),
+    ("ml_dtypes", "0.6.0"),
+];
+
+/// Reads a golden file; checks its header records the pinned versions.
+pub fn load(name: &str) -> Vec<Case> {
+    let path = golden_dir().join(name);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|err| panic!("cannot read {}: {err}", path.display()));
+    let mut lines = text.lines();
+    let header: Value = serde_json::from_str(lines.next().expect("header line")).unwrap();
+    let versions = header["header"]["versions"].as_object().expect("versions");
+    assert!(!versions.is_empty(), "{name}: no library versions recorded");
+    let generator = header["header"]["generator"].as_str().unwrap_or_default();
+    let Some((_, pins)) = PINNED.iter().find(|(g, _)| *g == generator) else {
+        panic!("{name}: written by {generator:?}, which has no pinned versions here");
+    };
+    for (library, version) in versions {
+        let pinned = pins.iter().find(|(l, _)| l == library).map(|(_, v)| *v);
+        assert_eq!(
+            version.as_str(),
+            pinned,
+            "{name}: {library} is not the pinned version"
+        );
+    }
+    let records_warnings = header["header"]["records_warnings"] == true;
+    if header["header"]["format"] == "op-table" {
+        return op_table(name, &header["header"], lines);
+    }
+    lines
+        .enumerate()
+        .map(|(i, line)| {
+            let mut request: Value = serde_json::from_str(line).unwrap();
+            let expected = request
+                .as_object_mut()
+                .and_then(|object| object.remove("answer"))
+                .unwrap_or_else(|| panic!("{name}:{}: no answer", i + 2));
+            Case {
+                line: i + 2,
+                request,
+                expected,
+                records_warnings,
+            }
+        })
+        .collect()
+}
+
+/// The calls of an op-table file (`conformance/golden_ops.py`), as the
+/// call lines of the other files: each row's answers lined up with the
+/// header's operands (those of the row's settings where the header's
+/// `operands_at` lists them), errors numbered in lines of their own.
+fn op_table<'a>(name: &str, header: &Value, lines: impl Iterator<Item = &'a str>) -> Vec<Case> {
+    let mut errors: Vec<Value> = Vec::new();
+    let mut cases = Vec::new();
+    for (i, line) in lines.enumerate() {
+        let mut row: Value = serde_json::from_str(line).unwrap();
+        let row = row.as_object_mut().unwrap();
+        if let Some(number) = row.get("error") {
+            assert_eq!(
+                number.as_u64(),
+                Some(errors.len() as u64),
+                "{name}:{}",
+                i + 2
+            );
+            errors.push(serde_json::json!({ "type": row["type"], "message": row["message"] }));
+            continue;
+        }
+        let answers = row.remove("answers").expect("a row has answers");
+        let first = row.remove("a");
+        let operands = operands_of(header, row);
+        for (operand, answer) in operands.iter().zip(answers.as_array().unwrap()) {
+            let mut request = Value::Object(row.clone());
+            request["args"] = match &first {
+                Some(a) => Value::Array(vec![a.clone(), operand.clone()]),
+                None => Value::Array(vec![operand.clone()]),
+            };
+            let expected = match answer {
+                Value::Number(k) => {
+                    serde_json::json!({ "error": errors[k.as_u64().unwrap() as usize] })
+                }
+                Value::String(typed) => {
+                    let (dtype, weak) = match typed.strip_suffix(" (weak)") {
+                        Some(dtype) => (dtype, true),
+                        None => (typed.as_str(), false),
+                    };
+                    serde_json::json!({ "ok": { "dtype": dtype, "weak": weak } })
+                }
+                other => panic!(
+                    "{name}:{}: an answer is a dtype or an error, not {other}",
+                    i + 2
+                ),
+            };
+            cases.push(Case {
+                line: i + 2,
+                request,
+                expected,
+                records_warnings: false,
+            });
+        }
+    }
+    cases
+}
+
+/// The operands a row's answers line up with: the entry of the header's
+/// `operands_at` whose settings are the row's, else the header's
+/// `operands` (tinygrad's weak tensors depend on its settings).
+fn operands_of<'h>(header: &'h Value, row: &serde_json::Map<String, Value>) -> &'h Vec<Value> {
+    let at_settings = |entry: &&Value| {
+        let entry = entry
+            .as_object()
+            .expect("an operands_at entry is an object");
+        entry
+            .iter()
+            .all(|(key, value)| key == "operands" || row.get(key) == Some(value))
+    };
+    let chosen = header["operands_at"]
+        .as_array()
+        .and_then(|entries| entries.iter().find(at_settings))
+        .map_or(&header["operands"], |entry| &entry["operands"]);
+    chosen.as_array().expect("the header lists the operands")
+}
+
+/// JSON equality with numbers compared by value.
+pub fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            let (x, y) = (x.to_string(), y.to_string());
+            match (x.parse::<i128>(), y.parse::<i128>()) {
+                (Ok(x), Ok(y)) => x == y,
+                _ => x.parse::<f64>().ok() == y.parse::<f64>().ok(),
+            }
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+/// A `TypePromotionError` message with its input tuple sorted, so messages
+/// that differ only in Python's set order compare equal.
+pub fn with_sorted_inputs(message: &str) -> String {
+    let (Some(start), Some(end)) = (message.find("Input dtypes ("), message.find(") have no"))
+    else {
+        return message.to_owned();
+    };
+    let start = start + "Input dtypes (".len();
+    let mut inputs: Vec<&str> = message[start..end]
+        .split(", ")
+        .map(|s| s.trim_end_matches(','))
+        .collect();
+    inputs.sort_unstable();
+    format!(
+        "{}{}{}",
+        &message[..start],
+        inputs.join(", "),
+        &message[end..]
+    )
+}
+
+/// A `jax.lax` dtype-rule message with its list of accepted kinds sorted:
+/// JAX builds the list from a set of NumPy type objects, whose order
+/// changes from process to process (0.10.2 and 0.12.0.1 wrote different
+/// orders).
+fn with_sorted_kinds(message: &str) -> String {
+    const LIST: &str = "are subtypes of ";
+    let Some(start) = message.find(LIST).map(|at| at + LIST.len()) else {
+        return message.to_owned();
+    };
+    let body = message[start..].trim_end_matches('.');
+    let mut kinds: Vec<&str> = body.split(", ").collect();
+    kinds.sort_unstable();
+    format!("{}{}.", &message[..start], kinds.join(", "))
+}
+
+fn is_type_promotion_error(answer: &Value) -> bool {
+    answer["error"]["type"] == "TypePromotionError"
+}
+
+/// Whether `actual` is the documented answer where JAX raised `KeyError`:
+/// a weak default integer of the right signedness.
+fn is_key_error_deviation(jax: &Value, ours: &Value, x64: bool) -> bool {
+    if jax["error"]["type"] != "KeyError" {
+        return false;
+    }
+    let defaults = if x64 {
+        ["int64", "uint64"]
+    } else {
+        ["int32", "uint32"]
+    };
+    ours["ok"]["weak"] == true && defaults.iter().any(|d| ours["ok"]["dtype"] == *d)
+}
+
+/// Whether `ours` is the documented answer where the real call did not
+/// return: an error of kind `DoesNotReturnError` (a hang has no exception
+/// to copy).
+fn is_hang_deviation(recorded: &Value, ours: &Value) -> bool {
+    recorded["error"]["type"] == "Hang" && ours["error"]["type"] == "DoesNotReturnError"
+}
+
+/// How an answer compares with the golden one.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The same (within the stated allowances).
+    Same,
+    /// A documented deviation: a weak default integer where JAX raised
+    /// `KeyError`, or `DoesNotReturnError` where the call hung.
+    Deviation,
+    /// Different.
+    Differs,
+}
+
+/// Compares `ours` with a case's recorded answer, with the allowances the
+/// module names.
+pub fn judge(case: &Case, ours: &Value) -> Verdict {
+    let mut ours = ours.clone();
+    if !case.records_warnings {
+        if let Some(answer) = ours.as_object_mut() {
+            answer.remove("warnings");
+        }
+    }
+    let ours = &ours;
+    let same_warnings = ours.get("warnings") == case.expected.get("warnings");
+    let function = case.request["fn"].as_str().unwrap_or_default();
+    let same_answer = if same(ours, &case.expected) {
+        true
+    } else if function == "dtype" {
+        case.expected.get("error").is_some() && ours.get("error").is_some()
+    } else if case.expected["error"]["type"] == "NotOurs" {
+        let name = case.expected["error"]["message"].as_str().unwrap_or("?");
+        ours["error"]["message"]
+            .as_str()
+            .is_some_and(|message| message.contains(&format!(" {name} ")))
+    } else if is_type_promotion_error(&case.expected) && is_type_promotion_error(ours) {
+        let message = |v: &Value| with_sorted_inputs(v["error"]["message"].as_str().unwrap_or(""));
+        function != "promote_types" && message(ours) == message(&case.expected) && same_warnings
+    } else if case.expected["error"]["type"] == "TypeError" && ours["error"]["type"] == "TypeError"
+    {
+        let message = |v: &Value| {
+            without_shapes(&with_sorted_kinds(
+                v["error"]["message"].as_str().unwrap_or(""),
+            ))
+        };
+        message(ours) == message(&case.expected)
+    } else {
+        false
+    };
+    if same_answer {
+        Verdict::Same
+    } else if (is_key_error_deviation(&case.expected, ours, case.request["x64"] == true)
+        && same_warnings)
+        || is_hang_deviation(&case.expected, ours)
+    {
+        Verdict::Deviation
+    } else {
+        Verdict::Differs
+    }
+}
+
+/// A message with each array shape JAX prints in an abstract value
+/// (`int8[2]`, `int8[3,4]`) written `int8[...]`, as the library writes
+/// it: it knows no shapes. Scalars (`~int32[]`) keep theirs.
+fn without_shapes(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(open) = rest.find('[') {
+        let (before, after) = rest.split_at(open);
+        out.push_str(before);
+        let Some(close) = after.find(']') else {
+            out.push_str(after);
+            return out;
+        };
+        let inside = &after[1..close];
+        let is_shape = !inside.is_empty() && inside.chars().all(|c| c.is_ascii_digit() || c == ',');
+        out.push_str(if is_shape { "[...]" } else { &after[..=close] });
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `(fn, policy, args, x64)` of a golden call line, and its answer.
+pub type Answers = BTreeMap<(String, String, String, bool), Value>;
+
+/// The answers of the golden call lines of `files`, by call.
+pub fn answers(files: &[&str]) -> Answers {
+    let dir = golden_dir();
+    let mut answers = Answers::new();
+    for file in files {
+        let text = std::fs::read_to_string(dir.join(file)).unwrap();
+        for line in text.lines().skip(1) {
+            let call: Value = serde_json::from_str(line).unwrap();
+            let key = (
+                call["fn"].as_str().unwrap().to_owned(),
+                call["policy"].as_str().unwrap().to_owned(),
+                call["args"].to_string(),
+                call["x64"] == true,
+            );
+            answers.insert(key, call["answer"].clone());
+        }
+    }
+    assert!(!answers.is_empty());
+    answers
+}
+
+/// The answer to one call without x64.
+pub fn answer<'a>(answers: &'a Answers, f: &str, policy: &str, args: &Value) -> &'a Value {
+    let key = (f.to_owned(), policy.to_owned(), args.to_string(), false);
+    answers
+        .get(&key)
+        .unwrap_or_else(|| panic!("no golden {f} {policy} {args}"))
+}

@@ -1,0 +1,130 @@
+//! The `numpy`, `numpy-legacy` and `array-api` policies against what the
+//! real libraries and the seed documents say (the command line's tables
+//! and diffs of them are the CLI crate's `frameworks_numpy` test).
+//!
+//! Expected values come from three places only:
+//! - golden data written by `conformance/generate_numpy.py` from NumPy 2.5.5,
+//!   ml_dtypes 0.6.0 and array-api-strict 2.6.1 (`golden.rs` checks every
+//!   file through batch; `can_cast` and `add` are checked here through the
+//!   library too);
+//! - fixtures extracted by `conformance/extract_seed_tables.py` from the seed
+//!   documents: the NumPy table of JAX's design notebook and the cells JAX's
+//!   documentation highlights as differing from NumPy;
+//! - the design notebook's printed output for its non-associativity example.
+
+use std::path::{Path, PathBuf};
+
+use dtype_lattice::design::associativity::non_associative;
+use dtype_lattice::frameworks::numpy::{Numpy, NumpyLegacy};
+use dtype_lattice::{DType, Op, Operand, Policy, TypeSpec};
+use serde_json::Value;
+
+fn conformance() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../conformance")
+}
+
+/// The call lines of a golden file (its header is checked by `golden.rs`).
+fn golden(name: &str) -> Vec<Value> {
+    let text = std::fs::read_to_string(conformance().join("golden").join(name)).unwrap();
+    let lines: Vec<Value> = text
+        .lines()
+        .skip(1)
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert!(!lines.is_empty(), "{name} has no cases");
+    lines
+}
+
+fn dtype(value: &Value) -> DType {
+    value.as_str().unwrap().parse().unwrap()
+}
+
+/// A batch-notation operand (`"uint8"`, `"0d:int8"`, `300`).
+fn operand(value: &Value) -> Operand {
+    match value {
+        Value::String(text) => text.parse().unwrap(),
+        Value::Number(n) => Operand::py_int(n.to_string().parse().unwrap()),
+        other => panic!("unexpected operand {other}"),
+    }
+}
+
+#[test]
+fn can_cast_is_numpys_for_every_pair_of_dtypes() {
+    let cases = golden("numpy_can_cast.jsonl");
+    assert_eq!(cases.len(), DType::COUNT * DType::COUNT);
+    for case in &cases {
+        let (from, to) = (dtype(&case["args"][0]), dtype(&case["args"][1]));
+        assert_eq!(
+            Value::Bool(Numpy.can_cast(from, to).expect("NumPy models casting")),
+            case["answer"]["ok"],
+            "np.can_cast({from}, {to})"
+        );
+    }
+}
+
+#[test]
+fn add_raises_numpys_overflow_error_for_python_ints_out_of_range() {
+    let cases = golden("numpy_add.jsonl");
+    let mut overflows = 0;
+    for case in &cases {
+        let args = case["args"].as_array().unwrap();
+        // Python complex values, `{"complex": [re, im]}`, are checked
+        // through batch by `golden.rs`; this test is about ints.
+        if args.iter().any(Value::is_object) {
+            continue;
+        }
+        let ours = match Numpy
+            .operation(Op::Add, &[operand(&args[0]), operand(&args[1])])
+            .unwrap()
+        {
+            Ok(typed) => {
+                serde_json::json!({ "ok": { "dtype": typed.dtype.name(), "weak": typed.weak } })
+            }
+            Err(err) => {
+                overflows += 1;
+                serde_json::json!({
+                    "error": { "type": err.python_type(), "message": err.to_string() }
+                })
+            }
+        };
+        assert_eq!(ours, case["answer"], "np.add{}", case["args"]);
+    }
+    // The example is among them, with NumPy's text.
+    let example = cases
+        .iter()
+        .find(|c| c["args"] == serde_json::json!(["uint8", 300]))
+        .unwrap();
+    assert_eq!(
+        example["answer"]["error"]["message"],
+        "Python integer 300 out of bounds for uint8"
+    );
+    assert!(overflows > 0 && overflows < cases.len());
+}
+
+#[test]
+fn add_refuses_ml_dtypes_arithmetic_rather_than_guess() {
+    let err = Numpy
+        .operation(
+            Op::Add,
+            &[Operand::dtype(DType::BFloat16), Operand::py_int(1)],
+        )
+        .unwrap()
+        .unwrap_err();
+    assert_eq!(err.python_type(), "NotImplementedError");
+    assert!(err.to_string().contains("bfloat16"));
+}
+
+#[test]
+fn the_notebooks_non_associative_example_is_found() {
+    // The notebook prints float32 then float16 for
+    // `(int8 + uint8) + float16` and `int8 + (uint8 + float16)`.
+    let types: Vec<TypeSpec> = DType::ALL.into_iter().map(TypeSpec::DType).collect();
+    let triple = [DType::Int8, DType::UInt8, DType::Float16].map(TypeSpec::DType);
+    for policy in [&Numpy as &dyn Policy, &NumpyLegacy] {
+        let found = non_associative(policy, &types)
+            .find(|t| t.types == triple)
+            .unwrap_or_else(|| panic!("{}", policy.name()));
+        assert_eq!(found.left, Ok(DType::Float32));
+        assert_eq!(found.right, Ok(DType::Float16));
+    }
+}

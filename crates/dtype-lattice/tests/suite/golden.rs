@@ -1,0 +1,142 @@
+//! Every case of the golden data generated from real JAX
+//! (`conformance/generate_jax.py`), answered through the batch interface and
+//! compared with what JAX said.
+//!
+//! The comparison, exact but for a few stated allowances and two
+//! documented deviations, is `dtype_lattice_testkit::golden::judge`, shared with the test of
+//! the explorer's `POST /api/batch`.
+
+use dtype_lattice::registry::Settings;
+use dtype_lattice_testkit::golden::{golden_dir, judge, load, Verdict};
+use serde_json::Value;
+
+/// Runs every case of a file; returns how many were checked and how many
+/// matched only as a documented deviation.
+fn check_file(name: &str) -> (usize, usize) {
+    let cases = load(name);
+    let mut failures = Vec::new();
+    let mut deviations = 0;
+    for case in &cases {
+        let ours = protocol_answer(&case.request);
+        let ok = match judge(case, &ours) {
+            Verdict::Same => true,
+            Verdict::Deviation => {
+                deviations += 1;
+                true
+            }
+            Verdict::Differs => false,
+        };
+        if !ok {
+            failures.push(format!(
+                "{name}:{}: {}\n    jax:  {}\n    ours: {}",
+                case.line, case.request, case.expected, ours
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases differ from JAX; the first ones:\n{}",
+        failures.len(),
+        cases.len(),
+        failures
+            .iter()
+            .take(20)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    assert!(!cases.is_empty(), "{name} has no cases");
+    (cases.len(), deviations)
+}
+
+/// Checks a file; its deviations must be exactly the cases documented as
+/// such, counted in the file itself: JAX's `KeyError`s (one call line
+/// each), which we deliberately do not copy, and the calls the header
+/// lists under `hangs`, which did not return.
+fn check(name: &str) {
+    let text = std::fs::read_to_string(golden_dir().join(name)).unwrap();
+    let key_errors = text.matches(r#""type":"KeyError""#).count();
+    let header: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    let hangs = header["header"]["hangs"].as_array().map_or(0, Vec::len);
+    let (cases, deviations) = check_file(name);
+    assert_eq!(
+        deviations,
+        key_errors + hangs,
+        "{name}: every KeyError and every listed hang, and only those, deviates"
+    );
+    assert!(cases > deviations);
+}
+
+macro_rules! golden {
+    ($($test:ident => $file:literal;)*) => {
+        $(
+            #[test]
+            fn $test() {
+                check($file);
+            }
+        )*
+    };
+}
+
+golden! {
+    promote_types => "promote_types.jsonl";
+    lattice_result_type => "lattice_result_type.jsonl";
+    result_type => "result_type.jsonl";
+    asarray => "asarray.jsonl";
+    canonicalize_dtype => "canonicalize_dtype.jsonl";
+    safe_to_cast => "safe_to_cast.jsonl";
+    isdtype => "isdtype.jsonl";
+    issubdtype => "issubdtype.jsonl";
+    finfo => "finfo.jsonl";
+    iinfo => "iinfo.jsonl";
+    itemsize_bits => "itemsize_bits.jsonl";
+    names => "names.jsonl";
+    numpy_promote_types => "numpy_promote_types.jsonl";
+    numpy_result_type => "numpy_result_type.jsonl";
+    array_api_promote_types => "array_api_promote_types.jsonl";
+    array_api_result_type => "array_api_result_type.jsonl";
+    array_api_add => "array_api_add.jsonl";
+    numpy_add => "numpy_add.jsonl";
+    numpy_can_cast => "numpy_can_cast.jsonl";
+    torch_promote_types => "torch_promote_types.jsonl";
+    torch_result_type => "torch_result_type.jsonl";
+    torch_add => "torch_add.jsonl";
+    ops_torch => "ops_torch.jsonl";
+    tensorflow_add => "tensorflow_add.jsonl";
+    tensorflow_safe_result_type => "tensorflow_safe_result_type.jsonl";
+    tensorflow_all_result_type => "tensorflow_all_result_type.jsonl";
+    tensorflow_safe_promote_types => "tensorflow_safe_promote_types.jsonl";
+    tensorflow_all_promote_types => "tensorflow_all_promote_types.jsonl";
+    ops_tensorflow => "ops_tensorflow.jsonl";
+    ops_tensorflow_tnp => "ops_tensorflow_tnp.jsonl";
+    jax_lax_add => "jax_lax_add.jsonl";
+    result_type_nary => "result_type_nary.jsonl";
+    jax_explicit_x64 => "jax_explicit_x64.jsonl";
+    keras_result_type => "keras_result_type.jsonl";
+    keras_add_jax => "keras_add_jax.jsonl";
+    keras_add_numpy => "keras_add_numpy.jsonl";
+    keras_add_tensorflow => "keras_add_tensorflow.jsonl";
+    tinygrad_promote_types => "tinygrad_promote_types.jsonl";
+    tinygrad_result_type => "tinygrad_result_type.jsonl";
+    tinygrad_add => "tinygrad_add.jsonl";
+    ops_tinygrad => "ops_tinygrad.jsonl";
+    mlx_promote_types => "mlx_promote_types.jsonl";
+    mlx_result_type => "mlx_result_type.jsonl";
+    mlx_add => "mlx_add.jsonl";
+    ops_mlx => "ops_mlx.jsonl";
+    paddle_promote_types => "paddle_promote_types.jsonl";
+    paddle_result_type => "paddle_result_type.jsonl";
+    paddle_add => "paddle_add.jsonl";
+    ops_jax => "ops_jax.jsonl";
+    ops_jax_lax => "ops_jax_lax.jsonl";
+    ops_numpy => "ops_numpy.jsonl";
+    ops_array_api => "ops_array_api.jsonl";
+    ops_keras => "ops_keras.jsonl";
+    ops_paddle => "ops_paddle.jsonl";
+}
+
+/// The batch protocol's answer to one request, as the CLI's `batch` gives it.
+fn protocol_answer(request: &Value) -> Value {
+    let line = dtype_lattice::protocol::answer_line(&request.to_string(), Settings::default());
+    serde_json::from_str(&line).expect("an answer is JSON")
+}
