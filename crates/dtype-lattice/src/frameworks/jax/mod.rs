@@ -487,7 +487,8 @@ impl Jax {
 
     /// A list of one or two operands [`ShortLists`] has no answer for: an
     /// error, or a 64-bit request read while x64 is off. Kept out of line,
-    /// so that the common path stays short (BENCHMARKS.md part 5).
+    /// so that the common path stays short (BENCHMARKS.md, "What was tried
+    /// on the hot path").
     #[cold]
     #[inline(never)]
     fn short_miss<T: Input>(&self, operands: &[T]) -> Result<Typed, PromotionError> {
