@@ -111,20 +111,20 @@
 //!
 //! One folder per layer; each uses only the layers above it in this list.
 //!
+//! - [`text`]: how user text is quoted in messages, and the one "did you
+//!   mean" every message asks.
 //! - `types/` (private; its items are here at the root): the vocabulary.
 //!   The 32 dtypes ([`DType`]), operands ([`Operand`], [`TypeSpec`],
 //!   [`PyScalar`]), results ([`Typed`]), errors ([`PromotionError`],
 //!   [`ErrorKind`]), `finfo`/`iinfo`, and NumPy's scalar [`hierarchy`].
-//! - [`text`]: how user text is quoted in messages, and the one "did you
-//!   mean" every message asks.
 //! - [`engine`]: knows nothing of dtypes. Edges in, a verified join table
 //!   out; bounds, paths and the Hasse diagram.
 //! - `policy/` (private; its items are here at the root): the [`Policy`]
 //!   trait every framework implements and the [`TypedLattice`] lattice
 //!   policies expose.
 //! - [`frameworks`]: JAX (its lattice data, its rules, and a private module of
-//!   hot-path tables), NumPy, PyTorch, TensorFlow, the Array API and
-//!   `jax.lax`, each behind [`Policy`].
+//!   hot-path tables), NumPy, PyTorch, TensorFlow, the Array API, `jax.lax`
+//!   and the others the registry lists, each behind [`Policy`].
 //! - [`registry`]: the one place that names every framework
 //!   ([`POLICIES`](registry::POLICIES)) and every setting
 //!   ([`SETTINGS`](registry::SETTINGS)), for every front end.

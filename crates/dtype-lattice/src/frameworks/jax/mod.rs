@@ -61,6 +61,15 @@
 //! dispatch path that keeps (dtype, weak) pairs for its arrays,
 //! [`Jax::typed_result_type`] skips that load too.
 //! BENCHMARKS.md has the numbers, against a bare table load.
+//!
+//! # Files
+//!
+//! `lattice.rs` holds the edge lists as JAX writes its dict; `rules.rs`
+//! canonicalization, operands, weak types and errors; the private
+//! `tables.rs` the hot-path tables built from the rules. `ops.rs` holds
+//! `jax.numpy`'s operations and `op_tables.rs` their hot-path tables;
+//! `lax.rs` the `lax` primitives as the operations reach them (shared with
+//! `jax_lax.rs`).
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
