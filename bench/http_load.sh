@@ -6,7 +6,8 @@
 # routing and the guards cost on this machine in the same round. Rounds
 # alternate the endpoints, so a burst of load from elsewhere on the shared
 # host hits all of them; the summary gives each endpoint's median over the
-# rounds. Fails if any request failed. BENCHMARKS.md part 7 has results.
+# rounds. Fails if any request failed. BENCHMARKS.md has results
+# ("What does the explorer answer, and what does it hold?").
 #
 #   bash bench/http_load.sh                      # builds the release binary first
 #   ROUNDS=5 REQUESTS=50000 bash bench/http_load.sh

@@ -13,7 +13,7 @@ on a free loopback port, measured in three phases, each bounded in time:
    upload was answered.
 
 Then Ctrl-C, and how long the server takes to stop. Python's standard
-library only. BENCHMARKS.md part 8 has results.
+library only. BENCHMARKS.md has results ("Clients that hold on").
 
     python3 bench/serve_stalled.py                # builds the release binary first
     DTYPE_LATTICE_BIN=path/to/dtype-lattice python3 bench/serve_stalled.py

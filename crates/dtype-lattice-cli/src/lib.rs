@@ -3,6 +3,16 @@
 //!
 //! Exit codes: 0 success, 1 a promotion error (JAX's message on stderr) or
 //! a graph that is not a lattice, 2 bad usage or input.
+//!
+//! # Files
+//!
+//! `lib.rs` (the entry and exit codes), `args.rs` (every subcommand and
+//! flag; the settings' flags made from the registry's table), `failure.rs`
+//! (failures, escaping, tips), `run.rs` (what each command does),
+//! `subject.rs` (what the design commands look at), one module per command
+//! (`table.rs`, `diff.rs`, `explain.rs`, `check.rs`, `audit.rs`, `graph.rs`,
+//! `compatibility.rs`), and the explorer: `serve/` (the server) and
+//! `site.rs` (the static export).
 
 mod args;
 mod audit;

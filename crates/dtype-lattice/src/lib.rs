@@ -111,12 +111,12 @@
 //!
 //! One folder per layer; each uses only the layers above it in this list.
 //!
+//! - `text`: how user text is quoted in messages, and the one "did you
+//!   mean" every message asks (hidden: the front ends' helper, not an API).
 //! - `types/` (private; its items are here at the root): the vocabulary.
 //!   The 32 dtypes ([`DType`]), operands ([`Operand`], [`TypeSpec`],
 //!   [`PyScalar`]), results ([`Typed`]), errors ([`PromotionError`],
 //!   [`ErrorKind`]), `finfo`/`iinfo`, and NumPy's scalar [`hierarchy`].
-//! - `text`: how user text is quoted in messages, and the one "did you
-//!   mean" every message asks (hidden: the front ends' helper, not an API).
 //! - [`engine`]: knows nothing of dtypes. Edges in, a verified join table
 //!   out; bounds, paths and the Hasse diagram.
 //! - `policy/` (private; its items are here at the root): the [`Policy`]

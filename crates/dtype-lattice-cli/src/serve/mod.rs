@@ -3,7 +3,7 @@
 //!
 //! The server holds no rules of its own: every answer is a library call,
 //! the same the command line and the Python package make, rendered by the
-//! same code as the command line's JSON ([`api`]). The page (HTML, CSS and
+//! same code as the command line's JSON ([`answers`]). The page (HTML, CSS and
 //! vanilla JavaScript, [`assets`]) and the design notebook's lattice files
 //! are compiled into the binary, so no request reaches the server's files.
 //!
@@ -21,6 +21,16 @@
 //! and an answer's delivery each have a deadline, connections are capped
 //! (a new one closes the longest-silent one past the cap), and Ctrl-C
 //! stops it within [`SHUTDOWN_GRACE`].
+//!
+//! # Files
+//!
+//! `mod.rs` holds the routes and guards; `listen.rs` the accept loop and
+//! `stream.rs` a connection's socket; `handlers.rs` the API's handlers,
+//! `params.rs` their query parameters and `body.rs` posted bodies;
+//! `answers.rs` the answers of the GET endpoints, `editor.rs` the lattice
+//! editor's, `cache.rs` the answers kept and the work kept off the
+//! connections, `error.rs` the API's errors; `assets.rs` the page compiled
+//! in, from `web/`.
 
 mod answers;
 pub(crate) mod assets;

@@ -2,7 +2,8 @@
 //! trust: a lattice file, a dict of lists as Python or JSON text, or a dict
 //! handed over as data. Declared once, for every way in, because checking a
 //! graph of n nodes costs O(n³/64) word operations and an n × n table: within
-//! them any analysis finishes in about two seconds (BENCHMARKS.md part 6).
+//! them any analysis finishes in about two seconds (BENCHMARKS.md, "What
+//! do the hardest lattice files cost?").
 
 /// The longest text read, in bytes (8 MiB).
 pub const MAX_BYTES: usize = 8 << 20;

@@ -19,6 +19,21 @@
 //!
 //! With the feature `json`, every report has a `to_json()`: the one JSON
 //! form the command line, the explorer and the Python package show.
+//!
+//! # Files
+//!
+//! `definition.rs` (`Definition`). A graph comes in three ways:
+//! `lattice_file/` (feature `toml`: `scan.rs` the bounded first pass,
+//! `parse.rs` the meanings), `dict_text.rs` (a dict of lists as Python or
+//! JSON text) and `from_dict.rs` (as data), all fed to one `builder.rs`,
+//! refused with one `DefinitionError` (`error.rs`, places from
+//! `location.rs`) within one set of limits (`limits.rs`). Then `subject.rs`
+//! (what a report is about), `check.rs`, `audit.rs`, `associativity.rs`,
+//! `explain.rs`, `table.rs`, `diff.rs`, `compatibility/`, `graph/` (SVG and
+//! DOT) with `layout.rs` (its layered layout), `promotions/` (a program's
+//! recorded promotions aggregated, sorted and filtered; `judge.rs` what each
+//! entry is judged by, `render.rs` its text), and `json.rs` (every report's
+//! JSON, feature `json`).
 
 pub mod associativity;
 pub mod audit;

@@ -7,6 +7,16 @@
 //! Adding a framework: a module here, one line in
 //! [`registry`](crate::registry), a generator under `conformance/`
 //! and its golden test (DESIGN.md says how).
+//!
+//! # Files
+//!
+//! One folder per framework (`jax/`, `numpy/`, `torch/`, `tensorflow/`,
+//! `array_api/`, `keras/`, `mlx/`, `paddle/`, `tinygrad/`), each with
+//! `mod.rs` (the policy: its public type and its `Policy` impl) and `ops.rs`
+//! (its operations, as an `OpTable` of rules); `jax_lax.rs` for `jax.lax`;
+//! `python.rs`, what Python itself does with two scalars; and `common/`, what
+//! they share: `OpTable`, keyed by `Op` and checked in order at compile time,
+//! and `Output`, what an operation's result is made of.
 
 pub mod array_api;
 pub(crate) mod common;

@@ -26,6 +26,12 @@
 //! assert_eq!(describe(&jax, &x_int16_plus_2), "int16");
 //! assert_eq!(describe(&jax, &[PyScalar::Float.into()]), "float32 (weak)");
 //! ```
+//!
+//! # Files
+//!
+//! `mod.rs` holds the `Policy` trait and `JaxFunctions` (JAX's own
+//! functions, which a policy offers through `Policy::jax`);
+//! `typed_lattice.rs` holds `TypedLattice`.
 
 mod typed_lattice;
 

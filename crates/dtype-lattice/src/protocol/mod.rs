@@ -39,6 +39,12 @@
 //!     r#"{"ok":{"dtype":"uint32","weak":false},"warnings":["Explicitly requested dtype uint64 "#
 //! ));
 //! ```
+//!
+//! # Files
+//!
+//! `mod.rs` holds `answer_line` (one request line in, one answer out) and
+//! `run` (a stream of lines, from a `BufRead` to a `Write`); `request.rs`
+//! what a request asks; `args.rs` how its arguments read.
 
 use std::io::{self, BufRead, Read, Write};
 

@@ -18,6 +18,13 @@
 //!
 //! [`PolicySpec`] reads the names users type for a policy to compare with
 //! (`numpy`, `strict`, `jax:x64=true`).
+//!
+//! # Files
+//!
+//! `mod.rs` holds `POLICIES`, one entry per framework with its aliases and
+//! the settings it reads; `settings.rs` holds `SETTINGS`, one entry per
+//! setting, and `Settings`; `spec.rs` holds `PolicySpec`, the one reading of
+//! a policy named with its settings (`jax:x64=true`), or of settings alone.
 
 mod settings;
 mod spec;

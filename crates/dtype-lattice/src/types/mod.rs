@@ -6,6 +6,14 @@
 //! hierarchy with the Array API's kinds ([`hierarchy`]).
 //!
 //! Nothing here knows a lattice or a framework's rules.
+//!
+//! # Files
+//!
+//! `dtype.rs` (`DType`, `Kind`, name parsing), `operand.rs` (`Operand`,
+//! `TypeSpec`, `PyScalar`), `typed.rs` (`Typed`: a dtype and a weak flag),
+//! `op.rs` (`Op`), `error.rs` (`PromotionError`, `ErrorKind`), `warning.rs`
+//! (`Warning`), `info.rs` (`finfo`, `iinfo`) and `hierarchy.rs` (NumPy's
+//! abstract scalar classes, the Array API kinds).
 
 // Private: every item is reached by one path, the crate root's; the
 // guides to names, notation and formats are on the types themselves.

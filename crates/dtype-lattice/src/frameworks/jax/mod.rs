@@ -61,6 +61,15 @@
 //! dispatch path that keeps (dtype, weak) pairs for its arrays,
 //! [`Jax::typed_result_type`] skips that load too.
 //! BENCHMARKS.md has the numbers, against a bare table load.
+//!
+//! # Files
+//!
+//! `lattice.rs` holds the edge lists as JAX writes its dict; `rules.rs`
+//! canonicalization, operands, weak types and errors; the private
+//! `tables.rs` the hot-path tables built from the rules. `ops.rs` holds
+//! `jax.numpy`'s operations and `op_tables.rs` their hot-path tables;
+//! `lax.rs` the `lax` primitives as the operations reach them (shared with
+//! `jax_lax.rs`).
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -487,7 +496,8 @@ impl Jax {
 
     /// A list of one or two operands [`ShortLists`] has no answer for: an
     /// error, or a 64-bit request read while x64 is off. Kept out of line,
-    /// so that the common path stays short (BENCHMARKS.md part 5).
+    /// so that the common path stays short (BENCHMARKS.md, "What was tried
+    /// on the hot path").
     #[cold]
     #[inline(never)]
     fn short_miss<T: Input>(&self, operands: &[T]) -> Result<Typed, PromotionError> {

@@ -193,7 +193,8 @@ impl fmt::Display for TypeSpec {
 /// Why not the enum itself: `result_type` reads every operand on the
 /// dispatch path of an operation, and a form held as a number is read
 /// with one table load, where an enum's variant takes a jump whose cost
-/// shows when call sites pass varied forms (BENCHMARKS.md, part 5).
+/// shows when call sites pass varied forms (BENCHMARKS.md, "What was
+/// tried on the hot path").
 ///
 /// [`TypeSpec`] is what `promote_types` compares: a dtype, or one of Python's
 /// scalar types. [`Operand`] is one input of `result_type`: a dtype
