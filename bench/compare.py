@@ -292,7 +292,7 @@ def large_lattices(sizes: list[int], sample: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", default="64,256,1024",
-                        help="lattice sizes for part 2 (default: %(default)s)")
+                        help="lattice sizes of the engine comparison (default: %(default)s)")
     parser.add_argument("--quick", action="store_true",
                         help="fewer lists and pairs, for a smoke test")
     args = parser.parse_args()
