@@ -6,29 +6,11 @@
 //! `conformance/generate_keras.py` (Keras 3.15.1) and
 //! `conformance/generate_tinygrad.py` (tinygrad 0.14.0).
 
+use crate::support::{golden_operand, run, succeeds, table_cell};
 use std::collections::BTreeMap;
-use std::process::Command;
 
 use crate::support::golden::golden_dir;
-use dtype_lattice::{DType, Kind};
 use serde_json::Value;
-
-fn run(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_dtype-lattice"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn stdout(args: &[&str]) -> String {
-    let output = run(args);
-    assert!(
-        output.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).unwrap()
-}
 
 /// The answers of a golden file's calls of `f` under `settings` (a call
 /// line without a setting is one at its default), by their arguments'
@@ -60,33 +42,6 @@ fn answers(file: &str, f: &str, settings: &[(&str, &str)]) -> BTreeMap<String, V
     at_defaults
 }
 
-/// A table heading as the golden data writes the operand.
-fn golden_operand(heading: &str) -> String {
-    match heading {
-        "i*" => "py:int".to_owned(),
-        "f*" => "py:float".to_owned(),
-        "c*" => "py:complex".to_owned(),
-        name => name.to_owned(),
-    }
-}
-
-/// A golden answer as the table writes it.
-fn cell(answer: &Value) -> String {
-    let Some(ok) = answer.get("ok") else {
-        return "-".to_owned();
-    };
-    let name = ok["dtype"].as_str().unwrap();
-    if ok["weak"] != true {
-        return name.to_owned();
-    }
-    match name.parse::<DType>().unwrap().kind() {
-        Kind::Complex => "c*",
-        Kind::Float => "f*",
-        _ => "i*",
-    }
-    .to_owned()
-}
-
 /// `table` of a policy with these settings, cell by cell against the
 /// golden `result_type` answers.
 fn check_table(policy: &str, file: &str, settings: &[(&str, &str)]) {
@@ -102,7 +57,7 @@ fn check_table(policy: &str, file: &str, settings: &[(&str, &str)]) {
         args.push(flag);
         args.push(value);
     }
-    let csv = stdout(&args);
+    let csv = succeeds(&args);
     let rows: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();
     let headings = &rows[0][1..];
     assert_eq!(headings.len(), 18);
@@ -112,7 +67,7 @@ fn check_table(policy: &str, file: &str, settings: &[(&str, &str)]) {
             let expected = answers
                 .get(&key.to_string())
                 .unwrap_or_else(|| panic!("no golden result_type {key} {settings:?}"));
-            assert_eq!(*ours, cell(expected), "{policy} {settings:?} {key}");
+            assert_eq!(*ours, table_cell(expected), "{policy} {settings:?} {key}");
         }
     }
 }
@@ -154,7 +109,7 @@ fn promote_takes_the_settings_and_reports_the_frameworks_errors() {
         &[("keras_backend", "numpy"), ("floatx", "float32")],
     );
     let expected = &keras[r#"["int64","int64"]"#];
-    let ours = stdout(&[
+    let ours = succeeds(&[
         "promote",
         "--policy",
         "keras",
@@ -176,7 +131,7 @@ fn promote_takes_the_settings_and_reports_the_frameworks_errors() {
         )
     );
     let tinygrad = answers("tinygrad_promote_types.jsonl", "promote_types", &[]);
-    let ours = stdout(&["promote", "--policy", "tg", "float8_e4m3fn", "float8_e5m2"]);
+    let ours = succeeds(&["promote", "--policy", "tg", "float8_e4m3fn", "float8_e5m2"]);
     assert_eq!(
         ours.trim(),
         tinygrad[r#"["float8_e4m3fn","float8_e5m2"]"#]["ok"]

@@ -12,31 +12,14 @@
 //!   documentation highlights as differing from NumPy;
 //! - the design notebook's printed output for its non-associativity example.
 
+use crate::support::{run, succeeds};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use serde_json::Value;
 
 fn conformance() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../conformance")
-}
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dtype-lattice"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn stdout(args: &[&str]) -> String {
-    let output = run(args);
-    assert!(
-        output.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).unwrap()
 }
 
 fn csv(name: &str) -> Vec<Vec<String>> {
@@ -63,16 +46,17 @@ fn numpy_legacy_is_the_design_notebooks_numpy_table() {
                 .collect()
         })
         .collect();
-    let ours: Vec<Vec<String>> = stdout(&["table", "--policy", "numpy-legacy", "--format", "csv"])
-        .lines()
-        .map(|line| line.split(',').map(str::to_owned).collect())
-        .collect();
+    let ours: Vec<Vec<String>> =
+        succeeds(&["table", "--policy", "numpy-legacy", "--format", "csv"])
+            .lines()
+            .map(|line| line.split(',').map(str::to_owned).collect())
+            .collect();
     assert_eq!(ours, notebook);
 }
 
 #[test]
 fn table_x64_diff_numpy_highlights_exactly_the_docs_cells() {
-    let html = stdout(&["table", "--x64", "--diff", "numpy", "--format", "html"]);
+    let html = succeeds(&["table", "--x64", "--diff", "numpy", "--format", "html"]);
     let rows: Vec<&str> = html.lines().filter(|l| l.starts_with("<tr><td>")).collect();
     let expected = csv("type_promotion_table_x64_differs.csv");
     let docs_cells = csv("type_promotion_table_x64.csv");
@@ -101,7 +85,7 @@ fn table_x64_diff_numpy_highlights_exactly_the_docs_cells() {
 
 #[test]
 fn markdown_and_json_mark_the_same_cells_as_html() {
-    let json: Value = serde_json::from_str(&stdout(&[
+    let json: Value = serde_json::from_str(&succeeds(&[
         "table", "--x64", "--diff", "numpy", "--format", "json",
     ]))
     .unwrap();
@@ -117,7 +101,7 @@ fn markdown_and_json_mark_the_same_cells_as_html() {
         .collect();
     assert_eq!(marked_json, marked_fixture);
 
-    let markdown = stdout(&["table", "--x64", "--diff", "numpy", "--format", "markdown"]);
+    let markdown = succeeds(&["table", "--x64", "--diff", "numpy", "--format", "markdown"]);
     let body: Vec<&str> = markdown.lines().skip(2).take(18).collect();
     let mut bold = BTreeSet::new();
     for (r, line) in body.iter().enumerate() {
@@ -135,7 +119,7 @@ fn markdown_and_json_mark_the_same_cells_as_html() {
 
 #[test]
 fn diff_lists_and_counts_the_docs_cells() {
-    let json: Value = serde_json::from_str(&stdout(&[
+    let json: Value = serde_json::from_str(&succeeds(&[
         "diff", "jax", "numpy", "--x64", "--format", "json",
     ]))
     .unwrap();
@@ -154,7 +138,7 @@ fn diff_lists_and_counts_the_docs_cells() {
     assert_eq!(listed, fixture);
     assert_eq!(json["count"], 95);
     assert_eq!(json["cells"], 324);
-    let text = stdout(&["diff", "jax", "numpy", "--x64"]);
+    let text = succeeds(&["diff", "jax", "numpy", "--x64"]);
     assert!(text.ends_with("95 of 324 cells differ between jax and numpy\n"));
     // u1 with i*: JAX keeps uint8 where np.promote_types(int, uint8) is int64.
     assert!(text.contains("\nu1 i*: jax u1, numpy i8\n"), "{text}");
@@ -164,7 +148,7 @@ fn diff_lists_and_counts_the_docs_cells() {
 #[test]
 fn diff_of_a_policy_with_itself_is_empty() {
     for policy in ["jax", "numpy", "numpy-legacy", "array-api"] {
-        let json: Value = serde_json::from_str(&stdout(&[
+        let json: Value = serde_json::from_str(&succeeds(&[
             "diff", policy, policy, "--all", "--format", "json",
         ]))
         .unwrap();

@@ -8,54 +8,11 @@
 //! `conformance/generate_tensorflow.py` (TensorFlow 2.21.0) and
 //! `conformance/generate_jax_lax.py` (JAX 0.10.2).
 
+use crate::support::{golden_operand, run, succeeds, table_cell};
 use std::collections::BTreeSet;
-use std::process::Command;
 
 use crate::support::golden::{answer, answers as golden};
-use dtype_lattice::{DType, Kind};
 use serde_json::{json, Value};
-
-fn stdout(args: &[&str]) -> String {
-    let output = Command::new(env!("CARGO_BIN_EXE_dtype-lattice"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).unwrap()
-}
-
-/// The table heading of a type as the golden data writes the operand: a
-/// dtype name, or `py:int` for Python's int.
-fn golden_operand(heading: &str) -> String {
-    match heading {
-        "i*" => "py:int".to_owned(),
-        "f*" => "py:float".to_owned(),
-        "c*" => "py:complex".to_owned(),
-        name => name.to_owned(),
-    }
-}
-
-/// A golden answer as the table writes it: the dtype name, its Python
-/// type for a weak result, `-` for an error.
-fn cell(answer: &Value) -> String {
-    let Some(ok) = answer.get("ok") else {
-        return "-".to_owned();
-    };
-    let name = ok["dtype"].as_str().unwrap();
-    if ok["weak"] != true {
-        return name.to_owned();
-    }
-    match name.parse::<DType>().unwrap().kind() {
-        Kind::Complex => "c*",
-        Kind::Float => "f*",
-        _ => "i*",
-    }
-    .to_owned()
-}
 
 #[test]
 fn table_shows_each_policys_measured_answers() {
@@ -73,7 +30,7 @@ fn table_shows_each_policys_measured_answers() {
         ("tensorflow-all", "result_type"),
         ("jax-lax", "add"),
     ] {
-        let csv = stdout(&[
+        let csv = succeeds(&[
             "table", "--policy", policy, "--format", "csv", "--labels", "names",
         ]);
         let rows: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();
@@ -82,7 +39,7 @@ fn table_shows_each_policys_measured_answers() {
         for row in &rows[1..] {
             for (column, ours) in headings.iter().zip(&row[1..]) {
                 let args = json!([golden_operand(row[0]), golden_operand(column)]);
-                let expected = cell(answer(&answers, f, policy, &args));
+                let expected = table_cell(answer(&answers, f, policy, &args));
                 assert_eq!(*ours, expected, "{policy} {args}");
             }
         }
@@ -92,7 +49,7 @@ fn table_shows_each_policys_measured_answers() {
 #[test]
 fn diff_torch_numpy_lists_the_cells_the_golden_answers_differ_in() {
     let answers = golden(&["torch_promote_types.jsonl", "numpy_promote_types.jsonl"]);
-    let report: Value = serde_json::from_str(&stdout(&[
+    let report: Value = serde_json::from_str(&succeeds(&[
         "diff", "torch", "numpy", "--format", "json", "--labels", "names",
     ]))
     .unwrap();
@@ -143,7 +100,7 @@ fn promote_and_result_type_commands_take_the_new_policies() {
         &json!(["int8", "uint8"]),
     );
     assert_eq!(
-        stdout(&["promote", "--policy", "tensorflow-all", "int8", "uint8"]).trim(),
+        succeeds(&["promote", "--policy", "tensorflow-all", "int8", "uint8"]).trim(),
         expected["ok"]
     );
     let expected = answer(
@@ -153,13 +110,10 @@ fn promote_and_result_type_commands_take_the_new_policies() {
         &json!(["int8", "0d:int64"]),
     );
     assert_eq!(
-        stdout(&["result-type", "--policy", "torch", "int8", "0d:int64"]).trim(),
+        succeeds(&["result-type", "--policy", "torch", "int8", "0d:int64"]).trim(),
         expected["ok"]["dtype"]
     );
-    let output = Command::new(env!("CARGO_BIN_EXE_dtype-lattice"))
-        .args(["promote", "--policy", "torch", "float8_e5m2", "float32"])
-        .output()
-        .unwrap();
+    let output = run(&["promote", "--policy", "torch", "float8_e5m2", "float32"]);
     assert_eq!(output.status.code(), Some(1));
     let expected = answer(
         &golden(&["torch_promote_types.jsonl"]),
@@ -186,10 +140,7 @@ fn a_misspelt_policy_gets_the_nearest_name() {
         ("jax_lax", "jax-lax"),
         ("tensorflow-saef", "tensorflow-safe"),
     ] {
-        let output = Command::new(env!("CARGO_BIN_EXE_dtype-lattice"))
-            .args(["table", "--policy", typo])
-            .output()
-            .unwrap();
+        let output = run(&["table", "--policy", typo]);
         assert_eq!(output.status.code(), Some(2));
         let message = String::from_utf8_lossy(&output.stderr);
         assert!(

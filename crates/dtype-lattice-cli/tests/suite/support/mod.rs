@@ -11,6 +11,7 @@ use std::collections::BTreeSet;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
+use dtype_lattice::{DType, Kind};
 use serde_json::Value;
 
 pub fn run(args: &[&str]) -> Output {
@@ -32,6 +33,51 @@ pub fn run_with_input(args: &[&str], input: impl AsRef<[u8]>) -> Output {
     // The tool may stop reading early; a closed pipe here is fine.
     let _ = child.stdin.take().unwrap().write_all(input.as_ref());
     child.wait_with_output().unwrap()
+}
+
+/// Runs the binary, which must succeed, and returns what it printed.
+pub fn succeeds(args: &[&str]) -> String {
+    let output = run(args);
+    assert!(
+        output.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).expect("UTF-8 output")
+}
+
+/// The exit code.
+pub fn code(output: &Output) -> i32 {
+    output.status.code().expect("exited, not killed")
+}
+
+/// The golden data's spelling of a table heading: the weak types `i*`,
+/// `f*`, `c*` are Python's scalar types.
+pub fn golden_operand(heading: &str) -> String {
+    match heading {
+        "i*" => "py:int".to_owned(),
+        "f*" => "py:float".to_owned(),
+        "c*" => "py:complex".to_owned(),
+        name => name.to_owned(),
+    }
+}
+
+/// A golden answer as the table writes it: the dtype name, its Python
+/// type for a weak result, `-` for an error.
+pub fn table_cell(answer: &Value) -> String {
+    let Some(ok) = answer.get("ok") else {
+        return "-".to_owned();
+    };
+    let name = ok["dtype"].as_str().expect("a dtype name");
+    if ok["weak"] != true {
+        return name.to_owned();
+    }
+    match name.parse::<DType>().expect("one of the 32 dtypes").kind() {
+        Kind::Complex => "c*",
+        Kind::Float => "f*",
+        _ => "i*",
+    }
+    .to_owned()
 }
 
 pub fn stdout(output: &Output) -> String {
