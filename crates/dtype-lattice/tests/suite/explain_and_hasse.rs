@@ -4,11 +4,10 @@
 //! Graphs: JAX's three lattices, the design notebook's graphs (lattices and
 //! not), and random DAGs.
 
+use crate::lattice_properties::jax_lattices;
 use dtype_lattice::engine::transitive_reduction;
 use dtype_lattice::engine::Explanation;
 use dtype_lattice::engine::{Bound, Lattice, Node, Poset};
-use dtype_lattice::frameworks::jax::{Config, Jax, Promotion};
-use dtype_lattice::Policy;
 use proptest::prelude::*;
 
 const UNREACHABLE: usize = usize::MAX;
@@ -128,24 +127,6 @@ fn check_explanations(poset: &Poset, lattice: Option<&Lattice>) {
     }
 }
 
-fn jax_lattices() -> Vec<Lattice> {
-    [
-        (false, Promotion::Standard),
-        (true, Promotion::Standard),
-        (false, Promotion::Strict),
-    ]
-    .into_iter()
-    .map(|(x64, promotion)| {
-        let jax = Jax::new(Config {
-            x64,
-            promotion,
-            ..Config::default()
-        });
-        jax.lattice().expect("JAX is a lattice").lattice().clone()
-    })
-    .collect()
-}
-
 type Dict = &'static [(&'static str, &'static [&'static str])];
 
 /// Graphs from the design notebook (JEP 9407), as its code cells write them.
@@ -193,7 +174,7 @@ const NOTEBOOK: &[Dict] = &[
 
 #[test]
 fn hasse_diagrams_drop_exactly_the_implied_edges() {
-    for lattice in jax_lattices() {
+    for (_, lattice) in jax_lattices() {
         check_reduction(lattice.poset());
     }
     for dict in NOTEBOOK {
@@ -209,7 +190,7 @@ fn hasse_diagrams_drop_exactly_the_implied_edges() {
 
 #[test]
 fn explanations_match_brute_force_on_jax_lattices() {
-    for lattice in jax_lattices() {
+    for (_, lattice) in jax_lattices() {
         check_explanations(lattice.poset(), Some(&lattice));
         // The drawn paths run on the Hasse diagram, whose joins are the same.
         let hasse = transitive_reduction(lattice.poset());

@@ -8,7 +8,9 @@ use dtype_lattice::DType;
 use dtype_lattice::Policy;
 use proptest::prelude::*;
 
-fn jax_lattices() -> Vec<(String, Lattice)> {
+/// JAX's three lattices (x64 off and on, strict), each with its
+/// configuration's name.
+pub(crate) fn jax_lattices() -> Vec<(String, Lattice)> {
     [
         (false, Promotion::Standard),
         (true, Promotion::Standard),
