@@ -60,10 +60,15 @@ impl Lattice {
         self.definition().nodes[node].label.clone()
     }
 
-    fn drawing(&self, highlight: Option<(String, String)>) -> PyResult<Drawing> {
-        let highlight = highlight.as_ref().map(|(a, b)| [a.as_str(), b.as_str()]);
-        Drawing::new(self.definition(), self.poset()?, highlight)
-            .map_err(|err| PyKeyError::new_err(err.to_string()))
+    /// Laid out without the GIL: the transitive reduction alone is cubic in
+    /// the nodes in the worst case.
+    fn drawing(&self, py: Python<'_>, highlight: Option<(String, String)>) -> PyResult<Drawing> {
+        let (definition, poset) = (self.definition(), self.poset()?);
+        py.detach(|| {
+            let highlight = highlight.as_ref().map(|(a, b)| [a.as_str(), b.as_str()]);
+            Drawing::new(definition, poset, highlight)
+        })
+        .map_err(|err| PyKeyError::new_err(err.to_string()))
     }
 }
 
@@ -199,14 +204,15 @@ impl Lattice {
 
     /// The join of two nodes, or None where they have no upper bound; a
     /// `ValueError` naming the candidates where they have no least one.
-    fn join(&self, a: &str, b: &str) -> PyResult<Option<String>> {
+    fn join(&self, py: Python<'_>, a: &str, b: &str) -> PyResult<Option<String>> {
         let definition = self.definition();
         let node = |label: &str| {
             definition
                 .resolve(label)
                 .map_err(|err| PyKeyError::new_err(err.to_string()))
         };
-        let why = Explanation::new(self.poset()?, node(a)?, node(b)?);
+        let (poset, a_node, b_node) = (self.poset()?, node(a)?, node(b)?);
+        let why = py.detach(|| Explanation::new(poset, a_node, b_node));
         match why.bound {
             Join::Least(join) => Ok(Some(self.label(join))),
             Join::None => Ok(None),
@@ -222,9 +228,11 @@ impl Lattice {
 
     /// Why `a` and `b` join where they do: `explain --format json`.
     fn explain(&self, py: Python<'_>, a: &str, b: &str) -> PyResult<Py<PyAny>> {
-        let report = Report::new(self.definition(), self.poset()?, None, [a, b])
+        let (definition, poset) = (self.definition(), self.poset()?);
+        let report = py
+            .detach(|| Report::new(definition, poset, None, [a, b]).map(|r| r.to_json()))
             .map_err(|err| PyKeyError::new_err(err.to_string()))?;
-        to_python(py, &report.to_json())
+        to_python(py, &report)
     }
 
     /// The design notebook's criteria on every pair of the graph's dtypes:
@@ -241,14 +249,15 @@ impl Lattice {
     /// pair of labels to mark with their paths and join.
     #[pyo3(signature = (highlight = None))]
     fn to_svg(&self, py: Python<'_>, highlight: Option<(String, String)>) -> PyResult<String> {
-        let drawing = self.drawing(highlight)?;
+        let drawing = self.drawing(py, highlight)?;
         py.detach(|| drawing.svg()).map_err(value_error)
     }
 
     /// The Hasse diagram as Graphviz DOT.
     #[pyo3(signature = (highlight = None))]
-    fn to_dot(&self, highlight: Option<(String, String)>) -> PyResult<String> {
-        Ok(self.drawing(highlight)?.dot())
+    fn to_dot(&self, py: Python<'_>, highlight: Option<(String, String)>) -> PyResult<String> {
+        let drawing = self.drawing(py, highlight)?;
+        Ok(py.detach(|| drawing.dot()))
     }
 
     fn __len__(&self) -> usize {
