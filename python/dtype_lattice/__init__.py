@@ -22,9 +22,10 @@ False
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any
 
-from . import _native
+from . import _inputs, _native
 from ._native import (DoesNotReturnError, InvalidArgumentError, NotFoundError, TypePromotionError,
                       UFuncTypeError, UnimplementedError)
 from ._report import AuditReport, CheckReport, Diff, Difference, Explanation, Table
@@ -107,6 +108,9 @@ class Policy:
         """The cells where ``promote_types`` differs from ``other``'s (as
         ``dtype-lattice diff`` reports them), over ``types``: a list of
         :class:`Difference` that renders as a table in notebooks."""
+        if not isinstance(other, Policy):
+            raise TypeError(f"Policy.diff: other is {other!r}, not a Policy: give one made by "
+                            "dl.policy(), such as dl.policy('numpy')")
         report = self._native.diff(other._native, types)
         return Diff(self.name, other.name, [
             Difference(d["row"], d["column"], d["left"], d["right"],
@@ -241,17 +245,8 @@ class Lattice:
 
     def __init__(self, edges: dict, *, dtypes: dict | None = None,
                  weak: list | None = None, name: str | None = None) -> None:
-        for key, targets in edges.items():
-            if isinstance(targets, (str, bytes)):
-                raise TypeError(
-                    f"Lattice: the value of {key!r} is the string {targets!r}, not a list "
-                    f"of labels: write [{targets!r}] for one edge")
-        self._native = _native.Lattice(
-            [(str(k), [str(v) for v in vs]) for k, vs in edges.items()],
-            dtypes=None if dtypes is None else
-            [(str(k), str(v)) for k, v in dtypes.items()],
-            weak=None if weak is None else [str(w) for w in weak],
-            name=name)
+        args = _inputs.lattice_arguments(edges, dtypes, weak, name)
+        self._native = _native.Lattice(args.pop("edges"), **args)
 
     @classmethod
     def _wrap(cls, native: Any) -> "Lattice":
@@ -262,7 +257,7 @@ class Lattice:
     @classmethod
     def from_toml(cls, path: Any) -> "Lattice":
         """A lattice file, as ``dtype-lattice check FILE`` reads it."""
-        return cls._wrap(_native.Lattice.from_toml(str(path)))
+        return cls._wrap(_native.Lattice.from_toml(os.fsdecode(os.fspath(path))))
 
     @property
     def name(self) -> str:
@@ -283,13 +278,15 @@ class Lattice:
     def join(self, a: str, b: str) -> str | None:
         """The least upper bound of two nodes (None if they have no upper
         bound; ``ValueError`` naming the candidates if no least one)."""
-        return self._native.join(str(a), str(b))
+        return self._native.join(_inputs.label_argument(a, "join", "a"),
+                                 _inputs.label_argument(b, "join", "b"))
 
     def explain(self, a: str, b: str) -> Explanation:
         """Each input's upper bounds, the common ones, the join and a
         shortest path to it from each."""
-        return Explanation(self.name, str(a), str(b),
-                           self._native.explain(str(a), str(b)))
+        a = _inputs.label_argument(a, "explain", "a")
+        b = _inputs.label_argument(b, "explain", "b")
+        return Explanation(self.name, a, b, self._native.explain(a, b))
 
     def audit(self) -> AuditReport:
         """The design notebook's criteria on every pair of dtypes."""
@@ -297,11 +294,11 @@ class Lattice:
 
     def to_svg(self, highlight: tuple[str, str] | None = None) -> str:
         """The Hasse diagram as SVG; ``highlight`` a pair to mark."""
-        return self._native.to_svg(highlight)
+        return self._native.to_svg(_inputs.pair(highlight, "to_svg"))
 
     def to_dot(self, highlight: tuple[str, str] | None = None) -> str:
         """The Hasse diagram as Graphviz DOT."""
-        return self._native.to_dot(highlight)
+        return self._native.to_dot(_inputs.pair(highlight, "to_dot"))
 
     def _repr_svg_(self) -> str:
         return self.to_svg()

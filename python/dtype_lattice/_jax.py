@@ -36,6 +36,7 @@ import functools
 import importlib
 import sys
 import threading
+import warnings
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
@@ -88,26 +89,31 @@ class JaxPatch:
         """The replaced names, as ``module.name``."""
         return [f"{module.__name__}.{name}" for module, name, _, _ in self._bindings]
 
-    def undo(self) -> None:
+    def undo(self, *, _stacklevel: int = 2) -> None:
         """Puts JAX's original function objects back under every patched
         name and clears JAX's caches; doing it again does nothing.
 
-        Raises ``RuntimeError``, changing nothing, if something else has
-        replaced a patched name meanwhile.
+        A name that something else replaced meanwhile is left as it is, and
+        a ``RuntimeWarning`` names it once the rest are restored; the patch
+        is undone all the same (our function, wherever it is still called
+        from, hands every call to JAX's own).
         """
         global _active
         with LOCK:
             if _active is not self:
                 return
-            restore(self._bindings, "dtype_lattice.patch_jax()")
-            _active = None
-            clear_jax_caches()
+            try:
+                left = restore(self._bindings)
+            finally:
+                _active = None
+                clear_jax_caches()
+        warn_left(left, "dtype_lattice.patch_jax()", _stacklevel)
 
     def __enter__(self) -> JaxPatch:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
-        self.undo()
+        self.undo(_stacklevel=3)
 
     def __repr__(self) -> str:
         state = "active" if self.active else "undone"
@@ -166,6 +172,25 @@ def checked_names(table: dict[str, Any], what: str) -> Any:
     return names
 
 
+def mark(ours: Any, original: Any, live: Callable[[], bool]) -> Any:
+    """Marks ``ours`` as our replacement of ``original``, in force while
+    ``live()``: a later patch or recording takes a name that still holds it
+    once it is not (put back by whatever replaced it meanwhile) as holding
+    ``original``."""
+    ours.__dict__["__dtype_lattice__"] = (original, live)
+    return ours
+
+
+def unwrap(obj: Any) -> Any:
+    """``obj``, or the JAX object it replaced if it is one of our
+    replacements no longer in force."""
+    while True:
+        marked = getattr(obj, "__dict__", {}).get("__dtype_lattice__")
+        if marked is None or marked[1]():
+            return obj
+        obj = marked[0]
+
+
 def _is_jax_own(obj: Any, home: ModuleType) -> bool:
     """Whether ``obj`` is the object JAX defines in ``home``: a Python
     function written there, or an object of a type of JAX's own (the C++
@@ -182,18 +207,18 @@ def find_bindings(home: str, function: str, modules: tuple[str, ...],
     checked: ``RuntimeError`` if the object is not JAX's own or a module's
     name does not hold it."""
     defining = importlib.import_module(home)
-    original = getattr(defining, function)
+    original = unwrap(getattr(defining, function))
     if not _is_jax_own(original, defining):
         raise RuntimeError(
             f"{home}.{function} is not JAX's own function ({original!r}); something "
-            "else has replaced it")
+            "else has replaced it: undo that replacement (or restart Python) first")
     bindings = []
     for name in modules:
         module = importlib.import_module(name)
-        if getattr(module, function) is not original:
+        if unwrap(getattr(module, function)) is not original:
             raise RuntimeError(
                 f"{name}.{function} is not {home}.{function}; something else has "
-                "replaced it")
+                "replaced it: undo that replacement (or restart Python) first")
         bindings.append((module, function, original, replacement))
     return bindings
 
@@ -204,17 +229,28 @@ def swap(bindings: list[Binding]) -> None:
         setattr(module, name, replacement)
 
 
-def restore(bindings: list[Binding], what: str) -> None:
-    """Puts JAX's objects back under the names, or, changing nothing,
-    raises ``RuntimeError`` if something else has replaced one of ours."""
-    moved = [f"{module.__name__}.{name}" for module, name, _, ours in bindings
-             if getattr(module, name) is not ours]
-    if moved:
-        raise RuntimeError(
-            f"cannot undo {what}: {', '.join(moved)} no longer hold its functions "
-            "(replaced since)")
-    for module, name, original, _ in bindings:
-        setattr(module, name, original)
+def restore(bindings: list[Binding]) -> list[str]:
+    """Puts JAX's objects back under every name that still holds ours, and
+    returns the names that something else replaced meanwhile, left as they
+    are: overwriting them would undo someone else's replacement, and
+    stopping at them would leave JAX patched for good."""
+    left = []
+    for module, name, original, ours in bindings:
+        if getattr(module, name, None) is ours:
+            setattr(module, name, original)
+        else:
+            left.append(f"{module.__name__}.{name}")
+    return left
+
+
+def warn_left(left: list[str], what: str, stacklevel: int) -> None:
+    """A ``RuntimeWarning`` naming the names :func:`restore` left."""
+    if left:
+        warnings.warn(
+            f"{what} restored JAX's own functions except under {', '.join(left)}, which "
+            "something else replaced while it was active and still holds; that was left as "
+            "it is (where it calls ours, ours now hands the call to JAX's). Undo that "
+            "replacement to put JAX's function back", RuntimeWarning, stacklevel=stacklevel + 1)
 
 
 def active() -> JaxPatch | None:
@@ -255,8 +291,8 @@ def _policy(x64: bool, strict: bool, mode: str) -> Policy | None:
 def _replacements(handle: JaxPatch, dtypes: ModuleType,
                   config: ModuleType) -> dict[str, Callable[..., Any]]:
     """The two functions JAX gets, bound to its modules as imported now."""
-    original_promote_types = dtypes.promote_types
-    original_lattice_result_type = dtypes.lattice_result_type
+    original_promote_types = unwrap(dtypes.promote_types)
+    original_lattice_result_type = unwrap(dtypes.lattice_result_type)
     jax_error = dtypes.TypePromotionError
     dtype_and_weaktype = dtypes._dtype_and_weaktype
     weak_types = tuple(dtypes._weak_types)  # Python's int, float, complex
@@ -285,8 +321,13 @@ def _replacements(handle: JaxPatch, dtypes: ModuleType,
         except TypePromotionError as err:
             raise jax_error(*err.args) from None
 
+    def live() -> bool:
+        return _active is handle
+
     @functools.wraps(original_promote_types)
     def promote_types(a: Any, b: Any) -> np.dtype:
+        if _active is not handle:  # undone, still called from somewhere
+            return original_promote_types(a, b)
         p = configured()
         if p is not None:
             nodes = (jax_node(a), jax_node(b))
@@ -297,6 +338,8 @@ def _replacements(handle: JaxPatch, dtypes: ModuleType,
 
     @functools.wraps(original_lattice_result_type)
     def lattice_result_type(*args: Any) -> tuple[np.dtype, bool]:
+        if _active is not handle:
+            return original_lattice_result_type(*args)
         p = configured()
         if p is not None:
             read = [dtype_and_weaktype(arg) for arg in args]
@@ -306,4 +349,6 @@ def _replacements(handle: JaxPatch, dtypes: ModuleType,
         handle.delegated += 1
         return original_lattice_result_type(*args)
 
-    return {"promote_types": promote_types, "lattice_result_type": lattice_result_type}
+    return {"promote_types": mark(promote_types, original_promote_types, live),
+            "lattice_result_type": mark(lattice_result_type, original_lattice_result_type,
+                                        live)}

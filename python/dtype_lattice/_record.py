@@ -34,6 +34,14 @@ nothing) and when it ends (so the fast path comes back).
 
 Nothing JAX computes changes: each replaced function calls JAX's with the
 same arguments and returns its answer; the jaxprs are the same (tested).
+
+Recording is process-wide: the replaced names are module attributes, so
+every thread's calls go through them while a recording is active, and are
+recorded at their own lines. When it ends, each name still holding the
+recorder's function gets JAX's back; one that something else replaced
+meanwhile is left as it is and named in a ``RuntimeWarning``
+(``_jax.restore``), and the recorder's functions, if still called from
+there, hand each call to JAX's.
 """
 
 from __future__ import annotations
@@ -268,6 +276,8 @@ class Recorder:
         them, at its caller's line where they were at the caller's."""
 
         def watched(*args: Any, **kwargs: Any) -> Any:
+            if _active is not self:  # stopped, still called from somewhere
+                return original(*args, **kwargs)
             stack = self._stack()
             frame = _Frame(sys._getframe(1))
             if stack:
@@ -305,12 +315,15 @@ class Recorder:
 
         jax_error = dtypes.TypePromotionError
         local = self._local
+        own = _jax.unwrap  # a name may still hold a stopped recorder's function
 
         def named(original: Callable[..., Any]) -> Callable[..., Any]:
             # promote_args*(fun_name, *args): passes the name to the
             # promote_dtypes* call it makes.
             @functools.wraps(original)
             def promote_args(fun_name: str, *args: Any) -> Any:
+                if _active is not self:
+                    return original(fun_name, *args)
                 local.name = fun_name
                 try:
                     return original(fun_name, *args)
@@ -321,6 +334,8 @@ class Recorder:
         def recorded(original: Callable[..., Any]) -> Callable[..., Any]:
             @functools.wraps(original)
             def promote_dtypes(*args: Any) -> Any:
+                if _active is not self:
+                    return original(*args)
                 caller = sys._getframe(1)
                 name = getattr(local, "name", None)
                 if name is None:  # called by a JAX function directly
@@ -337,12 +352,13 @@ class Recorder:
 
         contractions = frozenset(importlib.import_module(name).__file__
                                  for name in CONTRACTIONS)
-        original_result_type = dtypes.result_type
+        original_result_type = own(dtypes.result_type)
 
         @functools.wraps(original_result_type)
         def result_type(*args: Any, return_weak_type_flag: bool = False) -> Any:
             caller = sys._getframe(1)
-            if not return_weak_type_flag or caller.f_code.co_filename not in contractions:
+            if _active is not self or not return_weak_type_flag \
+                    or caller.f_code.co_filename not in contractions:
                 return original_result_type(*args, return_weak_type_flag=return_weak_type_flag)
             name = caller.f_code.co_name.lstrip("_")
             try:
@@ -354,35 +370,54 @@ class Recorder:
             return answer
 
         ours: dict[tuple[str, str], Any] = {(_DTYPES, "result_type"): result_type}
+        originals: dict[tuple[str, str], Any] = {(_DTYPES, "result_type"): original_result_type}
         for function in ("promote_args", "promote_args_inexact", "promote_args_numeric",
                          "promote_args_complex"):
-            ours[(_UTIL, function)] = named(getattr(util, function))
+            originals[(_UTIL, function)] = own(getattr(util, function))
+            ours[(_UTIL, function)] = named(originals[(_UTIL, function)])
         for function in ("promote_dtypes", "promote_dtypes_inexact", "promote_dtypes_numeric",
                          "promote_dtypes_complex"):
-            ours[(_UTIL, function)] = recorded(getattr(util, function))
+            originals[(_UTIL, function)] = own(getattr(util, function))
+            ours[(_UTIL, function)] = recorded(originals[(_UTIL, function)])
         from jax._src import pjit
 
-        ours[(_PJIT, "_infer_params")] = functools.wraps(pjit._infer_params)(
-            self.traced(pjit._infer_params, lambda out: out[0].params["jaxpr"]))
-        ours[(_PJIT, "_get_fastpath_data")] = functools.wraps(pjit._get_fastpath_data)(
-            lambda *args, **kwargs: None)
+        infer_params = originals[(_PJIT, "_infer_params")] = own(pjit._infer_params)
+        ours[(_PJIT, "_infer_params")] = functools.wraps(infer_params)(
+            self.traced(infer_params, lambda out: out[0].params["jaxpr"]))
+        fastpath = originals[(_PJIT, "_get_fastpath_data")] = own(pjit._get_fastpath_data)
+
+        @functools.wraps(fastpath)
+        def no_fastpath(*args: Any, **kwargs: Any) -> Any:
+            return None if _active is self else fastpath(*args, **kwargs)
+
+        ours[(_PJIT, "_get_fastpath_data")] = no_fastpath
+        trace_to_jaxpr = originals[(_PE, "trace_to_jaxpr")] = own(pe.trace_to_jaxpr)
         ours[(_PE, "trace_to_jaxpr")] = _Cached(
-            pe.trace_to_jaxpr, self.traced(pe.trace_to_jaxpr, lambda out: out[0]))
-        return ours
+            trace_to_jaxpr, self.traced(trace_to_jaxpr, lambda out: out[0]))
+
+        def live() -> bool:
+            return _active is self
+
+        return {key: _jax.mark(function, originals[key], live)
+                for key, function in ours.items()}
 
     def stop(self) -> None:
         """Puts JAX's objects back and clears its caches (see the module
-        docstring); doing it again does nothing."""
+        docstring); doing it again does nothing. A name that something else
+        replaced while recording is left as it is, every other name
+        restored, and a ``RuntimeWarning`` names it (``_jax.restore``)."""
         global _active
         with _jax.LOCK:
             if _active is not self:
                 return
             try:
-                _jax.restore(self._bindings, "dtype_lattice.record()")
+                left = _jax.restore(self._bindings)
             finally:
                 _active = None
                 self._memo.clear()
                 _jax.clear_jax_caches()
+        # Blames the with statement, past Recording.__exit__.
+        _jax.warn_left(left, "dtype_lattice.record()", 3)
 
 
 class _Cached:

@@ -125,6 +125,25 @@ impl Known {
         })
     }
 
+    /// `np.dtype(object)` where NumPy reads the object as a dtype; `None`
+    /// where it refuses it.
+    pub(crate) fn numpy_dtype_of<'py>(
+        &self,
+        object: &Bound<'py, PyAny>,
+    ) -> Option<Bound<'py, PyAny>> {
+        self.numpy_dtype.bind(object.py()).call1((object,)).ok()
+    }
+
+    /// NumPy's `np.dtype` class.
+    pub(crate) fn numpy_dtype_type<'py>(&self, py: Python<'py>) -> &Bound<'py, PyAny> {
+        self.numpy_dtype.bind(py)
+    }
+
+    /// NumPy's `np.generic`, the base of its scalar types.
+    pub(crate) fn numpy_generic<'py>(&self, py: Python<'py>) -> &Bound<'py, PyType> {
+        self.generic.bind(py)
+    }
+
     /// A type as `promote_types` takes it: a dtype, or Python's `int`,
     /// `float`, `complex` (`bool` is the bool dtype, as in JAX).
     pub(crate) fn type_spec(&self, object: &Bound<'_, PyAny>) -> PyResult<TypeSpec> {

@@ -8,15 +8,16 @@
 //! (check, audit, drawing) run without holding the GIL.
 
 use dtype_lattice::design::audit::Audit;
-use dtype_lattice::design::check::{Check, MAX_EXAMPLES};
+use dtype_lattice::design::check::{Check, EXAMPLES, MAX_EXAMPLES};
 use dtype_lattice::design::explain::Report;
 use dtype_lattice::design::graph::Drawing;
 use dtype_lattice::design::{lattice_file, Definition, DictSpec, Subject};
 use dtype_lattice::engine::{Bound as Join, Explanation, GraphError, Poset};
-use pyo3::exceptions::{PyKeyError, PyValueError};
+use pyo3::exceptions::{PyKeyError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt};
 
+use crate::convert::short_repr;
 use crate::json::to_python;
 
 /// A promotion graph: nodes, edges and what each node stands for.
@@ -59,10 +60,58 @@ impl Lattice {
         self.definition().nodes[node].label.clone()
     }
 
-    fn drawing(&self, highlight: Option<(String, String)>) -> PyResult<Drawing> {
-        let highlight = highlight.as_ref().map(|(a, b)| [a.as_str(), b.as_str()]);
-        Drawing::new(self.definition(), self.poset()?, highlight)
-            .map_err(|err| PyKeyError::new_err(err.to_string()))
+    /// Laid out without the GIL: the transitive reduction alone is cubic in
+    /// the nodes in the worst case.
+    fn drawing(&self, py: Python<'_>, highlight: Option<(String, String)>) -> PyResult<Drawing> {
+        let (definition, poset) = (self.definition(), self.poset()?);
+        py.detach(|| {
+            let highlight = highlight.as_ref().map(|(a, b)| [a.as_str(), b.as_str()]);
+            Drawing::new(definition, poset, highlight)
+        })
+        .map_err(|err| PyKeyError::new_err(err.to_string()))
+    }
+}
+
+/// A count argument (`max_examples`) as a whole number from 0 to `most`,
+/// or an error naming the argument, what it got and what to give.
+fn count_argument(name: &str, value: &Bound<'_, PyAny>, most: usize) -> PyResult<usize> {
+    let kind = value
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_default();
+    let too_large = || {
+        PyValueError::new_err(format!(
+            "{name}={} is more than {most}, the most a check lists of each finding (the counts \
+             are always exact): give at most {most}",
+            short_repr(value)
+        ))
+    };
+    // `True` is an int to Python, and `2.0` would be truncated: neither is
+    // read as a count. NumPy's integers read as ints through `__index__`.
+    let number = match value.extract::<i128>() {
+        _ if value.is_instance_of::<PyBool>() || value.is_instance_of::<PyFloat>() => None,
+        Ok(number) => Some(number),
+        Err(_) if value.is_instance_of::<PyInt>() && value.gt(0)? => return Err(too_large()),
+        Err(_) if value.is_instance_of::<PyInt>() => Some(i128::MIN),
+        Err(_) => None,
+    };
+    let Some(number) = number else {
+        return Err(PyTypeError::new_err(format!(
+            "{name} takes a whole number from 0 to {most}, not {} (of type {kind}): give an int \
+             such as {name}=10",
+            short_repr(value)
+        )));
+    };
+    if number < 0 {
+        return Err(PyValueError::new_err(format!(
+            "{name}={} is negative: give a number from 0 (the counts alone) to {most}",
+            short_repr(value)
+        )));
+    }
+    match usize::try_from(number) {
+        Ok(count) if count <= most => Ok(count),
+        _ => Err(too_large()),
     }
 }
 
@@ -136,14 +185,16 @@ impl Lattice {
     /// Whether the graph is a lattice, and why not: `check --format json`
     /// with the first `max_examples` pairs of each kind listed (at most
     /// 1,000; more is a `ValueError`).
-    #[pyo3(signature = (max_examples = 10))]
-    fn check(&self, py: Python<'_>, max_examples: usize) -> PyResult<Py<PyAny>> {
-        if max_examples > MAX_EXAMPLES {
-            return Err(PyValueError::new_err(format!(
-                "max_examples={max_examples} is more than {MAX_EXAMPLES}, the most a check lists \
-                 of each finding (the counts are always exact): give at most {MAX_EXAMPLES}"
-            )));
-        }
+    #[pyo3(signature = (max_examples = None))]
+    fn check(
+        &self,
+        py: Python<'_>,
+        max_examples: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
+        let max_examples = match max_examples {
+            Some(value) => count_argument("max_examples", value, MAX_EXAMPLES)?,
+            None => EXAMPLES,
+        };
         let definition = self.definition();
         let report = py
             .detach(|| Check::new(definition, max_examples).map(|c| c.to_json(definition)))
@@ -153,14 +204,15 @@ impl Lattice {
 
     /// The join of two nodes, or None where they have no upper bound; a
     /// `ValueError` naming the candidates where they have no least one.
-    fn join(&self, a: &str, b: &str) -> PyResult<Option<String>> {
+    fn join(&self, py: Python<'_>, a: &str, b: &str) -> PyResult<Option<String>> {
         let definition = self.definition();
         let node = |label: &str| {
             definition
                 .resolve(label)
                 .map_err(|err| PyKeyError::new_err(err.to_string()))
         };
-        let why = Explanation::new(self.poset()?, node(a)?, node(b)?);
+        let (poset, a_node, b_node) = (self.poset()?, node(a)?, node(b)?);
+        let why = py.detach(|| Explanation::new(poset, a_node, b_node));
         match why.bound {
             Join::Least(join) => Ok(Some(self.label(join))),
             Join::None => Ok(None),
@@ -176,9 +228,11 @@ impl Lattice {
 
     /// Why `a` and `b` join where they do: `explain --format json`.
     fn explain(&self, py: Python<'_>, a: &str, b: &str) -> PyResult<Py<PyAny>> {
-        let report = Report::new(self.definition(), self.poset()?, None, [a, b])
+        let (definition, poset) = (self.definition(), self.poset()?);
+        let report = py
+            .detach(|| Report::new(definition, poset, None, [a, b]).map(|r| r.to_json()))
             .map_err(|err| PyKeyError::new_err(err.to_string()))?;
-        to_python(py, &report.to_json())
+        to_python(py, &report)
     }
 
     /// The design notebook's criteria on every pair of the graph's dtypes:
@@ -195,14 +249,15 @@ impl Lattice {
     /// pair of labels to mark with their paths and join.
     #[pyo3(signature = (highlight = None))]
     fn to_svg(&self, py: Python<'_>, highlight: Option<(String, String)>) -> PyResult<String> {
-        let drawing = self.drawing(highlight)?;
+        let drawing = self.drawing(py, highlight)?;
         py.detach(|| drawing.svg()).map_err(value_error)
     }
 
     /// The Hasse diagram as Graphviz DOT.
     #[pyo3(signature = (highlight = None))]
-    fn to_dot(&self, highlight: Option<(String, String)>) -> PyResult<String> {
-        Ok(self.drawing(highlight)?.dot())
+    fn to_dot(&self, py: Python<'_>, highlight: Option<(String, String)>) -> PyResult<String> {
+        let drawing = self.drawing(py, highlight)?;
+        Ok(py.detach(|| drawing.dot()))
     }
 
     fn __len__(&self) -> usize {

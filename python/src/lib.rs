@@ -8,6 +8,7 @@
 
 mod convert;
 mod errors;
+mod jax_inputs;
 mod json;
 mod lattice;
 mod policy;

@@ -8,11 +8,11 @@ use dtype_lattice::registry::{self, Settings, SETTINGS};
 use dtype_lattice::{Op, Operand, PromotionError};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyTuple};
+use pyo3::types::{PyBool, PyDict, PyString, PyTuple};
 
-use crate::convert::known;
+use crate::convert::{known, short_repr};
 use crate::json::to_python;
-use crate::{errors, lattice};
+use crate::{errors, jax_inputs, lattice};
 
 /// One framework's promotion rules under one configuration.
 #[pyclass(frozen, module = "dtype_lattice")]
@@ -99,7 +99,15 @@ impl Policy {
         b: &Bound<'_, PyAny>,
     ) -> PyResult<Py<PyAny>> {
         let known = known(py)?;
-        let (a, b) = (known.type_spec(a)?, known.type_spec(b)?);
+        let read = |object: &Bound<'_, PyAny>| {
+            known
+                .type_spec(object)
+                .map_err(|err| match self.canonical_name {
+                    "jax" => jax_inputs::promotion_input_error(known, object, err),
+                    _ => err,
+                })
+        };
+        let (a, b) = (read(a)?, read(b)?);
         let dtype = self
             .policy
             .promote_types(a, b)
@@ -109,15 +117,26 @@ impl Policy {
 
     /// `result_type(*args)`: the dtype of an operation on the operands;
     /// `(dtype, weak)` with `return_weak_type_flag=True`.
-    #[pyo3(signature = (*args, return_weak_type_flag = false))]
+    #[pyo3(signature = (*args, return_weak_type_flag = None))]
     fn result_type(
         &self,
         py: Python<'_>,
         args: &Bound<'_, PyTuple>,
-        return_weak_type_flag: bool,
+        return_weak_type_flag: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
         let known = known(py)?;
-        let operands = operands(py, args, self.policy.as_ref())?;
+        let policy = self.policy.as_ref();
+        let operands = match operands(py, args, policy) {
+            Ok(operands) => operands,
+            Err(err) if self.canonical_name == "jax" => {
+                let dtype = jax_inputs::unread_operands(known, policy, args, args.len() == 1, err)?;
+                return match truthy(return_weak_type_flag)? {
+                    true => Ok((dtype, false).into_pyobject(py)?.into_any().unbind()),
+                    false => Ok(dtype.unbind()),
+                };
+            }
+            Err(err) => return Err(err),
+        };
         if let Some(jax) = self.policy.jax().filter(|_| self.warns) {
             warn(py, jax.result_type_warnings(&operands))?;
         }
@@ -126,7 +145,7 @@ impl Policy {
             .result_type(&operands)
             .map_err(|err| raise(py, err))?;
         let dtype = known.numpy(py, typed.dtype)?;
-        if return_weak_type_flag {
+        if truthy(return_weak_type_flag)? {
             Ok((dtype, typed.weak).into_pyobject(py)?.into_any().unbind())
         } else {
             Ok(dtype)
@@ -140,7 +159,16 @@ impl Policy {
         py: Python<'_>,
         args: &Bound<'_, PyTuple>,
     ) -> PyResult<(Py<PyAny>, bool)> {
-        let operands = operands(py, args, self.policy.as_ref())?;
+        let policy = self.policy.as_ref();
+        let operands = match operands(py, args, policy) {
+            Ok(operands) => operands,
+            Err(err) if self.canonical_name == "jax" => {
+                let known = known(py)?;
+                let dtype = jax_inputs::unread_operands(known, policy, args, args.len() == 1, err)?;
+                return Ok((dtype.unbind(), false));
+            }
+            Err(err) => return Err(err),
+        };
         let jax = modelled(
             "lattice_result_type",
             self.canonical_name,
@@ -168,13 +196,13 @@ impl Policy {
     /// name: `"true_divide"`, `"less"`, `"sqrt"`, ...) gives on the
     /// operands; `(dtype, weak)` with `return_weak_type_flag=True`. A dtype
     /// stands for an array of it, a Python type for a scalar of it.
-    #[pyo3(signature = (op, *args, return_weak_type_flag = false))]
+    #[pyo3(signature = (op, *args, return_weak_type_flag = None))]
     fn operation(
         &self,
         py: Python<'_>,
         op: &str,
         args: &Bound<'_, PyTuple>,
-        return_weak_type_flag: bool,
+        return_weak_type_flag: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
         let op: Op = op
             .parse()
@@ -187,7 +215,7 @@ impl Policy {
         )?
         .map_err(|err| raise(py, err))?;
         let dtype = known(py)?.numpy(py, typed.dtype)?;
-        if return_weak_type_flag {
+        if truthy(return_weak_type_flag)? {
             Ok((dtype, typed.weak).into_pyobject(py)?.into_any().unbind())
         } else {
             Ok(dtype)
@@ -215,7 +243,17 @@ impl Policy {
     ) -> PyResult<bool> {
         let known = known(py)?;
         let policy = self.policy.as_ref();
-        let (x, dtype) = (known.operand(x, policy)?, known.dtype(dtype)?);
+        let (x, dtype) = match self.canonical_name {
+            "jax" => {
+                jax_inputs::refuse_none(x)?;
+                let target = jax_inputs::cast_target(known, policy, dtype)?;
+                let x = known
+                    .operand(x, policy)
+                    .map_err(|err| jax_inputs::unread_operand_error(known, policy, x, err))?;
+                (x, target)
+            }
+            _ => (known.operand(x, policy)?, known.dtype(dtype)?),
+        };
         let jax = modelled("safe_to_cast", self.canonical_name, policy.jax())?;
         if self.warns {
             warn(py, jax.safe_to_cast_warnings(x, dtype))?;
@@ -226,9 +264,17 @@ impl Policy {
     /// JAX's `canonicalize_dtype(dtype)` under this configuration.
     fn canonicalize_dtype(&self, py: Python<'_>, dtype: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let known = known(py)?;
-        let dtype = known.dtype(dtype)?;
+        let read = match known.dtype(dtype) {
+            Ok(read) => read,
+            // JAX's canonicalize_dtype returns a dtype it does not narrow,
+            // a non-numeric one included, as it is.
+            Err(err) => match known.numpy_dtype_of(dtype) {
+                Some(outside) if self.canonical_name == "jax" => return Ok(outside.unbind()),
+                _ => return Err(err),
+            },
+        };
         let jax = modelled("canonicalize_dtype", self.canonical_name, self.policy.jax())?;
-        known.numpy(py, jax.canonicalize_dtype(dtype))
+        known.numpy(py, jax.canonicalize_dtype(read))
     }
 
     /// `jnp.asarray(value)`'s dtype and weak flag for a Python scalar.
@@ -282,7 +328,7 @@ impl Policy {
     /// types over `types` (names; default: the 18 types of JAX's docs), as
     /// `table --format json` prints it.
     #[pyo3(signature = (types = None))]
-    fn table(&self, py: Python<'_>, types: Option<Vec<Bound<'_, PyAny>>>) -> PyResult<Py<PyAny>> {
+    fn table(&self, py: Python<'_>, types: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
         let specs = table_types(py, types)?;
         let policy = self.policy.as_ref();
         let table = py.detach(|| Table::new(policy, &specs).to_json(policy, Labels::Short, None));
@@ -297,7 +343,7 @@ impl Policy {
         &self,
         py: Python<'_>,
         other: &Policy,
-        types: Option<Vec<Bound<'_, PyAny>>>,
+        types: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
         let specs = table_types(py, types)?;
         let policies = [self.policy.as_ref(), other.policy.as_ref()];
@@ -314,15 +360,34 @@ impl Policy {
 
 fn table_types(
     py: Python<'_>,
-    types: Option<Vec<Bound<'_, PyAny>>>,
+    types: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<dtype_lattice::TypeSpec>> {
-    match types {
-        None => Ok(dtype_lattice::design::table::types(false)),
-        Some(types) => {
-            let known = known(py)?;
-            types.iter().map(|t| known.type_spec(t)).collect()
-        }
+    let Some(types) = types.filter(|t| !t.is_none()) else {
+        return Ok(dtype_lattice::design::table::types(false));
+    };
+    // A string is a sequence of one-letter names: refused, where it would be
+    // read as the dtypes 'i', 'n', 't', '8'.
+    if types.is_instance_of::<PyString>() || types.is_instance_of::<PyDict>() {
+        return Err(PyTypeError::new_err(format!(
+            "types takes a list of dtypes, not {}: write [{}] for one",
+            short_repr(types),
+            short_repr(types)
+        )));
     }
+    let items = types.try_iter().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "types takes a list of dtypes (names, NumPy dtypes, scalar types), not {}",
+            short_repr(types)
+        ))
+    })?;
+    let known = known(py)?;
+    items.map(|t| known.type_spec(&t?)).collect()
+}
+
+/// A keyword flag read as Python reads a condition, as JAX reads
+/// `return_weak_type_flag`.
+fn truthy(flag: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
+    flag.map_or(Ok(false), |flag| flag.is_truthy())
 }
 
 /// The policy named `name` (any command-line name or alias) under the
