@@ -13,7 +13,7 @@
 //! One folder per framework (`jax/`, `numpy/`, `torch/`, `tensorflow/`,
 //! `array_api/`, `keras/`, `mlx/`, `paddle/`, `tinygrad/`), each with
 //! `mod.rs` (the policy: its public type and its `Policy` impl) and `ops.rs`
-//! (its operations, as an `OpTable` of rules); `jax_lax.rs` for `jax.lax`;
+//! (its operations, as an `OpTable` of rules); `jax/lax/` for `jax.lax`;
 //! `python.rs`, what Python itself does with two scalars; and `common/`, what
 //! they share: `OpTable`, keyed by `Op` and checked in order at compile time,
 //! and `Output`, what an operation's result is made of.
@@ -21,7 +21,6 @@
 pub mod array_api;
 pub(crate) mod common;
 pub mod jax;
-pub mod jax_lax;
 pub mod keras;
 pub mod mlx;
 pub mod numpy;

@@ -32,8 +32,8 @@ mod spec;
 use std::fmt;
 
 use crate::frameworks::array_api::ArrayApi;
+use crate::frameworks::jax::lax::JaxLax;
 use crate::frameworks::jax::{Config, Jax};
-use crate::frameworks::jax_lax::JaxLax;
 use crate::frameworks::keras::Keras;
 use crate::frameworks::mlx::Mlx;
 use crate::frameworks::numpy::{Numpy, NumpyLegacy};

@@ -68,15 +68,15 @@
 //! canonicalization, operands, weak types and errors; the private
 //! `tables.rs` the hot-path tables built from the rules. `ops.rs` holds
 //! `jax.numpy`'s operations and `op_tables.rs` their hot-path tables;
-//! `lax.rs` the `lax` primitives as the operations reach them (shared with
-//! `jax_lax.rs`).
+//! [`lax`] is `jax.lax`: its policy, and in `lax/primitives.rs` the `lax`
+//! primitives as both `jax.lax` and `jax.numpy`'s operations reach them.
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::str::FromStr;
 
 mod lattice;
-pub(crate) mod lax;
+pub mod lax;
 mod op_tables;
 mod ops;
 mod rules;

@@ -1,7 +1,7 @@
 //! JAX's `lax` primitives as the operations reach them: which classes of
 //! dtype each takes, at which position, and what it gives. One table for
 //! `jax.numpy`'s functions (which promote first, `ops.rs`) and `jax.lax`'s
-//! (which do not, `jax_lax.rs`).
+//! (which do not, [`JaxLax`](super::JaxLax)).
 
 use crate::frameworks::common::{OpTable, Output};
 use crate::types::{DType, ErrorKind, Kind, Op, PromotionError};

@@ -3,7 +3,7 @@
 //! `lax.add` takes two arrays of one dtype, and so does every binary
 //! primitive (`lax.sub`, `lax.lt`, ...; `lax.pow` takes an integer exponent
 //! too); each takes some classes of dtype and refuses the rest
-//! (`frameworks/jax/lax.rs`, shared with `jax.numpy`). A Python scalar becomes a
+//! (`primitives.rs`, shared with `jax.numpy`). A Python scalar becomes a
 //! weakly-typed array of JAX's default dtype of its kind (so `lax.add(x, 2)`
 //! fails for an `int8` array `x`), and the result is weak only when both
 //! operands are. Arrays exist under a configuration: with x64 off a 64-bit
@@ -11,7 +11,7 @@
 //!
 //! ```
 //! use dtype_lattice::frameworks::jax::Config;
-//! use dtype_lattice::frameworks::jax_lax::JaxLax;
+//! use dtype_lattice::frameworks::jax::lax::JaxLax;
 //! use dtype_lattice::{DType, Op, Operand, Policy, Typed};
 //!
 //! let lax = JaxLax::new(Config::default());
@@ -26,8 +26,11 @@
 //! );
 //! ```
 
+mod primitives;
+
+pub(crate) use primitives::*;
+
 use crate::frameworks::common::Output;
-use crate::frameworks::jax::lax::{self, Primitive};
 use crate::frameworks::jax::{Config, Jax};
 use crate::policy::Policy;
 use crate::policy::TypedLattice;
@@ -38,7 +41,7 @@ use crate::types::Typed;
 use crate::types::{Op, Operand, OperandKind, TypeSpec};
 
 /// `lax.add`, whose rules are this policy's promotion.
-const ADD: Primitive = match lax::primitive(Op::Add) {
+const ADD: Primitive = match primitives::primitive(Op::Add) {
     Some(primitive) => primitive,
     None => panic!("lax has add"),
 };
@@ -108,9 +111,9 @@ impl JaxLax {
         }
         for (position, array) in arrays.iter().enumerate() {
             let classes = primitive.accepts[position];
-            if !lax::takes(classes, array.dtype) {
+            if !primitives::takes(classes, array.dtype) {
                 let position = (!unary).then_some(position);
-                return Err(lax::refused(name, classes, array.dtype, position));
+                return Err(primitives::refused(name, classes, array.dtype, position));
             }
         }
         let weak = arrays.iter().all(|a| a.weak);
@@ -153,7 +156,7 @@ impl JaxLax {
             // narrow signed integers.
             Output::RealPart => match first {
                 DType::Int1 => DType::Int8,
-                DType::Int2 | DType::Int4 => return Err(lax::narrow_abs(first)),
+                DType::Int2 | DType::Int4 => return Err(primitives::narrow_abs(first)),
                 other => other.real_part(),
             },
         };
@@ -196,7 +199,7 @@ impl Policy for JaxLax {
     ///
     /// ```
     /// use dtype_lattice::frameworks::jax::Config;
-    /// use dtype_lattice::frameworks::jax_lax::JaxLax;
+    /// use dtype_lattice::frameworks::jax::lax::JaxLax;
     /// use dtype_lattice::{DType, Operand, Policy, Typed};
     /// let lax = JaxLax::new(Config::default());
     /// let err = lax.result_type(&[Operand::dtype(DType::Bool); 2]).unwrap_err();
@@ -215,7 +218,7 @@ impl Policy for JaxLax {
     ///
     /// ```
     /// use dtype_lattice::frameworks::jax::Config;
-    /// use dtype_lattice::frameworks::jax_lax::JaxLax;
+    /// use dtype_lattice::frameworks::jax::lax::JaxLax;
     /// use dtype_lattice::{DType, Op, Operand, Policy, Typed};
     ///
     /// let lax = JaxLax::new(Config::default());
@@ -227,13 +230,13 @@ impl Policy for JaxLax {
     /// assert_eq!(lax.operation(Op::FloorDivide, &[x, x]), None);
     /// ```
     fn operation(&self, op: Op, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
-        Some(self.apply(lax::primitive(op)?, operands))
+        Some(self.apply(primitives::primitive(op)?, operands))
     }
 
     /// `None` where `lax` has no primitive for `op`, as
     /// [`operation`](Policy::operation) answers.
     fn describe_operation(&self, op: Op) -> Option<String> {
-        let primitive = lax::primitive(op)?;
+        let primitive = primitives::primitive(op)?;
         let name = primitive.name;
         let classes = |position: usize| {
             let names: Vec<&str> = primitive.accepts[position]
