@@ -7,7 +7,7 @@
 use axum::http::StatusCode;
 use serde_json::{json, Value};
 
-use dtype_lattice::design::diff::Comparison;
+use dtype_lattice::design::diff::{self, Comparison};
 use dtype_lattice::design::explain::Report;
 use dtype_lattice::design::graph::Drawing;
 use dtype_lattice::design::lattice_file;
@@ -133,13 +133,17 @@ pub(super) fn unanswered(policy: &dyn Policy, op: Op) -> Option<ApiError> {
 /// `GET /api/table`'s answer: the promotion table of `policy` over the
 /// documentation's types or all of them, as `table --format json` computes
 /// it, with each cell's dtype and weak flag, the errors (each message once,
-/// cells refer to them by index), the caption and the legend.
+/// cells refer to them by index), the caption and the legend, and what
+/// `diff` compares of each cell (`compared`: its `promote_types` as a short
+/// label, `null` where it fails) and of each type (`native`: whether the
+/// policy has that dtype of its own; Python's types always).
 pub fn table_json(name: &str, settings: Settings, all: bool) -> Result<Value, ApiError> {
     table_json_of(name, settings, all, None)
 }
 
 /// [`table_json`], or with `op` the table of that binary operation, as
-/// `table --op OP --format json` computes it; a unary operation or one
+/// `table --op OP --format json` computes it (and `compared` is the
+/// dtype of each cell's result, as `diff --op` compares); a unary operation or one
 /// the policy does not model is an error ([`unanswered`]).
 pub fn table_json_of(
     name: &str,
@@ -152,7 +156,8 @@ pub fn table_json_of(
         return Err(refusal);
     }
     let question = op.map_or(Question::ResultType, Question::Op);
-    let computed = Table::of(policy.as_ref(), &table::types(all), question).ok_or_else(|| {
+    let types = table::types(all);
+    let computed = Table::of(policy.as_ref(), &types, question).ok_or_else(|| {
         ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             format!("{} gave no table", policy.name()),
@@ -160,6 +165,25 @@ pub fn table_json_of(
     })?;
     let mut value = computed.to_json(policy.as_ref(), Labels::Short, None);
     value["graph"] = json!(policy.has_graph().then(|| graph_key(policy.as_ref())));
+    // What `diff` compares, so that the page compares two tables it holds
+    // as `diff` does, rather than loading a diff of every two policies.
+    let compared: Vec<Vec<Option<String>>> = diff::compared(policy.as_ref(), &types, op)
+        .into_iter()
+        .map(|row| {
+            row.into_iter()
+                .map(|d| d.map(|d| table::dtype_label(d, Labels::Short)))
+                .collect()
+        })
+        .collect();
+    let native: Vec<bool> = types
+        .iter()
+        .map(|spec| match spec {
+            TypeSpec::DType(dtype) => policy.is_native(*dtype),
+            TypeSpec::Python(_) => true,
+        })
+        .collect();
+    value["compared"] = json!(compared);
+    value["native"] = json!(native);
     Ok(value)
 }
 
