@@ -207,6 +207,28 @@ async function markedCells(page) {
 
 const diffCells = (report) => report.differences.map((d) => `${d.row}|${d.column}`).sort();
 
+/** The comparison as the page shows it: each marked cell with what its
+ * title says of the partner, and the legend's count. */
+async function shownDiff(page, partner) {
+  const cells = await page.$$eval('#types td[data-differs="true"]', (tds, partner) => {
+    const labels = Array.from(document.querySelectorAll('#types thead th')).slice(1).map((th) => th.textContent);
+    return tds.map((td) => `${labels[+td.dataset.r]}|${labels[+td.dataset.c]}|${td.title.slice(td.title.lastIndexOf(`; ${partner}: `))}`).sort();
+  }, partner);
+  return { cells, legend: await page.textContent('#legend') };
+}
+
+/** The page's comparison is `dtype-lattice diff`'s, cell for cell: the
+ * cells, the partner's answers, the dtypes not native to one side, and
+ * the count (`args` are the command's, which prints the report). */
+async function checkDiffIsTheCli(page, args) {
+  const report = cliJson(['diff', ...args, '--format', 'json', '--labels', 'short']);
+  const { cells, legend } = await shownDiff(page, report.right);
+  const expected = report.differences.map((d) => `${d.row}|${d.column}|; ${report.right}: ${d.right ?? 'no promotion'}` +
+    d.not_native.map((x) => ` (${x.dtype} is not native to ${x.policy})`).join('')).sort();
+  assert.deepEqual(cells, expected, `diff ${args.join(' ')}: the page's cells and answers`);
+  check(legend.includes(`differ from ${report.right}: ${report.count} of ${report.cells},`), `diff ${args.join(' ')}: the count, ${report.count} of ${report.cells}: ${legend}`);
+}
+
 // ------------------------------------------------------------- the tests
 
 async function tableHasEveryCell(page) {
@@ -281,6 +303,7 @@ async function diffMarksTheCliCells(page) {
   await waitForTable(page, { policy: jaxName(false, false), types: 'docs', diff: 'numpy' });
   const expected = diffCells(cliJson(['diff', 'jax', 'numpy', '--format', 'json', '--labels', 'short']));
   assert.deepEqual(await markedCells(page), expected);
+  await checkDiffIsTheCli(page, ['jax', 'numpy']);
   check(expected.length === 101, 'JAX differs from NumPy in 101 of the docs\' cells');
   const symbols = await page.locator('#types td[data-differs="true"] .sym').count();
   check(symbols === expected.length, 'every marked cell has the symbol too');
@@ -291,12 +314,15 @@ async function diffMarksTheCliCells(page) {
   await waitForTable(page, { policy: jaxName(false, false), types: 'all', diff: 'numpy' });
   assert.deepEqual(await markedCells(page), diffCells(cliJson(['diff', 'jax', 'numpy', '--all', '--format', 'json', '--labels', 'short'])));
   checks++;
+  await checkDiffIsTheCli(page, ['jax', 'numpy', '--all']);
   await page.locator('input[name="types"][value="docs"]').check();
   await setSettings(page, true, false);
   await page.selectOption('#diff', 'torch');
   await waitForTable(page, { policy: jaxName(true, false), types: 'docs', diff: 'torch' });
   assert.deepEqual(await markedCells(page), diffCells(cliJson(['diff', 'jax', 'torch', '--x64', '--format', 'json', '--labels', 'short'])));
   checks++;
+  await checkDiffIsTheCli(page, ['jax', 'torch', '--x64']);
+  await page.screenshot({ path: join(shots, 'table-jax-x64-diff-torch.png'), fullPage: false });
   await page.selectOption('#diff', '');
   await setSettings(page, false, false);
   await waitForTable(page, { policy: jaxName(false, false), types: 'docs', diff: '' });
@@ -403,6 +429,7 @@ async function everyPolicyAgainstJax(page) {
     const expected = diffCells(cliJson(['diff', policy, 'jax', '--format', 'json', '--labels', 'short']));
     assert.deepEqual(await markedCells(page), expected, `${policy}: the diff against JAX`);
     checks++;
+    await checkDiffIsTheCli(page, [policy, 'jax']);
     // Every 29th cell: a sample crossing every row and column.
     const n = theirs.types.length;
     for (let i = 7; i < n * n; i += 29) {
@@ -661,12 +688,22 @@ async function staticExport(browser) {
     const marked = await page.$$eval('#drawing svg g.node.input', (g) => g.map((n) => n.dataset.label).sort());
     assert.deepEqual(marked, ['int8', 'uint32']);
     check(await page.locator('#drawing svg g.node.join[data-label="int32"]').count() === 1, 'static: the join is marked');
-    // A diff filed the other way round reads the same.
+    // Diffs are the page's own comparison of two tables, either way round
+    // and under a setting, as the command line finds them.
+    await page.selectOption('#diff', 'numpy');
+    await waitForTable(page, { policy: jaxName(false, false), types: 'docs', diff: 'numpy' });
+    await checkDiffIsTheCli(page, ['jax', 'numpy']);
+    await setSettings(page, true, false);
+    await page.selectOption('#diff', 'torch');
+    await waitForTable(page, { policy: jaxName(true, false), types: 'docs', diff: 'torch' });
+    await checkDiffIsTheCli(page, ['jax', 'torch', '--x64']);
+    await page.screenshot({ path: join(shots, 'static-jax-x64-diff-torch.png'), fullPage: false });
     await page.selectOption('#policy', 'numpy');
     await page.selectOption('#diff', 'jax');
     await waitForTable(page, { policy: 'numpy', types: 'docs', diff: 'jax' });
-    assert.deepEqual(await markedCells(page), diffCells(cliJson(['diff', 'numpy', 'jax', '--format', 'json', '--labels', 'short'])));
+    assert.deepEqual(await markedCells(page), diffCells(cliJson(['diff', 'numpy', 'jax', '--x64', '--format', 'json', '--labels', 'short'])));
     checks++;
+    await checkDiffIsTheCli(page, ['numpy', 'jax', '--x64']);
     await page.screenshot({ path: join(shots, 'static-export.png'), fullPage: true });
     check(await page.$eval('#op', (s) => s.disabled), 'static: the operation menu is disabled');
     check((await page.textContent('#op-note')).includes('dtype-lattice serve'), 'static: operations need serve');
@@ -701,9 +738,9 @@ try {
   const clicked = await cellsExplainAsJaxAnswers(page);
   console.log(`ok  ${clicked} cells clicked in four configurations join where real JAX answers; paths and drawing marks check out`);
   await diffMarksTheCliCells(page);
-  console.log('ok  diff marks exactly the cells `dtype-lattice diff` reports (jax/numpy docs and all, jax x64/torch)');
+  console.log('ok  diff marks exactly the cells `dtype-lattice diff` reports, with its answers and count (jax/numpy docs and all, jax x64/torch)');
   const sampled = await everyPolicyAgainstJax(page);
-  console.log(`ok  every policy against JAX: its table is the command line's, ${sampled} cells clicked answer as it does, its diff marks \`dtype-lattice diff\`'s cells`);
+  console.log(`ok  every policy against JAX: its table is the command line's, ${sampled} cells clicked answer as it does, its diff is \`dtype-lattice diff\`'s`);
   await keyboardMovesAndExplains(page);
   console.log('ok  arrow keys, Home and End move the focus; Enter explains');
   await page.screenshot({ path: join(shots, 'table.png'), fullPage: false });
@@ -720,7 +757,7 @@ try {
   assert.deepEqual(page.problems, [], 'no console errors, page errors or failed requests');
   await page.close();
   await staticExport(browser);
-  console.log('ok  the static export: table, explanation with marks, a diff read the other way round; the editor and the operations need serve');
+  console.log('ok  the static export: table, explanation with marks, diffs computed by the page as `dtype-lattice diff` (jax/numpy, jax x64/torch, numpy/jax x64); the editor and the operations need serve');
   const timings = await measure(browser, url);
   const verdict = (value, goal) => `${value.toFixed(1)} ms (goal <= ${goal} ms: ${value <= goal ? 'met' : 'NOT met'})`;
   console.log(`time to interactive: median ${verdict(timings.interactive, GOALS.interactive)}; loads ${timings.loads.map((x) => x.toFixed(0)).join(', ')}`);

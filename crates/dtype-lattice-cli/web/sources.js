@@ -40,30 +40,15 @@ async function errorMessage(response) {
 
 export const loadInfo = () => get(MODE === 'static' ? 'data/info.json' : 'api/info');
 
-/** The table's answers, for the policy, operation, types and settings
- * chosen (the static export has promotion's only: its page offers no
- * operation). */
+/** The table's answers, for the policy (`name`, the chosen one by
+ * default), operation, types and settings chosen (the static export has
+ * promotion's only: its page offers no operation). */
 export const source = {
-  table() {
-    if (MODE === 'static') return get(`data/table/${fileKey(state.policy)}_${state.types}.json`);
-    const q = settingsParams(new URLSearchParams({ policy: state.policy, types: state.types }));
+  table(name = state.policy) {
+    if (MODE === 'static') return get(`data/table/${fileKey(name)}_${state.types}.json`);
+    const q = settingsParams(new URLSearchParams({ policy: name, types: state.types }));
     if (state.op) q.set('op', state.op);
     return get('api/table?' + q);
-  },
-  diff() {
-    if (MODE === 'static') {
-      // Each pair is filed once, its keys in order; the other way round
-      // the report is the same with its sides exchanged.
-      const [left, right] = [fileKey(state.policy), fileKey(state.diff)];
-      if (left < right) return get(`data/diff/${state.types}/${left}/${right}.json`);
-      return get(`data/diff/${state.types}/${right}/${left}.json`).then((d) => ({
-        ...d, left: d.right, right: d.left,
-        differences: d.differences.map((x) => ({ ...x, left: x.right, right: x.left })),
-      }));
-    }
-    const q = settingsParams(new URLSearchParams({ left: state.policy, right: state.diff, types: state.types }));
-    if (state.op) q.set('op', state.op);
-    return get('api/diff?' + q);
   },
   async explain(table, a, b) {
     if (MODE === 'static') {
