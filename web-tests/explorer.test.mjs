@@ -229,6 +229,16 @@ async function checkDiffIsTheCli(page, args) {
   check(legend.includes(`differ from ${report.right}: ${report.count} of ${report.cells},`), `diff ${args.join(' ')}: the count, ${report.count} of ${report.cells}: ${legend}`);
 }
 
+/** The settings in the bar: those the chosen policy reads, the rest
+ * hidden (what the registry, through /api/info, says it reads). */
+async function checkSettingsBar(page, policy) {
+  const read = await page.evaluate((name) => window.fetch(document.body.dataset.mode === 'static' ? 'data/info.json' : 'api/info')
+    .then((r) => r.json()).then((i) => i.policies.find((p) => p.name === name).settings), policy);
+  const shown = await page.$$eval('#settings label', (labels) => labels.filter((l) => l.offsetParent !== null).map((l) => l.dataset.key));
+  assert.deepEqual(shown, read, `the bar shows the settings ${policy} reads`);
+  checks++;
+}
+
 // ------------------------------------------------------------- the tests
 
 async function tableHasEveryCell(page) {
@@ -430,6 +440,7 @@ async function everyPolicyAgainstJax(page) {
     assert.deepEqual(await markedCells(page), expected, `${policy}: the diff against JAX`);
     checks++;
     await checkDiffIsTheCli(page, [policy, 'jax']);
+    await checkSettingsBar(page, policy);
     // Every 29th cell: a sample crossing every row and column.
     const n = theirs.types.length;
     for (let i = 7; i < n * n; i += 29) {
@@ -688,6 +699,7 @@ async function staticExport(browser) {
     const marked = await page.$$eval('#drawing svg g.node.input', (g) => g.map((n) => n.dataset.label).sort());
     assert.deepEqual(marked, ['int8', 'uint32']);
     check(await page.locator('#drawing svg g.node.join[data-label="int32"]').count() === 1, 'static: the join is marked');
+    await checkSettingsBar(page, 'jax');
     // Diffs are the page's own comparison of two tables, either way round
     // and under a setting, as the command line finds them.
     await page.selectOption('#diff', 'numpy');
@@ -704,6 +716,15 @@ async function staticExport(browser) {
     assert.deepEqual(await markedCells(page), diffCells(cliJson(['diff', 'numpy', 'jax', '--x64', '--format', 'json', '--labels', 'short'])));
     checks++;
     await checkDiffIsTheCli(page, ['numpy', 'jax', '--x64']);
+    await checkSettingsBar(page, 'numpy');
+    check((await page.textContent('#settings-note')) === 'numpy reads no settings', 'static: numpy reads no settings');
+    await page.selectOption('#policy', 'keras');
+    await waitForTable(page, { policy: cliJson(['table', '--policy', 'keras', '--format', 'json']).name, types: 'docs', diff: 'jax' });
+    await checkSettingsBar(page, 'keras');
+    await page.selectOption('#diff', '');
+    await page.selectOption('#policy', 'numpy');
+    await page.selectOption('#diff', 'jax');
+    await waitForTable(page, { policy: 'numpy', types: 'docs', diff: 'jax' });
     await page.screenshot({ path: join(shots, 'static-export.png'), fullPage: true });
     check(await page.$eval('#op', (s) => s.disabled), 'static: the operation menu is disabled');
     check((await page.textContent('#op-note')).includes('dtype-lattice serve'), 'static: operations need serve');
@@ -740,7 +761,7 @@ try {
   await diffMarksTheCliCells(page);
   console.log('ok  diff marks exactly the cells `dtype-lattice diff` reports, with its answers and count (jax/numpy docs and all, jax x64/torch)');
   const sampled = await everyPolicyAgainstJax(page);
-  console.log(`ok  every policy against JAX: its table is the command line's, ${sampled} cells clicked answer as it does, its diff is \`dtype-lattice diff\`'s`);
+  console.log(`ok  every policy against JAX: its table is the command line's, ${sampled} cells clicked answer as it does, its diff is \`dtype-lattice diff\`'s; the bar shows the settings it reads`);
   await keyboardMovesAndExplains(page);
   console.log('ok  arrow keys, Home and End move the focus; Enter explains');
   await page.screenshot({ path: join(shots, 'table.png'), fullPage: false });
@@ -757,7 +778,7 @@ try {
   assert.deepEqual(page.problems, [], 'no console errors, page errors or failed requests');
   await page.close();
   await staticExport(browser);
-  console.log('ok  the static export: table, explanation with marks, diffs computed by the page as `dtype-lattice diff` (jax/numpy, jax x64/torch, numpy/jax x64); the editor and the operations need serve');
+  console.log('ok  the static export: table, explanation with marks, diffs computed by the page as `dtype-lattice diff` (jax/numpy, jax x64/torch, numpy/jax x64), the settings each policy reads; the editor and the operations need serve');
   const timings = await measure(browser, url);
   const verdict = (value, goal) => `${value.toFixed(1)} ms (goal <= ${goal} ms: ${value <= goal ? 'met' : 'NOT met'})`;
   console.log(`time to interactive: median ${verdict(timings.interactive, GOALS.interactive)}; loads ${timings.loads.map((x) => x.toFixed(0)).join(', ')}`);
