@@ -91,8 +91,8 @@ const readBy = (name) => {
 };
 
 /** Where the static export filed a policy's answers under the chosen
- * configuration (`site` writes the index). */
-export const fileKey = (name) => info.keys[name][info.settings.map((s) => `${s.key}-${state.settings[s.key]}`).join('_')];
+ * values of the settings it reads (`site` writes the index). */
+export const fileKey = (name) => info.keys[name][readBy(name).map((s) => `${s.key}-${state.settings[s.key]}`).join('_')];
 
 /** The configuration bar; `changed()` redraws what the new setting
  * changes. */

@@ -188,19 +188,11 @@ pub fn table_json_of(
 }
 
 /// `GET /api/diff`'s answer: `diff LEFT RIGHT --format json --labels short`
-/// (with `--all` for all types), the command line's own text.
-pub fn diff_text(
-    left: &str,
-    right: &str,
-    settings: Settings,
-    all: bool,
-) -> Result<String, ApiError> {
-    diff_text_of(left, right, settings, all, None)
-}
-
-/// [`diff_text`], or with `op` `diff --op OP`'s: the two policies' results
-/// of that binary operation compared; a unary operation, or one either
-/// policy does not model, is an error ([`unanswered`]).
+/// (with `--all` for all types), the command line's own text, or with `op`
+/// `diff --op OP`'s: the two policies' results of that binary operation
+/// compared; a unary operation, or one either policy does not model, is an
+/// error ([`unanswered`]). The page does not ask it (it compares the two
+/// tables it holds); it stays for scripts.
 pub fn diff_text_of(
     left: &str,
     right: &str,
@@ -261,7 +253,12 @@ pub fn explain_json(
         Ok(report) => report,
         Err(unknown) => return Ok(not_explained(unknown.to_string())),
     };
-    let mut value = explained(definition, &poset, &report, marks);
+    let drawing = if marks {
+        Some(Drawing::new(definition, &poset, None).map_err(|err| ApiError::bad(err.to_string()))?)
+    } else {
+        None
+    };
+    let mut value = explained(definition, &report, drawing.as_ref());
     value["types"] = json!(cell.map(|t| t.to_string()));
     Ok(value)
 }
@@ -285,6 +282,10 @@ pub fn explain_rows(
     let poset = definition
         .poset()
         .map_err(|err| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, err.to_string()))?;
+    // One drawing marks every pair (Drawing::marks_of), rather than one
+    // drawing of the lattice for each cell.
+    let drawing = Drawing::new(definition, &poset, None)
+        .map_err(|err| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, err.to_string()))?;
     let rows = types
         .iter()
         .map(|&a| {
@@ -294,7 +295,7 @@ pub fn explain_rows(
                     let value = match Report::of_types(definition, &poset, policy.as_ref(), [a, b])
                     {
                         Ok(report) => {
-                            let mut value = explained(definition, &poset, &report, true);
+                            let mut value = explained(definition, &report, Some(&drawing));
                             value["types"] = json!([a.to_string(), b.to_string()]);
                             value
                         }
@@ -312,12 +313,11 @@ pub fn explain_rows(
 }
 
 /// The command line's explain JSON, with `explained`, `join_type` and,
-/// if asked, the drawing's `marks`.
+/// given the lattice's `drawing`, what it marks for the pair (`marks`).
 pub(super) fn explained(
     definition: &Definition,
-    poset: &Poset,
     report: &Report,
-    marks: bool,
+    drawing: Option<&Drawing>,
 ) -> Value {
     let mut value = report.to_json();
     value["explained"] = json!(true);
@@ -334,12 +334,9 @@ pub(super) fn explained(
     if let Some(reason) = report.error.as_ref().and_then(|err| err.no_path_reason()) {
         value["error"]["summary"] = json!(reason.summary());
     }
-    if marks {
+    if let Some(drawing) = drawing {
         let nodes = report.why.inputs.map(|n| report.label(n));
-        if let Some(found) = Drawing::new(definition, poset, Some(nodes))
-            .ok()
-            .and_then(|drawing| drawing.marks())
-        {
+        if let Ok(found) = drawing.marks_of(definition, nodes) {
             value["marks"] = found.to_json();
         }
     }
