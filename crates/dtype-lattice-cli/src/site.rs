@@ -34,6 +34,7 @@
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use flate2::write::GzEncoder;
 use flate2::Compression;
@@ -68,29 +69,30 @@ pub fn write(dir: &Path) -> Result<Written, Failure> {
     for file in assets::FILES {
         out.file(file.path, file.text.as_bytes())?;
     }
-    // Each policy's files are computed on a thread of their own (JSON and
-    // gzip are most of the time), then written in the registry's order.
-    let computed: Vec<Result<Filed, Failure>> = std::thread::scope(|scope| {
-        let workers: Vec<_> = registry::POLICIES
-            .iter()
-            .map(|info| scope.spawn(move || policy_files(info)))
-            .collect();
-        workers
-            .into_iter()
-            .map(|worker| {
-                worker
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            })
-            .collect()
-    });
+    let usage = |err: crate::serve::ApiError| Failure::Usage(err.message().to_owned());
     let mut keys = Map::new();
-    for (info, filed) in registry::POLICIES.iter().zip(computed) {
-        let filed = filed?;
-        for (relative, bytes) in &filed.files {
-            out.file(relative, bytes)?;
+    let mut parts = Vec::new();
+    // Two configurations whose policies have one name (a combination of
+    // settings that changes nothing) would share their files.
+    let mut seen: BTreeSet<String> = BTreeSet::new();
+    for info in registry::POLICIES {
+        let mut by_config = Map::new();
+        for settings in Settings::combinations(info.settings.iter().copied()) {
+            let built = policy(info.name, settings).map_err(usage)?;
+            let key = graph_key(built.as_ref());
+            by_config.insert(settings.key_of(info.settings), key.clone().into());
+            if seen.insert(key.clone()) {
+                if built.has_graph() {
+                    parts.push(Part::Graph(info.name, settings, key.clone()));
+                }
+                parts.push(Part::Tables(info.name, settings, key));
+            }
         }
-        keys.insert(info.name.to_owned(), filed.keys.into());
+        keys.insert(info.name.to_owned(), by_config.into());
+    }
+    for file in in_parallel(&parts, Part::file) {
+        let (relative, bytes) = file?;
+        out.file(&relative, &bytes)?;
     }
     let mut info = info_json("static");
     info["keys"] = keys.into();
@@ -98,57 +100,77 @@ pub fn write(dir: &Path) -> Result<Written, Failure> {
     Ok(out.written)
 }
 
-/// One policy's files (path and gzipped JSON), and its key by the
-/// settings it reads.
-struct Filed {
-    files: Vec<(String, Vec<u8>)>,
-    keys: Map<String, Value>,
+/// One file of the export's answers: a configuration's tables, or its
+/// drawing and explanations (by policy name, settings and key).
+enum Part {
+    Tables(&'static str, Settings, String),
+    Graph(&'static str, Settings, String),
 }
 
-/// The tables, drawings and explanations of `info`'s policy under every
-/// combination of the settings it reads.
-fn policy_files(info: &registry::PolicyInfo) -> Result<Filed, Failure> {
-    let usage = |err: crate::serve::ApiError| Failure::Usage(err.message().to_owned());
-    let mut filed = Filed {
-        files: Vec::new(),
-        keys: Map::new(),
-    };
-    // Two configurations whose policies have one name (a combination of
-    // settings that changes nothing) would share their files.
-    let mut seen: BTreeSet<String> = BTreeSet::new();
-    for settings in Settings::combinations(info.settings.iter().copied()) {
-        let built = policy(info.name, settings).map_err(usage)?;
-        let key = graph_key(built.as_ref());
-        filed
-            .keys
-            .insert(settings.key_of(info.settings), key.clone().into());
-        if !seen.insert(key.clone()) {
-            continue;
+impl Part {
+    /// The file's path and its gzipped JSON.
+    fn file(&self) -> Result<(String, Vec<u8>), Failure> {
+        let usage = |err: crate::serve::ApiError| Failure::Usage(err.message().to_owned());
+        match self {
+            Part::Tables(name, settings, key) => {
+                let tables = json!({
+                    "docs": table_json(name, *settings, false).map_err(usage)?,
+                    "all": table_json(name, *settings, true).map_err(usage)?,
+                });
+                Ok((format!("data/table/{key}.json.gz"), gzip(&tables)?))
+            }
+            Part::Graph(name, settings, key) => {
+                let types = table::types(true);
+                let rows = explain_rows(name, *settings, &types)
+                    .map_err(usage)?
+                    .unwrap_or_default();
+                let explain: Map<String, Value> =
+                    types.iter().map(ToString::to_string).zip(rows).collect();
+                let graph = json!({
+                    "svg": graph_svg(name, *settings, None).map_err(usage)?,
+                    "explain": explain,
+                });
+                Ok((format!("data/graph/{key}.json.gz"), gzip(&graph)?))
+            }
         }
-        let tables = json!({
-            "docs": table_json(info.name, settings, false).map_err(usage)?,
-            "all": table_json(info.name, settings, true).map_err(usage)?,
-        });
-        filed
-            .files
-            .push((format!("data/table/{key}.json.gz"), gzip(&tables)?));
-        if !built.has_graph() {
-            continue;
-        }
-        let types = table::types(true);
-        let rows = explain_rows(info.name, settings, &types)
-            .map_err(usage)?
-            .unwrap_or_default();
-        let explain: Map<String, Value> = types.iter().map(ToString::to_string).zip(rows).collect();
-        let graph = json!({
-            "svg": graph_svg(info.name, settings, None).map_err(usage)?,
-            "explain": explain,
-        });
-        filed
-            .files
-            .push((format!("data/graph/{key}.json.gz"), gzip(&graph)?));
     }
-    Ok(filed)
+}
+
+/// `work` of each of `items`, in their order, computed on as many threads
+/// as the machine runs at once: JSON and gzip are most of the export's
+/// time, and JAX's twelve configurations alone would be most of it on one.
+fn in_parallel<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let next = AtomicUsize::new(0);
+    let mut results: Vec<Option<R>> = items.iter().map(|_| None).collect();
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads.min(items.len()))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(item) = items.get(index) else {
+                            return done;
+                        };
+                        done.push((index, work(item)));
+                    }
+                })
+            })
+            .collect();
+        for worker in workers {
+            let done = worker
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            for (index, result) in done {
+                results[index] = Some(result);
+            }
+        }
+    });
+    results
+        .into_iter()
+        .map(|result| result.expect("every item is taken by a worker"))
+        .collect()
 }
 
 /// `value`'s JSON gzipped (with no name or time in the header, so that the
