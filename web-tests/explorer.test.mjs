@@ -13,199 +13,16 @@
 // SIGTERM) it closes the browser and stops the servers it started.
 
 import { chromium } from 'playwright-core';
-import { spawn, spawnSync } from 'node:child_process';
-import { createServer } from 'node:http';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { constants, tmpdir } from 'node:os';
-import { dirname, extname, join, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import assert from 'node:assert/strict';
-
-const CHROMIUM = '/usr/bin/chromium';
-// Checked before anything is started, so a missing browser leaves nothing
-// running behind.
-if (!existsSync(CHROMIUM)) {
-  console.error(`${CHROMIUM} is missing: the browser tests need Debian's Chromium. Install it as root:\n` +
-    '    apt-get update && apt-get install -y chromium');
-  process.exit(1);
-}
-
-const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, '..');
-const shots = join(here, 'screenshots');
-mkdirSync(shots, { recursive: true });
-
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync'];
-const GOALS = { interactive: 300, policySwitch: 50 };
-
-function binary() {
-  if (process.env.DTYPE_LATTICE_BIN) return process.env.DTYPE_LATTICE_BIN;
-  const target = process.env.CARGO_TARGET_DIR || join(root, 'target');
-  const found = ['release', 'debug'].map((p) => join(target, p, 'dtype-lattice')).filter(existsSync);
-  if (!found.length) throw new Error(`no dtype-lattice binary under ${target}: run cargo build first`);
-  return found.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
-}
-
-const BIN = binary();
-
-// ------------------------------------------------------------- processes
-
-// What to undo before exiting, the last started first: the browser is
-// closed before the server it talks to, whose graceful stop then has no
-// open connections to wait for.
-const cleanups = [];
-let stopping = null;
-
-function stopAll() {
-  stopping ??= (async () => {
-    while (cleanups.length) {
-      const undo = cleanups.pop();
-      try {
-        await undo();
-      } catch (err) {
-        console.error('while stopping:', err);
-      }
-    }
-  })();
-  return stopping;
-}
-
-/** `promise`, or a rejection after `ms`: a wedged browser must not keep
- * the script (and the server) alive. */
-function within(ms, promise, what) {
-  let timer;
-  const late = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`${what}: no answer in ${ms} ms`)), ms); });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
-
-const GRACE_MS = 2000;
-
-/** Ctrl-C for the child (the server then finishes the requests under
- * way), SIGKILL if it has not exited after a grace. */
-function stopChild(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((done) => {
-    const kill = setTimeout(() => child.kill('SIGKILL'), GRACE_MS);
-    child.once('exit', () => {
-      clearTimeout(kill);
-      done();
-    });
-    child.kill('SIGINT');
-  });
-}
-
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  process.on(signal, () => {
-    console.error(`${signal}: stopping the browser and the servers`);
-    stopAll().finally(() => process.exit(128 + constants.signals[signal]));
-  });
-}
-for (const event of ['uncaughtException', 'unhandledRejection']) {
-  process.on(event, (err) => {
-    console.error(`${event}:`, err);
-    stopAll().finally(() => process.exit(1));
-  });
-}
-
-/** The command's standard output; exit 1 (a promotion error, a graph
- * that is not a lattice) is an answer too. */
-function cli(args) {
-  const run = spawnSync(BIN, args, { encoding: 'utf8' });
-  if (run.status !== 0 && run.status !== 1) throw new Error(`dtype-lattice ${args.join(' ')}: ${run.stderr}`);
-  return run.stdout;
-}
-const cliJson = (args) => JSON.parse(cli(args));
-/** The command's output, or its message when it fails (exit 1). */
-function cliAnswer(args) {
-  const run = spawnSync(BIN, args, { encoding: 'utf8' });
-  return (run.status === 0 ? run.stdout : run.stderr).trim();
-}
-
-/** Starts `serve --port 0`, to be stopped on the way out; resolves with
- * its page's address. */
-function serve() {
-  const child = spawn(BIN, ['serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  cleanups.push(() => stopChild(child));
-  const listening = new Promise((resolvePromise, reject) => {
-    let out = '';
-    child.stdout.on('data', (data) => {
-      out += data;
-      const match = out.match(/http:\/\/\S+\//);
-      if (match) resolvePromise(match[0]);
-    });
-    child.on('error', reject);
-    child.on('exit', (code, signal) => reject(new Error(`serve exited with ${code ?? signal}`)));
-  });
-  return within(15000, listening, 'dtype-lattice serve --port 0').then((url) => ({ url, child }));
-}
-
-/** A static file server for the `site` export (what any host does). */
-function staticServer(dir) {
-  const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml' };
-  const server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    const file = resolve(dir, '.' + (path.endsWith('/') ? path + 'index.html' : path));
-    if (!file.startsWith(dir + sep) || !existsSync(file) || statSync(file).isDirectory()) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'Content-Type': types[extname(file)] || 'application/octet-stream' });
-    res.end(readFileSync(file));
-  });
-  cleanups.push(() => new Promise((done) => {
-    server.closeAllConnections();
-    if (server.listening) server.close(() => done());
-    else done();
-  }));
-  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok({ server, url: `http://127.0.0.1:${server.address().port}/` })));
-}
-
-let checks = 0;
-function check(condition, message) {
-  assert.ok(condition, message);
-  checks++;
-}
-
-/** A page that records console errors, page errors and failed requests. */
-async function openPage(browser, viewport = { width: 1400, height: 1000 }) {
-  const page = await browser.newPage({ viewport });
-  page.problems = [];
-  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') page.problems.push(`console ${m.type()}: ${m.text()}`); });
-  page.on('pageerror', (e) => page.problems.push('page error: ' + e.message));
-  page.on('requestfailed', (r) => page.problems.push('request failed: ' + r.url()));
-  page.on('response', (r) => { if (r.status() >= 400) page.problems.push(`HTTP ${r.status()}: ${r.url()}`); });
-  return page;
-}
-
-const ready = (page) => page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
-
-async function waitForTable(page, { policy, types, diff, op = '' }) {
-  await page.waitForFunction(([policy, types, diff, op]) => {
-    const t = document.getElementById('types');
-    return t.dataset.policy === policy && t.dataset.types === types && t.dataset.diff === diff && t.dataset.op === op;
-  }, [policy, types, diff, op]);
-}
-
-async function setSettings(page, x64, strict) {
-  for (const [key, on] of [['x64', x64], ['strict', strict]]) {
-    const box = page.locator(`input[data-setting="${key}"]`);
-    if ((await box.isChecked()) !== on) await box.click();
-  }
-}
-
-const jaxName = (x64, strict) => `jax (x64 ${x64 ? 'on' : 'off'}, ${strict ? 'strict' : 'standard'})`;
-
-/** The (row, column) labels of the cells marked as differing. */
-async function markedCells(page) {
-  return page.$$eval('#types td[data-differs="true"]', (cells) => {
-    const table = document.getElementById('types');
-    const labels = Array.from(table.querySelectorAll('thead th')).slice(1).map((th) => th.textContent);
-    return cells.map((td) => `${labels[+td.dataset.r]}|${labels[+td.dataset.c]}`).sort();
-  });
-}
-
-const diffCells = (report) => report.differences.map((d) => `${d.row}|${d.column}`).sort();
+import {
+  BIN, CHROMIUM, CHROMIUM_ARGS, GOALS, check, checkDiffIsTheCli, checkSettingsBar, cleanups, cli, cliAnswer, cliJson,
+  diffCells, jaxName, markedCells, openPage, ready, root, serve, setSettings, shots, staticServer, stopAll, tally,
+  waitForTable, within,
+} from './support.mjs';
 
 // ------------------------------------------------------------- the tests
 
@@ -220,7 +37,7 @@ async function tableHasEveryCell(page) {
   const theirs = cliJson(['table', '--all', '--labels', 'short', '--format', 'json']);
   const ours = await page.$$eval('#types tbody tr', (rows) => rows.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.dataset.label)));
   assert.deepEqual(ours, theirs.rows.map((row) => row.map((cell) => cell ?? '-')));
-  checks++;
+  tally.checks++;
   await page.screenshot({ path: join(shots, 'table-all-nodes.png'), fullPage: true });
   await page.locator('input[name="types"][value="docs"]').check();
   await waitForTable(page, { policy: jaxName(false, false), types: 'docs', diff: '' });
@@ -281,6 +98,7 @@ async function diffMarksTheCliCells(page) {
   await waitForTable(page, { policy: jaxName(false, false), types: 'docs', diff: 'numpy' });
   const expected = diffCells(cliJson(['diff', 'jax', 'numpy', '--format', 'json', '--labels', 'short']));
   assert.deepEqual(await markedCells(page), expected);
+  await checkDiffIsTheCli(page, ['jax', 'numpy']);
   check(expected.length === 101, 'JAX differs from NumPy in 101 of the docs\' cells');
   const symbols = await page.locator('#types td[data-differs="true"] .sym').count();
   check(symbols === expected.length, 'every marked cell has the symbol too');
@@ -290,13 +108,16 @@ async function diffMarksTheCliCells(page) {
   await page.locator('input[name="types"][value="all"]').check();
   await waitForTable(page, { policy: jaxName(false, false), types: 'all', diff: 'numpy' });
   assert.deepEqual(await markedCells(page), diffCells(cliJson(['diff', 'jax', 'numpy', '--all', '--format', 'json', '--labels', 'short'])));
-  checks++;
+  tally.checks++;
+  await checkDiffIsTheCli(page, ['jax', 'numpy', '--all']);
   await page.locator('input[name="types"][value="docs"]').check();
   await setSettings(page, true, false);
   await page.selectOption('#diff', 'torch');
   await waitForTable(page, { policy: jaxName(true, false), types: 'docs', diff: 'torch' });
   assert.deepEqual(await markedCells(page), diffCells(cliJson(['diff', 'jax', 'torch', '--x64', '--format', 'json', '--labels', 'short'])));
-  checks++;
+  tally.checks++;
+  await checkDiffIsTheCli(page, ['jax', 'torch', '--x64']);
+  await page.screenshot({ path: join(shots, 'table-jax-x64-diff-torch.png'), fullPage: false });
   await page.selectOption('#diff', '');
   await setSettings(page, false, false);
   await waitForTable(page, { policy: jaxName(false, false), types: 'docs', diff: '' });
@@ -307,7 +128,7 @@ async function keyboardMovesAndExplains(page) {
   for (const key of ['ArrowRight', 'ArrowRight', 'ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowLeft']) await page.keyboard.press(key);
   let at = await page.evaluate(() => [document.activeElement.dataset.r, document.activeElement.dataset.c]);
   assert.deepEqual(at, ['3', '1']);
-  checks++;
+  tally.checks++;
   await page.keyboard.press('End');
   at = await page.evaluate(() => [document.activeElement.dataset.r, document.activeElement.dataset.c]);
   assert.deepEqual(at, ['3', '17']);
@@ -355,7 +176,7 @@ async function editorFindsTheNotebooksNonLattices(page) {
     assert.deepEqual(ambiguous, expected.ambiguous.map((a) => [a.pair, a.candidates]));
     const unbounded = await page.$$eval('#unbounded li', (items) => items.map((li) => li.dataset.pair.split(',')));
     assert.deepEqual(unbounded, expected.no_upper_bound);
-    checks += 2;
+    tally.checks += 2;
   }
   // The right-hand DAG's ambiguous pair, explained and drawn.
   const cell = page.locator('#lattice-table td[title^="A ∨ B"]');
@@ -363,7 +184,7 @@ async function editorFindsTheNotebooksNonLattices(page) {
   await page.waitForSelector('#lattice-drawing svg g.node.candidate');
   const candidates = await page.$$eval('#lattice-drawing svg g.node.candidate', (g) => g.map((n) => n.dataset.label).sort());
   assert.deepEqual(candidates, ['C', 'D']);
-  checks++;
+  tally.checks++;
   await page.screenshot({ path: join(shots, 'editor-not-a-lattice.png'), fullPage: true });
   // A Python dict typed in, with a mistake, then fixed.
   await page.selectOption('#example', '');
@@ -399,10 +220,12 @@ async function everyPolicyAgainstJax(page) {
     await waitForTable(page, { policy: theirs.name, types: 'docs', diff: 'jax' });
     const ours = await page.$$eval('#types tbody tr', (rows) => rows.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.dataset.label)));
     assert.deepEqual(ours, theirs.rows.map((row) => row.map((cell) => cell ?? '-')), `${policy}: every cell is the command line's`);
-    checks++;
+    tally.checks++;
     const expected = diffCells(cliJson(['diff', policy, 'jax', '--format', 'json', '--labels', 'short']));
     assert.deepEqual(await markedCells(page), expected, `${policy}: the diff against JAX`);
-    checks++;
+    tally.checks++;
+    await checkDiffIsTheCli(page, [policy, 'jax']);
+    await checkSettingsBar(page, policy);
     // Every 29th cell: a sample crossing every row and column.
     const n = theirs.types.length;
     for (let i = 7; i < n * n; i += 29) {
@@ -482,12 +305,12 @@ async function operationTables(page) {
   const info = await page.evaluate(() => window.fetch('api/info').then((r) => r.json()));
   const offered = await page.$$eval('#op option', (options) => options.map((o) => o.value));
   assert.deepEqual(offered, ['', ...info.operations.filter((o) => o.arity === 2).map((o) => o.name)], 'the menu: promotion, then the binary operations');
-  checks++;
+  tally.checks++;
   await page.selectOption('#op', 'true_divide');
   await waitForTable(page, { policy: jaxName(false, false), types: 'docs', diff: '', op: 'true_divide' });
   const theirs = cliJson(['table', '--op', 'true_divide', '--labels', 'short', '--format', 'json']);
   assert.deepEqual(await shownRows(page), theirs.rows.map((row) => row.map((cell) => cell ?? '-')), 'jax true_divide: every cell is the command line\'s');
-  checks++;
+  tally.checks++;
   check(await page.$eval('#types caption', (c) => c.textContent) === theirs.caption, 'the caption is the table\'s own');
   check(theirs.caption.includes('true_divide'), 'the caption says which operation');
   // int8 / int8: float32 (JAX's float for integers), though int8 and int8
@@ -519,7 +342,7 @@ async function operationTables(page) {
   const expected = diffCells(cliJson(['diff', 'jax', 'numpy', '--op', 'true_divide', '--x64', '--format', 'json', '--labels', 'short']));
   assert.deepEqual(await markedCells(page), expected, 'jax x64 against numpy, true_divide: `diff --op`\'s cells');
   check(expected.length > 0, 'JAX and NumPy divide differently somewhere');
-  checks += 2;
+  tally.checks += 2;
   await page.screenshot({ path: join(shots, 'table-jax-true_divide-diff-numpy.png'), fullPage: true });
   // A partner that does not model the operation: the table stays, the
   // legend gives the command line's words (the API answers 422).
@@ -661,12 +484,33 @@ async function staticExport(browser) {
     const marked = await page.$$eval('#drawing svg g.node.input', (g) => g.map((n) => n.dataset.label).sort());
     assert.deepEqual(marked, ['int8', 'uint32']);
     check(await page.locator('#drawing svg g.node.join[data-label="int32"]').count() === 1, 'static: the join is marked');
-    // A diff filed the other way round reads the same.
+    const explained = await page.$eval('#panel', (p) => p.innerText);
+    await checkSettingsBar(page, 'jax');
+    // Diffs are the page's own comparison of two tables, either way round
+    // and under a setting, as the command line finds them.
+    await page.selectOption('#diff', 'numpy');
+    await waitForTable(page, { policy: jaxName(false, false), types: 'docs', diff: 'numpy' });
+    await checkDiffIsTheCli(page, ['jax', 'numpy']);
+    await setSettings(page, true, false);
+    await page.selectOption('#diff', 'torch');
+    await waitForTable(page, { policy: jaxName(true, false), types: 'docs', diff: 'torch' });
+    await checkDiffIsTheCli(page, ['jax', 'torch', '--x64']);
+    await page.screenshot({ path: join(shots, 'static-jax-x64-diff-torch.png'), fullPage: false });
     await page.selectOption('#policy', 'numpy');
     await page.selectOption('#diff', 'jax');
     await waitForTable(page, { policy: 'numpy', types: 'docs', diff: 'jax' });
-    assert.deepEqual(await markedCells(page), diffCells(cliJson(['diff', 'numpy', 'jax', '--format', 'json', '--labels', 'short'])));
-    checks++;
+    assert.deepEqual(await markedCells(page), diffCells(cliJson(['diff', 'numpy', 'jax', '--x64', '--format', 'json', '--labels', 'short'])));
+    tally.checks++;
+    await checkDiffIsTheCli(page, ['numpy', 'jax', '--x64']);
+    await checkSettingsBar(page, 'numpy');
+    check((await page.textContent('#settings-note')) === 'numpy reads no settings', 'static: numpy reads no settings');
+    await page.selectOption('#policy', 'keras');
+    await waitForTable(page, { policy: cliJson(['table', '--policy', 'keras', '--format', 'json']).name, types: 'docs', diff: 'jax' });
+    await checkSettingsBar(page, 'keras');
+    await page.selectOption('#diff', '');
+    await page.selectOption('#policy', 'numpy');
+    await page.selectOption('#diff', 'jax');
+    await waitForTable(page, { policy: 'numpy', types: 'docs', diff: 'jax' });
     await page.screenshot({ path: join(shots, 'static-export.png'), fullPage: true });
     check(await page.$eval('#op', (s) => s.disabled), 'static: the operation menu is disabled');
     check((await page.textContent('#op-note')).includes('dtype-lattice serve'), 'static: operations need serve');
@@ -675,6 +519,18 @@ async function staticExport(browser) {
     check(!(await page.$('#play-op')), 'static: the playground, with its operation menu, needs serve');
     assert.deepEqual(page.problems, []);
     await page.close();
+    // A host that sends the gzipped answers with Content-Encoding: gzip
+    // has the browser inflate them: the page reads them all the same.
+    const encoded = await staticServer(dir, { gzipEncoded: true });
+    const other = await openPage(browser);
+    await other.goto(encoded.url + '?cell=uint64,int8');
+    await ready(other);
+    await other.waitForSelector('#panel[data-cell="uint64,int8"]');
+    check(await other.locator('#types tbody td').count() === 324, 'static, Content-Encoding: gzip: every cell');
+    check(await other.$eval('#panel', (p) => p.innerText) === explained, 'static, Content-Encoding: gzip: the same explanation');
+    check(await other.locator('#drawing svg g.node.join').count() === 1, 'static, Content-Encoding: gzip: the join is marked');
+    assert.deepEqual(other.problems, []);
+    await other.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -701,9 +557,9 @@ try {
   const clicked = await cellsExplainAsJaxAnswers(page);
   console.log(`ok  ${clicked} cells clicked in four configurations join where real JAX answers; paths and drawing marks check out`);
   await diffMarksTheCliCells(page);
-  console.log('ok  diff marks exactly the cells `dtype-lattice diff` reports (jax/numpy docs and all, jax x64/torch)');
+  console.log('ok  diff marks exactly the cells `dtype-lattice diff` reports, with its answers and count (jax/numpy docs and all, jax x64/torch)');
   const sampled = await everyPolicyAgainstJax(page);
-  console.log(`ok  every policy against JAX: its table is the command line's, ${sampled} cells clicked answer as it does, its diff marks \`dtype-lattice diff\`'s cells`);
+  console.log(`ok  every policy against JAX: its table is the command line's, ${sampled} cells clicked answer as it does, its diff is \`dtype-lattice diff\`'s; the bar shows the settings it reads`);
   await keyboardMovesAndExplains(page);
   console.log('ok  arrow keys, Home and End move the focus; Enter explains');
   await page.screenshot({ path: join(shots, 'table.png'), fullPage: false });
@@ -720,13 +576,13 @@ try {
   assert.deepEqual(page.problems, [], 'no console errors, page errors or failed requests');
   await page.close();
   await staticExport(browser);
-  console.log('ok  the static export: table, explanation with marks, a diff read the other way round; the editor and the operations need serve');
+  console.log('ok  the static export: table, explanation with marks, diffs computed by the page as `dtype-lattice diff` (jax/numpy, jax x64/torch, numpy/jax x64), the settings each policy reads, a host that sends Content-Encoding: gzip; the editor and the operations need serve');
   const timings = await measure(browser, url);
   const verdict = (value, goal) => `${value.toFixed(1)} ms (goal <= ${goal} ms: ${value <= goal ? 'met' : 'NOT met'})`;
   console.log(`time to interactive: median ${verdict(timings.interactive, GOALS.interactive)}; loads ${timings.loads.map((x) => x.toFixed(0)).join(', ')}`);
   console.log(`with the drawing shown too: median ${timings.complete.toFixed(1)} ms; loads ${timings.completes.map((x) => x.toFixed(0)).join(', ')}`);
   console.log(`policy switch redraw: median ${verdict(timings.policySwitch, GOALS.policySwitch)}, worst ${timings.worstSwitch.toFixed(1)} ms`);
-  console.log(`${checks} checks passed; screenshots in ${shots}`);
+  console.log(`${tally.checks} checks passed; screenshots in ${shots}`);
 } catch (err) {
   failed = true;
   console.error(err);

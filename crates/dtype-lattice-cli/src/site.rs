@@ -5,32 +5,46 @@
 //! ```text
 //! DIR/index.html and the page's files ([`assets::FILES`]: its modules,
 //!     style sheets and icon)
-//! DIR/data/info.json                        (GET /api/info, with "keys")
-//! DIR/data/table/KEY_TYPES.json             (GET /api/table)
-//! DIR/data/diff/TYPES/KEY/KEY.json          (GET /api/diff; keys in order)
-//! DIR/data/explain/KEY/TYPE.json            (GET /api/explain, a row of cells)
-//! DIR/data/graph/KEY.svg                    (GET /api/graph.svg)
+//! DIR/data/info.json          (GET /api/info, with "keys")
+//! DIR/data/table/KEY.json.gz  ({"docs", "all"}: GET /api/table of each)
+//! DIR/data/graph/KEY.json.gz  ({"svg": GET /api/graph.svg, "explain":
+//!                              GET /api/explain of every cell, by row
+//!                              type then column type})
 //! ```
 //!
 //! KEY is a policy's [`graph_key`], its name with the settings it reads
-//! (`jax-x64-off-standard`, `numpy`), so a policy that ignores a setting
-//! has its answers written once; `info.json`'s `keys` gives the key of each
-//! policy in each configuration ([`Settings::key`](dtype_lattice::registry::Settings::key), `x64-false_strict-false`).
-//! TYPES is `docs` or `all`. A static page cannot
-//! redraw the lattice for each pair, so explanations carry the drawing's
-//! marks ([`dtype_lattice::design::graph::Drawing::marks`]) and the page
-//! sets them on the one drawing. The playground and the editor need the
-//! server (`serve`); the static page says so.
+//! (`jax-x64-off-standard`, `numpy`). Each policy is filed under each
+//! combination of the settings it reads only
+//! ([`Settings::combinations`]), so the export grows with the sum of the
+//! policies' configurations, not with the product of every setting;
+//! `info.json`'s `keys` gives each policy's KEY by those settings
+//! ([`Settings::key_of`]: `x64-false_strict-false_explicit_x64_dtypes-warn`
+//! for jax, `""` for numpy). There are no diffs: the page compares the two
+//! tables it holds, whose `compared` and `native` are what `diff` compares.
+//!
+//! The answers are gzipped JSON, which the page inflates with the browser's
+//! `DecompressionStream`: the explanations and the error messages repeat
+//! themselves so much that gzip makes them a tenth or less, which keeps the
+//! export within a few megabytes. A static page cannot redraw the lattice
+//! for each pair, so explanations carry the drawing's marks
+//! ([`dtype_lattice::design::graph::Drawing::marks`]) and the page sets them
+//! on the one drawing. The playground and the editor need the server
+//! (`serve`); the static page says so.
 
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use flate2::write::GzEncoder;
+use flate2::Compression;
+use serde_json::{json, Map, Value};
 
 use dtype_lattice::design::table;
 use dtype_lattice::registry::{self, Settings};
 
 use crate::serve::assets;
-use crate::serve::{diff_text, explain_rows, graph_key, graph_svg, info_json, policy, table_json};
+use crate::serve::{explain_rows, graph_key, graph_svg, info_json, policy, table_json};
 use crate::Failure;
 
 /// What was written.
@@ -55,70 +69,122 @@ pub fn write(dir: &Path) -> Result<Written, Failure> {
     for file in assets::FILES {
         out.file(file.path, file.text.as_bytes())?;
     }
-    let mut info = info_json("static");
-    let mut keys = serde_json::Map::new();
-    for name in registry::names() {
-        let mut by_config = serde_json::Map::new();
-        for settings in Settings::all() {
-            let built =
-                policy(name, settings).map_err(|err| Failure::Usage(err.message().to_owned()))?;
-            by_config.insert(settings.key(), graph_key(built.as_ref()).into());
+    let usage = |err: crate::serve::ApiError| Failure::Usage(err.message().to_owned());
+    let mut keys = Map::new();
+    let mut parts = Vec::new();
+    // Two configurations whose policies have one name (a combination of
+    // settings that changes nothing) would share their files.
+    let mut seen: BTreeSet<String> = BTreeSet::new();
+    for info in registry::POLICIES {
+        let mut by_config = Map::new();
+        for settings in Settings::combinations(info.settings.iter().copied()) {
+            let built = policy(info.name, settings).map_err(usage)?;
+            let key = graph_key(built.as_ref());
+            by_config.insert(settings.key_of(info.settings), key.clone().into());
+            if seen.insert(key.clone()) {
+                if built.has_graph() {
+                    parts.push(Part::Graph(info.name, settings, key.clone()));
+                }
+                parts.push(Part::Tables(info.name, settings, key));
+            }
         }
-        keys.insert(name.to_owned(), by_config.into());
+        keys.insert(info.name.to_owned(), by_config.into());
     }
+    for file in in_parallel(&parts, Part::file) {
+        let (relative, bytes) = file?;
+        out.file(&relative, &bytes)?;
+    }
+    let mut info = info_json("static");
     info["keys"] = keys.into();
     out.file("data/info.json", info.to_string().as_bytes())?;
-    let usage = |err: crate::serve::ApiError| Failure::Usage(err.message().to_owned());
-    // Policies that ignore a setting answer alike under both of its
-    // values: each answer is filed once, under the policy's key.
-    let mut seen: BTreeSet<String> = BTreeSet::new();
-    for settings in Settings::all() {
-        let keys: Vec<(&str, String, bool)> = registry::names()
-            .map(|name| {
-                let built = policy(name, settings).map_err(usage)?;
-                Ok((name, graph_key(built.as_ref()), built.has_graph()))
-            })
-            .collect::<Result<_, Failure>>()?;
-        for &(name, ref key, has_graph) in &keys {
-            for all in [false, true] {
-                let types = if all { "all" } else { "docs" };
-                if seen.insert(format!("table {key} {types}")) {
-                    let value = table_json(name, settings, all).map_err(usage)?;
-                    out.file(
-                        &format!("data/table/{key}_{types}.json"),
-                        value.to_string().as_bytes(),
-                    )?;
-                }
-                // A diff's cells are the same both ways round: each pair is
-                // filed once, in key order, and the page reads it either way.
-                for &(other, ref other_key, _) in keys.iter().filter(|(_, k, _)| k > key) {
-                    if seen.insert(format!("diff {key} {other_key} {types}")) {
-                        let text = diff_text(name, other, settings, all).map_err(usage)?;
-                        out.file(
-                            &format!("data/diff/{types}/{key}/{other_key}.json"),
-                            text.as_bytes(),
-                        )?;
-                    }
-                }
+    Ok(out.written)
+}
+
+/// One file of the export's answers: a configuration's tables, or its
+/// drawing and explanations (by policy name, settings and key).
+enum Part {
+    Tables(&'static str, Settings, String),
+    Graph(&'static str, Settings, String),
+}
+
+impl Part {
+    /// The file's path and its gzipped JSON.
+    fn file(&self) -> Result<(String, Vec<u8>), Failure> {
+        let usage = |err: crate::serve::ApiError| Failure::Usage(err.message().to_owned());
+        match self {
+            Part::Tables(name, settings, key) => {
+                let tables = json!({
+                    "docs": table_json(name, *settings, false).map_err(usage)?,
+                    "all": table_json(name, *settings, true).map_err(usage)?,
+                });
+                Ok((format!("data/table/{key}.json.gz"), gzip(&tables)?))
             }
-            if !has_graph || !seen.insert(format!("graph {key}")) {
-                continue;
-            }
-            let svg = graph_svg(name, settings, None).map_err(usage)?;
-            out.file(&format!("data/graph/{key}.svg"), svg.as_bytes())?;
-            let types = table::types(true);
-            let rows = explain_rows(name, settings, &types)
-                .map_err(usage)?
-                .unwrap_or_default();
-            for (row, value) in types.iter().zip(rows) {
-                out.file(
-                    &format!("data/explain/{key}/{row}.json"),
-                    value.to_string().as_bytes(),
-                )?;
+            Part::Graph(name, settings, key) => {
+                let types = table::types(true);
+                let rows = explain_rows(name, *settings, &types)
+                    .map_err(usage)?
+                    .unwrap_or_default();
+                let explain: Map<String, Value> =
+                    types.iter().map(ToString::to_string).zip(rows).collect();
+                let graph = json!({
+                    "svg": graph_svg(name, *settings, None).map_err(usage)?,
+                    "explain": explain,
+                });
+                Ok((format!("data/graph/{key}.json.gz"), gzip(&graph)?))
             }
         }
     }
-    Ok(out.written)
+}
+
+/// `work` of each of `items`, in their order, computed on as many threads
+/// as the machine runs at once: JSON and gzip are most of the export's
+/// time, and JAX's twelve configurations alone would be most of it on one.
+fn in_parallel<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let next = AtomicUsize::new(0);
+    let mut results: Vec<Option<R>> = items.iter().map(|_| None).collect();
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads.min(items.len()))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(item) = items.get(index) else {
+                            return done;
+                        };
+                        done.push((index, work(item)));
+                    }
+                })
+            })
+            .collect();
+        for worker in workers {
+            let done = worker
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            for (index, result) in done {
+                results[index] = Some(result);
+            }
+        }
+    });
+    results
+        .into_iter()
+        .map(|result| result.expect("every item is taken by a worker"))
+        .collect()
+}
+
+/// `value`'s JSON gzipped (with no name or time in the header, so that the
+/// same answers write the same bytes). The JSON is handed to the encoder
+/// whole: fed serde's many small writes, it clears its buffer for each and
+/// takes seconds. Level 3 compresses the export half as fast as the
+/// default (6) into an eighth more bytes (1.5 MB rather than 1.35), and was
+/// a fifth of its time.
+fn gzip(value: &Value) -> Result<Vec<u8>, Failure> {
+    let mut encoder = GzEncoder::new(Vec::new(), Compression::new(3));
+    encoder
+        .write_all(value.to_string().as_bytes())
+        .and_then(|()| encoder.finish())
+        .map_err(|err| Failure::Usage(format!("cannot compress the answers: {err}")))
 }
 
 /// The folder being written, and the count so far.

@@ -7,11 +7,14 @@ import { MODE, fileKey, settingsParams, state } from './state.js';
 const cache = new Map();
 const CACHE_ENTRIES = 300;
 
-/** A GET, answered once per URL; an error answer becomes an Error. */
+/** A GET, answered once per URL; an error answer becomes an Error.
+ * `kind` is `json` (the default), `text`, or `gzip` for the static
+ * export's gzipped JSON. */
 export function get(url, kind) {
   if (!cache.has(url)) {
     const pending = fetch(url).then(async (response) => {
       if (!response.ok) throw new Error(await errorMessage(response));
+      if (kind === 'gzip') return JSON.parse(await inflate(await response.arrayBuffer()));
       return kind === 'text' ? response.text() : response.json();
     });
     pending.catch(() => cache.delete(url));
@@ -19,6 +22,16 @@ export function get(url, kind) {
     if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value);
   }
   return cache.get(url);
+}
+
+/** The text of a gzipped file. A host that sends `.gz` files with
+ * `Content-Encoding: gzip` has the browser inflate them already: bytes
+ * that do not start with gzip's magic number are taken as they come. */
+async function inflate(bytes) {
+  const head = new Uint8Array(bytes, 0, Math.min(2, bytes.byteLength));
+  if (head[0] !== 0x1f || head[1] !== 0x8b) return new TextDecoder().decode(bytes);
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new Response(stream).text();
 }
 
 /** A POST of `body`; an error answer becomes an Error. */
@@ -40,41 +53,23 @@ async function errorMessage(response) {
 
 export const loadInfo = () => get(MODE === 'static' ? 'data/info.json' : 'api/info');
 
-/** The table's answers, for the policy, operation, types and settings
- * chosen (the static export has promotion's only: its page offers no
- * operation). */
+/** The table's answers, for the policy (`name`, the chosen one by
+ * default), operation, types and settings chosen (the static export has
+ * promotion's only: its page offers no operation). */
 export const source = {
-  table() {
-    if (MODE === 'static') return get(`data/table/${fileKey(state.policy)}_${state.types}.json`);
-    const q = settingsParams(new URLSearchParams({ policy: state.policy, types: state.types }));
+  table(name = state.policy) {
+    if (MODE === 'static') return get(`data/table/${fileKey(name)}.json.gz`, 'gzip').then((both) => both[state.types]);
+    const q = settingsParams(new URLSearchParams({ policy: name, types: state.types }));
     if (state.op) q.set('op', state.op);
     return get('api/table?' + q);
   },
-  diff() {
-    if (MODE === 'static') {
-      // Each pair is filed once, its keys in order; the other way round
-      // the report is the same with its sides exchanged.
-      const [left, right] = [fileKey(state.policy), fileKey(state.diff)];
-      if (left < right) return get(`data/diff/${state.types}/${left}/${right}.json`);
-      return get(`data/diff/${state.types}/${right}/${left}.json`).then((d) => ({
-        ...d, left: d.right, right: d.left,
-        differences: d.differences.map((x) => ({ ...x, left: x.right, right: x.left })),
-      }));
-    }
-    const q = settingsParams(new URLSearchParams({ left: state.policy, right: state.diff, types: state.types }));
-    if (state.op) q.set('op', state.op);
-    return get('api/diff?' + q);
-  },
   async explain(table, a, b) {
-    if (MODE === 'static') {
-      const row = await get(`data/explain/${table.graph}/${encodeURIComponent(a)}.json`);
-      return row[b];
-    }
+    if (MODE === 'static') return (await get(`data/graph/${table.graph}.json.gz`, 'gzip')).explain[a][b];
     const q = settingsParams(new URLSearchParams({ policy: state.policy, a, b }));
     return get('api/explain?' + q);
   },
-  graph(table, nodes) {
-    if (MODE === 'static') return get(`data/graph/${table.graph}.svg`, 'text');
+  async graph(table, nodes) {
+    if (MODE === 'static') return (await get(`data/graph/${table.graph}.json.gz`, 'gzip')).svg;
     const q = settingsParams(new URLSearchParams({ policy: state.policy }));
     if (nodes) q.set('highlight', nodes.join(','));
     return get('api/graph.svg?' + q, 'text');

@@ -84,9 +84,15 @@ export function settingsParams(params) {
   return params;
 }
 
+/** The settings `name` reads, in the settings table's order. */
+const readBy = (name) => {
+  const read = info.policies.find((p) => p.name === name).settings;
+  return info.settings.filter((s) => read.includes(s.key));
+};
+
 /** Where the static export filed a policy's answers under the chosen
- * configuration (`site` writes the index). */
-export const fileKey = (name) => info.keys[name][info.settings.map((s) => `${s.key}-${state.settings[s.key]}`).join('_')];
+ * values of the settings it reads (`site` writes the index). */
+export const fileKey = (name) => info.keys[name][readBy(name).map((s) => `${s.key}-${state.settings[s.key]}`).join('_')];
 
 /** The configuration bar; `changed()` redraws what the new setting
  * changes. */
@@ -112,16 +118,14 @@ export function renderSettings(changed) {
   noteSettings();
 }
 
-/** Greys the settings the table's policy does not read. */
+/** Shows the settings the table's policy reads and hides the rest (the
+ * playground asks every policy, so it shows them all). */
 export function noteSettings() {
-  const policy = info.policies.find((p) => p.name === state.policy);
-  const ignored = [];
+  const read = readBy(state.policy).map((s) => s.key);
   for (const label of $('settings').querySelectorAll('label')) {
-    const unread = state.view === 'table' && !policy.settings.includes(label.dataset.key);
-    label.classList.toggle('ignored', unread);
-    if (unread) ignored.push(label.dataset.key);
+    label.hidden = state.view === 'table' && !read.includes(label.dataset.key);
   }
-  $('settings-note').textContent = state.view === 'table' && ignored.length
-    ? `${state.policy} does not read ${ignored.join(' or ')}`
+  $('settings-note').textContent = state.view === 'table' && !read.length
+    ? `${state.policy} reads no settings`
     : state.view === 'playground' ? 'each policy reads the settings it has' : '';
 }

@@ -4,6 +4,7 @@
 // type `a OP b` gives), as `table --op` prints it.
 
 import { $, breakable, h } from './dom.js';
+import { compare } from './compare.js';
 import { answerText, showExplanation } from './explain.js';
 import { makeGrid, markSelected } from './grid.js';
 import { latestOnly } from './latest.js';
@@ -16,10 +17,11 @@ const tableTurns = latestOnly();
 export async function renderTable() {
   const turn = tableTurns();
   const started = performance.now();
-  // A comparison the server refuses (a partner that does not model the
-  // operation) leaves the table shown, the reason in its legend.
-  const compared = state.diff ? source.diff().then((value) => ({ value }), (error) => ({ error })) : null;
-  const answer = await turn.settle(Promise.all([source.table(), compared]));
+  // The partner's table, compared with this one here. A partner with no
+  // table (one that does not model the operation) leaves this table
+  // shown, the reason in its legend.
+  const partner = state.diff ? source.table(state.diff).then((value) => ({ value }), (error) => ({ error })) : null;
+  const answer = await turn.settle(Promise.all([source.table(), partner]));
   if (answer.stale) return;
   if (answer.error) {
     // No table (a policy that does not model the operation): the API's
@@ -33,15 +35,12 @@ export async function renderTable() {
     $('drawing').replaceChildren();
     return;
   }
-  const [table, comparison] = answer.value;
-  const diff = comparison && comparison.value;
+  const [table, other] = answer.value;
+  const diff = other && other.value ? compare(table, other.value, [state.policy, state.diff]) : null;
   const op = table.op;
   const n = table.types.length;
   const marks = new Map();
-  if (diff) {
-    const index = new Map(table.labels.map((l, i) => [l, i]));
-    for (const d of diff.differences) marks.set(index.get(d.row) + ',' + index.get(d.column), d);
-  }
+  if (diff) for (const d of diff.differences) marks.set(d.r + ',' + d.c, d);
   const grid = $('types');
   const head = h('tr', {}, h('th', { scope: 'col', 'aria-label': 'row type, column type' }));
   table.labels.forEach((label, c) =>
@@ -80,7 +79,7 @@ export async function renderTable() {
   $('table-help').textContent = op
     ? `Click a cell, or move with the arrow keys and press Enter, to see what ${op} gives, and why its two types promote as they do (the panel explains promotion, not ${op}).`
     : 'Click a cell, or move with the arrow keys and press Enter, to see why its two types promote as they do.';
-  renderLegend(table, diff, comparison && comparison.error);
+  renderLegend(table, diff, other && other.error);
   let selected = null;
   if (state.cell) {
     const r = table.types.indexOf(state.cell[0]);

@@ -7,7 +7,7 @@
 use axum::http::StatusCode;
 use serde_json::{json, Value};
 
-use dtype_lattice::design::diff::Comparison;
+use dtype_lattice::design::diff::{self, Comparison};
 use dtype_lattice::design::explain::Report;
 use dtype_lattice::design::graph::Drawing;
 use dtype_lattice::design::lattice_file;
@@ -133,13 +133,17 @@ pub(super) fn unanswered(policy: &dyn Policy, op: Op) -> Option<ApiError> {
 /// `GET /api/table`'s answer: the promotion table of `policy` over the
 /// documentation's types or all of them, as `table --format json` computes
 /// it, with each cell's dtype and weak flag, the errors (each message once,
-/// cells refer to them by index), the caption and the legend.
+/// cells refer to them by index), the caption and the legend, and what
+/// `diff` compares of each cell (`compared`: its `promote_types` as a short
+/// label, `null` where it fails) and of each type (`native`: whether the
+/// policy has that dtype of its own; Python's types always).
 pub fn table_json(name: &str, settings: Settings, all: bool) -> Result<Value, ApiError> {
     table_json_of(name, settings, all, None)
 }
 
 /// [`table_json`], or with `op` the table of that binary operation, as
-/// `table --op OP --format json` computes it; a unary operation or one
+/// `table --op OP --format json` computes it (and `compared` is the
+/// dtype of each cell's result, as `diff --op` compares); a unary operation or one
 /// the policy does not model is an error ([`unanswered`]).
 pub fn table_json_of(
     name: &str,
@@ -152,7 +156,8 @@ pub fn table_json_of(
         return Err(refusal);
     }
     let question = op.map_or(Question::ResultType, Question::Op);
-    let computed = Table::of(policy.as_ref(), &table::types(all), question).ok_or_else(|| {
+    let types = table::types(all);
+    let computed = Table::of(policy.as_ref(), &types, question).ok_or_else(|| {
         ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             format!("{} gave no table", policy.name()),
@@ -160,23 +165,34 @@ pub fn table_json_of(
     })?;
     let mut value = computed.to_json(policy.as_ref(), Labels::Short, None);
     value["graph"] = json!(policy.has_graph().then(|| graph_key(policy.as_ref())));
+    // What `diff` compares, so that the page compares two tables it holds
+    // as `diff` does, rather than loading a diff of every two policies.
+    let compared: Vec<Vec<Option<String>>> = diff::compared(policy.as_ref(), &types, op)
+        .into_iter()
+        .map(|row| {
+            row.into_iter()
+                .map(|d| d.map(|d| table::dtype_label(d, Labels::Short)))
+                .collect()
+        })
+        .collect();
+    let native: Vec<bool> = types
+        .iter()
+        .map(|spec| match spec {
+            TypeSpec::DType(dtype) => policy.is_native(*dtype),
+            TypeSpec::Python(_) => true,
+        })
+        .collect();
+    value["compared"] = json!(compared);
+    value["native"] = json!(native);
     Ok(value)
 }
 
 /// `GET /api/diff`'s answer: `diff LEFT RIGHT --format json --labels short`
-/// (with `--all` for all types), the command line's own text.
-pub fn diff_text(
-    left: &str,
-    right: &str,
-    settings: Settings,
-    all: bool,
-) -> Result<String, ApiError> {
-    diff_text_of(left, right, settings, all, None)
-}
-
-/// [`diff_text`], or with `op` `diff --op OP`'s: the two policies' results
-/// of that binary operation compared; a unary operation, or one either
-/// policy does not model, is an error ([`unanswered`]).
+/// (with `--all` for all types), the command line's own text, or with `op`
+/// `diff --op OP`'s: the two policies' results of that binary operation
+/// compared; a unary operation, or one either policy does not model, is an
+/// error ([`unanswered`]). The page does not ask it (it compares the two
+/// tables it holds); it stays for scripts.
 pub fn diff_text_of(
     left: &str,
     right: &str,
@@ -237,7 +253,12 @@ pub fn explain_json(
         Ok(report) => report,
         Err(unknown) => return Ok(not_explained(unknown.to_string())),
     };
-    let mut value = explained(definition, &poset, &report, marks);
+    let drawing = if marks {
+        Some(Drawing::new(definition, &poset, None).map_err(|err| ApiError::bad(err.to_string()))?)
+    } else {
+        None
+    };
+    let mut value = explained(definition, &report, drawing.as_ref());
     value["types"] = json!(cell.map(|t| t.to_string()));
     Ok(value)
 }
@@ -261,6 +282,10 @@ pub fn explain_rows(
     let poset = definition
         .poset()
         .map_err(|err| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, err.to_string()))?;
+    // One drawing marks every pair (Drawing::marks_of), rather than one
+    // drawing of the lattice for each cell.
+    let drawing = Drawing::new(definition, &poset, None)
+        .map_err(|err| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, err.to_string()))?;
     let rows = types
         .iter()
         .map(|&a| {
@@ -270,7 +295,7 @@ pub fn explain_rows(
                     let value = match Report::of_types(definition, &poset, policy.as_ref(), [a, b])
                     {
                         Ok(report) => {
-                            let mut value = explained(definition, &poset, &report, true);
+                            let mut value = explained(definition, &report, Some(&drawing));
                             value["types"] = json!([a.to_string(), b.to_string()]);
                             value
                         }
@@ -288,12 +313,11 @@ pub fn explain_rows(
 }
 
 /// The command line's explain JSON, with `explained`, `join_type` and,
-/// if asked, the drawing's `marks`.
+/// given the lattice's `drawing`, what it marks for the pair (`marks`).
 pub(super) fn explained(
     definition: &Definition,
-    poset: &Poset,
     report: &Report,
-    marks: bool,
+    drawing: Option<&Drawing>,
 ) -> Value {
     let mut value = report.to_json();
     value["explained"] = json!(true);
@@ -310,12 +334,9 @@ pub(super) fn explained(
     if let Some(reason) = report.error.as_ref().and_then(|err| err.no_path_reason()) {
         value["error"]["summary"] = json!(reason.summary());
     }
-    if marks {
+    if let Some(drawing) = drawing {
         let nodes = report.why.inputs.map(|n| report.label(n));
-        if let Some(found) = Drawing::new(definition, poset, Some(nodes))
-            .ok()
-            .and_then(|drawing| drawing.marks())
-        {
+        if let Ok(found) = drawing.marks_of(definition, nodes) {
             value["marks"] = found.to_json();
         }
     }

@@ -49,6 +49,7 @@ macro_rules! assets {
 /// line's HTML page embeds too.
 pub const FILES: &[Asset] = assets![
     JS "app.js",
+    JS "compare.js",
     JS "dom.js",
     JS "drawing.js",
     JS "editor.js",

@@ -141,7 +141,7 @@ pub fn lattice_json(bytes: &[u8], syntax: &str, pair: Option<&[String; 2]>) -> V
     };
     if let Some([a, b]) = pair {
         value["explain"] = match Report::new(&definition, &poset, None, [a, b]) {
-            Ok(report) => explained(&definition, &poset, &report, false),
+            Ok(report) => explained(&definition, &report, None),
             Err(unknown) => json!({ "explained": false, "reason": unknown.to_string() }),
         };
     }

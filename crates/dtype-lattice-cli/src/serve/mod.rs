@@ -43,7 +43,7 @@ mod listen;
 mod params;
 mod stream;
 
-pub(crate) use answers::{diff_text, explain_rows, graph_key, graph_svg, info_json, table_json};
+pub(crate) use answers::{explain_rows, graph_key, graph_svg, info_json, table_json};
 pub(crate) use error::ApiError;
 pub(crate) use params::policy;
 

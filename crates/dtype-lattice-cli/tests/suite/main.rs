@@ -24,4 +24,5 @@ mod serve_api;
 mod serve_hostile;
 mod serve_operations;
 mod serve_stalled;
+mod site;
 mod typed_lattices;

@@ -72,16 +72,10 @@ pub fn differences_in(
     op: Option<Op>,
 ) -> Vec<Difference> {
     let policies = [left, right];
+    let answers = policies.map(|policy| compared(policy, types, op));
     let mut found = Vec::new();
     for (row, &a) in types.iter().enumerate() {
         for (column, &b) in types.iter().enumerate() {
-            let answer = |policy: &dyn Policy| match op {
-                None => policy.promote_types(a, b).ok(),
-                Some(op) => match policy.operation(op, &[value(a), value(b)]) {
-                    Some(Ok(typed)) => Some(typed.dtype),
-                    _ => None,
-                },
-            };
             let mut dtypes: Vec<DType> = [a, b]
                 .into_iter()
                 .filter_map(|spec| match spec {
@@ -97,7 +91,7 @@ pub fn differences_in(
                     !policies[side].is_native(dtype) && policies[1 - side].is_native(dtype)
                 })
                 .collect();
-            let (l, r) = (answer(left), answer(right));
+            let [l, r] = answers.each_ref().map(|cells| cells[row][column]);
             if l != r || !not_native.is_empty() {
                 found.push(Difference {
                     row,
@@ -110,6 +104,45 @@ pub fn differences_in(
         }
     }
     found
+}
+
+/// What [`differences_in`] compares of one policy, cell by cell over
+/// `types` (rows, then columns): the `promote_types` answer, or where `op`
+/// is given the dtype of its result; `None` where it fails or the policy
+/// does not model `op`. A front end that holds two policies' answers
+/// compares them as [`differences_in`] does, with [`Policy::is_native`].
+///
+/// ```
+/// use dtype_lattice::design::diff::compared;
+/// use dtype_lattice::design::table::DOCS_TYPES;
+/// use dtype_lattice::frameworks::jax::Jax;
+/// use dtype_lattice::DType;
+///
+/// // int64 with int64 (row 8): promote_types keeps int64 even without
+/// // x64, where the table's result_type gives int32.
+/// let cells = compared(&Jax::default(), &DOCS_TYPES, None);
+/// assert_eq!(cells[8][8], Some(DType::Int64));
+/// ```
+pub fn compared(
+    policy: &dyn Policy,
+    types: &[TypeSpec],
+    op: Option<Op>,
+) -> Vec<Vec<Option<DType>>> {
+    types
+        .iter()
+        .map(|&a| {
+            types
+                .iter()
+                .map(|&b| match op {
+                    None => policy.promote_types(a, b).ok(),
+                    Some(op) => match policy.operation(op, &[value(a), value(b)]) {
+                        Some(Ok(typed)) => Some(typed.dtype),
+                        _ => None,
+                    },
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// The cells of a table where another policy differs, for marking them

@@ -264,8 +264,24 @@ impl Settings {
     /// assert_eq!(Settings::all()[0], Settings::default());
     /// ```
     pub fn all() -> Vec<Settings> {
+        Settings::combinations(SETTINGS.iter().map(|s| s.name))
+    }
+
+    /// Every combination of the values of the settings called `names`,
+    /// the others at their defaults, the default first: the configurations
+    /// a policy that reads only those tells apart. A name the table does
+    /// not have is skipped.
+    ///
+    /// ```
+    /// use dtype_lattice::registry::Settings;
+    /// let jax = Settings::combinations(["x64", "strict", "explicit_x64_dtypes"]);
+    /// assert_eq!(jax.len(), 2 * 2 * 3);
+    /// assert_eq!(jax[0], Settings::default());
+    /// assert_eq!(Settings::combinations([]), [Settings::default()]);
+    /// ```
+    pub fn combinations<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<Settings> {
         let mut all = vec![Settings::default()];
-        for setting in SETTINGS {
+        for setting in names.into_iter().filter_map(|name| setting(name).ok()) {
             all = all
                 .into_iter()
                 .flat_map(|base| {
@@ -286,6 +302,27 @@ impl Settings {
     pub fn key(&self) -> String {
         SETTINGS
             .iter()
+            .map(|s| format!("{}-{}", s.name, s.get(self)))
+            .collect::<Vec<_>>()
+            .join("_")
+    }
+
+    /// [`key`](Settings::key) of the settings called `names` only, in the
+    /// table's order: the file name of answers that depend on those alone
+    /// (`x64-true` for `jax-lax`; empty for none). A name the table does
+    /// not have is skipped.
+    ///
+    /// ```
+    /// use dtype_lattice::registry::Settings;
+    /// let x64 = Settings { x64: true, strict: true, ..Settings::default() };
+    /// assert_eq!(x64.key_of(&["x64"]), "x64-true");
+    /// assert_eq!(x64.key_of(&["strict", "x64"]), "x64-true_strict-true");
+    /// assert_eq!(x64.key_of(&[]), "");
+    /// ```
+    pub fn key_of(&self, names: &[&str]) -> String {
+        SETTINGS
+            .iter()
+            .filter(|s| names.contains(&s.name))
             .map(|s| format!("{}-{}", s.name, s.get(self)))
             .collect::<Vec<_>>()
             .join("_")

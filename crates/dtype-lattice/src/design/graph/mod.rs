@@ -274,11 +274,41 @@ impl Drawing {
     /// assert!(Drawing::new(&jax, &poset, None).unwrap().marks().is_none());
     /// ```
     pub fn marks(&self) -> Option<Marks> {
-        let h = self.highlight.as_ref()?;
+        Some(self.marks_from(self.highlight.as_ref()?))
+    }
+
+    /// What a drawing of `definition` with the pair `highlight` marked would
+    /// mark ([`marks`](Drawing::marks)), found on this drawing of it without
+    /// drawing it again: marking every pair of a lattice takes one drawing.
+    ///
+    /// ```
+    /// use dtype_lattice::design::graph::Drawing;
+    /// use dtype_lattice::design::Definition;
+    /// use dtype_lattice::frameworks::jax::Jax;
+    ///
+    /// let jax = Definition::from_policy(&Jax::default()).unwrap();
+    /// let poset = jax.poset().unwrap();
+    /// let drawing = Drawing::new(&jax, &poset, None).unwrap();
+    /// let pair = ["int8", "uint8"];
+    /// let highlighted = Drawing::new(&jax, &poset, Some(pair)).unwrap();
+    /// assert_eq!(drawing.marks_of(&jax, pair).unwrap(), highlighted.marks().unwrap());
+    /// assert!(drawing.marks_of(&jax, ["int8", "int9"]).is_err());
+    /// ```
+    pub fn marks_of(
+        &self,
+        definition: &Definition,
+        highlight: [&str; 2],
+    ) -> Result<Marks, UnknownNode> {
+        let [a, b] = highlight;
+        let inputs = [definition.resolve(a)?, definition.resolve(b)?];
+        Ok(self.marks_from(&Self::highlight(&self.hasse, inputs)))
+    }
+
+    fn marks_from(&self, h: &Highlight) -> Marks {
         let label = |node: Node| self.nodes[node].label.clone();
         let mut edges: Vec<(Node, Node)> = h.edges.iter().copied().collect();
         edges.sort_unstable();
-        Some(Marks {
+        Marks {
             inputs: h.inputs.map(label),
             targets: h.targets.iter().map(|&n| label(n)).collect(),
             role: h.role,
@@ -287,7 +317,7 @@ impl Drawing {
                 .map(|(a, b)| [label(a), label(b)])
                 .collect(),
             caption: h.caption.clone(),
-        })
+        }
     }
 
     /// How many edges the diagram draws.
