@@ -147,10 +147,10 @@ class CheckReport:
                        + (f"<div class='dl-note'>... and {more} more</div>" if more else ""))
         if self.no_upper_bound_count:
             shown = ", ".join(f"{a}/{b}" for a, b in self.no_upper_bound)
-            more = " ..." if self.no_upper_bound_count > len(self.no_upper_bound) else ""
+            etc = " ..." if self.no_upper_bound_count > len(self.no_upper_bound) else ""
             partial = " (a partial lattice: they do not promote)" if self.is_lattice else ""
             out.append(f"<div>{_pairs(self.no_upper_bound_count)} with no upper bound"
-                       f"{partial}: {escape(shown)}{more}</div>")
+                       f"{partial}: {escape(shown)}{etc}</div>")
         elif not self.cycle and not self.ambiguous_count:
             out.append("<div>every pair has a join</div>")
         laws = [f"{'' if held else 'not '}{law}" for law, held
