@@ -122,6 +122,10 @@ assert_type(dl.finfo(np.float16).eps, float)
 assert_type(dl.isdtype("int8", ("integral", np.float16)), bool)
 assert_type(dl.Lattice({"a": ["b"], "b": []}, dtypes={"a": np.int8, "b": "int16"}).join("a", "b"),
             str | None)
+assert_type(dl.policy().diff(numpy)[0].ours, str | None)
+assert_type(dl.policy().table(["int8", np.uint8])["int8", "uint8"], tuple[str, bool] | str)
+assert_type(dl.policy().lattice.audit()["overflow"], list[tuple[str, str, str]])
+assert_type(dl.policy().lattice.explain("int8", "uint8").paths, tuple[list[str], list[str]] | None)
 """
 
 # Each line fails at run time; mypy must say so, with the error code after
