@@ -23,7 +23,11 @@ False
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+import sys
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast, overload
+
+import numpy as np
 
 from . import _inputs, _native
 from ._native import (DoesNotReturnError, InvalidArgumentError, NotFoundError, TypePromotionError,
@@ -31,21 +35,39 @@ from ._native import (DoesNotReturnError, InvalidArgumentError, NotFoundError, T
 from ._report import AuditReport, CheckReport, Diff, Difference, Explanation, Table
 from ._info import FInfo, IInfo
 from ._promotions import Promotions, Recording, promotions, record
+from ._types import (CanCast, DTypeLike, LatticePolicyName, Operation, OperandLike, PolicyName,
+                     PolicySettings, PromoteTypes, ResultType, RulesPolicyName, SafeToCast,
+                     SettingInfo, WeakResult)
 
-if TYPE_CHECKING:  # importing `_jax` at run time waits for patch_jax()
+if sys.version_info >= (3, 11):
+    from typing import Unpack
+elif TYPE_CHECKING:
+    # Python 3.10 has no `Unpack`, and the package does not depend on
+    # `typing_extensions`; checkers know it whether or not it is installed.
+    from typing_extensions import Unpack
+
+if TYPE_CHECKING:
+    # Importing `_jax` at run time waits for patch_jax().
     from ._jax import JaxPatch
 
 __all__ = [
-    "AuditReport", "CheckReport", "Diff", "Difference", "DoesNotReturnError", "Explanation",
-    "FInfo", "IInfo", "InvalidArgumentError", "NotFoundError", "UFuncTypeError", "Lattice",
-    "Operand", "Policy", "Promotions", "Recording", "Table", "TypePromotionError",
+    "AuditReport", "CheckReport", "DTypeLike", "Diff", "Difference", "DoesNotReturnError",
+    "Explanation", "FInfo", "IInfo", "InvalidArgumentError", "NotFoundError", "UFuncTypeError",
+    "Lattice", "Operand", "OperandLike", "Policy", "PolicyName", "PolicySettings", "Promotions",
+    "Recording", "SettingInfo", "Table", "TypePromotionError",
     "canonicalize_dtype", "finfo", "iinfo", "isdtype", "issubdtype", "lattice_result_type",
     "operand", "patch_jax", "policy", "policy_names", "promote_types", "promotions", "record",
     "result_type", "settings", "UnimplementedError",
 ]
 __version__ = _native.__version__
 
-class Policy:
+# What `Policy.lattice` is: a `Lattice` for the policies a lattice defines,
+# None for those defined by rules, so that `policy("jax").lattice.explain`
+# type-checks and `policy("numpy").lattice.explain` does not.
+_LatticeT = TypeVar("_LatticeT", bound="Lattice | None", covariant=True)
+
+
+class Policy(Generic[_LatticeT]):
     """One framework's promotion rules under one configuration: the same
     thing as the Rust library's ``Policy`` (a ``Box<dyn Policy>`` from its
     registry), whose methods these call.
@@ -54,7 +76,9 @@ class Policy:
     library's functions themselves (no Python in between); the other
     methods exist where the framework has them and raise ``TypeError``
     otherwise. ``operation(op, *args)`` gives the dtype of an operation by
-    NumPy's name, where the policy models it:
+    NumPy's name, where the policy models it. To a type checker it is a
+    ``Policy[Lattice]`` or ``Policy[None]`` (what :attr:`lattice` is), by
+    the name given to :func:`policy`:
 
     >>> jax = policy("jax")
     >>> jax.operation("true_divide", "int32", "int32")
@@ -67,7 +91,17 @@ class Policy:
                  "lattice_result_type", "add", "operation", "can_cast",
                  "safe_to_cast")
 
-    def __init__(self, native: Any) -> None:
+    # The native methods themselves, bound in __init__ (no Python call in
+    # between), typed for checkers by their call signatures.
+    promote_types: PromoteTypes
+    result_type: ResultType
+    lattice_result_type: WeakResult
+    add: WeakResult
+    operation: Operation
+    can_cast: CanCast
+    safe_to_cast: SafeToCast
+
+    def __init__(self, native: _native.Policy) -> None:
         self._native = native
         self.promote_types = native.promote_types
         self.result_type = native.result_type
@@ -83,28 +117,30 @@ class Policy:
         return self._native.name
 
     @property
-    def settings(self) -> dict[str, bool | str]:
+    def settings(self) -> PolicySettings:
         """The settings the policy was made with, by the names
         :func:`settings` lists: ``{"x64": False, "strict": False,
         "explicit_x64_dtypes": "warn"}``."""
         return self._native.settings
 
     @property
-    def lattice(self) -> "Lattice | None":
+    def lattice(self) -> _LatticeT:
         """The policy's typed lattice, or None for a policy defined by rules."""
         native = self._native.lattice()
-        return None if native is None else Lattice._wrap(native)
+        # The name the policy was made by decides which (test_types.py).
+        return cast(_LatticeT, None if native is None else Lattice._wrap(native))
 
-    def canonicalize_dtype(self, dtype: Any) -> Any:
+    def canonicalize_dtype(self, dtype: DTypeLike) -> np.dtype[Any]:
         """JAX's ``canonicalize_dtype`` under this configuration."""
         return self._native.canonicalize_dtype(dtype)
 
-    def table(self, types: list | None = None) -> Table:
+    def table(self, types: list[DTypeLike] | tuple[DTypeLike, ...] | None = None) -> Table:
         """The promotion table over ``types`` (default: the 18 types of
         JAX's documentation), as data that renders as HTML in notebooks."""
         return Table(self.name, self._native.table(types))
 
-    def diff(self, other: "Policy", types: list | None = None) -> Diff:
+    def diff(self, other: Policy[Lattice | None],
+             types: list[DTypeLike] | tuple[DTypeLike, ...] | None = None) -> Diff:
         """The cells where ``promote_types`` differs from ``other``'s (as
         ``dtype-lattice diff`` reports them), over ``types``: a list of
         :class:`Difference` that renders as a table in notebooks."""
@@ -121,7 +157,15 @@ class Policy:
         return f"<dtype_lattice.Policy {self.name}>"
 
 
-def policy(name: str = "jax", **settings: bool | str) -> Policy:
+@overload
+def policy(name: LatticePolicyName = "jax",
+           **settings: Unpack[PolicySettings]) -> Policy[Lattice]: ...
+@overload
+def policy(name: RulesPolicyName, **settings: Unpack[PolicySettings]) -> Policy[None]: ...
+# The settings stay `**settings` at run time, read by the library, whose
+# errors name an unknown one and the closest known (a signature of keyword
+# parameters would leave that to Python's own message).
+def policy(name: str = "jax", **settings: bool | str) -> Policy[Lattice | None]:
     """The policy called ``name``: any name or alias the command line's
     ``--policy`` takes (``policy_names()`` lists them), under the settings
     given as keywords by the names :func:`settings` lists, the same names
@@ -142,7 +186,7 @@ def policy(name: str = "jax", **settings: bool | str) -> Policy:
     return Policy(_native.policy(name, **settings))
 
 
-def settings() -> list[dict]:
+def settings() -> list[SettingInfo]:
     """The settings every policy is made with: for each, its ``name`` (the
     keyword :func:`policy` takes), its ``values`` (the default first),
     whether it is a ``flag`` (a bool), the framework ``option`` it stands
@@ -154,7 +198,7 @@ def settings() -> list[dict]:
     return _native.settings()
 
 
-def policy_names() -> tuple[list[str], list[tuple[str, str]]]:
+def policy_names() -> tuple[list[PolicyName], list[tuple[PolicyName, PolicyName]]]:
     """The policy names and their aliases, as ``(names, [(alias, name)])``."""
     return _native.policy_names()
 
@@ -169,7 +213,7 @@ result_type = _JAX.result_type
 lattice_result_type = _JAX.lattice_result_type
 
 
-def canonicalize_dtype(dtype: Any) -> Any:
+def canonicalize_dtype(dtype: DTypeLike) -> np.dtype[Any]:
     """JAX's ``canonicalize_dtype`` with x64 off (``policy("jax", x64=True)``
     for the other setting)."""
     return _JAX.canonicalize_dtype(dtype)
@@ -184,7 +228,7 @@ class Operand:
 
     __slots__ = ("dtype", "weak_type")
 
-    def __init__(self, dtype: Any, weak_type: bool = False) -> None:
+    def __init__(self, dtype: DTypeLike, weak_type: bool = False) -> None:
         self.dtype = dtype
         self.weak_type = weak_type
 
@@ -200,7 +244,7 @@ class Operand:
         return hash((self.dtype, self.weak_type))
 
 
-def operand(text: str) -> Any:
+def operand(text: str) -> OperandLike:
     """What the command line's operand notation names: ``"weak:int32"`` and
     ``"array:bfloat16"`` give an :class:`Operand`, a dtype name its
     ``numpy.dtype``, ``"2+3j"``, ``"int"``, ``"True"`` the Python value or
@@ -209,24 +253,25 @@ def operand(text: str) -> Any:
     return Operand(value, weak) if form == "array" else value
 
 
-def finfo(dtype: Any) -> FInfo:
+def finfo(dtype: DTypeLike) -> FInfo:
     """NumPy's ``finfo`` facts of a float or complex dtype (``ml_dtypes``'
     for the small floats), computed from the format's encoding."""
     return FInfo(**_native.finfo(dtype))
 
 
-def iinfo(dtype: Any) -> IInfo:
+def iinfo(dtype: DTypeLike) -> IInfo:
     """NumPy's ``iinfo`` facts of an integer dtype."""
     return IInfo(**_native.iinfo(dtype))
 
 
-def isdtype(dtype: Any, kind: Any) -> bool:
+def isdtype(dtype: DTypeLike,
+            kind: str | DTypeLike | tuple[str | DTypeLike, ...]) -> bool:
     """The Array API's ``isdtype``: ``kind`` a kind name (``"integral"``,
     ``"real floating"``, ...), a dtype, or a tuple of them."""
     return _native.isdtype_(dtype, kind)
 
 
-def issubdtype(a: Any, b: Any) -> bool:
+def issubdtype(a: DTypeLike, b: DTypeLike) -> bool:
     """NumPy's ``issubdtype`` over the 32 dtypes and NumPy's abstract types
     (``np.integer`` or ``"integer"``, ``np.floating``, ...)."""
     return _native.issubdtype_(a, b)
@@ -243,19 +288,21 @@ class Lattice:
 
     __slots__ = ("_native",)
 
-    def __init__(self, edges: dict, *, dtypes: dict | None = None,
-                 weak: list | None = None, name: str | None = None) -> None:
+    def __init__(self, edges: Mapping[str, list[str] | tuple[str, ...]], *,
+                 dtypes: Mapping[str, str | np.dtype[Any] | type[np.generic]] | None = None,
+                 weak: list[str] | tuple[str, ...] | set[str] | frozenset[str] | None = None,
+                 name: str | None = None) -> None:
         args = _inputs.lattice_arguments(edges, dtypes, weak, name)
         self._native = _native.Lattice(args.pop("edges"), **args)
 
     @classmethod
-    def _wrap(cls, native: Any) -> "Lattice":
+    def _wrap(cls, native: _native.Lattice) -> Lattice:
         lattice = cls.__new__(cls)
         lattice._native = native
         return lattice
 
     @classmethod
-    def from_toml(cls, path: Any) -> "Lattice":
+    def from_toml(cls, path: str | os.PathLike[str]) -> Lattice:
         """A lattice file, as ``dtype-lattice check FILE`` reads it."""
         return cls._wrap(_native.Lattice.from_toml(os.fsdecode(os.fspath(path))))
 

@@ -68,7 +68,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _subcommand(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    return parser._subparsers._group_actions[0].choices["promotions"]  # type: ignore[union-attr]
+    return parser._subparsers._group_actions[0].choices["promotions"]  # type: ignore[union-attr, index]
 
 
 def _split(parser: argparse.ArgumentParser, argv: Sequence[str]) -> tuple[list[str], list[str]]:

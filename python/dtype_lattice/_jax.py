@@ -39,11 +39,12 @@ import threading
 import warnings
 from collections.abc import Callable
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
-from . import Operand, Policy, TypePromotionError, _native, policy
+from . import Lattice, Operand, Policy, TypePromotionError, _native, policy
+from ._types import ExplicitX64Dtypes
 
 #: The JAX releases the patch was checked against, and for each the modules
 #: that bind each replaced function (found by scanning every module of the
@@ -58,7 +59,7 @@ CHECKED = {
 }
 
 # The `jax_explicit_x64_dtypes` modes the native policy models: all three.
-_MODELLED_MODES: tuple[str, ...] = ("warn", "error", "allow")
+_MODELLED_MODES: tuple[ExplicitX64Dtypes, ...] = ("warn", "error", "allow")
 
 #: Held while JAX's names are swapped, by patch_jax() and record().
 LOCK = threading.Lock()
@@ -280,12 +281,14 @@ def _known_dtypes() -> frozenset[np.dtype]:
 
 
 @functools.cache
-def _policy(x64: bool, strict: bool, mode: str) -> Policy | None:
+def _policy(x64: bool, strict: bool, mode: str) -> Policy[Lattice] | None:
     """The policy for JAX's configuration, or None where JAX's own functions
     answer."""
     if mode not in _MODELLED_MODES:
         return None
-    return policy("jax", x64=x64, strict=strict, explicit_x64_dtypes=mode)
+    # `in` does not narrow a str to the Literal of the modes it is one of.
+    return policy("jax", x64=x64, strict=strict,
+                  explicit_x64_dtypes=cast(ExplicitX64Dtypes, mode))
 
 
 def _replacements(handle: JaxPatch, dtypes: ModuleType,

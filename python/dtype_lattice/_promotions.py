@@ -112,12 +112,12 @@ class Promotions:
         return view
 
     @property
-    def data(self) -> dict:
+    def data(self) -> dict[str, Any]:
         """The report as the library's JSON (Python objects)."""
         return self._native_view().to_json()
 
     @property
-    def entries(self) -> list[dict]:
+    def entries(self) -> list[dict[str, Any]]:
         """The entries, riskiest first (fields as ``to_json()`` has them)."""
         return self.data["entries"]
 
@@ -133,7 +133,7 @@ class Promotions:
     def __len__(self) -> int:
         return len(self._native_view())
 
-    def __iter__(self) -> Iterator[dict]:
+    def __iter__(self) -> Iterator[dict[str, Any]]:
         return iter(self.entries)
 
     def __str__(self) -> str:

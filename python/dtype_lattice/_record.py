@@ -51,7 +51,7 @@ import importlib
 import sys
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from . import _jax
 from ._jax import Binding
@@ -452,7 +452,8 @@ def _internal_dirs() -> tuple[str, ...]:
 
     import dtype_lattice
 
-    return tuple(os.path.dirname(module.__file__) + os.sep
+    # Packages loaded from files, so their `__file__` is set.
+    return tuple(os.path.dirname(cast(str, module.__file__)) + os.sep
                  for module in (jax, jaxlib, dtype_lattice))
 
 

@@ -63,14 +63,14 @@ class Difference(NamedTuple):
     column: str
     ours: str | None
     theirs: str | None
-    lacking: list
+    lacking: list[tuple[str, str]]
 
 
-class Diff(list):
+class Diff(list[Difference]):
     """The cells where two policies' ``promote_types`` differ: a list of
     :class:`Difference`, rendered as a table in notebooks."""
 
-    def __init__(self, ours: str, theirs: str, cells: list) -> None:
+    def __init__(self, ours: str, theirs: str, cells: list[Difference]) -> None:
         super().__init__(cells)
         self.ours, self.theirs = ours, theirs
 
@@ -101,7 +101,7 @@ class CheckReport:
         self.ambiguous = [Ambiguity(tuple(a["pair"]), a["candidates"], a["candidate_count"])
                           for a in data["ambiguous"]]
         self.ambiguous_count: int = data["ambiguous_count"]
-        self.no_upper_bound = [tuple(p) for p in data["no_upper_bound"]]
+        self.no_upper_bound: list[tuple[str, str]] = [tuple(p) for p in data["no_upper_bound"]]
         self.no_upper_bound_count: int = data["no_upper_bound_count"]
         laws = data["laws"] or {}
         self.commutative: bool | None = laws.get("commutative")
@@ -147,10 +147,10 @@ class CheckReport:
                        + (f"<div class='dl-note'>... and {more} more</div>" if more else ""))
         if self.no_upper_bound_count:
             shown = ", ".join(f"{a}/{b}" for a, b in self.no_upper_bound)
-            more = " ..." if self.no_upper_bound_count > len(self.no_upper_bound) else ""
+            etc = " ..." if self.no_upper_bound_count > len(self.no_upper_bound) else ""
             partial = " (a partial lattice: they do not promote)" if self.is_lattice else ""
             out.append(f"<div>{_pairs(self.no_upper_bound_count)} with no upper bound"
-                       f"{partial}: {escape(shown)}{more}</div>")
+                       f"{partial}: {escape(shown)}{etc}</div>")
         elif not self.cycle and not self.ambiguous_count:
             out.append("<div>every pair has a join</div>")
         laws = [f"{'' if held else 'not '}{law}" for law, held
@@ -174,7 +174,8 @@ class Explanation:
             first["upper_bounds"], second["upper_bounds"])
         self.common: list[str] = data["common_upper_bounds"]
         self.join: str | None = data["join"]
-        self.paths = None if first["path"] is None else (first["path"], second["path"])
+        self.paths: tuple[list[str], list[str]] | None = (
+            None if first["path"] is None else (first["path"], second["path"]))
         self.outcome: str = data["summary"]
         self.error: str | None = data["error"]["message"] if data["error"] else None
 
@@ -206,12 +207,13 @@ class AuditReport:
         self.data = data
         self.name: str = data["name"]
         self.pairs: int = data["pairs"]
-        self.undefined = [tuple(p) for p in data["undefined"]]
-        self.opaque = [tuple(p) for p in data["opaque"]]
-        self.findings = {c: [tuple(f) for f in found]
-                         for c, found in data["criteria"].items()}
+        self.undefined: list[tuple[str, str]] = [tuple(p) for p in data["undefined"]]
+        self.opaque: list[tuple[str, str]] = [tuple(p) for p in data["opaque"]]
+        #: For each criterion, the pairs that violate it, as ``(a, b, join)``.
+        self.findings: dict[str, list[tuple[str, str, str]]] = {
+            c: [tuple(f) for f in found] for c, found in data["criteria"].items()}
 
-    def __getitem__(self, criterion: str) -> list:
+    def __getitem__(self, criterion: str) -> list[tuple[str, str, str]]:
         return self.findings[criterion]
 
     def __str__(self) -> str:
@@ -252,13 +254,13 @@ class Table:
         errors = [e["message"] for e in data["errors"]]
         self.types: list[str] = data["types"]
         self.labels: list[str] = data["labels"]
-        self.cells: list[list[Any]] = [
+        self.cells: list[list[tuple[str, bool] | str]] = [
             [(c["dtype"], c["weak"]) if "dtype" in c else errors[c["error"]] for c in row]
             for row in data["cells"]]
         self.short: list[list[str]] = [[c["label"] for c in row] for row in data["cells"]]
         self.legend: list[tuple[str, str]] = [(l["label"], l["dtype"]) for l in data["legend"]]
 
-    def __getitem__(self, key: tuple[str, str]) -> Any:
+    def __getitem__(self, key: tuple[str, str]) -> tuple[str, bool] | str:
         row, column = key
         return self.cells[self.types.index(row)][self.types.index(column)]
 
