@@ -77,7 +77,7 @@ pub fn write(dir: &Path) -> Result<Written, Failure> {
     let mut seen: BTreeSet<String> = BTreeSet::new();
     for info in registry::POLICIES {
         let mut by_config = Map::new();
-        for settings in Settings::combinations(info.settings.iter().copied()) {
+        for settings in info.configurations() {
             let built = policy(info.name, settings).map_err(usage)?;
             let key = graph_key(built.as_ref());
             by_config.insert(settings.key_of(info.settings), key.clone().into());

@@ -90,22 +90,7 @@ impl PolicyInfo {
     /// assert_eq!(policy_info("jax").unwrap().configurations().len(), 2 * 2 * 3);
     /// ```
     pub fn configurations(&self) -> Vec<Settings> {
-        let mut all = vec![Settings::default()];
-        for name in self.settings {
-            let Ok(setting) = setting(name) else { continue };
-            all = all
-                .into_iter()
-                .flat_map(|base| {
-                    setting.values.iter().map(move |value| {
-                        let mut settings = base;
-                        // The value is one of the setting's own.
-                        let _ = setting.set(&mut settings, value);
-                        settings
-                    })
-                })
-                .collect();
-        }
-        all
+        Settings::combinations(self.settings.iter().copied())
     }
 }
 
