@@ -349,6 +349,7 @@ pub(super) fn draw(
     let pair = highlight.map(|[a, b]| [a.as_str(), b.as_str()]);
     let drawing =
         Drawing::new(definition, poset, pair).map_err(|err| ApiError::bad(err.to_string()))?;
+    super::weight::drawing_may_fit(drawing.edge_count())?;
     let svg = drawing.svg().map_err(|too_large| {
         ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, too_large.to_string())
     })?;

@@ -171,7 +171,7 @@ pub async fn batch(
                     (Err(_), Some(weight)) => Err(too_heavy(
                         "the batch's answers",
                         weight,
-                        "split the batch, or run it with `dtype-lattice batch`, which answers \
+                        "split the batch, or run it with dtype-lattice batch, which answers \
                          any number of lines",
                     )),
                     (Err(err), None) => Err(ApiError::new(

@@ -20,7 +20,11 @@
 //! No client can hold the server ([`listen`]): a request's head, its body
 //! and an answer's delivery each have a deadline, connections are capped
 //! (a new one closes the longest-silent one past the cap), and Ctrl-C
-//! stops it within [`SHUTDOWN_GRACE`].
+//! stops it within [`SHUTDOWN_GRACE`]. Answers are bounded as requests
+//! are ([`weight`]): one weighs at most [`MAX_ANSWER_BYTES`], all those
+//! held until read at most [`ANSWER_BYTES_HELD`], and each must be read at
+//! [`MIN_READ_RATE`]. DESIGN.md says why the accept loop and the socket's
+//! wrapper are written here rather than taken from axum or hyper-util.
 
 mod answers;
 pub(crate) mod assets;

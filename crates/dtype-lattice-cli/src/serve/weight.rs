@@ -48,23 +48,46 @@ pub fn too_heavy(what: &str, weight: usize, advice: &str) -> ApiError {
 /// lattice's analysis has the other half beside it.
 pub const MAX_DRAWING_BYTES: usize = MAX_ANSWER_BYTES / 2;
 
-/// `svg`, or its refusal when it weighs more than [`MAX_DRAWING_BYTES`]
-/// (a lattice of 500 nodes above 500, within the lattice-file limits,
-/// draws 47 MB), saying how to get it.
+/// The fewest bytes an edge of a drawing takes: its `<path>` element's
+/// fixed text is about 100 bytes before the nodes' names and the curve.
+const EDGE_BYTES_AT_LEAST: usize = 100;
+
+/// Refuses a drawing of `edges` edges that cannot fit in
+/// [`MAX_DRAWING_BYTES`], before it is laid out: laying out and writing
+/// the 47 MB drawing of 250,000 edges takes a second and 100 MB.
+pub fn drawing_may_fit(edges: usize) -> Result<(), ApiError> {
+    let at_least = edges.saturating_mul(EDGE_BYTES_AT_LEAST);
+    if at_least <= MAX_DRAWING_BYTES {
+        return Ok(());
+    }
+    Err(drawing_too_heavy(&format!(
+        "at least {:.1} MB ({edges} edges)",
+        at_least as f64 / 1e6
+    )))
+}
+
+/// `svg`, or its refusal when it weighs more than [`MAX_DRAWING_BYTES`].
 pub fn drawing_within_limit(svg: String) -> Result<String, ApiError> {
     if svg.len() <= MAX_DRAWING_BYTES {
         return Ok(svg);
     }
-    Err(ApiError::new(
+    Err(drawing_too_heavy(&format!(
+        "{:.1} MB",
+        svg.len() as f64 / 1e6
+    )))
+}
+
+/// What a drawing past [`MAX_DRAWING_BYTES`] is told: how to get it.
+fn drawing_too_heavy(weight: &str) -> ApiError {
+    ApiError::new(
         StatusCode::UNPROCESSABLE_ENTITY,
         format!(
-            "the drawing would weigh {:.1} MB, more than the {} MiB this server sends for one: \
-             draw it with the command line, `dtype-lattice graph FILE -o drawing.dot` (for \
-             Graphviz) or `-o drawing.svg`, or read its summary, the check and audit",
-            svg.len() as f64 / 1e6,
+            "the drawing would weigh {weight}, more than the {} MiB this server sends for \
+             one: draw it with the command line (dtype-lattice graph FILE -o drawing.dot for \
+             Graphviz, or -o drawing.svg), or read its summary, the check and audit",
             MAX_DRAWING_BYTES >> 20
         ),
-    ))
+    )
 }
 
 /// An answer written as it is computed (a batch's), refused as soon as
@@ -167,8 +190,8 @@ fn heavier_than_allowed(weight: usize) -> Response {
     too_heavy(
         "the answer",
         weight,
-        "ask for less (a shorter batch, a lattice without its drawing), or run the same \
-         question with the dtype-lattice command, which writes any size",
+        "ask for less (a shorter batch, a smaller lattice), or ask the dtype-lattice \
+         command, which writes answers of any size",
     )
     .into_response()
 }
