@@ -31,12 +31,13 @@ use super::{Shared, ANSWER_BYTES_HELD, MAX_ANSWER_BYTES, MIN_READ_RATE, WRITE_TI
 const CHUNK: usize = 64 << 10;
 
 /// How the answer past [`MAX_ANSWER_BYTES`] is refused; `advice` says how
-/// to get it otherwise.
+/// to get it otherwise. `weight` is as much as was made before it was
+/// refused, all of it or not.
 pub fn too_heavy(what: &str, weight: usize, advice: &str) -> ApiError {
     ApiError::new(
         StatusCode::UNPROCESSABLE_ENTITY,
         format!(
-            "{what} would weigh {:.1} MB, more than the {} MiB this server sends in one \
+            "{what} would weigh at least {:.1} MB, more than the {} MiB this server sends in one \
              answer: {advice}",
             weight as f64 / 1e6,
             MAX_ANSWER_BYTES >> 20
