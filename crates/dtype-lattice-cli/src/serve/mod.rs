@@ -230,10 +230,11 @@ async fn method_not_allowed() -> Response {
     .into_response()
 }
 
-/// Refuses requests addressed to a name other than loopback's (when
-/// listening on loopback), sent by another origin's page or for an address
-/// past [`MAX_URI_BYTES`], then adds the security headers to whatever
-/// answers.
+/// Refuses requests that name no host or two, addressed to a name other
+/// than loopback's (when listening on loopback), sent by another origin's
+/// page or for an address past [`MAX_URI_BYTES`]; holds the answer within
+/// the answers' bounds ([`weight::hold`]), then adds the security headers
+/// to whatever answers.
 async fn guard(State(shared): State<Arc<Shared>>, request: Request, next: Next) -> Response {
     let refusal = refuse_unclear_host(&request).or_else(|| {
         let host = addressed_to(&request);
