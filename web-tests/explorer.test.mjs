@@ -162,6 +162,41 @@ async function permalinksRestoreTheState(page, url) {
   await ready(page);
 }
 
+/** A drawing past the server's weight is refused with a way to get it,
+ * the analysis shown all the same; an answer the server refuses whole
+ * (a 503 when it holds too many answers) is a message, in the editor and
+ * under the explorer's table. */
+async function refusalsAreMessages(page, browser, url) {
+  await page.locator('.tabs a[data-view="editor"]').click();
+  await page.selectOption('#example', '');
+  const tops = Array.from({ length: 300 }, (_, j) => `'b${j}'`).join(', ');
+  const rows = Array.from({ length: 300 }, (_, i) => `  'a${i}': [${tops}],`).join('\n');
+  await page.fill('#lattice-text', `lattice = {\n${rows}\n}\n`);
+  await page.waitForSelector('#lattice-report[data-verdict="not"]', { timeout: 30000 });
+  const note = await page.textContent('#lattice-drawing');
+  check(note.includes('the drawing would weigh') && note.includes('dtype-lattice graph FILE -o drawing.dot'),
+    'a heavy drawing is refused in words: ' + note);
+  await page.screenshot({ path: join(shots, 'editor-heavy-drawing.png'), fullPage: false });
+  const busy = JSON.stringify({ error: { status: 503, message: 'the server is holding 64 MiB of answers for other clients, its most: try again in a few seconds' } });
+  const refuse = (route) => route.fulfill({ status: 503, contentType: 'application/json', headers: { 'retry-after': '5' }, body: busy });
+  await page.route('**/api/lattice?*', refuse);
+  await page.fill('#lattice-text', "lattice = {'A': ['B']}\n");
+  await page.waitForFunction(() => document.querySelector('#lattice-report').textContent.includes('64 MiB of answers'));
+  await page.screenshot({ path: join(shots, 'editor-refused.png'), fullPage: false });
+  await page.unroute('**/api/lattice?*', refuse);
+  // The browser reports the refusal it was served as a failed load.
+  page.problems = page.problems.filter((p) => !p.includes('503'));
+  await page.locator('.tabs a[data-view="table"]').click();
+  // A page of its own: this one keeps the drawings it has already had.
+  const fresh = await openPage(browser);
+  await fresh.route('**/api/graph.svg?*', refuse);
+  await fresh.goto(url);
+  await fresh.waitForFunction(() => document.querySelector('#drawing').textContent.includes('64 MiB of answers'));
+  await fresh.screenshot({ path: join(shots, 'explorer-refused.png'), fullPage: true });
+  await fresh.close();
+  checks += 3;
+}
+
 async function editorFindsTheNotebooksNonLattices(page) {
   await page.locator('.tabs a[data-view="editor"]').click();
   for (const name of ['not-a-lattice-left', 'not-a-lattice-right']) {
@@ -567,6 +602,8 @@ try {
   console.log('ok  the URL restores policy, diff partner and cell');
   await editorFindsTheNotebooksNonLattices(page);
   console.log('ok  the editor reports the notebook\'s two non-lattices with `check`\'s pairs; a dict typed in is read, placed and audited');
+  await refusalsAreMessages(page, browser, url);
+  console.log('ok  a drawing past its weight, and an answer refused whole, are messages in the editor and the explorer');
   await playgroundAsksEveryPolicy(page);
   console.log('ok  the playground answers as `dtype-lattice result-type` for every policy');
   await operationTables(page);

@@ -37,6 +37,9 @@ fn closed() -> io::Error {
 /// before Rust's runtime replaces a closed one with /dev/null (a function
 /// in `.init_array` runs before `main`). Linux only; elsewhere it answers
 /// no, and a closed standard output swallows the output as before.
+/// DESIGN.md ("Why does `main` look at standard output before Rust
+/// does?") says why no safe call after `main` can tell, and why no crate
+/// does it here.
 #[cfg(target_os = "linux")]
 mod stdout_probe {
     use std::sync::atomic::{AtomicBool, Ordering};

@@ -36,7 +36,11 @@ async function analyze() {
   const answer = await turn.settle(post('api/lattice?' + q, text, 'text/plain; charset=utf-8').then((response) => response.json()));
   if (answer.stale) return;
   if (answer.error) {
+    // A refusal (a text too large, a busy server) answers nothing about
+    // this text: what the last answer showed below goes too.
     $('lattice-report').replaceChildren(h('p', { class: 'verdict no', text: answer.error.message }));
+    for (const id of ['lattice-table', 'lattice-panel', 'lattice-drawing']) $(id).replaceChildren();
+    $('lattice-caption').textContent = '';
     return;
   }
   renderReport(answer.value);

@@ -102,6 +102,8 @@ pub fn info_json(mode: &str) -> Value {
         "limits": {
             "batch_bytes": super::MAX_BATCH_BODY,
             "lattice_bytes": super::MAX_LATTICE_BODY,
+            "answer_bytes": super::MAX_ANSWER_BYTES,
+            "drawing_bytes": super::weight::MAX_DRAWING_BYTES,
             "table_nodes": EDITOR_TABLE_NODES,
         },
     })
@@ -368,7 +370,9 @@ pub(super) fn draw(
     let pair = highlight.map(|[a, b]| [a.as_str(), b.as_str()]);
     let drawing =
         Drawing::new(definition, poset, pair).map_err(|err| ApiError::bad(err.to_string()))?;
-    drawing
-        .svg()
-        .map_err(|too_large| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, too_large.to_string()))
+    super::weight::drawing_may_fit(drawing.edge_count())?;
+    let svg = drawing.svg().map_err(|too_large| {
+        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, too_large.to_string())
+    })?;
+    super::weight::drawing_within_limit(svg)
 }

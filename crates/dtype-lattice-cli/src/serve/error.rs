@@ -57,7 +57,16 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, json_response(&self.json())).into_response()
+        let mut response = (self.status, json_response(&self.json())).into_response();
+        // Every 503 is a turn not had in time (an upload's, an analysis's,
+        // a share of the answers held): worth trying again shortly.
+        if self.status == StatusCode::SERVICE_UNAVAILABLE {
+            response.headers_mut().insert(
+                header::RETRY_AFTER,
+                HeaderValue::from(super::RETRY_AFTER.as_secs()),
+            );
+        }
+        response
     }
 }
 

@@ -17,6 +17,7 @@ use super::cache::{answer_once, blocking, heavy};
 use super::editor::{draw_posted, lattice_json, posted_syntax};
 use super::error::{json_bytes, json_response, respond, svg_response, typed, ApiError};
 use super::params::{policy, quote, type_spec, Params, QueryPairs};
+use super::weight::{too_heavy, Capped};
 use super::{Shared, MAX_BATCH_BODY, MAX_LATTICE_BODY};
 
 /// `GET /api/info`.
@@ -163,9 +164,21 @@ pub async fn batch(
                 policy: Some(name),
             };
             let answer = move || {
-                let mut output = Vec::new();
-                dtype_lattice::protocol::run(&input.bytes()[..], &mut output, defaults)
-                    .map(|()| output)
+                let mut output = Capped::default();
+                let run = dtype_lattice::protocol::run(&input.bytes()[..], &mut output, defaults);
+                match (run, output.over) {
+                    (Ok(()), _) => Ok(output.bytes),
+                    (Err(_), Some(weight)) => Err(too_heavy(
+                        "the batch's answers",
+                        weight,
+                        "split the batch, or run it with dtype-lattice batch, which answers \
+                         any number of lines",
+                    )),
+                    (Err(err), None) => Err(ApiError::new(
+                        StatusCode::INTERNAL_SERVER_ERROR,
+                        err.to_string(),
+                    )),
+                }
             };
             // A few lines take microseconds, less than handing them to
             // another thread; a long batch must not hold up the connections.
@@ -173,8 +186,7 @@ pub async fn batch(
                 answer()
             } else {
                 blocking(answer).await?
-            }
-            .map_err(|err| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, err.to_string()))?;
+            }?;
             Ok(typed("application/jsonl", output))
         }
         .await,

@@ -27,6 +27,7 @@ use tokio::sync::{Notify, Semaphore};
 use tower_service::Service;
 
 use super::stream::{refusal, Guarded, LINGER};
+use super::weight::SendClock;
 use super::{
     HEADER_TIMEOUT, MAX_CONNECTIONS, MAX_HEADERS, MAX_HEAD_BYTES, RESERVED_FILES, SHUTDOWN_GRACE,
 };
@@ -34,6 +35,13 @@ use super::{
 /// How many refusals (503, when every connection is busy) are written at
 /// once; past it, a connection over the cap is closed without a word.
 const REFUSALS_AT_ONCE: usize = 16;
+
+/// Each connection's send buffer in the kernel. Linux lets it grow to
+/// 4 MiB, which would take a whole answer from the server at once: the
+/// answer's deadline would never see a slow reader, and a thousand of
+/// them would hold 4 GiB of the kernel's memory. Loopback moves 256 KiB
+/// in well under a millisecond.
+const SEND_BUFFER: usize = 256 << 10;
 
 /// How long the accept loop rests when the process is out of file
 /// descriptors, after closing a silent connection to free one.
@@ -149,6 +157,7 @@ impl Connections {
     fn admit(self: &Arc<Self>, stream: TcpStream, router: &Router, http: &http1::Builder) {
         // Answers are small and wanted at once: no Nagle delay.
         let _ = stream.set_nodelay(true);
+        let _ = socket2::SockRef::from(&stream).set_send_buffer_size(SEND_BUFFER);
         let mut open = self.open();
         if open.len() >= self.cap && !Self::close_longest_silent(&mut open) {
             drop(open);
@@ -265,10 +274,16 @@ async fn serve_connection(
         connections: connections.clone(),
         id,
     };
+    let clock = Arc::new(SendClock::default());
     let service = {
         let (connections, connection) = (connections.clone(), connection.clone());
-        hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
+        let clock = clock.clone();
+        hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
             let busy = Busy::new(&connections, &connection);
+            // hyper reads a request only once the last answer is handed
+            // over whole: its deadline is over.
+            clock.clear();
+            request.extensions_mut().insert(clock.clone());
             let mut router = router.clone();
             async move {
                 let answer = router.call(request).await;
@@ -277,7 +292,7 @@ async fn serve_connection(
             }
         })
     };
-    let stream = Guarded::new(stream, connection.sending.clone());
+    let stream = Guarded::new(stream, connection.sending.clone(), clock);
     let serving = http.serve_connection(TokioIo::new(stream), service);
     tokio::pin!(serving);
     loop {

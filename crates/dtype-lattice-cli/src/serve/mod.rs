@@ -20,7 +20,11 @@
 //! No client can hold the server ([`listen`]): a request's head, its body
 //! and an answer's delivery each have a deadline, connections are capped
 //! (a new one closes the longest-silent one past the cap), and Ctrl-C
-//! stops it within [`SHUTDOWN_GRACE`].
+//! stops it within [`SHUTDOWN_GRACE`]. Answers are bounded as requests
+//! are ([`weight`]): one weighs at most [`MAX_ANSWER_BYTES`], all those
+//! held until read at most [`ANSWER_BYTES_HELD`], and each must be read at
+//! [`MIN_READ_RATE`]. DESIGN.md says why the accept loop and the socket's
+//! wrapper are written here rather than taken from axum or hyper-util.
 //!
 //! # Files
 //!
@@ -29,7 +33,8 @@
 //! `params.rs` their query parameters and `body.rs` posted bodies;
 //! `answers.rs` the answers of the GET endpoints, `editor.rs` the lattice
 //! editor's, `cache.rs` the answers kept and the work kept off the
-//! connections, `error.rs` the API's errors; `assets.rs` the page compiled
+//! connections, `weight.rs` what answers may weigh and how fast they must
+//! be read, `error.rs` the API's errors; `assets.rs` the page compiled
 //! in, from `web/`.
 
 mod answers;
@@ -42,6 +47,7 @@ mod handlers;
 mod listen;
 mod params;
 mod stream;
+mod weight;
 
 pub(crate) use answers::{explain_rows, graph_key, graph_svg, info_json, table_json};
 pub(crate) use error::ApiError;
@@ -139,6 +145,29 @@ pub const SMALL_BODY: usize = 64 << 10;
 /// lattices); the rest wait their turn, up to [`HEAVY_WAIT`], then 503.
 pub const UPLOADS_AT_ONCE: usize = 4;
 
+/// The most one answer may weigh (a drawing, a batch's answers, a posted
+/// lattice's analysis): past it, the server answers 422 saying how to get
+/// it otherwise (a drawing: `dtype-lattice graph FILE -o FILE.dot`).
+/// Answers are held in memory until read, so they are bounded as requests
+/// are; the posted lattices' limits allow a drawing of 47 MB.
+pub const MAX_ANSWER_BYTES: usize = 8 << 20;
+
+/// The most bytes of answers held for all clients together, until each
+/// has read its own: past it, an answer is refused with 503 and
+/// `Retry-After` (every answer counts, a cached one too, so the bound is
+/// simple to state).
+pub const ANSWER_BYTES_HELD: usize = 64 << 20;
+
+/// The slowest an answer may be read, in bytes per second on average:
+/// an answer of N bytes has [`WRITE_TIMEOUT`] plus N / this to be read
+/// (18 s for 8 MiB), then its connection is closed. Loopback reads at
+/// gigabytes a second; this frees the share of [`ANSWER_BYTES_HELD`] a
+/// slow reader holds.
+pub const MIN_READ_RATE: usize = 1 << 20;
+
+/// What a 503 tells the client to wait before trying again.
+pub const RETRY_AFTER: Duration = Duration::from_secs(5);
+
 /// How long the requests under way may take to finish once Ctrl-C or
 /// SIGTERM asks the server to stop; a second Ctrl-C stops it at once.
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
@@ -160,6 +189,9 @@ pub struct Shared {
     pub heavy: Arc<Semaphore>,
     /// Turns for holding a large body in memory.
     pub uploads: Arc<Semaphore>,
+    /// The bytes of answers that may still be held, one permit a byte
+    /// ([`ANSWER_BYTES_HELD`] in all).
+    pub answers: Arc<Semaphore>,
     /// The port requests must be addressed to when the server listens on
     /// loopback; `None` when it listens elsewhere (then the user chose to
     /// be reached by other names).
@@ -209,21 +241,29 @@ async fn method_not_allowed() -> Response {
     .into_response()
 }
 
-/// Refuses requests addressed to a name other than loopback's (when
-/// listening on loopback), sent by another origin's page or for an address
-/// past [`MAX_URI_BYTES`], then adds the security headers to whatever
-/// answers.
+/// Refuses requests that name no host or two, addressed to a name other
+/// than loopback's (when listening on loopback), sent by another origin's
+/// page or for an address past [`MAX_URI_BYTES`]; holds the answer within
+/// the answers' bounds ([`weight::hold`]), then adds the security headers
+/// to whatever answers.
 async fn guard(State(shared): State<Arc<Shared>>, request: Request, next: Next) -> Response {
-    let refusal = if let Some(port) = shared.loopback_port {
-        refuse_host(request.headers(), port)
-    } else {
-        None
-    }
-    .or_else(|| refuse_origin(request.headers()))
-    .or_else(|| refuse_long_uri(&request));
+    let refusal = refuse_unclear_host(&request).or_else(|| {
+        let host = addressed_to(&request);
+        shared
+            .loopback_port
+            .and_then(|port| refuse_host(host, port))
+            .or_else(|| refuse_origin(request.headers(), host))
+            .or_else(|| refuse_long_uri(&request))
+    });
     let mut response = match refusal {
         Some(refusal) => refusal.into_response(),
-        None => next.run(request).await,
+        None => {
+            let clock = request
+                .extensions()
+                .get::<Arc<weight::SendClock>>()
+                .cloned();
+            weight::hold(&shared, clock, next.run(request).await).await
+        }
     };
     let headers = response.headers_mut();
     for (name, value) in SECURITY_HEADERS {
@@ -252,10 +292,41 @@ fn is_loopback_name(host: &str) -> bool {
     address.is_ok_and(|ip| ip.is_loopback())
 }
 
-/// A request whose `Host` is not loopback's name and port: what a page
-/// that rebinds its own domain to 127.0.0.1 would send.
-fn refuse_host(headers: &HeaderMap, port: u16) -> Option<ApiError> {
-    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+/// A request that does not say once which host it is for: RFC 9112
+/// (section 3.2) answers 400 to two `Host` headers, and to an HTTP/1.1
+/// request without one, since the guards below could read either name.
+fn refuse_unclear_host(request: &Request) -> Option<ApiError> {
+    let hosts = request.headers().get_all(header::HOST).iter().count();
+    let missing = hosts == 0 && request.version() == axum::http::Version::HTTP_11;
+    (hosts > 1 || missing).then(|| {
+        ApiError::bad(format!(
+            "the request has {} Host headers: send exactly one, naming the server \
+             (such as Host: 127.0.0.1:8000)",
+            if hosts == 0 {
+                "no".to_owned()
+            } else {
+                hosts.to_string()
+            }
+        ))
+    })
+}
+
+/// The host a request is addressed to: the authority of an absolute-form
+/// target (`GET http://host/path`), which RFC 9112 (section 3.2.2) says
+/// replaces `Host`, else `Host`.
+fn addressed_to(request: &Request) -> Option<&str> {
+    match request.uri().authority() {
+        Some(authority) => Some(authority.as_str()),
+        None => request
+            .headers()
+            .get(header::HOST)
+            .and_then(|h| h.to_str().ok()),
+    }
+}
+
+/// A request addressed to a host that is not loopback's name and port:
+/// what a page that rebinds its own domain to 127.0.0.1 would send.
+fn refuse_host(host: Option<&str>, port: u16) -> Option<ApiError> {
     let allowed = host.is_some_and(|host| {
         let (name, given_port) = match host.rsplit_once(':') {
             Some((name, port)) if !name.ends_with(']') || host.starts_with('[') => {
@@ -270,8 +341,8 @@ fn refuse_host(headers: &HeaderMap, port: u16) -> Option<ApiError> {
             StatusCode::MISDIRECTED_REQUEST,
             format!(
                 "this server answers requests addressed to a loopback name and its port only, \
-                 such as 127.0.0.1:{port} or localhost:{port} (Host was {})",
-                host.map_or("missing".to_owned(), |h| format!("'{}'", h.escape_debug()))
+                 such as 127.0.0.1:{port} or localhost:{port} (the request was addressed to {})",
+                host.map_or("no host".to_owned(), |h| format!("'{}'", h.escape_debug()))
             ),
         )
     })
@@ -298,12 +369,9 @@ fn refuse_long_uri(request: &Request) -> Option<ApiError> {
 /// A request a page of another origin sent (browsers name the page's
 /// origin in `Origin`): the explorer's own page is the only one that may
 /// use the API from a browser.
-fn refuse_origin(headers: &HeaderMap) -> Option<ApiError> {
+fn refuse_origin(headers: &HeaderMap, host: Option<&str>) -> Option<ApiError> {
     let origin = headers.get(header::ORIGIN)?.to_str().unwrap_or("");
-    let host = headers
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .unwrap_or("");
+    let host = host.unwrap_or("");
     let same = origin
         .strip_prefix("http://")
         .is_some_and(|rest| rest.eq_ignore_ascii_case(host));
@@ -369,6 +437,7 @@ async fn serve(options: &Options, out: &mut dyn Write) -> Result<(), Failure> {
     let shared = Arc::new(Shared {
         heavy: Arc::new(Semaphore::new(HEAVY_AT_ONCE)),
         uploads: Arc::new(Semaphore::new(UPLOADS_AT_ONCE)),
+        answers: Arc::new(Semaphore::new(ANSWER_BYTES_HELD)),
         loopback_port: loopback.then_some(address.port()),
     });
     listen::serve(listener, router(shared), signals).await;
@@ -440,10 +509,7 @@ mod tests {
             "127.255.255.254:8000",
             "app.localhost:8000",
         ] {
-            assert!(
-                refuse_host(&headers(&[("host", host)]), 8000).is_none(),
-                "{host}"
-            );
+            assert!(refuse_host(Some(host), 8000).is_none(), "{host}");
         }
         for host in [
             "evil.example:8000",
@@ -457,12 +523,9 @@ mod tests {
             "::1:8000",
             "127.1:8000",
         ] {
-            assert!(
-                refuse_host(&headers(&[("host", host)]), 8000).is_some(),
-                "{host}"
-            );
+            assert!(refuse_host(Some(host), 8000).is_some(), "{host}");
         }
-        assert!(refuse_host(&headers(&[]), 8000).is_some());
+        assert!(refuse_host(None, 8000).is_some());
     }
 
     #[test]
@@ -471,13 +534,14 @@ mod tests {
             ("host", "127.0.0.1:8000"),
             ("origin", "http://127.0.0.1:8000"),
         ]);
-        assert!(refuse_origin(&own).is_none());
+        assert!(refuse_origin(&own, Some("127.0.0.1:8000")).is_none());
         let other = headers(&[
             ("host", "127.0.0.1:8000"),
             ("origin", "https://evil.example"),
         ]);
-        assert!(refuse_origin(&other).is_some());
-        assert!(refuse_origin(&headers(&[("host", "127.0.0.1:8000")])).is_none());
+        assert!(refuse_origin(&other, Some("127.0.0.1:8000")).is_some());
+        let no_origin = headers(&[("host", "127.0.0.1:8000")]);
+        assert!(refuse_origin(&no_origin, Some("127.0.0.1:8000")).is_none());
     }
 
     #[test]

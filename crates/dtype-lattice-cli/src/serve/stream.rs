@@ -1,9 +1,10 @@
 //! A connection's socket as hyper sees it: writes that make no progress
-//! end the connection after [`WRITE_TIMEOUT`], hyper's own answers to
-//! requests it cannot parse are replaced by the explorer's (JSON, with the
-//! security headers), and a closing connection reads what the client is
-//! still sending for a moment, so that the client reads the answer
-//! instead of a reset.
+//! end the connection after [`WRITE_TIMEOUT`], as do writes past the
+//! answer's own deadline ([`SendClock`]), hyper's own answers to requests
+//! it cannot parse are replaced by the explorer's (JSON, with the security
+//! headers), and a closing connection reads what the client is still
+//! sending for a moment, so that the client reads the answer instead of a
+//! reset.
 
 use std::future::Future;
 use std::io;
@@ -15,10 +16,13 @@ use std::time::Duration;
 
 use axum::http::StatusCode;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
-use tokio::time::Sleep;
+use tokio::time::{Instant, Sleep};
 
 use super::error::ApiError;
-use super::{MAX_HEADERS, MAX_HEAD_BYTES, SECURITY_HEADERS, WRITE_TIMEOUT};
+use super::weight::SendClock;
+use super::{
+    MAX_HEADERS, MAX_HEAD_BYTES, MAX_LATTICE_BODY, RETRY_AFTER, SECURITY_HEADERS, WRITE_TIMEOUT,
+};
 
 /// How long a closing connection goes on reading (and discarding) what
 /// the client still sends after the answer. Closing a socket with unread
@@ -40,34 +44,50 @@ pub struct Guarded<S> {
     /// Set while the socket has not taken all it was given: an answer is
     /// on its way, and a stop lets it finish.
     sending: Arc<AtomicBool>,
+    /// When the answer being sent must have been read.
+    clock: Arc<SendClock>,
+    /// Looks for a declared body length hyper cannot represent.
+    lengths: LengthScan,
 }
 
 impl<S> Guarded<S> {
-    pub fn new(inner: S, sending: Arc<AtomicBool>) -> Guarded<S> {
+    pub fn new(inner: S, sending: Arc<AtomicBool>, clock: Arc<SendClock>) -> Guarded<S> {
         Guarded {
             inner,
             stalled: None,
             replacement: None,
             lingering: None,
             sending,
+            clock,
+            lengths: LengthScan::default(),
         }
     }
 }
 
 /// Polls a write of `buf` to `inner`, failing once no byte could be
-/// written for [`WRITE_TIMEOUT`]: a client that asks and never reads must
-/// not hold its connection.
+/// written for [`WRITE_TIMEOUT`], or at `deadline`: a client that asks and
+/// never reads, or reads a byte now and then, must not hold its
+/// connection.
 fn write_in_time<S: AsyncWrite + Unpin>(
     inner: &mut S,
     stalled: &mut Option<Pin<Box<Sleep>>>,
+    deadline: Option<Instant>,
     cx: &mut Context<'_>,
     buf: &[u8],
 ) -> Poll<io::Result<usize>> {
+    let now = Instant::now();
+    if deadline.is_some_and(|deadline| now >= deadline) {
+        return Poll::Ready(Err(io::Error::new(
+            io::ErrorKind::TimedOut,
+            "the client read the answer slower than the server sends it",
+        )));
+    }
     if let Poll::Ready(result) = Pin::new(inner).poll_write(cx, buf) {
         *stalled = None;
         return Poll::Ready(result);
     }
-    let timer = stalled.get_or_insert_with(|| Box::pin(tokio::time::sleep(WRITE_TIMEOUT)));
+    let limit = deadline.map_or(now + WRITE_TIMEOUT, |d| d.min(now + WRITE_TIMEOUT));
+    let timer = stalled.get_or_insert_with(|| Box::pin(tokio::time::sleep_until(limit)));
     ready!(timer.as_mut().poll(cx));
     Poll::Ready(Err(io::Error::new(
         io::ErrorKind::TimedOut,
@@ -85,6 +105,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Guarded<S> {
             let more = ready!(write_in_time(
                 &mut self.inner,
                 &mut self.stalled,
+                None,
                 cx,
                 &answer[*written..]
             ))?;
@@ -123,7 +144,11 @@ impl<S: AsyncRead + Unpin> AsyncRead for Guarded<S> {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.inner).poll_read(cx, buf)
+        let before = buf.filled().len();
+        ready!(Pin::new(&mut self.inner).poll_read(cx, buf))?;
+        let this = &mut *self;
+        this.lengths.feed(&buf.filled()[before..]);
+        Poll::Ready(Ok(()))
     }
 }
 
@@ -140,11 +165,20 @@ impl<S: AsyncRead + AsyncWrite + Unpin> AsyncWrite for Guarded<S> {
             return Poll::Ready(Ok(buf.len()));
         }
         if let Some(status) = hyper_refusal(buf) {
-            self.replacement = Some((refusal(status, &parse_error_message(status)), 0));
+            let answer = if self.lengths.huge {
+                refusal(StatusCode::PAYLOAD_TOO_LARGE, &huge_length_message())
+            } else {
+                refusal(status, &parse_error_message(status))
+            };
+            self.replacement = Some((answer, 0));
             return Poll::Ready(Ok(buf.len()));
         }
         let this = &mut *self;
-        let written = write_in_time(&mut this.inner, &mut this.stalled, cx, buf);
+        // A write is an answer: the lengths declared before it are its
+        // request's, read and accepted by hyper.
+        this.lengths.huge = false;
+        let deadline = this.clock.deadline();
+        let written = write_in_time(&mut this.inner, &mut this.stalled, deadline, cx, buf);
         let whole = matches!(written, Poll::Ready(Ok(n)) if n == buf.len());
         this.sending.store(!whole, Ordering::Release);
         written
@@ -187,6 +221,76 @@ fn hyper_refusal(buf: &[u8]) -> Option<StatusCode> {
     bare.then_some(status)
 }
 
+/// Reads the request lines as they come for a `Content-Length` whose
+/// value is a number hyper cannot hold (past `u64::MAX - 2`): hyper
+/// refuses it as a head too large (431) or a malformed one (400), where
+/// the client should hear what it is, a body too large (413). Only the
+/// start of each line is kept, so the scan costs no memory.
+struct LengthScan {
+    /// The current line's first bytes.
+    line: [u8; LengthScan::KEPT],
+    /// How many bytes of the current line came (past `KEPT`, counted only).
+    length: usize,
+    /// Whether a line since the last answer declared such a length.
+    huge: bool,
+}
+
+impl Default for LengthScan {
+    fn default() -> LengthScan {
+        LengthScan {
+            line: [0; LengthScan::KEPT],
+            length: 0,
+            huge: false,
+        }
+    }
+}
+
+impl LengthScan {
+    /// Enough for the header's name and a number a hundred digits long.
+    const KEPT: usize = 128;
+
+    fn feed(&mut self, mut bytes: &[u8]) {
+        while !bytes.is_empty() {
+            let end = bytes.iter().position(|&b| b == b'\n');
+            let part = &bytes[..end.unwrap_or(bytes.len())];
+            let kept = part.len().min(Self::KEPT.saturating_sub(self.length));
+            self.line[self.length.min(Self::KEPT)..][..kept].copy_from_slice(&part[..kept]);
+            self.length = self.length.saturating_add(part.len());
+            let Some(end) = end else { return };
+            self.huge |= self.declares_huge_length();
+            self.length = 0;
+            bytes = &bytes[end + 1..];
+        }
+    }
+
+    fn declares_huge_length(&self) -> bool {
+        let line = &self.line[..self.length.min(Self::KEPT)];
+        let name = b"content-length:";
+        if line.len() < name.len() || !line[..name.len()].eq_ignore_ascii_case(name) {
+            return false;
+        }
+        let value = line[name.len()..].trim_ascii();
+        if value.is_empty() || !value.iter().all(u8::is_ascii_digit) {
+            return false;
+        }
+        let cut = self.length > Self::KEPT;
+        cut || std::str::from_utf8(value)
+            .ok()
+            .and_then(|digits| digits.parse::<u64>().ok())
+            .is_none_or(|length| length > u64::MAX - 2)
+    }
+}
+
+/// What a declared length past any number hyper holds is told.
+fn huge_length_message() -> String {
+    format!(
+        "the request body is larger than this endpoint takes (its Content-Length is past \
+         any size this server reads; at most 1 MiB for /api/batch, {} MiB for a lattice): \
+         split the batch or shorten the lattice",
+        MAX_LATTICE_BODY >> 20
+    )
+}
+
 /// What the explorer says where hyper would answer `status` bare.
 fn parse_error_message(status: StatusCode) -> String {
     match status {
@@ -218,6 +322,9 @@ pub fn refusal(status: StatusCode, message: &str) -> Vec<u8> {
         status.canonical_reason().unwrap_or(""),
         body.len()
     );
+    if status == StatusCode::SERVICE_UNAVAILABLE {
+        head += &format!("retry-after: {}\r\n", RETRY_AFTER.as_secs());
+    }
     for (name, value) in SECURITY_HEADERS {
         head += &format!("{name}: {value}\r\n");
     }
@@ -248,9 +355,36 @@ mod tests {
     }
 
     #[test]
+    fn lengths_no_number_holds_are_found_across_reads() {
+        let scan = |parts: &[&[u8]]| {
+            let mut scan = LengthScan::default();
+            for part in parts {
+                scan.feed(part);
+            }
+            scan.huge
+        };
+        assert!(scan(&[
+            b"POST / HTTP/1.1\r\nContent-Length: 18446744073709551615\r\n"
+        ]));
+        assert!(scan(&[
+            b"POST / HTTP/1.1\r\ncontent-LENGTH:  184467440",
+            b"73709551614\r\n"
+        ]));
+        let long = format!("Content-Length: {}\r\n", "9".repeat(300));
+        assert!(scan(&[long.as_bytes()]));
+        assert!(!scan(&[b"Content-Length: 18446744073709551613\r\n"]));
+        assert!(!scan(&[
+            b"Content-Length: 12\r\n",
+            b"X-Content-Length: 99999999999999999999999\r\n"
+        ]));
+        assert!(!scan(&[b"Content-Length: nope\r\n"]));
+    }
+
+    #[test]
     fn a_refusal_is_json_with_the_security_headers() {
         let answer = String::from_utf8(refusal(StatusCode::SERVICE_UNAVAILABLE, "busy")).unwrap();
         assert!(answer.starts_with("HTTP/1.1 503 Service Unavailable\r\n"));
+        assert!(answer.contains("\r\nretry-after: 5\r\n"));
         assert!(answer.contains("\r\ncontent-security-policy: default-src 'none';"));
         assert!(answer.contains("\r\nx-content-type-options: nosniff\r\n"));
         assert!(answer.ends_with("\r\n\r\n{\"error\":{\"status\":503,\"message\":\"busy\"}}"));

@@ -20,6 +20,7 @@ mod hostile_cli;
 mod operations;
 mod outputs_and_exit_codes;
 mod readme_commands;
+mod serve_answers;
 mod serve_api;
 mod serve_hostile;
 mod serve_operations;
