@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use dtype_lattice::design::lattice_file;
-use dtype_lattice::design::{Definition, Subject};
+use dtype_lattice::design::{self, Definition, Subject};
 
 use crate::args::{policy_help, SettingFlags};
 use crate::failure::Failure;
@@ -159,10 +159,11 @@ fn from_policy(name: &str, settings: SettingFlags) -> Result<Subject, Failure> {
 /// The subject's graph, or a usage error saying the policy has none and
 /// which command shows why.
 pub fn definition(subject: &Subject) -> Result<&Definition, Failure> {
-    subject.definition().map_err(|err| {
-        Failure::Usage(format!(
+    subject.definition().map_err(|err| match &err {
+        design::Error::NoGraph(no_graph) => Failure::Usage(format!(
             "{err}; `dtype-lattice check --policy {}` shows why",
-            err.policy()
-        ))
+            no_graph.policy()
+        )),
+        _ => Failure::Usage(err.to_string()),
     })
 }

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::support::{run, stderr, stdout};
 use dtype_lattice::design::graph::Drawing;
-use dtype_lattice::design::{Definition, NodeDef};
+use dtype_lattice::design::{self, Definition, NodeDef};
 use dtype_lattice::engine::transitive_reduction;
 use dtype_lattice::engine::Poset;
 use dtype_lattice::frameworks::jax::{Config, Jax, Promotion};
@@ -388,7 +388,9 @@ fn graphs_too_large_to_lay_out_are_refused_quickly() {
     let wide = sketch("wide", &dict);
     let poset = wide.poset().unwrap();
     let drawing = Drawing::new(&wide, &poset, None).unwrap();
-    let err = drawing.svg().unwrap_err();
+    let Err(design::Error::TooLarge(err)) = drawing.svg() else {
+        panic!("a drawing too large to lay out is refused as such");
+    };
     assert_eq!(err.vertices, 700 + 400 * 298);
     // DOT has no layout to do.
     assert_eq!(parse_dot(&drawing.dot()).edges.len(), 299 + 400);

@@ -33,6 +33,7 @@
 //! assert_eq!(err.no_path_reason().unwrap().family(), "sub_byte_integer");
 //! ```
 
+use crate::design::Error;
 use std::fmt;
 
 use crate::design::Definition;
@@ -156,7 +157,7 @@ impl Report {
         poset: &Poset,
         policy: Option<&dyn Policy>,
         inputs: [&str; 2],
-    ) -> Result<Report, UnknownNode> {
+    ) -> Result<Report, Error> {
         let [a, b] = [
             definition.resolve(inputs[0])?,
             definition.resolve(inputs[1])?,
@@ -205,7 +206,7 @@ impl Report {
         poset: &Poset,
         policy: &dyn Policy,
         types: [TypeSpec; 2],
-    ) -> Result<Report, UnknownNode> {
+    ) -> Result<Report, Error> {
         for spec in types {
             let TypeSpec::Python(scalar) = spec else {
                 continue;
@@ -218,12 +219,12 @@ impl Report {
                 .iter()
                 .any(|node| node.python == Some(scalar) && node.weak);
             if !weak_node {
-                return Err(UnknownNode {
+                return Err(Error::UnknownNode(UnknownNode {
                     input: scalar.name().to_owned(),
                     subject: definition.name.clone(),
                     suggestion: None,
                     by_rule: true,
-                });
+                }));
             }
         }
         let inputs = types.map(|spec| match spec {
@@ -338,7 +339,7 @@ impl Definition {
     /// [`DType::from_name`] accepts, as the node of that dtype.
     ///
     /// Fails with the nearest label when nothing matches.
-    pub fn resolve(&self, input: &str) -> Result<Node, UnknownNode> {
+    pub fn resolve(&self, input: &str) -> Result<Node, Error> {
         if let Some(node) = self.node(input) {
             return Ok(node);
         }
@@ -352,11 +353,13 @@ impl Definition {
                 .position(|n| n.dtype == Some(dtype) && !n.weak)
                 .or_else(|| self.nodes.iter().position(|n| n.dtype == Some(dtype)))
         };
-        weak.or_else(dtype).ok_or_else(|| UnknownNode {
-            input: input.to_owned(),
-            subject: self.name.clone(),
-            suggestion: self.nearest_label(input),
-            by_rule: false,
+        weak.or_else(dtype).ok_or_else(|| {
+            Error::UnknownNode(UnknownNode {
+                input: input.to_owned(),
+                subject: self.name.clone(),
+                suggestion: self.nearest_label(input),
+                by_rule: false,
+            })
         })
     }
 
@@ -453,7 +456,9 @@ mod tests {
         assert_eq!(jax.resolve("bool"), Ok(node("bool")));
         assert_eq!(jax.resolve("<c8"), Ok(node("complex64")));
         assert_eq!(jax.resolve("double"), Ok(node("float64")));
-        let err = jax.resolve("nothing-like-it").unwrap_err();
+        let Err(Error::UnknownNode(err)) = jax.resolve("nothing-like-it") else {
+            panic!("an unknown node");
+        };
         assert_eq!(err.suggestion(), None);
         assert_eq!(err.input(), "nothing-like-it");
         assert!(jax.resolve(&"x".repeat(10_000)).is_err());

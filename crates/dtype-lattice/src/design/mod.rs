@@ -44,6 +44,7 @@ mod definition;
 // The explorer's editor reads a pasted Python dict as the library does;
 // public for it, not part of the documented API (users pass a dict:
 // `DictSpec`).
+mod definition_error;
 #[doc(hidden)]
 pub mod dict_text;
 pub mod diff;
@@ -63,7 +64,8 @@ mod subject;
 pub mod table;
 
 pub use definition::{Definition, NodeDef, WEAK_LABELS};
-pub use error::{DefinitionError, DefinitionErrorKind, Origin};
+pub use definition_error::{DefinitionError, DefinitionErrorKind, Origin};
+pub use error::Error;
 pub use from_dict::DictSpec;
 pub use location::Location;
 pub use subject::{NoGraph, Subject};

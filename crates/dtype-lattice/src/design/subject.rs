@@ -2,6 +2,7 @@
 //! or a built-in policy's lattice), or a policy defined by rules, which has
 //! no graph. Every front end loads one and hands it to the reports.
 
+use crate::design::Error;
 use std::fmt;
 
 use crate::design::Definition;
@@ -74,12 +75,12 @@ impl Subject {
     }
 
     /// The graph, or why there is none.
-    pub fn definition(&self) -> Result<&Definition, NoGraph> {
+    pub fn definition(&self) -> Result<&Definition, Error> {
         match self {
             Subject::Graph { definition, .. } => Ok(definition),
-            Subject::Rules(policy) => Err(NoGraph {
+            Subject::Rules(policy) => Err(Error::NoGraph(NoGraph {
                 policy: policy.name(),
-            }),
+            })),
         }
     }
 

@@ -3,10 +3,10 @@
 //! dashed, optionally with a pair, its join and the paths to it marked.
 //! What `graph` prints, and what the Python package and the explorer show.
 
+use crate::design::Error;
 use std::collections::HashSet;
 use std::fmt::Write;
 
-use crate::design::explain::UnknownNode;
 use crate::design::{Definition, NodeDef};
 use crate::engine::transitive_reduction;
 use crate::engine::{shortest_path, Explanation};
@@ -157,12 +157,12 @@ pub struct Marks {
 ///     "expected two types separated by a comma, such as int8,uint8; got 'int8'"
 /// );
 /// ```
-pub fn pair(text: &str) -> Result<[&str; 2], BadPair> {
+pub fn pair(text: &str) -> Result<[&str; 2], Error> {
     match text.split_once(',').map(|(a, b)| (a.trim(), b.trim())) {
         Some((a, b)) if !a.is_empty() && !b.is_empty() && !b.contains(',') => Ok([a, b]),
-        _ => Err(BadPair {
+        _ => Err(Error::BadPair(BadPair {
             given: text.to_owned(),
-        }),
+        })),
     }
 }
 
@@ -199,7 +199,7 @@ impl Drawing {
         definition: &Definition,
         poset: &Poset,
         highlight: Option<[&str; 2]>,
-    ) -> Result<Drawing, UnknownNode> {
+    ) -> Result<Drawing, Error> {
         let hasse = transitive_reduction(poset);
         let highlight = match highlight {
             Some([a, b]) => Some(Self::highlight(
@@ -294,11 +294,7 @@ impl Drawing {
     /// assert_eq!(drawing.marks_of(&jax, pair).unwrap(), highlighted.marks().unwrap());
     /// assert!(drawing.marks_of(&jax, ["int8", "int9"]).is_err());
     /// ```
-    pub fn marks_of(
-        &self,
-        definition: &Definition,
-        highlight: [&str; 2],
-    ) -> Result<Marks, UnknownNode> {
+    pub fn marks_of(&self, definition: &Definition, highlight: [&str; 2]) -> Result<Marks, Error> {
         let [a, b] = highlight;
         let inputs = [definition.resolve(a)?, definition.resolve(b)?];
         Ok(self.marks_from(&Self::highlight(&self.hasse, inputs)))

@@ -8,7 +8,7 @@ impl Drawing {
     /// A standalone SVG drawing: one `<g class="node ...">` per node, one
     /// `<path class="edge ...">` per edge, a title and a legend. Refused for
     /// graphs too large to lay out here (see [`MAX_VERTICES`]).
-    pub fn svg(&self) -> Result<String, TooLarge> {
+    pub fn svg(&self) -> Result<String, Error> {
         let vertices: Vec<Vertex> = self
             .nodes
             .iter()
