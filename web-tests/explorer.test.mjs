@@ -194,7 +194,7 @@ async function refusalsAreMessages(page, browser, url) {
   await fresh.waitForFunction(() => document.querySelector('#drawing').textContent.includes('64 MiB of answers'));
   await fresh.screenshot({ path: join(shots, 'explorer-refused.png'), fullPage: true });
   await fresh.close();
-  checks += 3;
+  tally.checks += 3;
 }
 
 async function editorFindsTheNotebooksNonLattices(page) {
