@@ -73,17 +73,6 @@ fn a_batch_whose_answers_weigh_too_much_is_refused() {
     assert_eq!(server.post("/api/batch", b"x\n").status, 200);
 }
 
-/// What the server's process holds in memory, in KiB.
-#[cfg(target_os = "linux")]
-fn resident_kib(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
-    status
-        .lines()
-        .find_map(|line| line.strip_prefix("VmRSS:"))
-        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or_else(|| panic!("no VmRSS in {status}"))
-}
-
 /// Keeps the client's kernel from reading the answer for it: a receive
 /// buffer of megabytes would take a whole answer at loopback speed
 /// whatever the client reads.
@@ -154,7 +143,7 @@ fn slow_readers_are_cut_off_and_hold_no_more_than_the_budget() {
     const RATE: usize = 100_000;
     let server = Server::start();
     assert_eq!(server.get("/api/info").status, 200);
-    let before = resident_kib(server.pid());
+    let before = crate::support::serve::resident_kib(server.pid());
     // The largest answer a lattice gets in a few seconds here: its drawing
     // just under the drawing's limit, about 4 MB in all.
     let text = bipartite(140);
@@ -171,7 +160,7 @@ fn slow_readers_are_cut_off_and_hold_no_more_than_the_budget() {
             .collect();
         let start = Instant::now();
         while start.elapsed() < allowed * 2 && !readers.iter().all(|r| r.is_finished()) {
-            peak = peak.max(resident_kib(server.pid()));
+            peak = peak.max(crate::support::serve::resident_kib(server.pid()));
             let asked = Instant::now();
             assert_eq!(server.get("/api/info").status, 200);
             info_worst = info_worst.max(asked.elapsed());

@@ -211,25 +211,13 @@ fn a_declared_body_past_the_limit_is_refused_before_100_continue() {
     assert_eq!(answer.text(), "{\"ok\":\"float32\"}\n");
 }
 
-/// What the server's process holds in memory, in KiB (Linux's
-/// /proc/PID/status).
-#[cfg(target_os = "linux")]
-fn resident_kib(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
-    status
-        .lines()
-        .find_map(|line| line.strip_prefix("VmRSS:"))
-        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or_else(|| panic!("no VmRSS in {status}"))
-}
-
 #[cfg(target_os = "linux")]
 #[test]
 fn abandoned_large_uploads_hold_at_most_a_few_bodies_in_memory() {
     const UPLOADS: usize = 12;
     let server = Server::start();
     still_serving(&server);
-    let before = resident_kib(server.pid());
+    let before = crate::support::serve::resident_kib(server.pid());
     let body = vec![b'#'; (8 << 20) - 1];
     let head = format!(
         "POST /api/lattice HTTP/1.1\r\nHost: {}\r\nContent-Length: {}\r\n\r\n",
@@ -252,14 +240,14 @@ fn abandoned_large_uploads_hold_at_most_a_few_bodies_in_memory() {
             })
             .collect();
         for _ in 0..20 {
-            peak = peak.max(resident_kib(server.pid()));
+            peak = peak.max(crate::support::serve::resident_kib(server.pid()));
             std::thread::sleep(Duration::from_millis(100));
         }
         for upload in uploads {
             drop(upload.join().unwrap());
         }
     });
-    peak = peak.max(resident_kib(server.pid()));
+    peak = peak.max(crate::support::serve::resident_kib(server.pid()));
     // UPLOADS_AT_ONCE (4) bodies of 8 MiB: 32 MiB; all twelve would be 96.
     let grown = (peak - before) >> 10;
     assert!(

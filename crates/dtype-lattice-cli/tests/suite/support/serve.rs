@@ -345,3 +345,14 @@ pub fn cli(args: &[&str], input: &[u8]) -> Vec<u8> {
 pub fn root() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
+
+/// What a process holds in memory, in KiB (Linux's /proc/PID/status).
+#[cfg(target_os = "linux")]
+pub fn resident_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))
+        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or_else(|| panic!("no VmRSS in {status}"))
+}
