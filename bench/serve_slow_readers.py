@@ -18,7 +18,6 @@ standard library only. BENCHMARKS.md ("Clients that read slowly") has results.
 
 import argparse
 import json
-import os
 import signal
 import socket
 import statistics
@@ -26,26 +25,10 @@ import subprocess
 import threading
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The release binary and the server's memory, read as the stalled-client
+# benchmark reads them (this script runs from bench/, beside it).
+from serve_stalled import binary, resident_mib
 
-
-def binary():
-    path = os.environ.get("DTYPE_LATTICE_BIN")
-    if path:
-        return path
-    subprocess.run(
-        ["cargo", "build", "--release", "-q", "-p", "dtype-lattice-cli"], cwd=ROOT, check=True
-    )
-    target = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
-    return os.path.join(target, "release", "dtype-lattice")
-
-
-def resident_mib(pid):
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 def lattice(n=500):

@@ -122,14 +122,7 @@ fn promote_takes_the_settings_and_reports_the_frameworks_errors() {
     let output = run(&["promote", "--policy", "keras", "int4", "int8"]);
     assert_eq!(output.status.code(), Some(1));
     let expected = &keras[r#"["int4","int8"]"#]["error"];
-    assert_eq!(
-        String::from_utf8_lossy(&output.stderr).trim(),
-        format!(
-            "{}: {}",
-            expected["type"].as_str().unwrap(),
-            expected["message"].as_str().unwrap()
-        )
-    );
+    crate::support::assert_prints_error(&output, expected);
     let tinygrad = answers("tinygrad_promote_types.jsonl", "promote_types", &[]);
     let ours = succeeds(&["promote", "--policy", "tg", "float8_e4m3fn", "float8_e5m2"]);
     assert_eq!(

@@ -122,14 +122,7 @@ fn promote_and_result_type_commands_take_the_new_policies() {
         &json!(["float8_e5m2", "float32"]),
     )["error"]
         .clone();
-    assert_eq!(
-        String::from_utf8_lossy(&output.stderr).trim(),
-        format!(
-            "{}: {}",
-            expected["type"].as_str().unwrap(),
-            expected["message"].as_str().unwrap()
-        )
-    );
+    crate::support::assert_prints_error(&output, &expected);
 }
 
 #[test]

@@ -80,6 +80,19 @@ pub fn table_cell(answer: &Value) -> String {
     .to_owned()
 }
 
+/// Asserts that the command failed with the golden `error` as the
+/// command line prints it: `Type: message`.
+pub fn assert_prints_error(output: &Output, error: &Value) {
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr).trim(),
+        format!(
+            "{}: {}",
+            error["type"].as_str().expect("an error type"),
+            error["message"].as_str().expect("an error message")
+        )
+    );
+}
+
 pub fn stdout(output: &Output) -> String {
     String::from_utf8(output.stdout.clone()).expect("UTF-8 output")
 }
