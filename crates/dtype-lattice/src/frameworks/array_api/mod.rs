@@ -43,6 +43,7 @@
 
 use std::sync::OnceLock;
 
+use crate::frameworks::common::DTypeSet;
 use crate::policy::Policy;
 use crate::policy::TypedLattice;
 use crate::types::DType;
@@ -71,7 +72,7 @@ const LATTICE: &[(&str, &[&str])] = &[
 ];
 
 /// The dtypes array-api-strict has: the lattice's nodes.
-const DTYPES: [DType; 13] = [
+const DTYPES: DTypeSet = DTypeSet::of(&[
     DType::Bool,
     DType::Int8,
     DType::Int16,
@@ -85,7 +86,7 @@ const DTYPES: [DType; 13] = [
     DType::Float64,
     DType::Complex64,
     DType::Complex128,
-];
+]);
 
 /// The Array API's promotion rules, as array-api-strict 2.6.1 applies them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -280,7 +281,7 @@ pub(crate) fn python_adds(a: PyScalar, b: PyScalar) -> PromotionError {
 
 /// A dtype array-api-strict has, or the error looking it up gives.
 pub(super) fn known(dtype: DType) -> Result<DType, PromotionError> {
-    if DTYPES.contains(&dtype) {
+    if DTYPES.contains(dtype) {
         return Ok(dtype);
     }
     Err(PromotionError::no_attribute(
@@ -372,7 +373,7 @@ impl Policy for ArrayApi {
     }
 
     fn is_native(&self, dtype: DType) -> bool {
-        DTYPES.contains(&dtype)
+        DTYPES.contains(dtype)
     }
 
     /// The standard's function of the operation in array-api-strict
@@ -425,8 +426,8 @@ mod tests {
     #[test]
     fn the_lattice_has_exactly_the_library_dtypes() {
         let lattice = lattice();
-        assert_eq!(lattice.len(), DTYPES.len());
-        for dtype in DTYPES {
+        assert_eq!(lattice.len(), DTYPES.iter().count());
+        for dtype in DTYPES.iter() {
             assert!(lattice.node_of(Typed::strong(dtype)).is_some(), "{dtype}");
         }
     }

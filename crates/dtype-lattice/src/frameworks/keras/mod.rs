@@ -243,7 +243,7 @@ impl Policy for Keras {
     }
 
     fn is_native(&self, dtype: DType) -> bool {
-        DTYPES.contains(&dtype)
+        DTYPES.contains(dtype)
     }
 
     /// `keras.ops.<op>(*operands)`'s dtype on the backend (`keras.ops.mod`

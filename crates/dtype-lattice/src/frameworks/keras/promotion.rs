@@ -6,6 +6,7 @@ use std::sync::OnceLock;
 
 use super::Keras;
 use crate::engine::Lattice;
+use crate::frameworks::common::DTypeSet;
 use crate::types::{DType, ErrorKind, PromotionError, PyScalar, TypeSpec};
 use crate::types::{Operand, OperandKind};
 
@@ -33,7 +34,7 @@ pub(super) const LATTICE: &[(&str, &[&str])] = &[
 
 /// The dtypes Keras has (`ALLOWED_DTYPES` but `string`): the lattice's and
 /// the two float8 types, which promote with nothing.
-pub(super) const DTYPES: [DType; 17] = [
+pub(super) const DTYPES: DTypeSet = DTypeSet::of(&[
     DType::Bool,
     DType::UInt8,
     DType::UInt16,
@@ -51,9 +52,9 @@ pub(super) const DTYPES: [DType; 17] = [
     DType::Float64,
     DType::Complex64,
     DType::Complex128,
-];
+]);
 
-pub(super) const FLOAT8: [DType; 2] = [DType::Float8E4M3Fn, DType::Float8E5M2];
+pub(super) const FLOAT8: DTypeSet = DTypeSet::of(&[DType::Float8E4M3Fn, DType::Float8E5M2]);
 
 /// A node of Keras's lattice or where `result_type` stops before it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -119,7 +120,7 @@ impl Keras {
         }
         if operands
             .iter()
-            .any(|o| spec_dtype(o).is_some_and(|d| FLOAT8.contains(&d)))
+            .any(|o| spec_dtype(o).is_some_and(|d| FLOAT8.contains(d)))
         {
             let items = operands.iter().map(quoted_name).collect();
             return Err(no_float8_promotion(&python_tuple(items)));
@@ -137,7 +138,7 @@ impl Keras {
     pub(super) fn result_of(self, given: &[TypeSpec]) -> Result<DType, PromotionError> {
         if given
             .iter()
-            .any(|g| matches!(g, TypeSpec::DType(d) if FLOAT8.contains(d)))
+            .any(|g| matches!(g, TypeSpec::DType(d) if FLOAT8.contains(*d)))
         {
             let items = given.iter().map(|&g| dtype_object(g)).collect();
             return Err(no_float8_promotion(&python_tuple(items)));
@@ -194,7 +195,7 @@ pub(super) fn spec_dtype(operand: &Operand) -> Option<DType> {
 
 /// A dtype Keras has, or `standardize_dtype`'s error.
 pub(super) fn keras_dtype(dtype: DType) -> Result<DType, PromotionError> {
-    if DTYPES.contains(&dtype) {
+    if DTYPES.contains(dtype) {
         Ok(dtype)
     } else {
         Err(invalid_dtype(dtype.name()))
@@ -257,12 +258,12 @@ mod tests {
 
     #[test]
     fn every_dtype_but_float8_is_a_node() {
-        for dtype in DTYPES {
+        for dtype in DTYPES.iter() {
             assert_eq!(
                 lattice().node(dtype.name()).is_some(),
-                !FLOAT8.contains(&dtype)
+                !FLOAT8.contains(dtype)
             );
         }
-        assert_eq!(lattice().len(), DTYPES.len());
+        assert_eq!(lattice().len(), DTYPES.iter().count());
     }
 }

@@ -4,6 +4,7 @@
 //! 0.6.0 registers with NumPy (checked pair by pair against
 //! `np.can_cast(a, b, casting="safe")` in the golden data).
 
+use crate::frameworks::common::DTypeSet;
 use crate::types::{DType, Kind};
 
 /// NumPy's type number. NumPy's own dtypes have fixed numbers (on a
@@ -135,7 +136,7 @@ fn builtin_safe(from: DType, to: DType) -> bool {
 /// The small floats ml_dtypes registers as casting safely to one another
 /// and to the sub-byte integers (every small float but `float8_e5m2` and
 /// `float8_e8m0fnu`).
-const INTERCHANGEABLE_FLOATS: [DType; 9] = [
+const INTERCHANGEABLE_FLOATS: DTypeSet = DTypeSet::of(&[
     DType::Float4E2M1Fn,
     DType::Float6E2M3Fn,
     DType::Float6E3M2Fn,
@@ -145,12 +146,12 @@ const INTERCHANGEABLE_FLOATS: [DType; 9] = [
     DType::Float8E4M3Fn,
     DType::Float8E4M3Fnuz,
     DType::Float8E5M2Fnuz,
-];
+]);
 
 /// Safe casts where ml_dtypes is involved, as ml_dtypes registers them.
 fn ml_dtypes_safe(from: DType, to: DType) -> bool {
     use DType::*;
-    let interchangeable = |d| INTERCHANGEABLE_FLOATS.contains(&d);
+    let interchangeable = |d| INTERCHANGEABLE_FLOATS.contains(d);
     // float6_e2m3fn and the 4-bit integers are the one exception to the
     // groups below, in both directions.
     let excluded = |a: DType, b: DType| a == Float6E2M3Fn && matches!(b, Int4 | UInt4);

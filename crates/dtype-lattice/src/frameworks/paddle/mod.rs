@@ -62,13 +62,14 @@ mod promotion;
 
 use self::kernels::Stop;
 use self::promotion::{common, Tensor, ZeroDim};
+use crate::frameworks::common::DTypeSet;
 use crate::frameworks::python::{self, Number};
 use crate::policy::{Policy, TypedLattice};
 use crate::types::{DType, Op, Operand, OperandKind, PromotionError, TypeSpec, Typed};
 
 /// Paddle's dtypes among the 32 (`paddle.uint16` is a dtype of its own,
 /// though Paddle prints it as `paddle.bfloat16`).
-const DTYPES: [DType; 17] = [
+const DTYPES: DTypeSet = DTypeSet::of(&[
     DType::Bool,
     DType::UInt8,
     DType::UInt16,
@@ -86,7 +87,7 @@ const DTYPES: [DType; 17] = [
     DType::Float64,
     DType::Complex64,
     DType::Complex128,
-];
+]);
 
 /// An operand as an operation sees it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -123,7 +124,7 @@ fn form(operand: &Operand) -> Result<Form, PromotionError> {
 
 /// A dtype Paddle has, or the error `getattr(paddle, name)` gives.
 fn known(dtype: DType) -> Result<DType, PromotionError> {
-    if DTYPES.contains(&dtype) {
+    if DTYPES.contains(dtype) {
         Ok(dtype)
     } else {
         Err(PromotionError::no_attribute("paddle", dtype.name()))
@@ -199,7 +200,7 @@ impl Policy for Paddle {
     }
 
     fn is_native(&self, dtype: DType) -> bool {
-        DTYPES.contains(&dtype)
+        DTYPES.contains(dtype)
     }
 
     /// `op` as Python calls it on the CPU (`ops.rs`): `x - y`, `x < y`,

@@ -128,7 +128,7 @@ fn compatible(desired: DType, returned: DType) -> bool {
 /// at all.
 pub(super) fn casts(from: DType, to: DType) -> bool {
     use DType::*;
-    let standard = |d: DType| super::LATTICE_DTYPES.contains(&d);
+    let standard = |d: DType| super::LATTICE_DTYPES.contains(d);
     let integer = |d: DType| {
         matches!(d.kind(), Kind::Signed | Kind::Unsigned)
             && (standard(d) || matches!(d, Int4 | UInt4))

@@ -56,6 +56,7 @@ mod tnp;
 
 use std::sync::OnceLock;
 
+use crate::frameworks::common::DTypeSet;
 use crate::policy::Policy;
 use crate::policy::TypedLattice;
 use crate::types::ErrorKind;
@@ -125,7 +126,7 @@ const LATTICE: &[(&str, &[&str])] = &[
 ];
 
 /// The dtypes TensorFlow has.
-const DTYPES: [DType; 25] = [
+const DTYPES: DTypeSet = DTypeSet::of(&[
     DType::Bool,
     DType::UInt2,
     DType::UInt4,
@@ -151,11 +152,11 @@ const DTYPES: [DType; 25] = [
     DType::Float64,
     DType::Complex64,
     DType::Complex128,
-];
+]);
 
 /// The fifteen dtypes of the table, which auto dtype conversion promotes
 /// and `tf.cast` casts among.
-const LATTICE_DTYPES: [DType; 15] = [
+const LATTICE_DTYPES: DTypeSet = DTypeSet::of(&[
     DType::Bool,
     DType::UInt8,
     DType::UInt16,
@@ -171,16 +172,16 @@ const LATTICE_DTYPES: [DType; 15] = [
     DType::Float64,
     DType::Complex64,
     DType::Complex128,
-];
+]);
 
 /// The dtypes a `WeakTensor` may have.
-const WEAK_DTYPES: [DType; 5] = [
+const WEAK_DTYPES: DTypeSet = DTypeSet::of(&[
     DType::Int32,
     DType::Int64,
     DType::Float32,
     DType::Float64,
     DType::Complex128,
-];
+]);
 
 /// TensorFlow 2.21.0's promotion in one dtype conversion mode.
 ///
@@ -301,7 +302,7 @@ impl TensorFlow {
                 ),
             ));
         }
-        if WEAK_DTYPES.contains(&dtype) {
+        if WEAK_DTYPES.contains(dtype) {
             return Ok(());
         }
         Err(PromotionError::framework(
@@ -370,7 +371,7 @@ fn python_bool(value: bool) -> &'static str {
 
 /// A dtype TensorFlow has, or the error `tf.as_dtype(name)` gives.
 fn known(dtype: DType) -> Result<DType, PromotionError> {
-    if DTYPES.contains(&dtype) {
+    if DTYPES.contains(dtype) {
         return Ok(dtype);
     }
     Err(PromotionError::framework(
@@ -499,7 +500,7 @@ impl Policy for TensorFlow {
     }
 
     fn is_native(&self, dtype: DType) -> bool {
-        DTYPES.contains(&dtype)
+        DTYPES.contains(dtype)
     }
 
     /// The dtype of `tf.<function>(*operands)` for `op` (`tf.math.truediv`
@@ -571,7 +572,7 @@ mod tests {
     fn the_lattice_has_fifteen_dtypes_and_five_weak_types() {
         let lattice = lattice();
         assert_eq!(lattice.len(), 20);
-        for dtype in WEAK_DTYPES {
+        for dtype in WEAK_DTYPES.iter() {
             assert!(lattice.node_of(Typed::weak(dtype)).is_some(), "{dtype}");
         }
         assert_eq!(

@@ -80,6 +80,7 @@ mod ops;
 use std::sync::OnceLock;
 
 use crate::engine::Poset;
+use crate::frameworks::common::DTypeSet;
 use crate::policy::{Policy, TypedLattice, WrittenGraph};
 use crate::types::{DType, ErrorKind, Op, PromotionError, Typed};
 use crate::types::{Operand, OperandKind, PyScalar, TypeSpec};
@@ -147,7 +148,7 @@ const WEAK_FLOAT: &str = "weakfloat";
 
 /// The dtypes tinygrad has (`dtypes.all`), our names; it looks up its
 /// float8 types as `fp8e4m3` and so on.
-const DTYPES: [DType; 17] = [
+const DTYPES: DTypeSet = DTypeSet::of(&[
     DType::Bool,
     DType::Int8,
     DType::UInt8,
@@ -165,7 +166,7 @@ const DTYPES: [DType; 17] = [
     DType::BFloat16,
     DType::Float32,
     DType::Float64,
-];
+]);
 
 /// tinygrad 0.14.0's promotion, with its `DEFAULT_FLOAT` and
 /// `DEFAULT_INT` (float32 and int32 by default).
@@ -292,7 +293,7 @@ fn node_of_label(label: &str) -> usize {
 /// The node of a dtype tinygrad has, or the `AttributeError` its
 /// `dtypes` namespace raises for one it lacks.
 fn dtype_node(dtype: DType) -> Result<usize, PromotionError> {
-    if DTYPES.contains(&dtype) {
+    if DTYPES.contains(dtype) {
         Ok(node_of_label(dtype.name()))
     } else {
         Err(PromotionError::framework(
@@ -491,7 +492,7 @@ impl Policy for Tinygrad {
     }
 
     fn is_native(&self, dtype: DType) -> bool {
-        DTYPES.contains(&dtype)
+        DTYPES.contains(dtype)
     }
 
     /// `op` as Python writes it on tinygrad's tensors (`ops.rs`): the
@@ -538,7 +539,7 @@ mod tests {
     fn every_dtype_is_a_node_and_the_order_names_every_node() {
         let graph = graph();
         assert_eq!(graph.poset.len(), ORDER.len());
-        for dtype in DTYPES {
+        for dtype in DTYPES.iter() {
             assert!(dtype_node(dtype).is_ok(), "{dtype}");
             assert_ne!(dtype.kind(), Kind::Complex);
         }

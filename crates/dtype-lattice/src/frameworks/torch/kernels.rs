@@ -2,43 +2,50 @@
 //! dispatch macros (`AT_DISPATCH_...`) list them, measured on the CPU.
 
 use super::ScalarType;
+use crate::frameworks::common::DTypeSet;
 use crate::types::DType;
 
 /// A set of the types PyTorch computes in, as its dispatch macros list
-/// them: bit `i` is the dtype of index `i`, then `complex32` and
-/// `bcomplex32`.
+/// them: dtypes, and the two half-precision complex types this crate has
+/// no dtype for (`complex32`, `bcomplex32`).
 #[derive(Clone, Copy)]
-pub(super) struct Types(u64);
+pub(super) struct Types {
+    dtypes: DTypeSet,
+    /// Bit 0 `complex32`, bit 1 `bcomplex32`.
+    half_complex: u8,
+}
 
 impl Types {
     const fn of(dtypes: &[DType]) -> Types {
-        let mut bits = 0;
-        let mut i = 0;
-        while i < dtypes.len() {
-            bits |= 1 << dtypes[i].index();
-            i += 1;
+        Types {
+            dtypes: DTypeSet::of(dtypes),
+            half_complex: 0,
         }
-        Types(bits)
     }
 
     /// No type.
-    pub(super) const NONE: Types = Types(0);
+    pub(super) const NONE: Types = Types::of(&[]);
 
     pub(super) const fn without(self, other: Types) -> Types {
-        Types(self.0 & !other.0)
+        Types {
+            dtypes: self.dtypes.without(other.dtypes),
+            half_complex: self.half_complex & !other.half_complex,
+        }
     }
 
     pub(super) const fn with(self, other: Types) -> Types {
-        Types(self.0 | other.0)
+        Types {
+            dtypes: self.dtypes.with(other.dtypes),
+            half_complex: self.half_complex | other.half_complex,
+        }
     }
 
     pub(super) fn contains(self, scalar_type: ScalarType) -> bool {
-        let bit = match scalar_type {
-            ScalarType::DType(dtype) => dtype.index(),
-            ScalarType::HalfComplex(DType::BFloat16) => DType::COUNT + 1,
-            ScalarType::HalfComplex(_) => DType::COUNT,
-        };
-        self.0 >> bit & 1 == 1
+        match scalar_type {
+            ScalarType::DType(dtype) => self.dtypes.contains(dtype),
+            ScalarType::HalfComplex(DType::BFloat16) => self.half_complex & 2 != 0,
+            ScalarType::HalfComplex(_) => self.half_complex & 1 != 0,
+        }
     }
 }
 
@@ -66,8 +73,14 @@ pub(super) const FLOAT8: Types = Types::of(&[
     DType::Float8E5M2Fnuz,
 ]);
 pub(super) const E8M0: Types = Types::of(&[DType::Float8E8M0Fnu]);
-pub(super) const COMPLEX32: Types = Types(1 << DType::COUNT);
-pub(super) const BCOMPLEX32: Types = Types(1 << (DType::COUNT + 1));
+pub(super) const COMPLEX32: Types = Types {
+    half_complex: 1,
+    ..Types::NONE
+};
+pub(super) const BCOMPLEX32: Types = Types {
+    half_complex: 2,
+    ..Types::NONE
+};
 
 /// Every type but the sub-byte integers, which PyTorch only stores.
 pub(super) const STORED: Types = BOOL
