@@ -28,4 +28,7 @@ pub mod paddle;
 pub(crate) mod python;
 pub mod tensorflow;
 pub mod tinygrad;
+// The add-a-framework checklist, followed by a framework of the tests.
 pub mod torch;
+#[cfg(test)]
+pub(crate) mod toy;

@@ -60,7 +60,7 @@ pub struct PolicyInfo {
     pub aliases: &'static [&'static str],
     /// The names of the [settings](SETTINGS) it reads; it ignores the rest.
     pub settings: &'static [&'static str],
-    build: fn(Settings) -> Box<dyn Policy>,
+    pub(crate) build: fn(Settings) -> Box<dyn Policy>,
 }
 
 impl fmt::Debug for PolicyInfo {
@@ -203,6 +203,18 @@ pub const POLICIES: &[PolicyInfo] = &[
     },
 ];
 
+/// Every entry: [`POLICIES`], and in the crate's own tests the toy
+/// framework too (`frameworks/toy/`), which follows DESIGN.md's
+/// add-a-framework checklist so that the checks of every entry below,
+/// and its golden data, show the checklist is complete.
+fn entries() -> impl Iterator<Item = &'static PolicyInfo> {
+    #[cfg(test)]
+    const TESTS_ONLY: &[PolicyInfo] = &[crate::frameworks::toy::ENTRY];
+    #[cfg(not(test))]
+    const TESTS_ONLY: &[PolicyInfo] = &[];
+    POLICIES.iter().chain(TESTS_ONLY)
+}
+
 /// The registry name of `name` (itself, or what it is an alias of), or an
 /// error suggesting the nearest.
 ///
@@ -218,8 +230,7 @@ pub fn canonical(name: &str) -> Result<&'static str, UnknownPolicy> {
 
 /// The entry of the policy called `name` or one of its aliases.
 pub fn policy_info(name: &str) -> Result<&'static PolicyInfo, UnknownPolicy> {
-    POLICIES
-        .iter()
+    entries()
         .find(|info| info.name == name || info.aliases.contains(&name))
         .ok_or_else(|| UnknownPolicy {
             name: name.to_owned(),
@@ -262,7 +273,7 @@ pub fn frameworks() -> Vec<&'static str> {
 
 /// The names of every policy, in [`POLICIES`] order.
 pub fn names() -> impl Iterator<Item = &'static str> {
-    POLICIES.iter().map(|info| info.name)
+    entries().map(|info| info.name)
 }
 
 /// The names of the policies defined by a lattice, in [`POLICIES`] order:
@@ -273,8 +284,7 @@ pub fn names() -> impl Iterator<Item = &'static str> {
 /// assert_eq!(with_lattice(), ["jax", "array-api", "torch", "tensorflow-all"]);
 /// ```
 pub fn with_lattice() -> Vec<&'static str> {
-    POLICIES
-        .iter()
+    entries()
         .filter(|info| info.build(Settings::default()).lattice().is_some())
         .map(|info| info.name)
         .collect()
@@ -292,8 +302,7 @@ pub fn with_lattice() -> Vec<&'static str> {
 pub fn with_graph() -> Vec<&'static str> {
     let mut names = with_lattice();
     names.extend(
-        POLICIES
-            .iter()
+        entries()
             .filter(|info| info.build(Settings::default()).written_graph().is_some())
             .map(|info| info.name),
     );
@@ -326,7 +335,7 @@ mod tests {
     #[test]
     fn names_and_aliases_are_unique_and_read_known_settings() {
         let mut seen = std::collections::BTreeSet::new();
-        for info in POLICIES {
+        for info in entries() {
             for name in std::iter::once(&info.name).chain(info.aliases) {
                 assert!(seen.insert(*name), "{name} twice");
             }
@@ -342,7 +351,7 @@ mod tests {
     fn a_policy_describes_exactly_the_operations_it_models() {
         use crate::types::{DType, Op, Operand};
         let operands = [Operand::dtype(DType::Float32); 2];
-        for info in POLICIES {
+        for info in entries() {
             for settings in info.configurations() {
                 let policy = info.build(settings);
                 for op in Op::ALL {
@@ -362,7 +371,7 @@ mod tests {
     /// not declare must not change its answers' name.
     #[test]
     fn a_policy_reads_exactly_the_settings_it_declares() {
-        for info in POLICIES {
+        for info in entries() {
             let base = info.build(Settings::default()).name();
             for s in SETTINGS {
                 let changes = s.values.iter().any(|value| {

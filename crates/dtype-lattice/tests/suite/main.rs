@@ -19,5 +19,6 @@ mod hostile_names;
 mod hostile_operands;
 mod lattice_file_memory;
 mod lattice_properties;
+mod layering;
 mod notebook;
 mod result_type_paths;
