@@ -2,6 +2,11 @@
 //! line's `--format json`, the explorer's API, its static export and the
 //! Python package show the same objects. docs/lattices.md and docs/cli.md
 //! describe the fields.
+//!
+//! The `to_json` methods are hidden from the documented API: they are the
+//! front ends' wire format, which follows what those surfaces show (and
+//! is documented where their users read it), not a Rust contract. A Rust
+//! user reads the reports' typed fields.
 
 use std::collections::HashMap;
 
@@ -54,6 +59,7 @@ impl Table {
     /// assert_eq!(json["rows"][1][5], "i2"); // uint8 with int8
     /// assert_eq!(json["cells"][1][5]["dtype"], "int16");
     /// ```
+    #[doc(hidden)]
     pub fn to_json(&self, policy: &dyn Policy, labels: Labels, marks: Option<&CellMarks>) -> Value {
         let mut errors: Vec<Value> = Vec::new();
         let mut error_index: HashMap<String, usize> = HashMap::new();
@@ -129,6 +135,7 @@ impl Comparison {
     /// `{"left", "right", "cells", "count", "differences": [{"row",
     /// "column", "left", "right", "not_native": [{"dtype", "policy"}]}]}`,
     /// answers as labels or `null`.
+    #[doc(hidden)]
     pub fn to_json(&self) -> Value {
         let label = |d: Option<crate::DType>| d.map(|d| table::dtype_label(d, self.label_style));
         let differences: Vec<Value> = self
@@ -173,6 +180,7 @@ impl Compatibility {
     /// count against the reference, `null` where one does not model it)
     /// and the operation `probes`, answered as the others (`null`: not
     /// modelled).
+    #[doc(hidden)]
     pub fn to_json(&self) -> Value {
         let count = |c: &Count| json!({ "compared": c.compared, "differing": c.differing });
         let dtype = |d: Option<crate::DType>| d.map(|d| d.name());
@@ -291,6 +299,7 @@ impl Report {
     /// "message"}}`) where its rules go on after its graph and answer
     /// otherwise than the join (`null` elsewhere), and with `explain --op`
     /// the `operation`'s step (`{"op", "rule", "answer"}`, else `null`).
+    #[doc(hidden)]
     pub fn to_json(&self) -> Value {
         let why = &self.why;
         let names = |nodes: &[Node]| json!(self.labels_of(nodes));
@@ -336,6 +345,7 @@ impl Report {
 impl OperationStep {
     /// `{"op", "rule", "answer"}`, the answer as `{"dtype", "weak"}` or
     /// `{"error": {"type", "message"}}`.
+    #[doc(hidden)]
     pub fn to_json(&self) -> Value {
         json!({
             "op": self.op.name(),
@@ -350,6 +360,7 @@ impl RulesReport {
     /// `inputs` (the types' names), `outcome` (`"rules"`: no graph to
     /// trace), the `result_type` of the operands and the `operation`'s
     /// step (as [`Report::to_json`] gives them).
+    #[doc(hidden)]
     pub fn to_json(&self) -> Value {
         json!({
             "name": self.name,
@@ -367,6 +378,7 @@ impl Check {
     /// `lattice`, the `cycle`, the `ambiguous` pairs with their candidates,
     /// the pairs with `no_upper_bound`, their exact counts, whether the
     /// lists were `truncated`, and the `laws` checked.
+    #[doc(hidden)]
     pub fn to_json(&self, definition: &Definition) -> Value {
         let label = |node: usize| definition.nodes[node].label.as_str();
         let pair = |&(a, b): &(usize, usize)| [label(a), label(b)];
@@ -416,6 +428,7 @@ impl RulesCheck {
     /// `pairs` checked and the `examples` (up to `examples` of them, as
     /// `[a, b]`), and `non_associative`: the `count`, the `triples` checked,
     /// an `example` and the `examples` (up to `examples`, as `[a, b, c]`).
+    #[doc(hidden)]
     pub fn to_json(&self, name: &str, examples: usize) -> Value {
         let labels: Vec<String> = self.types.iter().map(ToString::to_string).collect();
         let no_upper_bound: Vec<[&str; 2]> = self
@@ -469,6 +482,7 @@ impl Audit {
     /// The audit as `audit --format json` prints it: `{"name", "pairs",
     /// "undefined", "opaque", "criteria"}`, each criterion's findings as
     /// `[a, b, join]`.
+    #[doc(hidden)]
     pub fn to_json(&self) -> Value {
         let criteria: Map<String, Value> = Criterion::ALL
             .into_iter()
@@ -487,6 +501,7 @@ impl Audit {
 impl Marks {
     /// What a drawing marks, as the explorer sets it on a drawing:
     /// `{"inputs", "targets", "role", "edges", "caption"}`.
+    #[doc(hidden)]
     pub fn to_json(&self) -> Value {
         json!({
             "inputs": self.inputs,
@@ -582,6 +597,7 @@ impl Promotions {
     /// assert_eq!(numpy["reference"]["dtype"], "float32");
     /// assert_eq!(numpy["differs"], true);
     /// ```
+    #[doc(hidden)]
     pub fn to_json(&self) -> Value {
         json!({
             "calls": self.calls(),

@@ -17,8 +17,9 @@
 //! - [`promotions`]: a program's recorded promotions, judged by the
 //!   criteria and compared with other policies.
 //!
-//! With the feature `json`, every report has a `to_json()`: the one JSON
-//! form the command line, the explorer and the Python package show.
+//! With the feature `json`, every report also renders as the one JSON
+//! form the command line, the explorer and the Python package show (the
+//! front ends' wire format, not part of the documented API: `json.rs`).
 //!
 //! # Files
 //!
