@@ -89,6 +89,15 @@ fn modelled<T>(name: &str, policy: &str, answer: Option<T>) -> PyResult<T> {
     })
 }
 
+impl Policy {
+    /// Whether Python objects are read as JAX reads them (its messages for
+    /// inputs it refuses, its non-numeric dtypes passed through): for the
+    /// policy that has JAX's own functions, whatever its registry name.
+    fn reads_as_jax(&self) -> bool {
+        self.policy.jax().is_some()
+    }
+}
+
 #[pymethods]
 impl Policy {
     /// `promote_types(a, b)`: the dtype both types promote to.
@@ -102,9 +111,9 @@ impl Policy {
         let read = |object: &Bound<'_, PyAny>| {
             known
                 .type_spec(object)
-                .map_err(|err| match self.canonical_name {
-                    "jax" => jax_inputs::promotion_input_error(known, object, err),
-                    _ => err,
+                .map_err(|err| match self.reads_as_jax() {
+                    true => jax_inputs::promotion_input_error(known, object, err),
+                    false => err,
                 })
         };
         let (a, b) = (read(a)?, read(b)?);
@@ -128,7 +137,7 @@ impl Policy {
         let policy = self.policy.as_ref();
         let operands = match operands(py, args, policy) {
             Ok(operands) => operands,
-            Err(err) if self.canonical_name == "jax" => {
+            Err(err) if self.reads_as_jax() => {
                 let dtype = jax_inputs::unread_operands(known, policy, args, args.len() == 1, err)?;
                 return match truthy(return_weak_type_flag)? {
                     true => Ok((dtype, false).into_pyobject(py)?.into_any().unbind()),
@@ -162,7 +171,7 @@ impl Policy {
         let policy = self.policy.as_ref();
         let operands = match operands(py, args, policy) {
             Ok(operands) => operands,
-            Err(err) if self.canonical_name == "jax" => {
+            Err(err) if self.reads_as_jax() => {
                 let known = known(py)?;
                 let dtype = jax_inputs::unread_operands(known, policy, args, args.len() == 1, err)?;
                 return Ok((dtype.unbind(), false));
@@ -243,8 +252,8 @@ impl Policy {
     ) -> PyResult<bool> {
         let known = known(py)?;
         let policy = self.policy.as_ref();
-        let (x, dtype) = match self.canonical_name {
-            "jax" => {
+        let (x, dtype) = match self.reads_as_jax() {
+            true => {
                 jax_inputs::refuse_none(x)?;
                 let target = jax_inputs::cast_target(known, policy, dtype)?;
                 let x = known
@@ -252,7 +261,7 @@ impl Policy {
                     .map_err(|err| jax_inputs::unread_operand_error(known, policy, x, err))?;
                 (x, target)
             }
-            _ => (known.operand(x, policy)?, known.dtype(dtype)?),
+            false => (known.operand(x, policy)?, known.dtype(dtype)?),
         };
         let jax = modelled("safe_to_cast", self.canonical_name, policy.jax())?;
         if self.warns {
@@ -269,7 +278,7 @@ impl Policy {
             // JAX's canonicalize_dtype returns a dtype it does not narrow,
             // a non-numeric one included, as it is.
             Err(err) => match known.numpy_dtype_of(dtype) {
-                Some(outside) if self.canonical_name == "jax" => return Ok(outside.unbind()),
+                Some(outside) if self.reads_as_jax() => return Ok(outside.unbind()),
                 _ => return Err(err),
             },
         };
