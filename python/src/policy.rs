@@ -327,8 +327,10 @@ impl Policy {
         Ok(out)
     }
 
-    /// The typed lattice as a `Lattice`, or `None` for a policy defined by
-    /// rules.
+    /// The policy's graph as a `Lattice`: its typed lattice, or the
+    /// written graph its rules start from (Keras, tinygrad; what
+    /// `registry::with_graph` lists), or `None` for a policy defined by
+    /// rules alone (NumPy, PyTorch's operations, ...).
     fn lattice(&self) -> Option<lattice::Lattice> {
         lattice::Lattice::of_policy(self.policy.as_ref())
     }
