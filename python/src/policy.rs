@@ -330,7 +330,7 @@ impl Policy {
     /// The policy's graph as a `Lattice`: its typed lattice, or the
     /// written graph its rules start from (Keras, tinygrad; what
     /// `registry::with_graph` lists), or `None` for a policy defined by
-    /// rules alone (NumPy, PyTorch's operations, ...).
+    /// rules alone (NumPy, MLX, PaddlePaddle, ...).
     fn lattice(&self) -> Option<lattice::Lattice> {
         lattice::Lattice::of_policy(self.policy.as_ref())
     }
