@@ -64,7 +64,7 @@
 //!
 //! # Files
 //!
-//! `lattice.rs` holds the edge lists as JAX writes its dict; `rules.rs`
+//! `lattice.rs` holds the edge lists as JAX writes its dict; `promotion.rs`
 //! canonicalization, operands, weak types and errors; the private
 //! `tables.rs` the hot-path tables built from the rules. `ops.rs` holds
 //! `jax.numpy`'s operations and `op_tables.rs` their hot-path tables;
@@ -79,7 +79,7 @@ mod lattice;
 pub mod lax;
 mod op_tables;
 mod ops;
-mod rules;
+mod promotion;
 mod tables;
 
 use crate::policy::{JaxFunctions, Policy, TypedLattice};

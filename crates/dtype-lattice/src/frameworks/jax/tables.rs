@@ -1,6 +1,6 @@
 //! The hot path, kept apart from the rules it speeds up: every table here is
 //! built from the lattices ([`super::lattice`]) and the rules
-//! ([`super::rules`]) when a process first asks, so it holds nothing they do
+//! ([`super::promotion`]) when a process first asks, so it holds nothing they do
 //! not say. BENCHMARKS.md has what each table buys.
 
 use std::sync::OnceLock;
