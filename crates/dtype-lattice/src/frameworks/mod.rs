@@ -4,19 +4,23 @@
 //! defined by rules (NumPy) implements them directly. Every error carries the
 //! framework's own exception class and text.
 //!
-//! Adding a framework: a module here, one line in
-//! [`registry`](crate::registry), a generator under `conformance/`
-//! and its golden test (DESIGN.md says how).
+//! Adding a framework: a folder here, one entry in
+//! [`registry`](crate::registry), a generator under `conformance/` and its
+//! golden data; DESIGN.md has the checklist, and `toy/` (compiled for the
+//! tests only) follows it.
 //!
 //! # Files
 //!
 //! One folder per framework (`jax/`, `numpy/`, `torch/`, `tensorflow/`,
-//! `array_api/`, `keras/`, `mlx/`, `paddle/`, `tinygrad/`), each with
-//! `mod.rs` (the policy: its public type and its `Policy` impl) and `ops.rs`
-//! (its operations, as an `OpTable` of rules); `jax/lax/` for `jax.lax`;
-//! `python.rs`, what Python itself does with two scalars; and `common/`, what
-//! they share: `OpTable`, keyed by `Op` and checked in order at compile time,
-//! and `Output`, what an operation's result is made of.
+//! `array_api/`, `keras/`, `mlx/`, `paddle/`, `tinygrad/`), the same names
+//! for the same jobs in each: `mod.rs` the policy (its public type and its
+//! `Policy` impl, and its promotion where that is short), `promotion.rs` the
+//! promotion where it is not, `ops.rs` its operations as an `OpTable` of
+//! rules, `kernels.rs` the dtypes each kernel is registered for where the
+//! framework dispatches by kernel. `jax/lax/` is `jax.lax`; `python.rs`,
+//! what Python itself does with two scalars; `common/`, what they share:
+//! `OpTable` (keyed by `Op`, checked in order at compile time), `Output`
+//! (what an operation's result is made of) and `DTypeSet`.
 
 pub mod array_api;
 pub(crate) mod common;
