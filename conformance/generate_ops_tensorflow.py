@@ -48,9 +48,10 @@ Files:
   weak int32; the comparisons convert to ``np_utils.result_type`` (under
   NumPy behaviour ``flexible_dtypes.result_type``); sqrt, exp and floor
   first cast a non-float operand to a float. Its call lines carry the
-  setting ``"api": "tnp"`` (and its header ``"api"``) so that no reader
-  takes them for ``tf``'s answers: ``api`` is the batch protocol's other
-  name for the setting ``tensorflow_api``. Its operands are those of
+  key ``"api": "tnp"`` (and its header ``"api"``) so that no reader
+  takes them for ``tf``'s answers; the library now names these calls the
+  policy ``tensorflow-numpy`` with ``tensorflow_numpy_behavior`` ``safe``
+  or ``all``, and the golden readers map the recorded key to it. Its operands are those of
   ``ops_tensorflow.jsonl`` and the five ``WeakTensor`` forms below.
 
 Operands (each file's header ``"operands"``), the notation of

@@ -243,10 +243,13 @@ const ADDED_POLICIES = ['keras', 'mlx', 'paddle', 'tinygrad'];
  * marks exactly the cells `dtype-lattice diff` reports. */
 async function everyPolicyAgainstJax(page) {
   const info = await page.evaluate(() => window.fetch('api/info').then((r) => r.json()));
-  const names = info.policies.map((p) => p.name);
+  // The menu's policies and presets (a preset: its entry with settings fixed).
+  const listed = [...info.policies, ...info.presets];
+  const names = listed.map((p) => p.name);
   for (const name of ADDED_POLICIES) check(names.includes(name), `the policy menu lists ${name}`);
-  const graphs = new Set(info.policies.filter((p) => p.graph).map((p) => p.name));
-  for (const name of ['keras', 'tinygrad']) check(graphs.has(name) && !info.policies.find((p) => p.name === name).lattice, `${name}: a graph its rules are written on`);
+  for (const name of ['tensorflow-safe', 'tensorflow-all']) check(info.presets.some((p) => p.name === name && p.preset.entry === 'tensorflow'), `the menu lists the preset ${name}`);
+  const graphs = new Set(listed.filter((p) => p.graph).map((p) => p.name));
+  for (const name of ['keras', 'tinygrad']) check(graphs.has(name) && !listed.find((p) => p.name === name).lattice, `${name}: a graph its rules are written on`);
   let clicked = 0;
   for (const policy of names.filter((n) => n !== 'jax')) {
     const theirs = cliJson(['table', '--policy', policy, '--labels', 'short', '--format', 'json']);
@@ -290,7 +293,7 @@ async function everyPolicyAgainstJax(page) {
       }
       clicked++;
     }
-    if (graphs.has(policy) && !info.policies.find((p) => p.name === policy).lattice) await rulesAfterGraph(page, policy, theirs);
+    if (graphs.has(policy) && !listed.find((p) => p.name === policy).lattice) await rulesAfterGraph(page, policy, theirs);
     if (ADDED_POLICIES.includes(policy)) await page.screenshot({ path: join(shots, `table-${policy}-diff-jax.png`), fullPage: true });
   }
   await page.selectOption('#policy', 'jax');
@@ -542,6 +545,22 @@ async function staticExport(browser) {
     await page.selectOption('#policy', 'keras');
     await waitForTable(page, { policy: cliJson(['table', '--policy', 'keras', '--format', 'json']).name, types: 'docs', diff: 'jax' });
     await checkSettingsBar(page, 'keras');
+    // A preset is its entry under the settings it fixes, whatever the bar
+    // says for the entry: filed apart in the export, diffed as the
+    // command line diffs it, its note saying what it fixes.
+    await page.selectOption('#policy', 'tensorflow');
+    await page.selectOption('select[data-setting="tensorflow_numpy_behavior"]', 'safe');
+    await waitForTable(page, { policy: 'tensorflow (numpy behavior safe)', types: 'docs', diff: 'jax' });
+    await page.selectOption('#policy', 'tensorflow-all');
+    await waitForTable(page, { policy: 'tensorflow (numpy behavior all)', types: 'docs', diff: 'jax' });
+    assert.deepEqual(await markedCells(page), diffCells(cliJson(['diff', 'tensorflow-all', 'jax', '--x64', '--format', 'json', '--labels', 'short'])));
+    tally.checks++;
+    await checkSettingsBar(page, 'tensorflow-all');
+    check((await page.textContent('#settings-note')) === 'tensorflow-all is tensorflow with tensorflow_numpy_behavior=all: it reads no other settings',
+      'static: a preset says what it fixes');
+    check(page.url().includes('policy=tensorflow-all'), `static: the URL names the preset: ${page.url()}`);
+    await page.selectOption('#policy', 'tensorflow');
+    await page.selectOption('select[data-setting="tensorflow_numpy_behavior"]', 'off');
     await page.selectOption('#diff', '');
     await page.selectOption('#policy', 'numpy');
     await page.selectOption('#diff', 'jax');

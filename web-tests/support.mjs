@@ -228,7 +228,7 @@ export async function checkDiffIsTheCli(page, args) {
  * hidden (what the registry, through /api/info, says it reads). */
 export async function checkSettingsBar(page, policy) {
   const read = await page.evaluate((name) => window.fetch(document.body.dataset.mode === 'static' ? 'data/info.json' : 'api/info')
-    .then((r) => r.json()).then((i) => i.policies.find((p) => p.name === name).settings), policy);
+    .then((r) => r.json()).then((i) => [...i.policies, ...i.presets].find((p) => p.name === name).settings), policy);
   const shown = await page.$$eval('#settings label', (labels) => labels.filter((l) => l.offsetParent !== null).map((l) => l.dataset.key));
   assert.deepEqual(shown, read, `the bar shows the settings ${policy} reads`);
   tally.checks++;

@@ -36,8 +36,8 @@ from ._report import AuditReport, CheckReport, Diff, Difference, Explanation, Ta
 from ._info import FInfo, IInfo
 from ._promotions import Promotions, Recording, promotions, record
 from ._types import (CanCast, DTypeLike, LatticePolicyName, Operation, OperandLike, PolicyName,
-                     PolicySettings, PromoteTypes, ResultType, RulesPolicyName, SafeToCast,
-                     SettingInfo, WeakResult)
+                     PolicySettings, PresetInfo, PromoteTypes, ResultType, RulesPolicyName,
+                     SafeToCast, SettingInfo, SettingsPolicyName, WeakResult)
 
 if sys.version_info >= (3, 11):
     from typing import Unpack
@@ -53,10 +53,11 @@ if TYPE_CHECKING:
 __all__ = [
     "AuditReport", "CheckReport", "DTypeLike", "Diff", "Difference", "DoesNotReturnError",
     "Explanation", "FInfo", "IInfo", "InvalidArgumentError", "NotFoundError", "UFuncTypeError",
-    "Lattice", "Operand", "OperandLike", "Policy", "PolicyName", "PolicySettings", "Promotions",
-    "Recording", "SettingInfo", "Table", "TypePromotionError",
+    "Lattice", "Operand", "OperandLike", "Policy", "PolicyName", "PolicySettings", "PresetInfo",
+    "Promotions", "Recording", "SettingInfo", "Table", "TypePromotionError",
     "canonicalize_dtype", "finfo", "iinfo", "isdtype", "issubdtype", "lattice_result_type",
-    "operand", "patch_jax", "policy", "policy_names", "promote_types", "promotions", "record",
+    "operand", "patch_jax", "policy", "policy_names", "presets", "promote_types", "promotions",
+    "record",
     "result_type", "settings", "UnimplementedError",
 ]
 __version__ = _native.__version__
@@ -162,12 +163,17 @@ def policy(name: LatticePolicyName = "jax",
            **settings: Unpack[PolicySettings]) -> Policy[Lattice]: ...
 @overload
 def policy(name: RulesPolicyName, **settings: Unpack[PolicySettings]) -> Policy[None]: ...
+@overload
+def policy(name: SettingsPolicyName,
+           **settings: Unpack[PolicySettings]) -> Policy[Lattice | None]: ...
 # The settings stay `**settings` at run time, read by the library, whose
 # errors name an unknown one and the closest known (a signature of keyword
 # parameters would leave that to Python's own message).
 def policy(name: str = "jax", **settings: bool | str) -> Policy[Lattice | None]:
-    """The policy called ``name``: any name or alias the command line's
-    ``--policy`` takes (``policy_names()`` lists them), under the settings
+    """The policy called ``name``: any name, alias or preset the command
+    line's ``--policy`` takes (``policy_names()`` lists them; a preset, as
+    :func:`presets` lists them, is its policy with settings fixed, and a
+    keyword that contradicts it is a ``ValueError``), under the settings
     given as keywords by the names :func:`settings` lists, the same names
     the command line's flags, batch requests and the explorer use:
     ``x64=True`` (``jax_enable_x64``), ``strict=True``
@@ -199,8 +205,24 @@ def settings() -> list[SettingInfo]:
 
 
 def policy_names() -> tuple[list[PolicyName], list[tuple[PolicyName, PolicyName]]]:
-    """The policy names and their aliases, as ``(names, [(alias, name)])``."""
+    """The policy names and their aliases, as ``(names, [(alias, name)])``;
+    the names are the entries, each followed by its presets
+    (:func:`presets`)."""
     return _native.policy_names()
+
+
+def presets() -> list[PresetInfo]:
+    """The presets: familiar names for a policy with some settings fixed,
+    each with its ``name``, the ``entry`` it builds and the ``settings`` it
+    fixes. :func:`policy` takes a preset's name as a policy's, and refuses
+    a setting that contradicts it.
+
+    >>> presets()[0]
+    {'name': 'tensorflow-safe', 'entry': 'tensorflow', 'settings': {'tensorflow_numpy_behavior': 'safe'}}
+    >>> policy("tensorflow-safe").name
+    'tensorflow (numpy behavior safe)'
+    """
+    return _native.presets()
 
 
 _JAX = _native.policy("jax")

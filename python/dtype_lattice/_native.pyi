@@ -6,7 +6,8 @@ from typing import Any
 import numpy as np
 
 from ._types import (CanCast, DTypeLike, Operation, OperandLike, PolicyName, PolicySettings,
-                     PromoteTypes, ResultType, SafeToCast, SettingInfo, WeakResult)
+                     PresetInfo, PromoteTypes, ResultType, SafeToCast, SettingInfo,
+                     WeakResult)
 
 __version__: str
 
@@ -82,3 +83,4 @@ def isdtype_(dtype: DTypeLike, kind: str | DTypeLike | tuple[str | DTypeLike, ..
 def issubdtype_(a: DTypeLike, b: DTypeLike) -> bool: ...
 def dtype_names() -> list[str]: ...
 def policy_names() -> tuple[list[PolicyName], list[tuple[PolicyName, PolicyName]]]: ...
+def presets() -> list[PresetInfo]: ...

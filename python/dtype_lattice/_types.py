@@ -49,17 +49,20 @@ DTypeLike = Union[
 OperandLike = Union[DTypeLike, bool, int, float, complex, None]
 
 #: The policies whose ``Policy.lattice`` is a :class:`Lattice` (under
-#: every setting), by name and alias.
+#: every setting), by name, alias and preset.
 LatticePolicyName = Literal["jax", "array-api", "array_api", "torch", "pytorch",
                             "tensorflow-all", "keras", "keras3", "tinygrad", "tg"]
-#: The policies defined by rules (``Policy.lattice`` is None), by name and
-#: alias.
-RulesPolicyName = Literal["numpy", "np", "numpy2", "numpy-legacy", "tensorflow", "tf",
-                          "tensorflow-safe", "jax-lax", "mlx", "mlx.core", "paddle",
-                          "paddlepaddle"]
-#: Every name and alias :func:`dtype_lattice.policy` takes, as
+#: The policies defined by rules (``Policy.lattice`` is None), by name,
+#: alias and preset.
+RulesPolicyName = Literal["numpy", "np", "numpy2", "numpy-legacy", "tensorflow-safe",
+                          "jax-lax", "mlx", "mlx.core", "paddle", "paddlepaddle"]
+#: The policies whose ``Policy.lattice`` depends on their settings
+#: (``tensorflow_numpy_behavior="all"`` makes TensorFlow's a lattice), by
+#: name and alias.
+SettingsPolicyName = Literal["tensorflow", "tf", "tensorflow-numpy", "tnp"]
+#: Every name, alias and preset :func:`dtype_lattice.policy` takes, as
 #: ``dtype_lattice.policy_names()`` lists them.
-PolicyName = Literal[LatticePolicyName, RulesPolicyName]
+PolicyName = Literal[LatticePolicyName, RulesPolicyName, SettingsPolicyName]
 
 # Each choice setting's values, as `dtype_lattice.settings()` lists them.
 ExplicitX64Dtypes = Literal["warn", "error", "allow"]
@@ -67,7 +70,7 @@ KerasBackend = Literal["tensorflow", "jax", "numpy"]
 Floatx = Literal["float32", "float16", "bfloat16", "float64"]
 TinygradDefaultFloat = Literal["float32", "float16", "bfloat16", "float64"]
 TinygradDefaultInt = Literal["int32", "int64"]
-TensorflowApi = Literal["tf", "tnp"]
+TensorflowNumpyBehavior = Literal["off", "safe", "all"]
 
 
 class PolicySettings(TypedDict, total=False):
@@ -82,7 +85,7 @@ class PolicySettings(TypedDict, total=False):
     floatx: Floatx
     tinygrad_default_float: TinygradDefaultFloat
     tinygrad_default_int: TinygradDefaultInt
-    tensorflow_api: TensorflowApi
+    tensorflow_numpy_behavior: TensorflowNumpyBehavior
 
 
 class SettingInfo(TypedDict):
@@ -94,6 +97,15 @@ class SettingInfo(TypedDict):
     option: str
     help: str
     policies: list[str]
+
+
+class PresetInfo(TypedDict):
+    """One row of :func:`dtype_lattice.presets`: a familiar name for a
+    policy with some settings fixed."""
+
+    name: PolicyName
+    entry: PolicyName
+    settings: PolicySettings
 
 
 WeakTyped = tuple[np.dtype[Any], bool]

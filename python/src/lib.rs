@@ -158,13 +158,34 @@ fn dtype_names() -> Vec<&'static str> {
     DType::ALL.iter().map(|d| d.name()).collect()
 }
 
-/// Every policy name and alias the registry knows.
+/// Every policy name and alias the registry knows; the names are the
+/// entries, each followed by its presets.
 #[pyfunction]
 fn policy_names() -> (Vec<&'static str>, Vec<(&'static str, &'static str)>) {
     let aliases = registry::POLICIES
         .iter()
         .flat_map(|info| info.aliases.iter().map(move |&alias| (alias, info.name)));
     (registry::names().collect(), aliases.collect())
+}
+
+/// The registry's presets: each one's name, the entry it builds and the
+/// settings it fixes.
+#[pyfunction]
+fn presets(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
+    registry::PRESETS
+        .iter()
+        .map(|preset| {
+            let out = PyDict::new(py);
+            out.set_item("name", preset.name)?;
+            out.set_item("entry", preset.entry)?;
+            let fixed = PyDict::new(py);
+            for (name, value) in preset.settings {
+                fixed.set_item(name, value)?;
+            }
+            out.set_item("settings", fixed)?;
+            Ok(out)
+        })
+        .collect()
 }
 
 /// The registry's settings table: each setting's name (the keyword
@@ -212,6 +233,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     #[cfg(feature = "bench")]
     m.add_function(wrap_pyfunction!(_call_floor, m)?)?;
     m.add_function(wrap_pyfunction!(policy_names, m)?)?;
+    m.add_function(wrap_pyfunction!(presets, m)?)?;
     m.add(
         "TypePromotionError",
         py.get_type::<errors::TypePromotionError>(),

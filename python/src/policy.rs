@@ -408,14 +408,18 @@ fn truthy(flag: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
 #[pyfunction]
 #[pyo3(signature = (name = "jax", **settings))]
 pub(crate) fn policy(name: &str, settings: Option<&Bound<'_, PyDict>>) -> PyResult<Policy> {
-    let info = registry::policy_info(name).map_err(|err| PyValueError::new_err(err.to_string()))?;
-    let chosen = read_settings(settings)?;
-    let policy = info.build(chosen);
+    let named = registry::resolve(name).map_err(|err| PyValueError::new_err(err.to_string()))?;
+    // A preset's settings are fixed into those the policy reports, so that
+    // `Policy.settings` says what it was built with.
+    let chosen = named
+        .apply(read_settings(settings)?)
+        .map_err(|err| PyValueError::new_err(err.to_string()))?;
+    let policy = named.info().build(chosen);
     Ok(Policy {
         warns: policy.jax().is_some_and(|jax| jax.may_warn()),
         policy,
         settings: chosen,
-        canonical_name: info.name,
+        canonical_name: named.name(),
     })
 }
 

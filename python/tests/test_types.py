@@ -31,8 +31,9 @@ def test_the_policy_names_are_the_registrys():
     missing = [name for name in every if name not in typed]
     assert not missing, (
         f"the registry has the policy names {missing}, which PolicyName lacks: add each to "
-        f"LatticePolicyName or RulesPolicyName in {TYPES} (the first where its "
-        "Policy.lattice is a Lattice)")
+        f"LatticePolicyName, RulesPolicyName or SettingsPolicyName in {TYPES} (the first "
+        "where its Policy.lattice is always a Lattice, the second where never, the third "
+        "where its settings decide)")
     gone = [name for name in typed if name not in every]
     assert not gone, f"the registry has no policy {gone}: remove them from {TYPES}"
     assert len(typed) == len(set(typed)), f"a policy name is listed twice in {TYPES}"
@@ -48,15 +49,38 @@ def settings_read_by(name: str) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("name", get_args(_types.PolicyName))
 def test_the_policy_name_says_whether_a_lattice_defines_it(name):
-    # `policy(name)` is a Policy[Lattice] to checkers for these names, a
-    # Policy[None] for the others.
-    typed = name in get_args(_types.LatticePolicyName)
-    for settings in settings_read_by(name):
-        has = dl.policy(name, **settings).lattice is not None
-        right, wrong = ("LatticePolicyName", "RulesPolicyName")[::1 if has else -1]
-        assert has == typed, (
-            f"dl.policy({name!r}, **{settings}).lattice is {'a Lattice' if has else 'None'}: "
-            f"move {name!r} from {wrong} to {right} in {TYPES}")
+    # `policy(name)` is a Policy[Lattice] to checkers for the lattice
+    # names, a Policy[None] for the rules' names, either for the names
+    # whose settings decide.
+    kinds = {"LatticePolicyName": get_args(_types.LatticePolicyName),
+             "RulesPolicyName": get_args(_types.RulesPolicyName),
+             "SettingsPolicyName": get_args(_types.SettingsPolicyName)}
+    typed = next(kind for kind, names in kinds.items() if name in names)
+    has = {dl.policy(name, **settings).lattice is not None for settings in settings_read_by(name)}
+    right = ("SettingsPolicyName" if len(has) == 2
+             else "LatticePolicyName" if has == {True} else "RulesPolicyName")
+    assert typed == right, (
+        f"dl.policy({name!r}).lattice is {'a Lattice' if has == {True} else 'None' if has == {False} else 'a Lattice under some settings'}: "
+        f"move {name!r} from {typed} to {right} in {TYPES}")
+
+
+def test_presets_build_their_entry_and_refuse_a_contradiction():
+    listed = dl.presets()
+    names = dl.policy_names()[0]
+    for preset in listed:
+        # Listed under its entry, and the same policy as the entry with its settings.
+        assert names.index(preset["name"]) > names.index(preset["entry"])
+        assert dl.policy(preset["name"]).name == dl.policy(preset["entry"], **preset["settings"]).name
+        assert dl.policy(preset["name"]).settings == dl.policy(preset["entry"], **preset["settings"]).settings
+    with pytest.raises(ValueError, match="tensorflow-all is tensorflow with tensorflow_numpy_behavior=all, "
+                       "which tensorflow_numpy_behavior=safe contradicts"):
+        dl.policy("tensorflow-all", tensorflow_numpy_behavior="safe")
+
+
+def test_tensorflow_numpy_refuses_with_numpy_behaviour_off():
+    with pytest.raises(NotImplementedError, match="set tensorflow_numpy_behavior=safe or tensorflow_numpy_behavior=all"):
+        dl.policy("tensorflow-numpy").promote_types("int8", "int8")
+    assert str(dl.policy("tnp", tensorflow_numpy_behavior="safe").promote_types("int8", "int8")) == "int8"
 
 
 def test_the_settings_are_the_registrys():

@@ -280,17 +280,23 @@ pub(crate) struct PolicyArgs {
     pub(crate) settings: SettingFlags,
 }
 
-/// `--policy`'s help: the registry's names and aliases.
+/// `--policy`'s help: the registry's entries, their aliases, and the
+/// presets, each with what it stands for.
 pub(crate) fn policy_help() -> String {
-    let names: Vec<&str> = registry::names().collect();
+    let names: Vec<&str> = registry::POLICIES.iter().map(|info| info.name).collect();
     let aliases: Vec<&str> = registry::POLICIES
         .iter()
         .flat_map(|info| info.aliases.iter().copied())
         .collect();
+    let presets: Vec<String> = registry::PRESETS
+        .iter()
+        .map(|preset| format!("{} = {preset}", preset.name))
+        .collect();
     format!(
-        "The promotion rules: {} (aliases: {})",
+        "The promotion rules: {} (aliases: {}; presets: {})",
         names.join(", "),
-        aliases.join(", ")
+        aliases.join(", "),
+        presets.join(", ")
     )
 }
 

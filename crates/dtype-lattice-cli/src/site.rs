@@ -75,20 +75,23 @@ pub fn write(dir: &Path) -> Result<Written, Failure> {
     // Two configurations whose policies have one name (a combination of
     // settings that changes nothing) would share their files.
     let mut seen: BTreeSet<String> = BTreeSet::new();
-    for info in registry::POLICIES {
+    // A preset is filed by the settings it leaves free; its answers are
+    // its entry's under its settings, so they share their files.
+    for named in registry::listing() {
+        let (name, free) = (named.name(), named.settings());
         let mut by_config = Map::new();
-        for settings in info.configurations() {
-            let built = policy(info.name, settings).map_err(usage)?;
+        for settings in named.configurations() {
+            let built = policy(name, settings).map_err(usage)?;
             let key = graph_key(built.as_ref());
-            by_config.insert(settings.key_of(info.settings), key.clone().into());
+            by_config.insert(settings.key_of(&free), key.clone().into());
             if seen.insert(key.clone()) {
                 if built.has_graph() {
-                    parts.push(Part::Graph(info.name, settings, key.clone()));
+                    parts.push(Part::Graph(name, settings, key.clone()));
                 }
-                parts.push(Part::Tables(info.name, settings, key));
+                parts.push(Part::Tables(name, settings, key));
             }
         }
-        keys.insert(info.name.to_owned(), by_config.into());
+        keys.insert(name.to_owned(), by_config.into());
     }
     for file in in_parallel(&parts, Part::file) {
         let (relative, bytes) = file?;

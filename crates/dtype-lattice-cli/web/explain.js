@@ -7,7 +7,7 @@ import { $, chips, h } from './dom.js';
 import { applyMarks, showSvg } from './drawing.js';
 import { latestOnly } from './latest.js';
 import { source } from './sources.js';
-import { MODE, info, state } from './state.js';
+import { MODE, state, tablePolicies } from './state.js';
 
 const explainTurns = latestOnly();
 
@@ -152,7 +152,7 @@ async function drawPolicy(table, why, turn) {
   const figure = $('drawing');
   if (!table.graph) {
     figure.replaceChildren(h('p', { class: 'help', text: `${table.name} is defined by rules, not by a lattice: there is no graph to draw. Policies with a graph: ` +
-      info.policies.filter((p) => p.graph).map((p) => p.name).join(', ') + '.' }));
+      tablePolicies().filter((p) => p.graph).map((p) => p.name).join(', ') + '.' }));
     return;
   }
   const nodes = why ? why.inputs.map((i) => i.node) : null;

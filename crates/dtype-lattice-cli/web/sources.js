@@ -59,18 +59,18 @@ export const loadInfo = () => get(MODE === 'static' ? 'data/info.json' : 'api/in
 export const source = {
   table(name = state.policy) {
     if (MODE === 'static') return get(`data/table/${fileKey(name)}.json.gz`, 'gzip').then((both) => both[state.types]);
-    const q = settingsParams(new URLSearchParams({ policy: name, types: state.types }));
+    const q = settingsParams(new URLSearchParams({ policy: name, types: state.types }), name);
     if (state.op) q.set('op', state.op);
     return get('api/table?' + q);
   },
   async explain(table, a, b) {
     if (MODE === 'static') return (await get(`data/graph/${table.graph}.json.gz`, 'gzip')).explain[a][b];
-    const q = settingsParams(new URLSearchParams({ policy: state.policy, a, b }));
+    const q = settingsParams(new URLSearchParams({ policy: state.policy, a, b }), state.policy);
     return get('api/explain?' + q);
   },
   async graph(table, nodes) {
     if (MODE === 'static') return (await get(`data/graph/${table.graph}.json.gz`, 'gzip')).svg;
-    const q = settingsParams(new URLSearchParams({ policy: state.policy }));
+    const q = settingsParams(new URLSearchParams({ policy: state.policy }), state.policy);
     if (nodes) q.set('highlight', nodes.join(','));
     return get('api/graph.svg?' + q, 'text');
   },

@@ -12,6 +12,15 @@ export function setInfo(answer) {
   info = answer;
 }
 
+/** What the table can show: each policy followed by its presets (a
+ * familiar name for the policy with some settings fixed), in the
+ * library's order. The playground asks the policies alone. */
+export const tablePolicies = () =>
+  info.policies.flatMap((p) => [p, ...info.presets.filter((preset) => preset.preset.entry === p.name)]);
+
+/** The policy or preset called `name`. */
+export const policyNamed = (name) => tablePolicies().find((p) => p.name === name);
+
 export const state = {
   view: 'table',
   policy: 'jax',
@@ -35,7 +44,7 @@ export function readUrl() {
   const q = new URLSearchParams(location.search);
   const views = ['table', 'playground', 'editor'];
   state.view = views.includes(q.get('view')) ? q.get('view') : 'table';
-  const names = info.policies.map((p) => p.name);
+  const names = tablePolicies().map((p) => p.name);
   state.policy = names.includes(q.get('policy')) ? q.get('policy') : 'jax';
   state.types = q.get('types') === 'all' ? 'all' : 'docs';
   state.diff = names.includes(q.get('diff')) && q.get('diff') !== state.policy ? q.get('diff') : '';
@@ -78,15 +87,20 @@ export function writeUrl(push) {
   }
 }
 
-/** `params` with every setting as chosen. */
-export function settingsParams(params) {
+/** `params` with every setting as chosen; for a preset (`name`), those it
+ * fixes at its values, so that a choice made for another policy does not
+ * contradict it. */
+export function settingsParams(params, name) {
   for (const s of info.settings) params.set(s.key, state.settings[s.key]);
+  const fixed = name === undefined ? null : policyNamed(name)?.preset;
+  if (fixed) for (const [key, value] of Object.entries(fixed.settings)) params.set(key, value);
   return params;
 }
 
-/** The settings `name` reads, in the settings table's order. */
+/** The settings `name` reads (a preset: those it leaves free), in the
+ * settings table's order. */
 const readBy = (name) => {
-  const read = info.policies.find((p) => p.name === name).settings;
+  const read = policyNamed(name).settings;
   return info.settings.filter((s) => read.includes(s.key));
 };
 
@@ -125,7 +139,11 @@ export function noteSettings() {
   for (const label of $('settings').querySelectorAll('label')) {
     label.hidden = state.view === 'table' && !read.includes(label.dataset.key);
   }
-  $('settings-note').textContent = state.view === 'table' && !read.length
-    ? `${state.policy} reads no settings`
-    : state.view === 'playground' ? 'each policy reads the settings it has' : '';
+  const preset = policyNamed(state.policy).preset;
+  const fixed = preset ? Object.entries(preset.settings).map(([key, value]) => `${key}=${value}`).join(', ') : '';
+  $('settings-note').textContent = state.view === 'table' && preset
+    ? `${state.policy} is ${preset.entry} with ${fixed}` + (read.length ? '' : ': it reads no other settings')
+    : state.view === 'table' && !read.length
+      ? `${state.policy} reads no settings`
+      : state.view === 'playground' ? 'each policy reads the settings it has' : '';
 }

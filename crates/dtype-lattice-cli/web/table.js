@@ -9,7 +9,7 @@ import { answerText, showExplanation } from './explain.js';
 import { makeGrid, markSelected } from './grid.js';
 import { latestOnly } from './latest.js';
 import { source } from './sources.js';
-import { MODE, info, noteSettings, state, timings, writeUrl } from './state.js';
+import { MODE, info, noteSettings, policyNamed, state, tablePolicies, timings, writeUrl } from './state.js';
 
 let current = null; // the table shown, with its diff
 const tableTurns = latestOnly();
@@ -130,7 +130,7 @@ async function selectCell(r, c) {
 
 export function renderTableControls() {
   const policy = $('policy');
-  policy.replaceChildren(...info.policies.map((p) => h('option', { value: p.name, text: p.name + (p.lattice ? '' : ' (rules)') })));
+  policy.replaceChildren(...tablePolicies().map((p) => h('option', { value: p.name, text: menuText(p) + (p.lattice ? '' : ' (rules)') })));
   policy.value = state.policy;
   policy.addEventListener('change', () => {
     state.policy = policy.value;
@@ -183,7 +183,7 @@ export function syncTableControls() {
  * library's, from `/api/info`), those the policy does not model said so. */
 function fillOps() {
   const select = $('op');
-  const models = new Set(info.policies.find((p) => p.name === state.policy).operations);
+  const models = new Set(policyNamed(state.policy).operations);
   const binary = info.operations.filter((o) => o.arity === 2);
   select.replaceChildren(h('option', { value: '', text: 'promotion (result_type)' }),
     h('optgroup', { label: 'binary operations' },
@@ -194,6 +194,14 @@ function fillOps() {
 function fillDiff() {
   const select = $('diff');
   select.replaceChildren(h('option', { value: '', text: 'nothing' }),
-    ...info.policies.filter((p) => p.name !== state.policy).map((p) => h('option', { value: p.name, text: p.name })));
+    ...tablePolicies().filter((p) => p.name !== state.policy).map((p) => h('option', { value: p.name, text: menuText(p) })));
   select.value = state.diff;
+}
+
+/** A menu's text for a policy; a preset indented under its entry, with
+ * the settings it fixes. */
+function menuText(p) {
+  if (!p.preset) return p.name;
+  const fixed = Object.entries(p.preset.settings).map(([key, value]) => `${key}=${value}`).join(', ');
+  return `\u00a0\u00a0${p.name} (${p.preset.entry}, ${fixed})`;
 }

@@ -40,28 +40,44 @@ pub fn graph_key(policy: &dyn Policy) -> String {
 /// `GET /api/info`'s answer: the policies (with the settings each reads,
 /// whether a lattice defines it, whether it has a graph to explain and
 /// draw ([`Policy::has_graph`]) and the operations it models), the
+/// presets (the same, with the settings they leave free, and under
+/// `preset` their entry and the settings they fix), the
 /// settings, the operations ([`Op::ALL`], each with its arity), the
 /// table's types and the notebook's lattices. `mode` is `serve` or
 /// `static`.
 pub fn info_json(mode: &str) -> Value {
-    let policies: Vec<Value> = registry::POLICIES
-        .iter()
-        .map(|info| {
-            let built = info.build(Settings::default());
-            let operations: Vec<&str> = Op::ALL
-                .into_iter()
-                .filter(|&op| models(built.as_ref(), op))
-                .map(Op::name)
+    let describe = |named: registry::NamedPolicy| {
+        let built = named
+            .build(Settings::default())
+            .expect("the default settings contradict no preset");
+        let operations: Vec<&str> = Op::ALL
+            .into_iter()
+            .filter(|&op| models(built.as_ref(), op))
+            .map(Op::name)
+            .collect();
+        let mut about = json!({
+            "name": named.name(),
+            "lattice": built.lattice().is_some(),
+            "graph": built.has_graph(),
+            "settings": named.settings(),
+            "operations": operations,
+        });
+        if let Some(preset) = named.preset() {
+            let fixed: serde_json::Map<String, Value> = preset
+                .settings
+                .iter()
+                .map(|(name, value)| ((*name).to_owned(), (*value).into()))
                 .collect();
-            json!({
-                "name": info.name,
-                "lattice": built.lattice().is_some(),
-                "graph": built.has_graph(),
-                "settings": info.settings,
-                "operations": operations,
-            })
-        })
-        .collect();
+            about["preset"] = json!({ "entry": preset.entry, "settings": fixed });
+        }
+        about
+    };
+    // The entries, which the playground asks, and the presets, which the
+    // table's menus list under their entries (both in `listing` order).
+    let (entries, presets): (Vec<_>, Vec<_>) =
+        registry::listing().partition(|named| named.preset().is_none());
+    let policies: Vec<Value> = entries.into_iter().map(describe).collect();
+    let presets: Vec<Value> = presets.into_iter().map(describe).collect();
     let operations: Vec<Value> = Op::ALL
         .into_iter()
         .map(|op| json!({ "name": op.name(), "arity": op.arity() }))
@@ -95,6 +111,7 @@ pub fn info_json(mode: &str) -> Value {
         "version": env!("CARGO_PKG_VERSION"),
         "mode": mode,
         "policies": policies,
+        "presets": presets,
         "settings": settings,
         "operations": operations,
         "types": { "docs": types(false), "all": types(true) },

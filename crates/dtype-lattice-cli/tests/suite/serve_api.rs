@@ -75,7 +75,28 @@ fn info_lists_what_the_page_offers() {
         .iter()
         .map(|p| p["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, dtype_lattice::registry::names().collect::<Vec<_>>());
+    let entries: Vec<&str> = dtype_lattice::registry::POLICIES
+        .iter()
+        .map(|p| p.name)
+        .collect();
+    assert_eq!(names, entries);
+    // The presets, each with its entry, the settings it fixes and those it
+    // leaves free, and what it is under them.
+    let presets = info["presets"].as_array().unwrap();
+    let preset_names: Vec<&str> = presets
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(preset_names, ["tensorflow-safe", "tensorflow-all"]);
+    assert_eq!(
+        presets[1]["preset"],
+        json!({"entry": "tensorflow", "settings": {"tensorflow_numpy_behavior": "all"}})
+    );
+    assert_eq!(presets[1]["settings"], json!([]));
+    assert_eq!(
+        (&presets[0]["lattice"], &presets[1]["lattice"]),
+        (&json!(false), &json!(true))
+    );
     let jax = &info["policies"][0];
     assert_eq!(
         jax["settings"],
@@ -114,7 +135,7 @@ fn info_lists_what_the_page_offers() {
         "numpy reads no setting"
     );
     assert_eq!(
-        info["policies"][8]["settings"],
+        info["policies"][7]["settings"],
         json!(["x64"]),
         "jax-lax reads x64"
     );

@@ -25,12 +25,13 @@ fn refusal(args: &[&str]) -> String {
         .to_owned()
 }
 
-/// Each policy's name and the operations `/api/info` says it models.
+/// Each policy's (and preset's) name and the operations `/api/info` says
+/// it models.
 fn modelled(info: &Value) -> Vec<(String, Vec<String>)> {
-    info["policies"]
-        .as_array()
-        .unwrap()
-        .iter()
+    let listed = |key: &str| info[key].as_array().unwrap().clone();
+    let mut all = listed("policies");
+    all.extend(listed("presets"));
+    all.iter()
         .map(|p| {
             let ops = p["operations"].as_array().unwrap();
             let ops = ops.iter().map(|o| o.as_str().unwrap().to_owned()).collect();
@@ -53,7 +54,11 @@ fn info_lists_the_operations_and_which_policy_models_which() {
         json!({"name": "true_divide", "arity": 2})
     );
     assert_eq!(info["operations"][21], json!({"name": "sqrt", "arity": 1}));
-    let names: Vec<&str> = dtype_lattice::registry::names().collect();
+    let mut names: Vec<&str> = dtype_lattice::registry::POLICIES
+        .iter()
+        .map(|p| p.name)
+        .collect();
+    names.extend(dtype_lattice::registry::PRESETS.iter().map(|p| p.name));
     let modelled = modelled(&info);
     assert_eq!(
         modelled
@@ -107,10 +112,9 @@ fn operation_tables_are_the_command_lines() {
             .json();
         // A key to its graph where the page can explain and draw one: its
         // lattice, or the graph its rules are written on.
-        let listed = info["policies"]
-            .as_array()
-            .unwrap()
+        let listed = ["policies", "presets"]
             .iter()
+            .flat_map(|key| info[*key].as_array().unwrap())
             .find(|p| p["name"] == policy.as_str())
             .unwrap();
         assert_eq!(

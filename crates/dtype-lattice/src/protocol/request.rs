@@ -40,6 +40,20 @@ const FACT_FNS: &[&str] = &[
 /// The keys a request may have besides the settings.
 const KEYS: &[&str] = &["fn", "args", "policy"];
 
+/// Keys a request once had, refused with what to write instead rather
+/// than mapped: `tf.experimental.numpy` became a policy of its own, and a
+/// request that still says `"api"` would otherwise be read under a
+/// vocabulary it was not written in.
+const RETIRED_KEYS: &[(&str, &str)] = &[
+    ("api", TNP_IS_A_POLICY),
+    ("tensorflow_api", TNP_IS_A_POLICY),
+];
+
+const TNP_IS_A_POLICY: &str = "tf.experimental.numpy is the policy \"tensorflow-numpy\" and \
+     TensorFlow's NumPy behaviour the setting \"tensorflow_numpy_behavior\" (write \
+     {\"policy\": \"tensorflow-numpy\", \"tensorflow_numpy_behavior\": \"safe\"} for \
+     {\"policy\": \"tensorflow-safe\", \"api\": \"tnp\"}; \"tf\" is the policy \"tensorflow\")";
+
 /// The answer to a request; the warnings its call issues (even if it then
 /// fails) go to `warnings`.
 pub(super) fn evaluate(
@@ -50,6 +64,14 @@ pub(super) fn evaluate(
     let request = request.as_object().ok_or_else(|| {
         ErrorAnswer::type_error("a request must be a JSON object with \"fn\" and \"args\"")
     })?;
+    if let Some((key, why)) = RETIRED_KEYS
+        .iter()
+        .find(|(key, _)| request.contains_key(*key))
+    {
+        return Err(ErrorAnswer::type_error(format!(
+            "the request key '{key}' is retired: {why}"
+        )));
+    }
     let known = known_keys();
     if let Some(key) = request.keys().find(|key| !known.contains(&key.as_str())) {
         let suggestion = nearest(key, known.iter().copied())
@@ -85,11 +107,11 @@ pub(super) fn evaluate(
             )))
         }
     };
-    let info = match policy {
-        None => &registry::POLICIES[0],
-        Some(name) => {
-            registry::policy_info(name).map_err(|err| ErrorAnswer::value(err.to_string()))?
-        }
+    let named = match policy {
+        None => registry::listing()
+            .next()
+            .expect("the registry lists JAX first"),
+        Some(name) => registry::resolve(name).map_err(|err| ErrorAnswer::value(err.to_string()))?,
     };
     if FACT_FNS.contains(&name) {
         return fact(name, args);
@@ -97,7 +119,10 @@ pub(super) fn evaluate(
     if !POLICY_FNS.contains(&name) && name.parse::<Op>().is_err() {
         return Err(unknown_fn(name));
     }
-    ask(info.build(settings).as_ref(), name, args, warnings)
+    let policy = named
+        .build(settings)
+        .map_err(|err| ErrorAnswer::value(err.to_string()))?;
+    ask(policy.as_ref(), name, args, warnings)
 }
 
 /// Every key a request may have: [`KEYS`], the settings, and their batch

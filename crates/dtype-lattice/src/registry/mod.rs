@@ -19,13 +19,34 @@
 //! [`PolicySpec`] reads the names users type for a policy to compare with
 //! (`numpy`, `strict`, `jax:x64=true`).
 //!
+//! An entry is what a program installs or imports: one library's namespace
+//! at one major version (`jax`, `jax-lax`, `numpy`, `numpy-legacy`,
+//! `tensorflow`, `tensorflow-numpy`). What a running program switches
+//! (JAX's flags, TensorFlow's NumPy behaviour, Keras's backend) is a
+//! [setting](SETTINGS). A [preset](PRESETS) is a familiar name for an
+//! entry with some settings fixed, and every surface takes it as it takes
+//! an entry's name ([`resolve`]):
+//!
+//! ```
+//! use dtype_lattice::registry::{by_name, Settings};
+//! let mut safe = Settings::default();
+//! safe.set("tensorflow_numpy_behavior", "safe").unwrap();
+//! assert_eq!(
+//!     by_name("tensorflow-safe", Settings::default()).unwrap().name(),
+//!     by_name("tensorflow", safe).unwrap().name()
+//! );
+//! ```
+//!
 //! # Files
 //!
 //! `mod.rs` holds `POLICIES`, one entry per framework with its aliases and
-//! the settings it reads; `settings.rs` holds `SETTINGS`, one entry per
-//! setting, and `Settings`; `spec.rs` holds `PolicySpec`, the one reading of
-//! a policy named with its settings (`jax:x64=true`), or of settings alone.
+//! the settings it reads, and `PRESETS`; `presets.rs` what a preset is and
+//! what a name resolves to (`NamedPolicy`); `settings.rs` holds `SETTINGS`,
+//! one entry per setting, and `Settings`; `spec.rs` holds `PolicySpec`, the
+//! one reading of a policy named with its settings (`jax:x64=true`), or of
+//! settings alone.
 
+mod presets;
 mod settings;
 mod spec;
 
@@ -38,12 +59,13 @@ use crate::frameworks::keras::Keras;
 use crate::frameworks::mlx::Mlx;
 use crate::frameworks::numpy::{Numpy, NumpyLegacy};
 use crate::frameworks::paddle::Paddle;
-use crate::frameworks::tensorflow::{Mode, TensorFlow};
+use crate::frameworks::tensorflow::{Api, TensorFlow};
 use crate::frameworks::tinygrad::Tinygrad;
 use crate::frameworks::torch::Torch;
 use crate::policy::Policy;
 use crate::text::quote;
 
+pub use presets::{NamedPolicy, PolicyError, Preset, PresetConflict};
 pub use settings::{setting, Setting, SettingError, Settings, SETTINGS};
 pub use spec::{PolicySpec, SpecError};
 
@@ -97,6 +119,9 @@ impl PolicyInfo {
 /// JAX's settings, as read by a JAX-derived policy.
 const JAX_SETTINGS: &[&str] = &["x64", "strict", "explicit_x64_dtypes"];
 
+/// TensorFlow's settings, read by both its namespaces.
+const TENSORFLOW_SETTINGS: &[&str] = &["tensorflow_numpy_behavior"];
+
 /// Every framework, in the order tools list them: JAX first, the default
 /// wherever a policy may be left out.
 pub const POLICIES: &[PolicyInfo] = &[
@@ -139,22 +164,15 @@ pub const POLICIES: &[PolicyInfo] = &[
         name: "tensorflow",
         framework: "TensorFlow",
         aliases: &["tf"],
-        settings: &[],
-        build: |_| Box::new(TensorFlow::new(Mode::Off)),
+        settings: TENSORFLOW_SETTINGS,
+        build: |s| Box::new(TensorFlow::new(s.tensorflow_numpy_behavior)),
     },
     PolicyInfo {
-        name: "tensorflow-safe",
+        name: "tensorflow-numpy",
         framework: "TensorFlow",
-        aliases: &[],
-        settings: &["tensorflow_api"],
-        build: |s| Box::new(TensorFlow::new(Mode::Safe).with_api(s.tensorflow_api)),
-    },
-    PolicyInfo {
-        name: "tensorflow-all",
-        framework: "TensorFlow",
-        aliases: &[],
-        settings: &["tensorflow_api"],
-        build: |s| Box::new(TensorFlow::new(Mode::All).with_api(s.tensorflow_api)),
+        aliases: &["tnp"],
+        settings: TENSORFLOW_SETTINGS,
+        build: |s| Box::new(TensorFlow::new(s.tensorflow_numpy_behavior).with_api(Api::Tnp)),
     },
     PolicyInfo {
         name: "jax-lax",
@@ -215,29 +233,73 @@ fn entries() -> impl Iterator<Item = &'static PolicyInfo> {
     POLICIES.iter().chain(TESTS_ONLY)
 }
 
-/// The registry name of `name` (itself, or what it is an alias of), or an
-/// error suggesting the nearest.
+/// Familiar names for an entry with some settings fixed, each listed under
+/// its entry. An entry is what a program installs or imports (one
+/// library's namespace at one major version); what a running program
+/// switches is a setting; a preset only names settings, so it is no entry
+/// (DESIGN.md, "Why are some variants entries and others settings?").
+pub const PRESETS: &[Preset] = &[
+    Preset {
+        name: "tensorflow-safe",
+        entry: "tensorflow",
+        settings: &[("tensorflow_numpy_behavior", "safe")],
+    },
+    Preset {
+        name: "tensorflow-all",
+        entry: "tensorflow",
+        settings: &[("tensorflow_numpy_behavior", "all")],
+    },
+];
+
+/// What `name` names: an entry (by its name or an alias) or a preset, or
+/// an error suggesting the nearest name.
 ///
 /// ```
-/// use dtype_lattice::registry::canonical;
-/// assert_eq!(canonical("pytorch").unwrap(), "torch");
-/// let err = canonical("jaxx").unwrap_err();
-/// assert!(err.to_string().starts_with("unknown policy 'jaxx': did you mean 'jax'? (known: jax, "));
+/// use dtype_lattice::registry::resolve;
+/// assert_eq!(resolve("tnp").unwrap().name(), "tensorflow-numpy");
+/// assert_eq!(resolve("tensorflow-safe").unwrap().preset().unwrap().entry, "tensorflow");
 /// ```
-pub fn canonical(name: &str) -> Result<&'static str, UnknownPolicy> {
-    policy_info(name).map(|info| info.name)
-}
-
-/// The entry of the policy called `name` or one of its aliases.
-pub fn policy_info(name: &str) -> Result<&'static PolicyInfo, UnknownPolicy> {
-    entries()
+pub fn resolve(name: &str) -> Result<NamedPolicy, UnknownPolicy> {
+    if let Some(info) = entries()
         .find(|info| info.name == name || info.aliases.contains(&name))
+    {
+        return Ok(NamedPolicy::entry(info));
+    }
+    PRESETS
+        .iter()
+        .find(|preset| preset.name == name)
+        .map(NamedPolicy::preset_of)
         .ok_or_else(|| UnknownPolicy {
             name: name.to_owned(),
         })
 }
 
-/// The policy with this name (or alias), under `settings`.
+/// The registry name of `name` (itself, or what it is an alias of; a
+/// preset's own name), or an error suggesting the nearest.
+///
+/// ```
+/// use dtype_lattice::registry::canonical;
+/// assert_eq!(canonical("pytorch").unwrap(), "torch");
+/// assert_eq!(canonical("tensorflow-all").unwrap(), "tensorflow-all");
+/// let err = canonical("jaxx").unwrap_err();
+/// assert!(err.to_string().starts_with("unknown policy 'jaxx': did you mean 'jax'? (known: jax, "));
+/// ```
+pub fn canonical(name: &str) -> Result<&'static str, UnknownPolicy> {
+    resolve(name).map(|named| named.name())
+}
+
+/// The entry of the policy called `name`, one of its aliases, or a preset
+/// of it (whose fixed settings [`resolve`] and [`by_name`] apply).
+///
+/// ```
+/// use dtype_lattice::registry::policy_info;
+/// assert_eq!(policy_info("tensorflow-safe").unwrap().name, "tensorflow");
+/// ```
+pub fn policy_info(name: &str) -> Result<&'static PolicyInfo, UnknownPolicy> {
+    resolve(name).map(|named| named.info())
+}
+
+/// The policy with this name (or alias, or preset), under `settings`.
 ///
 /// ```
 /// use dtype_lattice::registry::{by_name, Settings};
@@ -246,11 +308,32 @@ pub fn policy_info(name: &str) -> Result<&'static PolicyInfo, UnknownPolicy> {
 /// assert_eq!(jax.name(), "jax (x64 off, standard)");
 /// let x64 = by_name("jax", Settings { x64: true, ..Settings::default() }).unwrap();
 /// assert_eq!(x64.name(), "jax (x64 on, standard)");
+/// let all = by_name("tensorflow-all", Settings::default()).unwrap();
+/// assert_eq!(all.name(), "tensorflow (numpy behavior all)");
 /// let err = by_name("tensorflwo-all", Settings::default()).err().unwrap();
 /// assert!(err.to_string().starts_with("unknown policy 'tensorflwo-all': did you mean 'tensorflow-all'?"));
 /// ```
-pub fn by_name(name: &str, settings: Settings) -> Result<Box<dyn Policy>, UnknownPolicy> {
-    policy_info(name).map(|info| info.build(settings))
+pub fn by_name(name: &str, settings: Settings) -> Result<Box<dyn Policy>, PolicyError> {
+    Ok(resolve(name)?.build(settings)?)
+}
+
+/// Every entry, each followed by its presets: the order every list of
+/// policies shows them in (`--policy`'s help, the explorer's menu,
+/// Python's `policies()`).
+///
+/// ```
+/// let names: Vec<&str> = dtype_lattice::registry::listing().map(|p| p.name()).collect();
+/// assert_eq!(names[5..9], ["tensorflow", "tensorflow-safe", "tensorflow-all", "tensorflow-numpy"]);
+/// ```
+pub fn listing() -> impl Iterator<Item = NamedPolicy> {
+    entries().flat_map(|info| {
+        std::iter::once(NamedPolicy::entry(info)).chain(
+            PRESETS
+                .iter()
+                .filter(move |preset| preset.entry == info.name)
+                .map(NamedPolicy::preset_of),
+        )
+    })
 }
 
 /// The libraries the policies model, each once, in the registry's order:
@@ -271,22 +354,34 @@ pub fn frameworks() -> Vec<&'static str> {
     frameworks
 }
 
-/// The names of every policy, in [`POLICIES`] order.
+/// The names of every policy and preset, in [`listing`] order.
 pub fn names() -> impl Iterator<Item = &'static str> {
-    entries().map(|info| info.name)
+    listing().map(|named| named.name())
 }
 
-/// The names of the policies defined by a lattice, in [`POLICIES`] order:
-/// those the graph tools (`explain`, `graph`) can draw.
+/// The names of the policies (and presets) defined by a lattice under
+/// their default settings, in [`listing`] order: those the graph tools
+/// (`explain`, `graph`) can draw as they are named.
 ///
 /// ```
 /// use dtype_lattice::registry::with_lattice;
 /// assert_eq!(with_lattice(), ["jax", "array-api", "torch", "tensorflow-all"]);
 /// ```
 pub fn with_lattice() -> Vec<&'static str> {
-    entries()
-        .filter(|info| info.build(Settings::default()).lattice().is_some())
-        .map(|info| info.name)
+    with(|policy| policy.lattice().is_some())
+}
+
+/// The names in [`listing`] order whose policy, under its default
+/// settings, answers `test`.
+fn with(test: impl Fn(&dyn Policy) -> bool) -> Vec<&'static str> {
+    listing()
+        .filter(|named| {
+            let policy = named
+                .build(Settings::default())
+                .expect("the default settings contradict no preset");
+            test(policy.as_ref())
+        })
+        .map(|named| named.name())
         .collect()
 }
 
@@ -301,11 +396,7 @@ pub fn with_lattice() -> Vec<&'static str> {
 /// ```
 pub fn with_graph() -> Vec<&'static str> {
     let mut names = with_lattice();
-    names.extend(
-        entries()
-            .filter(|info| info.build(Settings::default()).written_graph().is_some())
-            .map(|info| info.name),
-    );
+    names.extend(with(|policy| policy.written_graph().is_some()));
     names
 }
 
@@ -343,6 +434,91 @@ mod tests {
                 assert!(setting(name).is_ok(), "{}: {name}", info.name);
             }
         }
+    }
+
+    #[test]
+    fn presets_name_their_entry_and_its_settings() {
+        let entries: Vec<&str> = POLICIES
+            .iter()
+            .flat_map(|info| std::iter::once(&info.name).chain(info.aliases))
+            .copied()
+            .collect();
+        for preset in PRESETS {
+            assert!(
+                !entries.contains(&preset.name),
+                "{} is an entry's name",
+                preset.name
+            );
+            assert!(!preset.settings.is_empty(), "{}", preset.name);
+            for (name, value) in preset.settings {
+                assert!(
+                    preset.info().settings.contains(name),
+                    "{}: {name}",
+                    preset.name
+                );
+                assert!(
+                    setting(name).unwrap().values.contains(value),
+                    "{}",
+                    preset.name
+                );
+            }
+            // A preset answers as its entry with its settings.
+            let spec: PolicySpec = preset.to_string().parse().unwrap();
+            let entry = spec.build(Settings::default());
+            let named = by_name(preset.name, Settings::default()).unwrap();
+            assert_eq!(named.name(), entry.name(), "{}", preset.name);
+        }
+    }
+
+    #[test]
+    fn a_setting_that_contradicts_a_preset_is_refused() {
+        let mut settings = Settings::default();
+        settings.set("tensorflow_numpy_behavior", "safe").unwrap();
+        // The preset's own value, or the default, agree with it.
+        assert!(by_name("tensorflow-safe", settings).is_ok());
+        let err = by_name("tensorflow-all", settings).err().unwrap();
+        assert!(matches!(err, PolicyError::Conflict(_)));
+        assert!(
+            err.to_string().starts_with("tensorflow-all is tensorflow with tensorflow_numpy_behavior=all, which tensorflow_numpy_behavior=safe contradicts: drop that setting, or ask for tensorflow-safe"),
+            "{err}"
+        );
+        // Settings the preset does not fix are free.
+        settings.x64 = true;
+        settings.tensorflow_numpy_behavior = Default::default();
+        assert!(by_name("tensorflow-all", settings).is_ok());
+    }
+
+    #[test]
+    fn presets_are_listed_under_their_entry_and_suggested() {
+        let names: Vec<&str> = names().collect();
+        let at = |name| names.iter().position(|n| *n == name).unwrap();
+        assert_eq!(at("tensorflow-safe"), at("tensorflow") + 1);
+        assert_eq!(at("tensorflow-all"), at("tensorflow") + 2);
+        let err = canonical("tensorflow-saef").unwrap_err().to_string();
+        assert!(
+            err.starts_with("unknown policy 'tensorflow-saef': did you mean 'tensorflow-safe'?"),
+            "{err}"
+        );
+        assert!(err.contains("tensorflow-all, tensorflow-numpy"), "{err}");
+    }
+
+    #[test]
+    fn tensorflow_numpy_refuses_with_numpy_behaviour_off() {
+        use crate::types::{DType, Op, Operand};
+        let off = by_name("tnp", Settings::default()).unwrap();
+        assert_eq!(off.name(), "tensorflow-numpy (numpy behavior off)");
+        let x = Operand::dtype(DType::Int8);
+        let err = off.operation(Op::Add, &[x, x]).unwrap().unwrap_err();
+        assert!(
+            err.to_string()
+                .ends_with("set tensorflow_numpy_behavior=safe or tensorflow_numpy_behavior=all"),
+            "{err}"
+        );
+        assert!(off.result_type(&[x, x]).is_err());
+        let mut safe = Settings::default();
+        safe.set("tensorflow_numpy_behavior", "safe").unwrap();
+        let safe = by_name("tnp", safe).unwrap();
+        assert_eq!(safe.result_type(&[x, x]).unwrap().dtype, DType::Int8);
     }
 
     /// Every surface that explains an operation (`explain --op`, the

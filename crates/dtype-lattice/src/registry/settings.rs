@@ -9,7 +9,7 @@ use std::fmt;
 
 use crate::frameworks::jax::{Config, ExplicitX64, Promotion};
 use crate::frameworks::keras::{Backend, Floatx};
-use crate::frameworks::tensorflow::Api;
+use crate::frameworks::tensorflow::Mode;
 use crate::frameworks::tinygrad::{DefaultFloat, DefaultInt};
 use crate::text::quote;
 
@@ -168,14 +168,15 @@ pub const SETTINGS: &[Setting] = &[
         write: |s, v| s.tinygrad_default_int = DefaultInt::ALL[v],
     },
     Setting {
-        name: "tensorflow_api",
-        values: &["tf", "tnp"],
-        option: "tf.experimental.numpy",
-        help: "TensorFlow's functions the operations call under NumPy behaviour: tf's own \
-               (tf.add) or tf.experimental.numpy's (tnp.add), which promote as NumPy does",
-        batch_aliases: &[("api", &["tf", "tnp"])],
-        read: |s| s.tensorflow_api as usize,
-        write: |s, v| s.tensorflow_api = Api::ALL[v],
+        name: "tensorflow_numpy_behavior",
+        values: &Mode::NAMES,
+        option: "tnp.experimental_enable_numpy_behavior(dtype_conversion_mode=...)",
+        help: "TensorFlow's NumPy behaviour: off (not enabled: tf's functions promote nothing, \
+               tf.experimental.numpy is not modelled), or enabled in mode safe (promotions \
+               that lose no values) or all (every promotion of the table)",
+        batch_aliases: &[],
+        read: |s| s.tensorflow_numpy_behavior as usize,
+        write: |s, v| s.tensorflow_numpy_behavior = Mode::ALL[v],
     },
 ];
 
@@ -187,7 +188,8 @@ pub const SETTINGS: &[Setting] = &[
 /// assert_eq!(
 ///     setting("x46").unwrap_err().to_string(),
 ///     "unknown setting 'x46': did you mean 'x64'? (known: x64, strict, explicit_x64_dtypes, \
-///      keras_backend, floatx, tinygrad_default_float, tinygrad_default_int, tensorflow_api)"
+///      keras_backend, floatx, tinygrad_default_float, tinygrad_default_int, \
+///      tensorflow_numpy_behavior)"
 /// );
 /// ```
 pub fn setting(name: &str) -> Result<&'static Setting, SettingError> {
@@ -228,9 +230,9 @@ pub struct Settings {
     pub tinygrad_default_float: DefaultFloat,
     /// `tinygrad_default_int`: tinygrad's `DEFAULT_INT`.
     pub tinygrad_default_int: DefaultInt,
-    /// `tensorflow_api`: whose functions TensorFlow's operations are,
-    /// `tf`'s or `tf.experimental.numpy`'s.
-    pub tensorflow_api: Api,
+    /// `tensorflow_numpy_behavior`: TensorFlow's NumPy behaviour, off or
+    /// its `dtype_conversion_mode`.
+    pub tensorflow_numpy_behavior: Mode,
 }
 
 impl Settings {
@@ -260,7 +262,7 @@ impl Settings {
     ///
     /// ```
     /// use dtype_lattice::registry::Settings;
-    /// assert_eq!(Settings::all().len(), 12 * 3 * 4 * 4 * 2 * 2);
+    /// assert_eq!(Settings::all().len(), 12 * 3 * 4 * 4 * 2 * 3);
     /// assert_eq!(Settings::all()[0], Settings::default());
     /// ```
     pub fn all() -> Vec<Settings> {

@@ -41,7 +41,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::settings::{setting, Setting, SettingError, Settings};
-use super::{policy_info, PolicyInfo, UnknownPolicy};
+use super::{resolve, NamedPolicy, PolicyInfo, PresetConflict, UnknownPolicy};
 use crate::policy::Policy;
 use crate::text::quote;
 
@@ -50,8 +50,8 @@ use crate::text::quote;
 /// it is applied to with some settings changed.
 #[derive(Clone, Debug)]
 pub struct PolicySpec {
-    /// The policy named, or `None` for "JAX as configured".
-    base: Option<&'static PolicyInfo>,
+    /// The policy (or preset) named, or `None` for "JAX as configured".
+    base: Option<NamedPolicy>,
     /// The settings given, in order, each with the value as the table
     /// spells it.
     assignments: Vec<(&'static Setting, &'static str)>,
@@ -63,8 +63,7 @@ impl PartialEq for PolicySpec {
         let names = |spec: &PolicySpec| -> Vec<(&str, &str)> {
             spec.assignments.iter().map(|(s, v)| (s.name, *v)).collect()
         };
-        self.base.map(|info| info.name) == other.base.map(|info| info.name)
-            && names(self) == names(other)
+        self.base == other.base && names(self) == names(other)
     }
 }
 
@@ -88,9 +87,10 @@ impl PolicySpec {
             .collect()
     }
 
-    /// The registry entry of the policy built: the one named, or JAX.
+    /// The registry entry of the policy built: the one named (a preset's
+    /// entry), or JAX.
     pub fn info(&self) -> &'static PolicyInfo {
-        self.base.unwrap_or(&super::POLICIES[0])
+        self.base.map_or(&super::POLICIES[0], |named| named.info())
     }
 
     /// Whether the spec changes the configuration it is applied to
@@ -101,7 +101,7 @@ impl PolicySpec {
 
     /// The settings the policy is built with, applied to `running` (the
     /// configuration of the program compared): a named policy starts from
-    /// the defaults, settings alone from `running`.
+    /// the defaults (a preset's fixed), settings alone from `running`.
     ///
     /// ```
     /// use dtype_lattice::registry::{PolicySpec, Settings};
@@ -112,10 +112,10 @@ impl PolicySpec {
     /// assert_eq!(jax.settings(running), Settings::default());
     /// ```
     pub fn settings(&self, running: Settings) -> Settings {
-        let mut settings = if self.is_relative() {
-            running
-        } else {
-            Settings::default()
+        let mut settings = match self.base {
+            None => running,
+            // Parsing refused any setting that contradicts the preset.
+            Some(named) => named.apply(Settings::default()).unwrap_or_default(),
         };
         for (setting, value) in &self.assignments {
             // The value came from the setting's own table when parsed.
@@ -142,11 +142,11 @@ impl FromStr for PolicySpec {
             Some((name, rest)) => (Some(name.trim()), Some(rest)),
             // One word is a policy unless it is a setting (no name is both),
             // or a misspelt setting rather than a misspelt policy.
-            None if policy_info(text).is_ok() || !looks_like_setting(text) => (Some(text), None),
+            None if resolve(text).is_ok() || !looks_like_setting(text) => (Some(text), None),
             None => (None, Some(text)),
         };
         let base = match base {
-            Some(name) => Some(policy_info(name).map_err(SpecError::Policy)?),
+            Some(name) => Some(resolve(name).map_err(SpecError::Policy)?),
             None => None,
         };
         let mut assignments = Vec::new();
@@ -156,10 +156,11 @@ impl FromStr for PolicySpec {
                 None => (part.trim(), None),
             };
             let setting = setting(name).map_err(SpecError::Setting)?;
-            if let Some(info) = base {
+            if let Some(named) = base {
+                let info = named.info();
                 if !info.settings.contains(&setting.name) {
                     return Err(SpecError::NotRead {
-                        policy: info.name,
+                        policy: named.name(),
                         setting: setting.name,
                         reads: info.settings,
                     });
@@ -174,6 +175,20 @@ impl FromStr for PolicySpec {
                 None if setting.is_flag() => "true",
                 None => return Err(SpecError::NoValue(setting.name)),
             };
+            // Unlike settings passed beside a name, these were written, so
+            // even the default contradicts a preset that fixes another value.
+            if let Some(preset) = base.and_then(|named| named.preset()) {
+                if preset
+                    .fixes(setting.name)
+                    .is_some_and(|fixed| fixed != value)
+                {
+                    return Err(SpecError::Preset(PresetConflict {
+                        preset,
+                        setting: setting.name,
+                        given: value,
+                    }));
+                }
+            }
             assignments.push((setting, value));
         }
         Ok(PolicySpec { base, assignments })
@@ -195,8 +210,8 @@ impl fmt::Display for PolicySpec {
     /// The spec in its full form: the policy's registry name, then each
     /// setting as `name=value`; settings alone without a name.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(info) = self.base {
-            f.write_str(info.name)?;
+        if let Some(named) = self.base {
+            f.write_str(named.name())?;
             if !self.assignments.is_empty() {
                 f.write_str(":")?;
             }
@@ -233,6 +248,8 @@ pub enum SpecError {
     },
     /// A setting that is not a flag was given without a value: its name.
     NoValue(&'static str),
+    /// A setting was given a value that contradicts the preset named.
+    Preset(PresetConflict),
 }
 
 impl std::error::Error for SpecError {}
@@ -250,6 +267,7 @@ impl fmt::Display for SpecError {
             ),
             SpecError::Policy(err) => err.fmt(f),
             SpecError::Setting(err) => err.fmt(f),
+            SpecError::Preset(err) => err.fmt(f),
             SpecError::NotRead {
                 policy,
                 setting,
@@ -298,6 +316,9 @@ mod tests {
                 assert!(setting(name).is_err(), "{name}");
             }
         }
+        for preset in crate::registry::PRESETS {
+            assert!(setting(preset.name).is_err(), "{}", preset.name);
+        }
     }
 
     #[test]
@@ -309,11 +330,31 @@ mod tests {
             "strict=true+x64=false",
             "jax:explicit_x64_dtypes=allow",
             "keras:keras_backend=jax+floatx=bfloat16",
+            "tensorflow-all",
+            "tensorflow-safe:tensorflow_numpy_behavior=safe",
+            "tensorflow-numpy:tensorflow_numpy_behavior=all",
         ] {
             let spec: PolicySpec = text.parse().unwrap();
             assert_eq!(spec.to_string(), text);
             assert_eq!(spec.to_string().parse::<PolicySpec>().unwrap(), spec);
         }
+    }
+
+    #[test]
+    fn a_preset_builds_its_entry_with_its_settings() {
+        let all: PolicySpec = "tensorflow-all".parse().unwrap();
+        assert_eq!(all.info().name, "tensorflow");
+        assert_eq!(
+            all.settings(Settings::default())
+                .get("tensorflow_numpy_behavior"),
+            Some("all")
+        );
+        // A named preset ignores the running configuration, as an entry does.
+        let running = Settings {
+            tensorflow_numpy_behavior: crate::frameworks::tensorflow::Mode::Safe,
+            ..Settings::default()
+        };
+        assert_eq!(all.build(running).name(), "tensorflow (numpy behavior all)");
     }
 
     #[test]
@@ -342,6 +383,8 @@ mod tests {
             ("x64=maybe", "x64='maybe' is not one of its values"),
             ("explicit_x64_dtypes", "the setting 'explicit_x64_dtypes' takes a value: write explicit_x64_dtypes=VALUE (one of warn, error, allow)"),
             ("torch:floatx=float16", "torch does not read the setting 'floatx' (it reads none); the policies that do: keras"),
+            ("tensorflow-all:tensorflow_numpy_behavior=off", "tensorflow-all is tensorflow with tensorflow_numpy_behavior=all, which tensorflow_numpy_behavior=off contradicts: drop that setting, or ask for tensorflow with tensorflow_numpy_behavior=off"),
+            ("tensorflow-saef", "unknown policy 'tensorflow-saef': did you mean 'tensorflow-safe'?"),
         ];
         for (text, start) in cases {
             let message = text.parse::<PolicySpec>().unwrap_err().to_string();

@@ -181,16 +181,40 @@ fn an_unknown_key_far_from_any_known_key_suggests_nothing() {
 }
 
 #[test]
-fn api_is_tensorflow_api_as_the_tnp_golden_rows_spell_it() {
-    let tnp = r#"{"fn": "floor_divide", "args": ["bool", "bool"], "policy": "tensorflow-safe", "api": "tnp"}"#;
+fn tnp_is_a_policy_and_the_retired_api_key_says_so() {
+    let tnp = r#"{"fn": "floor_divide", "args": ["bool", "bool"], "policy": "tensorflow-numpy", "tensorflow_numpy_behavior": "safe"}"#;
     assert_eq!(answer(tnp), json!({"ok": {"dtype": "int8", "weak": false}}));
-    let named = r#"{"fn": "floor_divide", "args": ["bool", "bool"], "policy": "tensorflow-safe", "tensorflow_api": "tnp"}"#;
-    assert_eq!(answer(named), answer(tnp));
+    // The preset's own value agrees with it; another contradicts it.
+    let preset = r#"{"fn": "promote_types", "args": ["int8", "uint8"], "policy": "tensorflow-all", "tensorflow_numpy_behavior": "all"}"#;
+    assert_eq!(answer(preset), json!({"ok": "int16"}));
     let (kind, message) = error(&answer(
-        r#"{"fn": "add", "args": ["bool", "bool"], "policy": "tensorflow-all", "api": "np"}"#,
+        r#"{"fn": "promote_types", "args": ["int8", "uint8"], "policy": "tensorflow-all", "tensorflow_numpy_behavior": "safe"}"#,
     ));
     assert_eq!(kind, "ValueError");
-    assert!(message.contains("tnp"), "{message}");
+    assert!(
+        message.starts_with("tensorflow-all is tensorflow with tensorflow_numpy_behavior=all"),
+        "{message}"
+    );
+    for key in ["api", "tensorflow_api"] {
+        let request = format!(
+            r#"{{"fn": "add", "args": ["bool", "bool"], "policy": "tensorflow-safe", "{key}": "tnp"}}"#
+        );
+        let (kind, message) = error(&answer(&request));
+        assert_eq!(kind, "TypeError");
+        assert!(
+            message.starts_with(&format!("the request key '{key}' is retired: tf.experimental.numpy is the policy \"tensorflow-numpy\"")),
+            "{message}"
+        );
+    }
+    // With NumPy behaviour off, tensorflow-numpy refuses and names the fix.
+    let (kind, message) = error(&answer(
+        r#"{"fn": "add", "args": ["bool", "bool"], "policy": "tnp"}"#,
+    ));
+    assert_eq!(kind, "NotImplementedError");
+    assert!(
+        message.contains("tensorflow_numpy_behavior=safe"),
+        "{message}"
+    );
 }
 
 #[test]

@@ -68,21 +68,69 @@ use crate::types::{Operand, OperandKind, TypeSpec};
 pub(crate) use convert::to_tensor;
 pub(crate) use ops::{call_plain, function_name};
 
-/// TensorFlow's dtype conversion mode
-/// (`experimental_enable_numpy_behavior(dtype_conversion_mode=...)`).
+/// TensorFlow's NumPy behaviour (setting `tensorflow_numpy_behavior`):
+/// off, as TensorFlow starts, or turned on by
+/// `tnp.experimental_enable_numpy_behavior(dtype_conversion_mode=...)` in
+/// one of its modes. A program switches it at run time, so it is a setting
+/// of the policies `tensorflow` and `tensorflow-numpy`, not a policy of
+/// its own (the presets `tensorflow-safe` and `tensorflow-all` name it
+/// fixed).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Mode {
-    /// NumPy behaviour off: no implicit promotion (policy `tensorflow`).
+    /// NumPy behaviour not enabled: no implicit promotion.
     #[default]
     Off,
-    /// `"safe"`: promotions that lose no values (policy `tensorflow-safe`).
+    /// `"safe"`: promotions that lose no values.
     Safe,
-    /// `"all"`: every promotion of the table (policy `tensorflow-all`).
+    /// `"all"`: every promotion of the table.
     All,
 }
 
-/// Whose functions the operations are under NumPy behaviour (setting
-/// `tensorflow_api`).
+/// Every mode with the setting's name for it, the default first: the one
+/// list the setting's values come from, so that a new mode is one line
+/// here (and its variant).
+const MODES: [(Mode, &str); 3] = [(Mode::Off, "off"), (Mode::Safe, "safe"), (Mode::All, "all")];
+
+impl Mode {
+    /// Every mode, in the order of the setting's values.
+    pub const ALL: [Mode; MODES.len()] = {
+        let mut all = [Mode::Off; MODES.len()];
+        let mut i = 0;
+        while i < MODES.len() {
+            all[i] = MODES[i].0;
+            i += 1;
+        }
+        all
+    };
+
+    /// The setting's values: each mode's name, in [`ALL`](Mode::ALL)'s
+    /// order.
+    pub const NAMES: [&'static str; MODES.len()] = {
+        let mut names = [""; MODES.len()];
+        let mut i = 0;
+        while i < MODES.len() {
+            names[i] = MODES[i].1;
+            i += 1;
+        }
+        names
+    };
+
+    /// The mode's name, as the setting spells it (`off`, `safe`, `all`).
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::tensorflow::Mode;
+    /// assert_eq!(Mode::Safe.name(), "safe");
+    /// assert_eq!(Mode::NAMES, ["off", "safe", "all"]);
+    /// ```
+    pub const fn name(self) -> &'static str {
+        // `MODES` lists the variants in their order (tested).
+        Mode::NAMES[self as usize]
+    }
+}
+
+/// Whose functions the operations are: TensorFlow's own (policy
+/// `tensorflow`) or `tf.experimental.numpy`'s (policy `tensorflow-numpy`).
+/// A program imports one or the other, so each is a policy of its own.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Api {
     /// TensorFlow's own (`tf.add`, `tf.math.truediv`, ...).
@@ -91,11 +139,6 @@ pub enum Api {
     /// `tf.experimental.numpy`'s (`tnp.add`, `tnp.true_divide`, ...),
     /// which promote as NumPy does before they call TensorFlow's.
     Tnp,
-}
-
-impl Api {
-    /// Every value, in the order of the setting's values.
-    pub const ALL: [Api; 2] = [Api::Tf, Api::Tnp];
 }
 
 /// The auto dtype conversion lattice, as "type -> types it promotes to".
@@ -242,23 +285,29 @@ impl TensorFlow {
         TensorFlow { mode, api: Api::Tf }
     }
 
-    /// The same TensorFlow whose operations are `api`'s functions; `tnp`
-    /// only under NumPy behaviour (mode off keeps `tf`'s).
+    /// The same TensorFlow whose operations are `api`'s functions. With
+    /// NumPy behaviour off, `tf.experimental.numpy` is not modelled: every
+    /// question to it is refused with an error naming the setting that
+    /// turns NumPy behaviour on.
     ///
     /// ```
     /// use dtype_lattice::frameworks::tensorflow::{Api, Mode, TensorFlow};
     /// use dtype_lattice::{DType, Op, Operand, Policy, Typed};
     /// let tnp = TensorFlow::new(Mode::Safe).with_api(Api::Tnp);
-    /// assert_eq!(tnp.name(), "tensorflow-safe (tnp)");
+    /// assert_eq!(tnp.name(), "tensorflow-numpy (numpy behavior safe)");
     /// let bools = [Operand::dtype(DType::Bool); 2];
     /// assert_eq!(tnp.operation(Op::FloorDivide, &bools), Some(Ok(Typed::strong(DType::Int8))));
+    /// let off = TensorFlow::new(Mode::Off).with_api(Api::Tnp);
+    /// let err = off.operation(Op::FloorDivide, &bools).unwrap().unwrap_err();
+    /// assert!(err.to_string().contains("set tensorflow_numpy_behavior=safe or tensorflow_numpy_behavior=all"));
     /// ```
     pub const fn with_api(self, api: Api) -> TensorFlow {
-        let api = match self.mode {
-            Mode::Off => Api::Tf,
-            Mode::Safe | Mode::All => api,
-        };
         TensorFlow { api, ..self }
+    }
+
+    /// Whose functions the operations are.
+    pub const fn api(&self) -> Api {
+        self.api
     }
 
     /// The mode.
@@ -298,7 +347,8 @@ impl TensorFlow {
                 ErrorKind::Value,
                 format!(
                     "weak:{dtype} is a WeakTensor, which TensorFlow has only under NumPy \
-                     behaviour; use tensorflow-safe or tensorflow-all"
+                     behaviour; set tensorflow_numpy_behavior=safe or \
+                     tensorflow_numpy_behavior=all"
                 ),
             ));
         }
@@ -444,17 +494,37 @@ fn holds_exactly(to: DType, from: DType) -> bool {
     }
 }
 
-impl Policy for TensorFlow {
-    fn name(&self) -> String {
-        let name = match self.mode {
-            Mode::Off => "tensorflow",
-            Mode::Safe => "tensorflow-safe",
-            Mode::All => "tensorflow-all",
-        };
-        match self.api {
-            Api::Tf => name.to_owned(),
-            Api::Tnp => format!("{name} (tnp)"),
+impl TensorFlow {
+    /// `tf.experimental.numpy` with NumPy behaviour off is not modelled
+    /// (its functions then promote by rules the golden data has not
+    /// recorded): every question to it is refused, naming the setting to
+    /// change, rather than answered by guess.
+    fn refuse_tnp_off(&self) -> Result<(), PromotionError> {
+        if self.api == Api::Tnp && self.mode == Mode::Off {
+            return Err(PromotionError::framework(
+                ErrorKind::NotImplemented,
+                TNP_OFF.to_owned(),
+            ));
         }
+        Ok(())
+    }
+}
+
+/// Why `tensorflow-numpy` refuses with NumPy behaviour off, and the fix.
+const TNP_OFF: &str = "dtype-lattice models tf.experimental.numpy only under NumPy behaviour \
+                       (tensorflow_numpy_behavior is off): set \
+                       tensorflow_numpy_behavior=safe or tensorflow_numpy_behavior=all";
+
+impl Policy for TensorFlow {
+    /// The policy and its NumPy behaviour, as JAX's names state their
+    /// settings: `tensorflow (numpy behavior off)`,
+    /// `tensorflow-numpy (numpy behavior all)`.
+    fn name(&self) -> String {
+        let policy = match self.api {
+            Api::Tf => "tensorflow",
+            Api::Tnp => "tensorflow-numpy",
+        };
+        format!("{policy} (numpy behavior {})", self.mode.name())
     }
 
     /// `tf.experimental.numpy.result_type(a, b)` on dtypes, in modes safe
@@ -473,6 +543,7 @@ impl Policy for TensorFlow {
     /// assert!(off.promote_types(DType::UInt8.into(), DType::Int8.into()).is_err());
     /// ```
     fn promote_types(&self, a: TypeSpec, b: TypeSpec) -> Result<DType, PromotionError> {
+        self.refuse_tnp_off()?;
         let operands = [a, b].map(Operand::from);
         match self.mode {
             Mode::Off => self.call_op(Op::Add, &operands).map(|t| t.dtype),
@@ -487,6 +558,7 @@ impl Policy for TensorFlow {
     /// behaviour off TensorFlow has no such function; this is then
     /// [`operation(Op::Add)`](Policy::operation) of two operands.
     fn result_type(&self, operands: &[Operand]) -> Result<Typed, PromotionError> {
+        self.refuse_tnp_off()?;
         if self.mode == Mode::Off {
             return self.call_op(Op::Add, operands);
         }
@@ -541,25 +613,35 @@ impl Policy for TensorFlow {
     fn operation(&self, op: Op, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
         Some(match self.api {
             Api::Tf => self.call_op(op, operands),
-            Api::Tnp => self.tnp_op(op, operands),
+            Api::Tnp => self
+                .refuse_tnp_off()
+                .and_then(|()| self.tnp_op(op, operands)),
         })
     }
 
-    /// The function's rule: `tf.experimental.numpy`'s with
-    /// `tensorflow_api=tnp`, TensorFlow's own otherwise.
+    /// The function's rule: `tf.experimental.numpy`'s for
+    /// `tensorflow-numpy` (with NumPy behaviour off, why it is refused),
+    /// TensorFlow's own for `tensorflow`.
     ///
     /// ```
     /// use dtype_lattice::frameworks::tensorflow::{Api, Mode, TensorFlow};
     /// use dtype_lattice::{Op, Policy};
     /// let tnp = TensorFlow::new(Mode::All).with_api(Api::Tnp);
     /// assert!(tnp.describe_operation(Op::Sqrt).unwrap().starts_with("tnp.sqrt: "));
+    /// let off = TensorFlow::new(Mode::Off).with_api(Api::Tnp).describe_operation(Op::Sqrt).unwrap();
+    /// assert!(off.starts_with("tnp.sqrt: not modelled with NumPy behaviour off"), "{off}");
     /// let tf = TensorFlow::new(Mode::All).describe_operation(Op::Sqrt).unwrap();
     /// assert!(tf.starts_with("tf.sqrt ("), "{tf}");
     /// ```
     fn describe_operation(&self, op: Op) -> Option<String> {
-        Some(match self.api {
-            Api::Tnp => tnp::describe(op),
-            Api::Tf => ops::describe(self.mode, op),
+        Some(match (self.api, self.mode) {
+            (Api::Tnp, Mode::Off) => format!(
+                "tnp.{}: not modelled with NumPy behaviour off; set \
+                 tensorflow_numpy_behavior=safe or tensorflow_numpy_behavior=all",
+                op.name()
+            ),
+            (Api::Tnp, _) => tnp::describe(op),
+            (Api::Tf, mode) => ops::describe(mode, op),
         })
     }
 }
@@ -583,6 +665,35 @@ mod tests {
                 .count(),
             5
         );
+    }
+
+    /// [`Mode::name`] indexes the names by the discriminant, so the table
+    /// must list the variants in their order.
+    #[test]
+    fn modes_are_listed_in_variant_order() {
+        for (i, mode) in Mode::ALL.into_iter().enumerate() {
+            assert_eq!(mode as usize, i);
+            assert_eq!(mode.name(), Mode::NAMES[i]);
+        }
+    }
+
+    #[test]
+    fn tnp_refuses_everything_with_numpy_behaviour_off() {
+        use crate::types::PyScalar;
+        let off = TensorFlow::new(Mode::Off).with_api(Api::Tnp);
+        let x = Operand::dtype(DType::Int8);
+        let refusals = [
+            off.promote_types(DType::Int8.into(), PyScalar::Int.into()),
+            off.result_type(&[x, x]).map(|t| t.dtype),
+            off.operation(Op::Add, &[x, x]).unwrap().map(|t| t.dtype),
+            off.operation(Op::Sqrt, &[x]).unwrap().map(|t| t.dtype),
+        ];
+        for refusal in refusals {
+            let err = refusal.unwrap_err();
+            assert_eq!(err.python_type(), "NotImplementedError");
+            assert_eq!(err.to_string(), TNP_OFF);
+        }
+        assert!(off.lattice().is_none());
     }
 
     #[test]

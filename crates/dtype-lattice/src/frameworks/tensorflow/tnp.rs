@@ -1,5 +1,5 @@
-//! `tf.experimental.numpy` (tnp) under NumPy behaviour (setting
-//! `tensorflow_api=tnp`): its functions bring their operands to one dtype
+//! `tf.experimental.numpy` (tnp) under NumPy behaviour (policy
+//! `tensorflow-numpy`, `tensorflow_numpy_behavior` safe or all): its functions bring their operands to one dtype
 //! in Python, each in its own way ([`Promote`]), and then call the
 //! TensorFlow function of [`ops`](super::ops) on tensors of that dtype.
 //!
