@@ -20,8 +20,9 @@ Files:
   ``keras.ops.result_type``) in every backend and floatx: no operand, every
   single operand, every ordered pair. It returns a dtype name, so every
   answer is strongly typed.
-* ``keras_add_jax``, ``keras_add_numpy``, ``keras_add_tensorflow``:
-  ``keras.ops.add(a, b)``'s dtype (``standardize_dtype``) on that backend in
+* ``keras_add_jax``, ``keras_add_numpy``, ``keras_add_tensorflow`` (the
+  call lines of ``ops_keras.jsonl``, which ``generate_ops_keras.py``
+  writes from ``recorded``): ``keras.ops.add(a, b)``'s dtype (``standardize_dtype``) on that backend in
   every floatx, on every ordered pair of arrays of Keras's dtypes and
   Python scalars.
 
@@ -167,12 +168,8 @@ def header() -> dict:
                             backends=BACKENDS, floatx=FLOATX, device="cpu")
 
 
-def main(argv: list[str] | None = None) -> None:
-    args = parse_args(__doc__, argv, lambda parser: parser.add_argument(
-        "--backend", choices=BACKENDS, help="run one backend, print its lines"))
-    if args.backend:
-        child(args.backend)
-        return
+def recorded() -> tuple[dict, dict[str, list[dict]]]:
+    """The header and every file's lines, each backend in its child."""
     files: dict[str, list[dict]] = {}
     printed = {}
     for backend in BACKENDS:
@@ -183,8 +180,18 @@ def main(argv: list[str] | None = None) -> None:
                 files.setdefault(stem, []).extend(lines)
     head = header()
     head["header"]["printed"] = printed
-    write_all(args.out, head, {stem: (lambda lines=lines: lines)
-                               for stem, lines in files.items()})
+    return head, files
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(__doc__, argv, lambda parser: parser.add_argument(
+        "--backend", choices=BACKENDS, help="run one backend, print its lines"))
+    if args.backend:
+        child(args.backend)
+        return
+    head, files = recorded()
+    write_all(args.out, head,
+              {"keras_result_type": lambda: files["keras_result_type"]})
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ Operands (the header's ``"operands"``), in the batch interface's notation:
 
 * ``ops_jax``: ``{"dtype": "int8", "weak": false}`` etc., a strongly-typed
   array of each of the 32 dtypes, the notation of ``result_type.jsonl``;
-  ``ops_jax_lax``: ``"int8"`` etc., the notation of ``jax_lax_add.jsonl``.
+  ``ops_jax_lax``: ``"int8"`` etc., the notation of ``generate_jax_lax.py``.
   For ``ops_jax`` the array is an abstract argument of ``jax.eval_shape``
   (``jax.ShapeDtypeStruct((2,), dtype)``), which keeps its dtype whatever
   x64 says, as the arrays of ``result_type.jsonl`` do (an ``int64`` array
@@ -40,7 +40,10 @@ Files:
   ``floor_divide`` and ``logical_and`` have no ``jax.lax`` function
   (``lax.and_`` is gone; ``lax.bitwise_and`` on bools is the
   ``bitwise_and`` line already), so the file has no line for them; the
-  header's ``"missing"`` says so.
+  header's ``"missing"`` says so. After the table come the call lines of
+  ``generate_jax_lax.py``'s ``lax.add`` (no operand, one, weak arrays,
+  values, ``None``) that the table does not make; on every pair of forms
+  both make, the answers must agree (``golden_ops.write_op_table``).
 
 Determinism: as in ``generate_jax.py``, the script re-executes itself with
 PYTHONHASHSEED=0 so that messages naming a set of dtypes come out the same.
@@ -72,6 +75,7 @@ import ml_dtypes  # noqa: E402
 import numpy as np  # noqa: E402
 from jax import lax  # noqa: E402
 
+import generate_jax_lax  # noqa: E402
 import golden_io  # noqa: E402
 from golden_io import DTYPE_NAMES, ours, parse_args  # noqa: E402
 from golden_ops import (OPS, PY_SCALARS, Table, typed,  # noqa: E402
@@ -207,7 +211,10 @@ def main(argv: list[str] | None = None) -> None:
         **head["header"],
         "functions": {op: f"lax.{LAX_FUNCTIONS[op]}" for op in LAX_OPS},
         "missing": LAX_MISSING}}
-    write_op_table(out_dir / "ops_jax_lax.jsonl", lax_head, forms, table)
+    adds = (generate_jax_lax.header(), generate_jax_lax.gen_add())
+    compared = write_op_table(out_dir / "ops_jax_lax.jsonl", lax_head, forms,
+                              table, adds)
+    assert compared == 2 * len(forms) ** 2, compared  # x64 off and on
 
 
 if __name__ == "__main__":

@@ -23,7 +23,8 @@ until it is stored, as ``strong_dtype`` of it (``DEFAULT_INT``, int32, and
 * ``tinygrad_result_type``    ``least_upper_dtype`` of the operands' dtypes
   (no operand, every single operand, every ordered pair), as tinygrad's
   binary operators compute it (``ElementwiseMixin._broadcasted``)
-* ``tinygrad_add``            ``(a + b).dtype`` on every ordered pair of the
+* ``tinygrad_add``            (the call lines of ``ops_tinygrad.jsonl``,
+  which ``generate_ops_tinygrad.py`` writes from ``recorded``) ``(a + b).dtype`` on every ordered pair of the
   same operands: the operator
 
 Answers of ``result_type`` and ``add`` are ``{"dtype": strong_dtype(d),
@@ -249,12 +250,9 @@ def header() -> dict:
                             default_int=DEFAULT_INTS, printed=printed())
 
 
-def main(argv: list[str] | None = None) -> None:
-    args = parse_args(__doc__, argv, lambda parser: parser.add_argument(
-        "--child", action="store_true", help="compute under $DEV, print the lines"))
-    if args.child:
-        child()
-        return
+def recorded() -> dict[str, list[dict]]:
+    """Every file's lines: each setting's, where they differ from the
+    defaults', after those."""
     files: dict[str, list[dict]] = {}
     seen: dict[str, set[str]] = {}
     for default_float in DEFAULT_FLOATS:
@@ -277,8 +275,18 @@ def main(argv: list[str] | None = None) -> None:
                                  "tinygrad_default_int": default_int}
                         entry["answer"] = entry.pop("answer")
                     files.setdefault(stem, []).append(entry)
+    return files
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(__doc__, argv, lambda parser: parser.add_argument(
+        "--child", action="store_true", help="compute under $DEV, print the lines"))
+    if args.child:
+        child()
+        return
     write_all(args.out, header(), {stem: (lambda lines=lines: lines)
-                                   for stem, lines in files.items()})
+                                   for stem, lines in recorded().items()
+                                   if stem != "tinygrad_add"})
 
 
 if __name__ == "__main__":

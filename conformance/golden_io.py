@@ -15,6 +15,10 @@ the answer is ``{"error": {"type": "NotOurs", "message": NAME}}``; where an
 operator's result is no array at all (Python adds two Python scalars itself),
 NAME is the result's Python type, ``int``, ``float`` or ``complex``.
 
+Where we answer otherwise than the library on purpose, the line records it
+as ``"deviation": {"name", "ours", "why"}`` (``with_deviations``, which
+``write_jsonl`` applies): the recorded answer stays the library's.
+
 A Python complex value is encoded in ``args`` as ``{"complex": [RE, IM]}``,
 its parts as JSON floats (``1j`` is ``{"complex": [0.0, 1.0]}``), since JSON
 has no complex numbers.

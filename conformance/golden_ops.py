@@ -10,10 +10,20 @@ Format (JSON Lines; one call per cell of a table, not per line, since
 hundred thousand lines a framework)::
 
     line 1  {"header": {"generator", "python", "versions", ...,
-                        "format": "op-table", "operands": [FORM, ...]}}
+                        "format": "op-table", "operands": [FORM, ...],
+                        ["calls_from": HEADER]}}
     then    {"error": K, "type": T, "message": M}
             {"fn": OP, "policy": NAME, "x64": BOOL, "promotion": P,
-             [SETTING: VALUE, ...,] ["a": FORM,] "answers": [ANS, ...]}
+             [SETTING: VALUE, ...,] ["a": FORM,] "answers": [ANS, ...],
+             ["deviations": [{"at": I, "name", "ours", "why"}, ...]]}
+    last    call lines, as ``golden_io.py`` documents them
+
+The call lines (``add`` where a framework's ``generate_<framework>.py``
+recorded it on more operand forms, values and arities than the table has)
+were recorded by the generator whose header is ``"calls_from"``; a call
+the table makes too is not repeated. ``"deviations"`` are the documented
+deviations of the row's answers (``golden_io.with_deviations``), ``I``
+the index of the answer.
 
 ``FORM`` is an operand in the batch notation that ``golden_io.py``
 documents (``"int8"`` an array, ``"0d:int8"`` a zero-dimensional one,
