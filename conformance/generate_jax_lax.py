@@ -91,9 +91,9 @@ def gen_add() -> list[dict]:
     return traced_lines(False) + traced_lines(True)
 
 
-def header() -> dict:
+def header(generator: str = GENERATOR) -> dict:
     return golden_io.header(
-        GENERATOR,
+        generator,
         {"jax": jax.__version__, "jaxlib": jaxlib.__version__,
          "numpy": np.__version__, "ml_dtypes": ml_dtypes.__version__},
         platform=jax.default_backend())

@@ -52,31 +52,21 @@ PYTHONHASHSEED=0 so that messages naming a set of dtypes come out the same.
 from __future__ import annotations
 
 import os
-import sys
 from typing import Any, Callable, NamedTuple
 
-
-def reexec_with_fixed_hash_seed() -> None:
-    """Re-run this script with PYTHONHASHSEED=0 (see the module docstring)."""
-    if os.environ.get("PYTHONHASHSEED") != "0":
-        os.environ["PYTHONHASHSEED"] = "0"
-        os.execv(sys.executable, [sys.executable, *sys.orig_argv[1:]])
-
+import golden_io
 
 if __name__ == "__main__":
-    reexec_with_fixed_hash_seed()
+    golden_io.reexec_with_fixed_hash_seed()
 
 os.environ["JAX_PLATFORMS"] = "cpu"  # must precede the jax import
 
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
-import jaxlib  # noqa: E402
-import ml_dtypes  # noqa: E402
 import numpy as np  # noqa: E402
 from jax import lax  # noqa: E402
 
 import generate_jax_lax  # noqa: E402
-import golden_io  # noqa: E402
 from golden_io import DTYPE_NAMES, ours, parse_args  # noqa: E402
 from golden_ops import (OPS, PY_SCALARS, Table, typed,  # noqa: E402
                         write_op_table)
@@ -192,17 +182,9 @@ def answers(table: Table, x64: bool | None = None) -> list:
             if "answers" in line and x64 in (None, line["x64"])]
 
 
-def header() -> dict:
-    return golden_io.header(
-        GENERATOR,
-        {"jax": jax.__version__, "jaxlib": jaxlib.__version__,
-         "numpy": np.__version__, "ml_dtypes": ml_dtypes.__version__},
-        platform=jax.default_backend())
-
-
 def main(argv: list[str] | None = None) -> None:
     out_dir = parse_args(__doc__, argv).out
-    head = header()
+    head = generate_jax_lax.header(GENERATOR)
     assert head["header"]["platform"] == "cpu", head
     forms, table = gen_jax()
     write_op_table(out_dir / "ops_jax.jsonl", head, forms, table)

@@ -88,26 +88,15 @@ shared cores, mostly JAX compiling each call.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from typing import Any
 
 import generate_keras
 import golden_io
-from golden_io import DTYPE_NAMES, parse_args
-from golden_ops import OPS, PY_SCALARS, Table, typed, write_op_table
+from generate_keras import BACKENDS, FLOATX, KERAS_DTYPES
+from golden_ops import OPS, PY_SCALARS, Table, resolved, typed, write_op_table
 
 GENERATOR = "conformance/generate_ops_keras.py"
 POLICY = "keras"
-BACKENDS = ["tensorflow", "jax", "numpy"]
-FLOATX = ["float32", "float16", "bfloat16", "float64"]
-# The dtypes Keras has (keras/src/backend/common/dtypes.py, ALLOWED_DTYPES
-# without "string"), in our order.
-KERAS_DTYPES = [n for n in DTYPE_NAMES if n in {
-    "bool", "uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32",
-    "int64", "float8_e4m3fn", "float8_e5m2", "bfloat16", "float16",
-    "float32", "float64", "complex64", "complex128"}]
 # keras.ops.<name> for each operation.
 KERAS_FUNCTIONS = {op: op for op in OPS} | {"remainder": "mod",
                                             "abs": "absolute"}
@@ -126,16 +115,6 @@ def call(op: str, values: list) -> str:
     return typed(golden_io.ours(standardize_dtype(result.dtype)))
 
 
-def resolved(lines: list[dict]) -> list[dict]:
-    """The rows, each answer an error's [type, message] instead of its
-    number (numbers differ from one child to another)."""
-    errors = {e["error"]: [e["type"], e["message"]] for e in lines
-              if "error" in e}
-    return [{**row, "answers": [errors[a] if isinstance(a, int) else a
-                                for a in row["answers"]]}
-            for row in lines if "answers" in row]
-
-
 def child(backend: str) -> None:
     """Prints this backend's rows in every floatx, as one JSON list."""
     import keras
@@ -151,41 +130,23 @@ def child(backend: str) -> None:
     print(json.dumps(rows))
 
 
-def computed(backend: str) -> list[dict]:
-    env = {**os.environ, "KERAS_BACKEND": backend, "TF_CPP_MIN_LOG_LEVEL": "3",
-           "PYTHONHASHSEED": "0"}
-    output = subprocess.run(
-        [sys.executable, __file__, "--backend", backend], check=True,
-        capture_output=True, text=True, env=env).stdout
-    return json.loads(output)
-
-
-def header() -> dict:
-    from importlib.metadata import version
-    libraries = ["keras", "jax", "jaxlib", "tensorflow-cpu", "numpy",
-                 "ml_dtypes"]
-    return golden_io.header(GENERATOR, {lib: version(lib) for lib in libraries},
-                            backends=BACKENDS, floatx=FLOATX, device="cpu")
-
-
 def main(argv: list[str] | None = None) -> None:
-    args = parse_args(__doc__, argv, lambda parser: parser.add_argument(
-        "--backend", choices=BACKENDS, help="run one backend, print its rows"))
-    if args.backend:
-        child(args.backend)
+    args = generate_keras.parent_args(__doc__, argv, child)
+    if args is None:
         return
     forms = KERAS_DTYPES + [form for _, form in PY_SCALARS]
     table = Table()
     for backend in BACKENDS:
-        for row in computed(backend):
+        for row in generate_keras.in_backend(__file__, backend):
             settings = {k: row[k] for k in ("keras_backend", "floatx")}
             answers = [table.error(*a) if isinstance(a, list) else a
                        for a in row["answers"]]
             table.row(row["fn"], POLICY, answers, a=row.get("a"), **settings)
     keras_head, files = generate_keras.recorded()
     adds = [line for backend in BACKENDS for line in files[f"keras_add_{backend}"]]
-    compared = write_op_table(args.out / "ops_keras.jsonl", header(), forms,
-                              table, (keras_head, adds))
+    compared = write_op_table(args.out / "ops_keras.jsonl",
+                              generate_keras.header(GENERATOR), forms, table,
+                              (keras_head, adds))
     assert compared == len(BACKENDS) * len(FLOATX) * len(forms) ** 2, compared
 
 

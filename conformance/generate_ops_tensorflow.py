@@ -134,7 +134,7 @@ from tensorflow.python.framework import weak_tensor  # noqa: E402
 import generate_tensorflow  # noqa: E402
 import golden_io  # noqa: E402
 from golden_io import DTYPE_NAMES, NotOurs, ours, parse_args  # noqa: E402
-from golden_ops import (OPS, PY_SCALARS, UNARY, Table, typed,  # noqa: E402
+from golden_ops import (OPS, PY_SCALARS, Table, typed,  # noqa: E402
                         write_op_table)
 
 GENERATOR = "conformance/generate_ops_tensorflow.py"

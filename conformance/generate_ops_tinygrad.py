@@ -91,28 +91,17 @@ from __future__ import annotations
 import json
 import operator
 import os
-import subprocess
-import sys
 from typing import Any, Callable
 
 import generate_tinygrad
 import golden_io
+from generate_tinygrad import (DEFAULT_FLOATS, DEFAULT_INTS, DEVICES,
+                               TINYGRAD_NAMES)
 from golden_io import DTYPE_NAMES, parse_args
-from golden_ops import OPS, PY_SCALARS, UNARY, Table, typed, write_op_table
+from golden_ops import OPS, PY_SCALARS, Table, resolved, typed, write_op_table
 
 GENERATOR = "conformance/generate_ops_tinygrad.py"
 POLICY = "tinygrad"
-DEVICES = ["PYTHON", "CPU"]
-# The values of DEFAULT_FLOAT and DEFAULT_INT measured, tinygrad's first.
-DEFAULT_FLOATS = ["float32", "float16", "bfloat16", "float64"]
-DEFAULT_INTS = ["int32", "int64"]
-# Our names for the dtypes tinygrad spells otherwise.
-TINYGRAD_NAMES = {
-    "float8_e4m3fn": "fp8e4m3",
-    "float8_e5m2": "fp8e5m2",
-    "float8_e4m3fnuz": "fp8e4m3fnuz",
-    "float8_e5m2fnuz": "fp8e5m2fnuz",
-}
 # tinygrad has no logical_and.
 TINYGRAD_OPS = [op for op in OPS if op != "logical_and"]
 CALLS: dict[str, Callable] = {
@@ -199,22 +188,9 @@ def child() -> None:
 
 
 def computed(device: str, default_float: str, default_int: str) -> dict:
-    env = {**os.environ, "DEV": device, "DEFAULT_FLOAT": default_float,
-           "DEFAULT_INT": default_int}
-    output = subprocess.run(
-        [sys.executable, __file__, "--child"], check=True,
-        capture_output=True, text=True, env=env).stdout
-    return json.loads(output)
-
-
-def resolved(lines: list[dict]) -> list[dict]:
-    """The rows, each answer an error's (type, message) instead of its
-    number (numbers differ from one child to another)."""
-    errors = {e["error"]: [e["type"], e["message"]] for e in lines
-              if "error" in e}
-    return [{**row, "answers": [errors[a] if isinstance(a, int) else a
-                                for a in row["answers"]]}
-            for row in lines if "answers" in row]
+    return json.loads(golden_io.child_output(
+        __file__, ["--child"], DEV=device, DEFAULT_FLOAT=default_float,
+        DEFAULT_INT=default_int))
 
 
 SETTINGS = ("tinygrad_default_float", "tinygrad_default_int")

@@ -83,10 +83,9 @@ warnings.filterwarnings("ignore", message="Failed to initialize NumPy")
 import torch  # noqa: E402
 
 import generate_torch  # noqa: E402
-import golden_io  # noqa: E402
 from golden_io import DTYPE_NAMES, NotOurs, ours, parse_args  # noqa: E402
-from golden_ops import (BINARY, OPS, PY_SCALARS, UNARY, Table,  # noqa: E402
-                        typed, write_op_table)
+from golden_ops import (OPS, PY_SCALARS, Table, typed,  # noqa: E402
+                        write_op_table)
 
 GENERATOR = "conformance/generate_ops_torch.py"
 POLICY = "torch"
@@ -138,29 +137,17 @@ def call(op: str, values: list) -> str:
     return typed(ours(str(result.dtype).removeprefix("torch.")))
 
 
-def check_environment() -> None:
-    """Defaults the answers depend on: Python floats become float32 and
-    complex numbers complex64."""
-    assert torch.get_default_dtype() == torch.float32
-    assert torch.result_type(torch.ones(2, dtype=torch.int8), 2j) \
-        == torch.complex64
-
-
-def header() -> dict:
-    return golden_io.header(GENERATOR, {"torch": torch.__version__},
-                            default_dtype=str(torch.get_default_dtype()),
-                            device="cpu")
-
-
 def main(argv: list[str] | None = None) -> None:
     out_dir = parse_args(__doc__, argv).out
-    check_environment()
+    generate_torch.check_environment()
     forms_made = operands()
     forms = [form for _, form in forms_made]
     table = Table()
     table.record(POLICY, forms_made, call)
     adds = (generate_torch.header(), generate_torch.gen_add())
-    compared = write_op_table(out_dir / OUT_FILE, header(), forms, table, adds)
+    compared = write_op_table(out_dir / OUT_FILE,
+                              generate_torch.header(GENERATOR), forms, table,
+                              adds)
     assert compared == len(forms) ** 2, compared
 
 

@@ -53,8 +53,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from typing import Any
 
 os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"  # must precede the import
@@ -163,9 +161,7 @@ def child(policy: str) -> None:
 
 
 def mode_lines(policy: str) -> list[dict]:
-    output = subprocess.run(
-        [sys.executable, __file__, "--mode", policy], check=True,
-        capture_output=True, text=True).stdout
+    output = golden_io.child_output(__file__, ["--mode", policy])
     return [json.loads(text) for text in output.splitlines()]
 
 

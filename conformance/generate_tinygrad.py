@@ -71,8 +71,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from typing import Any
 
 import golden_io
@@ -217,11 +215,9 @@ def child() -> None:
 
 
 def computed(device: str, default_float: str, default_int: str) -> dict[str, list[dict]]:
-    env = {**os.environ, "DEV": device, "DEFAULT_FLOAT": default_float,
-           "DEFAULT_INT": default_int}
-    output = subprocess.run(
-        [sys.executable, __file__, "--child"], check=True, capture_output=True,
-        text=True, env=env).stdout
+    output = golden_io.child_output(
+        __file__, ["--child"], DEV=device, DEFAULT_FLOAT=default_float,
+        DEFAULT_INT=default_int)
     files: dict[str, list[dict]] = {}
     for text in output.splitlines():
         files.update(json.loads(text))

@@ -144,8 +144,8 @@ def check_environment() -> None:
         == torch.complex64
 
 
-def header() -> dict:
-    return golden_io.header(GENERATOR, {"torch": torch.__version__},
+def header(generator: str = GENERATOR) -> dict:
+    return golden_io.header(generator, {"torch": torch.__version__},
                             default_dtype=str(torch.get_default_dtype()),
                             device="cpu")
 

@@ -28,7 +28,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
+import subprocess
 import sys
 import warnings
 from pathlib import Path
@@ -250,6 +252,23 @@ def write_all(out_dir: Path, head: dict,
         lines = generate()
         write_jsonl(out_dir / f"{file_stem}.jsonl", head, lines)
         print(f"{file_stem}.jsonl: {len(lines)} calls", file=sys.stderr)
+
+
+def child_output(script: str, args: list[str], **env: str) -> str:
+    """What ``script`` prints, run with ``args`` in a child process with
+    ``env`` added: a framework that reads its settings from the
+    environment at import, or cannot undo one, gets a fresh process."""
+    return subprocess.run(
+        [sys.executable, script, *args], check=True, capture_output=True,
+        text=True, env={**os.environ, **env}).stdout
+
+
+def reexec_with_fixed_hash_seed() -> None:
+    """Re-runs the script with PYTHONHASHSEED=0, since JAX names the
+    dtypes of some messages in Python set order."""
+    if os.environ.get("PYTHONHASHSEED") != "0":
+        os.environ["PYTHONHASHSEED"] = "0"
+        os.execv(sys.executable, [sys.executable, *sys.orig_argv[1:]])
 
 
 def parse_args(doc: str, argv: list[str] | None,

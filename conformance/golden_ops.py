@@ -139,6 +139,16 @@ class Table:
                          a=form_a, **config)
 
 
+def resolved(lines: list[dict]) -> list[dict]:
+    """A child's rows, each answer an error's [type, message] instead of
+    its number (numbers differ from one child to another)."""
+    errors = {e["error"]: [e["type"], e["message"]] for e in lines
+              if "error" in e}
+    return [{**row, "answers": [errors[a] if isinstance(a, int) else a
+                                for a in row["answers"]]}
+            for row in lines if "answers" in row]
+
+
 def typed(name: str, weak: bool = False) -> str:
     """An answer: a dtype name, with `` (weak)`` for a weak result."""
     return f"{name} (weak)" if weak else name
