@@ -204,7 +204,9 @@ fn op_table<'a>(name: &str, header: &Value, lines: impl Iterator<Item = &'a str>
         let mut row: Value = serde_json::from_str(line).unwrap();
         let row = row.as_object_mut().unwrap();
         if row.contains_key("answer") {
-            cases.push(call_line(name, i + 2, line, false));
+            // The call lines were recorded by the generator of `calls_from`.
+            let records_warnings = header["calls_from"]["records_warnings"] == true;
+            cases.push(call_line(name, i + 2, line, records_warnings));
             continue;
         }
         if let Some(number) = row.get("error") {
