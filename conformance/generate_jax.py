@@ -90,16 +90,10 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, NamedTuple
 
-
-def reexec_with_fixed_hash_seed() -> None:
-    """Re-run this script with PYTHONHASHSEED=0 (see the module docstring)."""
-    if os.environ.get("PYTHONHASHSEED") != "0":
-        os.environ["PYTHONHASHSEED"] = "0"
-        os.execv(sys.executable, [sys.executable, *sys.orig_argv[1:]])
-
+import golden_io
 
 if __name__ == "__main__":
-    reexec_with_fixed_hash_seed()
+    golden_io.reexec_with_fixed_hash_seed()
 
 os.environ["JAX_PLATFORMS"] = "cpu"  # must precede the jax import
 

@@ -1,11 +1,10 @@
 #!/usr/bin/env python3
-"""Generate golden data for the `jax-lax` policy by running real JAX (CPU).
+"""The `jax-lax` policy's ``lax.add`` calls, run on real JAX (CPU).
 
-Usage:
-    python generate_jax_lax.py [--out DIR]
-
-DIR defaults to ``golden/`` next to this script. The pinned versions are
-those of ``generate_jax.py``, in ``requirements.txt``. The format is the one
+``generate_ops_jax.py`` imports this and writes the calls after the table
+of ``ops_jax_lax.jsonl``, the header's ``"calls_from"`` being this
+module's. The pinned versions are those of ``generate_jax.py``, in
+``requirements-jax12.txt``. The format is the one
 ``golden_io.py`` describes, with ``"policy": "jax-lax"`` on every call line;
 ``"x64"`` is JAX's setting the call ran under (both are recorded).
 
@@ -26,7 +25,7 @@ Operands (``args``), the notation of the batch interface:
 * a JSON integer: that Python int.
 * ``null``: ``None``.
 
-File ``jax_lax_add``: ``jax.lax.add(*args)`` (no operand, every single
+The calls: ``jax.lax.add(*args)`` (no operand, every single
 operand, every ordered pair) in both x64 settings: the result's dtype and
 ``aval.weak_type``.
 """
@@ -46,8 +45,8 @@ from jax import lax  # noqa: E402
 
 import golden_io  # noqa: E402
 from golden_io import (DTYPE_NAMES, PY_SCALARS, Operand,  # noqa: E402
-                       ours, parse_args, py_scalar, py_value, run, typed,
-                       unary_and_binary, write_all)
+                       ours, py_scalar, py_value, run, typed,
+                       unary_and_binary)
 
 GENERATOR = "conformance/generate_jax_lax.py"
 POLICY = "jax-lax"
@@ -92,20 +91,10 @@ def gen_add() -> list[dict]:
     return traced_lines(False) + traced_lines(True)
 
 
-def header() -> dict:
+def header(generator: str = GENERATOR) -> dict:
     return golden_io.header(
-        GENERATOR,
+        generator,
         {"jax": jax.__version__, "jaxlib": jaxlib.__version__,
          "numpy": np.__version__, "ml_dtypes": ml_dtypes.__version__},
         platform=jax.default_backend())
 
-
-def main(argv: list[str] | None = None) -> None:
-    out_dir = parse_args(__doc__, argv).out
-    head = header()
-    assert head["header"]["platform"] == "cpu", head
-    write_all(out_dir, head, {"jax_lax_add": gen_add})
-
-
-if __name__ == "__main__":
-    main()

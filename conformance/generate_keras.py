@@ -20,8 +20,9 @@ Files:
   ``keras.ops.result_type``) in every backend and floatx: no operand, every
   single operand, every ordered pair. It returns a dtype name, so every
   answer is strongly typed.
-* ``keras_add_jax``, ``keras_add_numpy``, ``keras_add_tensorflow``:
-  ``keras.ops.add(a, b)``'s dtype (``standardize_dtype``) on that backend in
+* ``keras_add_jax``, ``keras_add_numpy``, ``keras_add_tensorflow`` (the
+  call lines of ``ops_keras.jsonl``, which ``generate_ops_keras.py``
+  writes from ``recorded``): ``keras.ops.add(a, b)``'s dtype (``standardize_dtype``) on that backend in
   every floatx, on every ordered pair of arrays of Keras's dtypes and
   Python scalars.
 
@@ -44,11 +45,9 @@ dtype the backend makes (what the Python package must read).
 
 from __future__ import annotations
 
+import argparse
 import json
-import os
-import subprocess
-import sys
-from typing import Any
+from typing import Any, Callable
 
 import golden_io
 from golden_io import (DTYPE_NAMES, PY_COMPLEX_VALUES, PY_SCALARS, Lazy,
@@ -149,30 +148,29 @@ def child(backend: str) -> None:
     print(json.dumps(files))
 
 
-def computed(backend: str) -> dict[str, list[dict]]:
+def in_backend(script: str, backend: str) -> Any:
+    """What ``script --backend BACKEND`` prints (JSON), in a child process
+    for that backend: Keras reads ``KERAS_BACKEND`` once, at import."""
     # PYTHONHASHSEED: JAX names the inputs of a TypePromotionError in set
     # order.
-    env = {**os.environ, "KERAS_BACKEND": backend, "TF_CPP_MIN_LOG_LEVEL": "3",
-           "PYTHONHASHSEED": "0"}
-    output = subprocess.run(
-        [sys.executable, __file__, "--backend", backend], check=True,
-        capture_output=True, text=True, env=env).stdout
-    return json.loads(output)
+    return json.loads(golden_io.child_output(
+        script, ["--backend", backend], KERAS_BACKEND=backend,
+        TF_CPP_MIN_LOG_LEVEL="3", PYTHONHASHSEED="0"))
 
 
-def header() -> dict:
+def computed(backend: str) -> dict[str, list[dict]]:
+    return in_backend(__file__, backend)
+
+
+def header(generator: str = GENERATOR) -> dict:
     from importlib.metadata import version
     libraries = ["keras", "jax", "jaxlib", "tensorflow-cpu", "numpy", "ml_dtypes"]
-    return golden_io.header(GENERATOR, {lib: version(lib) for lib in libraries},
+    return golden_io.header(generator, {lib: version(lib) for lib in libraries},
                             backends=BACKENDS, floatx=FLOATX, device="cpu")
 
 
-def main(argv: list[str] | None = None) -> None:
-    args = parse_args(__doc__, argv, lambda parser: parser.add_argument(
-        "--backend", choices=BACKENDS, help="run one backend, print its lines"))
-    if args.backend:
-        child(args.backend)
-        return
+def recorded() -> tuple[dict, dict[str, list[dict]]]:
+    """The header and every file's lines, each backend in its child."""
     files: dict[str, list[dict]] = {}
     printed = {}
     for backend in BACKENDS:
@@ -183,8 +181,29 @@ def main(argv: list[str] | None = None) -> None:
                 files.setdefault(stem, []).extend(lines)
     head = header()
     head["header"]["printed"] = printed
-    write_all(args.out, head, {stem: (lambda lines=lines: lines)
-                               for stem, lines in files.items()})
+    return head, files
+
+
+def parent_args(doc: str, argv: list[str] | None,
+                child: Callable[[str], None]) -> argparse.Namespace | None:
+    """The parent's arguments; None in a child (``--backend``, which
+    ``in_backend`` passes), after ``child`` has printed that backend's
+    lines."""
+    args = parse_args(doc, argv, lambda parser: parser.add_argument(
+        "--backend", choices=BACKENDS, help="run one backend, print its lines"))
+    if args.backend:
+        child(args.backend)
+        return None
+    return args
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parent_args(__doc__, argv, child)
+    if args is None:
+        return
+    head, files = recorded()
+    write_all(args.out, head,
+              {"keras_result_type": lambda: files["keras_result_type"]})
 
 
 if __name__ == "__main__":

@@ -40,7 +40,8 @@ Files:
   dozen operands that exercise NumPy's n-ary reduction
 * ``numpy_can_cast``       ``np.can_cast(a, b, casting="safe")`` over the 32
   dtypes: the safe casts NumPy's promotion of ml_dtypes types rests on
-* ``numpy_add``            ``np.add(a, b).dtype`` for arrays of NumPy's own 14
+* ``numpy_add``            (the call lines of ``ops_numpy.jsonl``, which
+  ``generate_ops_numpy.py`` writes with these functions) ``np.add(a, b).dtype`` for arrays of NumPy's own 14
   numeric dtypes and Python ints around the integer bounds (and Python
   complex values), both orders: the OverflowError NumPy raises when a Python
   int does not fit the array's dtype (``np.result_type`` does not check
@@ -51,7 +52,8 @@ Files:
 * ``array_api_result_type``    ``xp.result_type(*args)``: no operand, every
   single operand and every ordered pair; a dtype array-api-strict does not
   have is looked up as ``getattr(xp, name)``, which raises AttributeError
-* ``array_api_add``            ``a + b``, the operator (``Array.__add__``, or
+* ``array_api_add``            (the call lines of ``ops_array_api.jsonl``,
+  which ``generate_ops_numpy.py`` writes) ``a + b``, the operator (``Array.__add__``, or
   ``__radd__`` when a Python scalar comes first), on every ordered pair of
   arrays, Python scalars around the integer bounds and ``None``: it refuses
   bool arrays, Python scalars of a kind the array does not hold and ints
@@ -224,10 +226,8 @@ GENERATORS = {
     "numpy_promote_types": gen_numpy_promote_types,
     "numpy_result_type": gen_numpy_result_type,
     "numpy_can_cast": gen_numpy_can_cast,
-    "numpy_add": gen_numpy_add,
     "array_api_promote_types": gen_array_api_promote_types,
     "array_api_result_type": gen_array_api_result_type,
-    "array_api_add": gen_array_api_add,
 }
 
 

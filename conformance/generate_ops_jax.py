@@ -14,7 +14,7 @@ Operands (the header's ``"operands"``), in the batch interface's notation:
 
 * ``ops_jax``: ``{"dtype": "int8", "weak": false}`` etc., a strongly-typed
   array of each of the 32 dtypes, the notation of ``result_type.jsonl``;
-  ``ops_jax_lax``: ``"int8"`` etc., the notation of ``jax_lax_add.jsonl``.
+  ``ops_jax_lax``: ``"int8"`` etc., the notation of ``generate_jax_lax.py``.
   For ``ops_jax`` the array is an abstract argument of ``jax.eval_shape``
   (``jax.ShapeDtypeStruct((2,), dtype)``), which keeps its dtype whatever
   x64 says, as the arrays of ``result_type.jsonl`` do (an ``int64`` array
@@ -40,7 +40,10 @@ Files:
   ``floor_divide`` and ``logical_and`` have no ``jax.lax`` function
   (``lax.and_`` is gone; ``lax.bitwise_and`` on bools is the
   ``bitwise_and`` line already), so the file has no line for them; the
-  header's ``"missing"`` says so.
+  header's ``"missing"`` says so. After the table come the call lines of
+  ``generate_jax_lax.py``'s ``lax.add`` (no operand, one, weak arrays,
+  values, ``None``) that the table does not make; on every pair of forms
+  both make, the answers must agree (``golden_ops.write_op_table``).
 
 Determinism: as in ``generate_jax.py``, the script re-executes itself with
 PYTHONHASHSEED=0 so that messages naming a set of dtypes come out the same.
@@ -49,30 +52,21 @@ PYTHONHASHSEED=0 so that messages naming a set of dtypes come out the same.
 from __future__ import annotations
 
 import os
-import sys
 from typing import Any, Callable, NamedTuple
 
-
-def reexec_with_fixed_hash_seed() -> None:
-    """Re-run this script with PYTHONHASHSEED=0 (see the module docstring)."""
-    if os.environ.get("PYTHONHASHSEED") != "0":
-        os.environ["PYTHONHASHSEED"] = "0"
-        os.execv(sys.executable, [sys.executable, *sys.orig_argv[1:]])
-
+import golden_io
 
 if __name__ == "__main__":
-    reexec_with_fixed_hash_seed()
+    golden_io.reexec_with_fixed_hash_seed()
 
 os.environ["JAX_PLATFORMS"] = "cpu"  # must precede the jax import
 
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
-import jaxlib  # noqa: E402
-import ml_dtypes  # noqa: E402
 import numpy as np  # noqa: E402
 from jax import lax  # noqa: E402
 
-import golden_io  # noqa: E402
+import generate_jax_lax  # noqa: E402
 from golden_io import DTYPE_NAMES, ours, parse_args  # noqa: E402
 from golden_ops import (OPS, PY_SCALARS, Table, typed,  # noqa: E402
                         write_op_table)
@@ -188,17 +182,9 @@ def answers(table: Table, x64: bool | None = None) -> list:
             if "answers" in line and x64 in (None, line["x64"])]
 
 
-def header() -> dict:
-    return golden_io.header(
-        GENERATOR,
-        {"jax": jax.__version__, "jaxlib": jaxlib.__version__,
-         "numpy": np.__version__, "ml_dtypes": ml_dtypes.__version__},
-        platform=jax.default_backend())
-
-
 def main(argv: list[str] | None = None) -> None:
     out_dir = parse_args(__doc__, argv).out
-    head = header()
+    head = generate_jax_lax.header(GENERATOR)
     assert head["header"]["platform"] == "cpu", head
     forms, table = gen_jax()
     write_op_table(out_dir / "ops_jax.jsonl", head, forms, table)
@@ -207,7 +193,10 @@ def main(argv: list[str] | None = None) -> None:
         **head["header"],
         "functions": {op: f"lax.{LAX_FUNCTIONS[op]}" for op in LAX_OPS},
         "missing": LAX_MISSING}}
-    write_op_table(out_dir / "ops_jax_lax.jsonl", lax_head, forms, table)
+    adds = (generate_jax_lax.header(), generate_jax_lax.gen_add())
+    compared = write_op_table(out_dir / "ops_jax_lax.jsonl", lax_head, forms,
+                              table, adds)
+    assert compared == 2 * len(forms) ** 2, compared  # x64 off and on
 
 
 if __name__ == "__main__":

@@ -68,17 +68,19 @@ Keras's functions take two Python scalars too, so every ordered pair is a
 Keras call. Arrays without dimensions add as arrays with dimensions do
 (``generate_keras.py`` checks it), so they are not recorded.
 
-The script checks its ``add`` lines against ``golden/keras_add_<backend>.jsonl``
-in every backend and floatx, on every pair (there ``True`` is
-``"py:bool"``, ``2`` ``"py:int"``, ``2j`` ``"py:complex"``; ``2.5`` is
-compared with ``"py:float"``, which is ``2.0``: Keras reads a float's type,
-not its value). JAX names the inputs of a TypePromotionError in set order,
+After the table come the call lines of ``generate_keras.py``'s
+``keras.ops.add`` (``recorded``: arrays of zeros, in every backend and
+floatx) that the table does not make; on every pair of forms both make, in
+every backend and floatx (there ``True`` is ``"py:bool"``, ``2``
+``"py:int"``, ``2j`` ``"py:complex"``; ``2.5`` is compared with
+``"py:float"``, which is ``2.0``: Keras reads a float's type, not its
+value), the answers must agree (``golden_ops.write_op_table``). JAX names the inputs of a TypePromotionError in set order,
 so the children run with ``PYTHONHASHSEED=0``. One list is not
 deterministic even so: on JAX, ``jax.lax``'s "Accepted dtypes ... are
 subtypes of integer, floating, complexfloating" (``sub``, ``neg``,
 ``sign``, ``rem``, ``and`` ... refusing a dtype) iterates a set of NumPy
 type objects, hashed by address, so another run may list the kinds in
-another order (as in ``jax_lax_add.jsonl``): compare that list as a set.
+another order (as in ``ops_jax_lax.jsonl``): compare that list as a set.
 Everything else is the same on every run. About six minutes on two
 shared cores, mostly JAX compiling each call.
 """
@@ -86,26 +88,15 @@ shared cores, mostly JAX compiling each call.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
+import generate_keras
 import golden_io
-from golden_io import DTYPE_NAMES, parse_args
-from golden_ops import OPS, PY_SCALARS, Table, typed, write_op_table
+from generate_keras import BACKENDS, FLOATX, KERAS_DTYPES
+from golden_ops import OPS, PY_SCALARS, Table, resolved, typed, write_op_table
 
 GENERATOR = "conformance/generate_ops_keras.py"
 POLICY = "keras"
-BACKENDS = ["tensorflow", "jax", "numpy"]
-FLOATX = ["float32", "float16", "bfloat16", "float64"]
-# The dtypes Keras has (keras/src/backend/common/dtypes.py, ALLOWED_DTYPES
-# without "string"), in our order.
-KERAS_DTYPES = [n for n in DTYPE_NAMES if n in {
-    "bool", "uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32",
-    "int64", "float8_e4m3fn", "float8_e5m2", "bfloat16", "float16",
-    "float32", "float64", "complex64", "complex128"}]
 # keras.ops.<name> for each operation.
 KERAS_FUNCTIONS = {op: op for op in OPS} | {"remainder": "mod",
                                             "abs": "absolute"}
@@ -124,16 +115,6 @@ def call(op: str, values: list) -> str:
     return typed(golden_io.ours(standardize_dtype(result.dtype)))
 
 
-def resolved(lines: list[dict]) -> list[dict]:
-    """The rows, each answer an error's [type, message] instead of its
-    number (numbers differ from one child to another)."""
-    errors = {e["error"]: [e["type"], e["message"]] for e in lines
-              if "error" in e}
-    return [{**row, "answers": [errors[a] if isinstance(a, int) else a
-                                for a in row["answers"]]}
-            for row in lines if "answers" in row]
-
-
 def child(backend: str) -> None:
     """Prints this backend's rows in every floatx, as one JSON list."""
     import keras
@@ -149,75 +130,24 @@ def child(backend: str) -> None:
     print(json.dumps(rows))
 
 
-def computed(backend: str) -> list[dict]:
-    env = {**os.environ, "KERAS_BACKEND": backend, "TF_CPP_MIN_LOG_LEVEL": "3",
-           "PYTHONHASHSEED": "0"}
-    output = subprocess.run(
-        [sys.executable, __file__, "--backend", backend], check=True,
-        capture_output=True, text=True, env=env).stdout
-    return json.loads(output)
-
-
-# The forms of golden/keras_add_*.jsonl for our Python scalars.
-ADD_FORMS = {json.dumps(form): old for form, old in [
-    ("py:bool", "py:bool"), (2, "py:int"), (-1, -1), (300, 300),
-    (2.5, "py:float"), ({"complex": [0.0, 2.0]}, "py:complex")]}
-
-
-def check_add(rows: list[dict], forms: list, path: Path) -> int:
-    """Our ``add`` rows answer as ``path`` on every pair, in every floatx;
-    returns the number of pairs compared."""
-    old_form = lambda form: ADD_FORMS.get(json.dumps(form), form)  # noqa: E731
-    recorded = {}
-    for text in path.read_text(encoding="utf-8").splitlines()[1:]:
-        entry = json.loads(text)
-        if entry["fn"] == "add" and len(entry["args"]) == 2:
-            recorded[json.dumps([entry["floatx"], entry["args"]])] = \
-                entry["answer"]
-    compared = 0
-    for row in rows:
-        if row["fn"] != "add":
-            continue
-        for b, ours_ in zip(forms, row["answers"]):
-            old = recorded[json.dumps(
-                [row["floatx"], [old_form(row["a"]), old_form(b)]])]
-            want = (typed(old["ok"]["dtype"], old["ok"]["weak"]) if "ok" in old
-                    else [old["error"]["type"], old["error"]["message"]])
-            assert ours_ == want, (row["keras_backend"], row["floatx"],
-                                   row["a"], b, ours_, old)
-            compared += 1
-    assert compared == len(FLOATX) * len(forms) ** 2, compared
-    return compared
-
-
-def header() -> dict:
-    from importlib.metadata import version
-    libraries = ["keras", "jax", "jaxlib", "tensorflow-cpu", "numpy",
-                 "ml_dtypes"]
-    return golden_io.header(GENERATOR, {lib: version(lib) for lib in libraries},
-                            backends=BACKENDS, floatx=FLOATX, device="cpu")
-
-
 def main(argv: list[str] | None = None) -> None:
-    args = parse_args(__doc__, argv, lambda parser: parser.add_argument(
-        "--backend", choices=BACKENDS, help="run one backend, print its rows"))
-    if args.backend:
-        child(args.backend)
+    args = generate_keras.parent_args(__doc__, argv, child)
+    if args is None:
         return
     forms = KERAS_DTYPES + [form for _, form in PY_SCALARS]
-    golden = Path(__file__).resolve().parent / "golden"
     table = Table()
     for backend in BACKENDS:
-        rows = computed(backend)
-        compared = check_add(rows, forms, golden / f"keras_add_{backend}.jsonl")
-        print(f"{backend}: add on {compared} pairs answers as "
-              f"keras_add_{backend}.jsonl", file=sys.stderr)
-        for row in rows:
+        for row in generate_keras.in_backend(__file__, backend):
             settings = {k: row[k] for k in ("keras_backend", "floatx")}
             answers = [table.error(*a) if isinstance(a, list) else a
                        for a in row["answers"]]
             table.row(row["fn"], POLICY, answers, a=row.get("a"), **settings)
-    write_op_table(args.out / "ops_keras.jsonl", header(), forms, table)
+    keras_head, files = generate_keras.recorded()
+    adds = [line for backend in BACKENDS for line in files[f"keras_add_{backend}"]]
+    compared = write_op_table(args.out / "ops_keras.jsonl",
+                              generate_keras.header(GENERATOR), forms, table,
+                              (keras_head, adds))
+    assert compared == len(BACKENDS) * len(FLOATX) * len(forms) ** 2, compared
 
 
 if __name__ == "__main__":

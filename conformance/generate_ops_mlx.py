@@ -56,22 +56,22 @@ MLX's functions take two Python scalars too (they make arrays of them), so
 every ordered pair is an MLX call. MLX has no weakly-typed arrays: no answer
 is weak.
 
-The script checks its ``add`` row against ``golden/mlx_add.jsonl`` on the
-operands the two share (there ``True`` is ``"py:bool"``, ``2``
+After the table come the call lines of ``generate_mlx.py``'s ``mx.add``
+(no operand, one, dtypes MLX lacks) that the table does not make; on every
+pair of forms both make (there ``True`` is ``"py:bool"``, ``2``
 ``"py:int"``, ``2j`` ``"py:complex"``; ``2.5`` is compared with
-``"py:float"``, which is ``2.0``: MLX reads a float's type, not its value),
-and that MLX's 14 dtypes are the ones it has.
+``"py:float"``, which is ``2.0``: MLX reads a float's type, not its value)
+the answers must agree (``golden_ops.write_op_table``). The script checks
+too that MLX's 14 dtypes are the ones it has.
 """
 
 from __future__ import annotations
 
-import json
-import sys
-from pathlib import Path
 from typing import Any
 
 import mlx.core as mx
 
+import generate_mlx
 import golden_io
 from golden_io import DTYPE_NAMES, ours, parse_args
 from golden_ops import OPS, PY_SCALARS, Table, typed, write_op_table
@@ -109,42 +109,6 @@ def call(op: str, values: list) -> str:
     return typed(name_of(result.dtype))
 
 
-# The forms of golden/mlx_add.jsonl for our Python scalars.
-ADD_FORMS = {json.dumps(form): old for form, old in [
-    ("py:bool", "py:bool"), (2, "py:int"), (-1, -1), (300, 300),
-    (2.5, "py:float"), ({"complex": [0.0, 2.0]}, "py:complex")]}
-
-
-def check_add(table: Table, forms: list, path: Path) -> None:
-    """Our ``add`` row answers as ``path`` on every pair both record."""
-    old_form = lambda form: ADD_FORMS.get(json.dumps(form), form)  # noqa: E731
-    recorded = {}
-    for text in path.read_text(encoding="utf-8").splitlines()[1:]:
-        entry = json.loads(text)
-        if entry["fn"] == "add" and len(entry["args"]) == 2:
-            recorded[json.dumps(entry["args"])] = entry["answer"]
-    messages = {n: (e["type"], e["message"]) for e in table.lines
-                if "error" in e for n in [e["error"]]}
-    compared = 0
-    for entry in table.lines:
-        if entry.get("fn") != "add":
-            continue
-        for b, ours_ in zip(forms, entry["answers"]):
-            old = recorded.get(json.dumps([old_form(entry["a"]), old_form(b)]))
-            if old is None:
-                continue
-            if "ok" in old:
-                want = typed(old["ok"]["dtype"], old["ok"]["weak"])
-                assert ours_ == want, (entry["a"], b, ours_, old)
-            else:
-                assert isinstance(ours_, int) and messages[ours_] == (
-                    old["error"]["type"], old["error"]["message"]), \
-                    (entry["a"], b, ours_, old)
-            compared += 1
-    assert compared == len(forms) ** 2, compared
-    print(f"add: {compared} pairs answer as {path.name}", file=sys.stderr)
-
-
 def main(argv: list[str] | None = None) -> None:
     out_dir = parse_args(__doc__, argv).out
     assert mx.default_device() == mx.cpu, mx.default_device()
@@ -157,10 +121,11 @@ def main(argv: list[str] | None = None) -> None:
     forms = [form for _, form in ops]
     table = Table()
     table.record(POLICY, ops, call)
-    check_add(table, forms, Path(__file__).resolve().parent / "golden"
-              / "mlx_add.jsonl")
     head = golden_io.header(GENERATOR, {"mlx": mx.__version__}, device="cpu")
-    write_op_table(out_dir / "ops_mlx.jsonl", head, forms, table)
+    adds = (generate_mlx.header(), generate_mlx.gen_add())
+    compared = write_op_table(out_dir / "ops_mlx.jsonl", head, forms, table,
+                              adds)
+    assert compared == len(forms) ** 2, compared
 
 
 if __name__ == "__main__":

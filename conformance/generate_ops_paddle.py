@@ -71,7 +71,9 @@ that prints each answer as it has it; where one has not come after
 after 20 s)"}`` (not Paddle's: there is none) and starts a new child after
 that call. The header's own key ``"hangs"`` lists those calls, each with
 ``"empty"``: the dtype the same call answers on a tensor of shape ``[0]``
-of the same dtype (no element to loop on), ``"hang_seconds"`` the limit.
+of the same dtype (no element to loop on), ``"hang_seconds"`` the limit;
+each row records its hangs as deviations (``golden_io.with_deviations``:
+the library answers ``DoesNotReturnError``).
 This takes about two minutes, 20 s a hang.
 
 Operands (the header's ``"operands"``, the notation of
@@ -84,10 +86,13 @@ of ``golden_ops.PY_SCALARS`` (``"py:bool"`` is ``True``, ``2``, ``-1``,
 ``300``, ``2.5``, ``{"complex": [0.0, 2.0]}`` is ``2j``). Paddle has no
 weakly-typed tensors: no answer is weak.
 
-The script checks its ``add`` row against ``golden/paddle_add.jsonl`` on
-every pair (there ``True`` is ``"py:bool"``, ``2`` ``"py:int"``, ``2j``
-``"py:complex"``; ``2.5`` is compared with ``"py:float"``, which is
-``2.0``: Paddle reads a float's type, not its value).
+After the table come the call lines of ``generate_paddle.py``'s ``x + y``
+(``gen_add``: dtypes Paddle lacks, values, ``None``) that the table does
+not make; on every pair of forms both make (there ``True`` is
+``"py:bool"``, ``2`` ``"py:int"``, ``2j`` ``"py:complex"``; ``2.5`` is
+compared with ``"py:float"``, which is ``2.0``: Paddle reads a float's
+type, not its value) the answers must agree
+(``golden_ops.write_op_table``).
 
 Paddle logs a warning through glog the first time it promotes, and warns at
 import that ccache is missing: the script sets ``GLOG_minloglevel=2`` and
@@ -103,7 +108,6 @@ import select
 import subprocess
 import sys
 import warnings
-from pathlib import Path
 
 # Before Paddle loads: glog's warnings off (errors still raise as before).
 os.environ["GLOG_minloglevel"] = "2"
@@ -113,6 +117,7 @@ from typing import Any, Callable  # noqa: E402
 
 import paddle  # noqa: E402
 
+import generate_paddle  # noqa: E402
 import golden_io  # noqa: E402
 from golden_io import DTYPE_NAMES, NotOurs, ours, parse_args  # noqa: E402
 from golden_ops import (OPS, PY_SCALARS, UNARY, Table, typed,  # noqa: E402
@@ -204,42 +209,6 @@ def check_functions(ops: list[tuple[Any, Any]]) -> None:
             checked += 1
     print(f"paddle functions: {checked} calls on tensors answer as the "
           f"operators ({both_failed} with another error)", file=sys.stderr)
-
-
-# The forms of golden/paddle_add.jsonl for our Python scalars.
-ADD_FORMS = {json.dumps(form): old for form, old in [
-    ("py:bool", "py:bool"), (2, "py:int"), (-1, -1), (300, 300),
-    (2.5, "py:float"), ({"complex": [0.0, 2.0]}, "py:complex")]}
-
-
-def check_add(table: Table, forms: list, path: Path) -> None:
-    """Our ``add`` row answers as ``path`` on every pair both record."""
-    old_form = lambda form: ADD_FORMS.get(json.dumps(form), form)  # noqa: E731
-    recorded = {}
-    for text in path.read_text(encoding="utf-8").splitlines()[1:]:
-        entry = json.loads(text)
-        if entry["fn"] == "add" and len(entry["args"]) == 2:
-            recorded[json.dumps(entry["args"])] = entry["answer"]
-    messages = {n: (e["type"], e["message"]) for e in table.lines
-                if "error" in e for n in [e["error"]]}
-    compared = 0
-    for entry in table.lines:
-        if entry.get("fn") != "add":
-            continue
-        for b, ours_ in zip(forms, entry["answers"]):
-            old = recorded.get(json.dumps([old_form(entry["a"]), old_form(b)]))
-            if old is None:
-                continue
-            if "ok" in old:
-                want = typed(old["ok"]["dtype"], old["ok"]["weak"])
-                assert ours_ == want, (entry["a"], b, ours_, old)
-            else:
-                assert isinstance(ours_, int) and messages[ours_] == (
-                    old["error"]["type"], old["error"]["message"]), \
-                    (entry["a"], b, ours_, old)
-            compared += 1
-    assert compared == len(forms) ** 2, compared
-    print(f"add: {compared} pairs answer as {path.name}", file=sys.stderr)
 
 
 def cells(n_forms: int) -> list[tuple[str, int, int | None]]:
@@ -374,15 +343,16 @@ def main(argv: list[str] | None = None) -> None:
             table.row(op, POLICY, answers[position:position + len(forms)],
                       a=form_a)
             position += len(forms)
-    check_add(table, forms, Path(__file__).resolve().parent / "golden"
-              / "paddle_add.jsonl")
     print(f"{len(hung)} calls hung: " + ", ".join(
         f"{h['fn']}({json.dumps(h['a'])}, {json.dumps(h['b'])})"
         for h in hangs), file=sys.stderr)
     head = golden_io.header(GENERATOR, {"paddlepaddle": paddle.__version__},
                             device="cpu", mode="dynamic",
                             hang_seconds=HANG_SECONDS, hangs=hangs)
-    write_op_table(out_dir / "ops_paddle.jsonl", head, forms, table)
+    adds = (generate_paddle.header(), generate_paddle.gen_add())
+    compared = write_op_table(out_dir / "ops_paddle.jsonl", head, forms,
+                              table, adds)
+    assert compared == len(forms) ** 2, compared
 
 
 if __name__ == "__main__":

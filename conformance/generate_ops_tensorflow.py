@@ -21,9 +21,9 @@ this script (``--mode``):
 Files:
 
 * ``ops_tensorflow.jsonl``: the three policies, the TensorFlow functions
-  below (the ``tf.add`` of ``tensorflow_add.jsonl`` and its siblings) in
+  below (the ``tf.add`` of ``generate_tensorflow.py`` and its siblings) in
   each mode. Every call line has ``"x64": false``, ``"promotion":
-  "standard"``, as ``tensorflow_add.jsonl``'s lines do. Under NumPy
+  "standard"``, as ``generate_tensorflow.py``'s lines do. Under NumPy
   behaviour ``weak_tensor_ops`` wraps some of these functions so that they
   promote with ``flexible_dtypes.result_type``, TensorFlow's auto dtype
   conversion (the promotion the ``tensorflow-safe`` and ``tensorflow-all``
@@ -109,11 +109,12 @@ when the result is a ``WeakTensor``):
 that is not a tensor would be ``NotOurs`` with its Python type's name, a
 dtype outside the 32 ``NotOurs`` with the dtype's name.
 
-The script checks the ``add`` answers of ``ops_tensorflow.jsonl`` against
-``golden/tensorflow_add.jsonl`` (``tf.add`` over tensors of zeros) in each
-mode, on every ordered pair of forms the two files share (``py:int`` there
-is ``2`` here, ``py:complex`` is ``2j``; only ``2.5`` is not shared), and
-stops if any differs.
+After the table of ``ops_tensorflow.jsonl`` come the call lines of
+``generate_tensorflow.py``'s ``tf.add`` (``add_lines``: over tensors of
+zeros in each mode, with no operand, one, dtypes TensorFlow lacks, values)
+that the table does not make; on every ordered pair of forms both make
+(``py:int`` there is ``2`` here, ``py:complex`` ``2j``, ``py:float``
+``2.5``) the answers must agree (``golden_ops.write_op_table``).
 """
 
 from __future__ import annotations
@@ -122,7 +123,6 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 from typing import Any
 
 os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"  # must precede the import
@@ -132,17 +132,16 @@ import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 from tensorflow.python.framework import weak_tensor  # noqa: E402
 
+import generate_tensorflow  # noqa: E402
 import golden_io  # noqa: E402
 from golden_io import DTYPE_NAMES, NotOurs, ours, parse_args  # noqa: E402
-from golden_ops import (OPS, PY_SCALARS, UNARY, Table, typed,  # noqa: E402
+from golden_ops import (OPS, PY_SCALARS, Table, typed,  # noqa: E402
                         write_op_table)
 
 GENERATOR = "conformance/generate_ops_tensorflow.py"
 MODES = {"tensorflow": "off", "tensorflow-safe": "safe",
          "tensorflow-all": "all"}
 NUMPY_MODES = ["tensorflow-safe", "tensorflow-all"]
-ADD_GOLDEN = (Path(__file__).resolve().parent / "golden"
-              / "tensorflow_add.jsonl")
 # The dtypes WeakTensor.from_tensor accepts.
 WEAK_NAMES = ["int32", "int64", "float32", "float64", "complex128"]
 
@@ -250,47 +249,6 @@ def mode_table(table: Table, policy: str, functions: str,
                   **settings)
 
 
-# tensorflow_add.jsonl's forms that are the same Python value as one of ours.
-SAME_FORM = {"py:int": 2, "py:complex": {"complex": [0.0, 2.0]}}
-
-
-def check_add(table: Table, forms: list) -> int:
-    """The add answers agree with tensorflow_add.jsonl's on the shared
-    forms in every mode; returns how many were compared."""
-    messages = {e["error"]: (e["type"], e["message"])
-                for e in table.lines if "error" in e}
-    ours_ = {}
-    for entry in table.lines:
-        if entry.get("fn") == "add":
-            for b, ans in zip(forms, entry["answers"]):
-                key = json.dumps([entry["policy"], entry["a"], b])
-                ours_[key] = messages[ans] if isinstance(ans, int) else ans
-    compared, shared = 0, set()
-    with ADD_GOLDEN.open(encoding="utf-8") as f:
-        for text in list(f)[1:]:
-            entry = json.loads(text)
-            args = [SAME_FORM.get(x, x) if isinstance(x, str) else x
-                    for x in entry["args"]]
-            if len(args) != 2:
-                shared.update(json.dumps(x) for x in args)
-                continue
-            key = json.dumps([entry["policy"], *args])
-            if key not in ours_:
-                continue
-            answer = entry["answer"]
-            if "ok" in answer:
-                theirs = typed(answer["ok"]["dtype"], answer["ok"]["weak"])
-            else:
-                theirs = (answer["error"]["type"], answer["error"]["message"])
-            assert ours_[key] == theirs, (key, ours_[key], theirs)
-            compared += 1
-    # Every form but 2.5 is in tensorflow_add.jsonl too.
-    common = [f for f in forms if json.dumps(f) in shared]
-    assert len(common) == len(forms) - 1, common
-    assert compared == len(MODES) * len(common) ** 2, compared
-    return compared
-
-
 def header(**extra: Any) -> dict:
     return golden_io.header(
         GENERATOR,
@@ -313,9 +271,10 @@ def main(argv: list[str] | None = None) -> None:
     for policy in MODES:
         mode_table(table, policy, "tf")
     forms = [form for _, form in operands(weak=False)]
-    compared = check_add(table, forms)
-    print(f"add agrees with {ADD_GOLDEN.name} on {compared} pairs")
-    write_op_table(args.out / "ops_tensorflow.jsonl", header(), forms, table)
+    adds = (generate_tensorflow.header(), generate_tensorflow.add_lines())
+    compared = write_op_table(args.out / "ops_tensorflow.jsonl", header(),
+                              forms, table, adds)
+    assert compared == len(MODES) * len(forms) ** 2, compared
 
     table = Table()
     for policy in NUMPY_MODES:

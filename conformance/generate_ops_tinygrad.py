@@ -77,11 +77,13 @@ weak tensors' forms depend on the setting, so the header's own key
 ``"operands_at"`` lists, for each other setting, the operands its lines'
 answers line up with (the header's ``"operands"`` are the defaults').
 
-The script checks its ``add`` lines against ``golden/tinygrad_add.jsonl``
-in every setting, on every pair (there ``True`` is ``"py:bool"``, ``2``
-``"py:int"``, ``2j`` ``"py:complex"``; ``2.5`` is compared with
-``"py:float"``, which is ``2.0``: tinygrad reads a float's type, not its
-value), about a minute in all.
+After the table come the call lines of ``generate_tinygrad.py``'s
+``x + y`` (``recorded``: dtypes tinygrad lacks, weak tensors, in every
+setting) that the table does not make; on every pair of forms both make in
+one setting (there ``True`` is ``"py:bool"``, ``2`` ``"py:int"``, ``2j``
+``"py:complex"``; ``2.5`` is compared with ``"py:float"``, which is
+``2.0``: tinygrad reads a float's type, not its value) the answers must
+agree (``golden_ops.write_op_table``). About a minute in all.
 """
 
 from __future__ import annotations
@@ -89,28 +91,17 @@ from __future__ import annotations
 import json
 import operator
 import os
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any, Callable
 
+import generate_tinygrad
 import golden_io
+from generate_tinygrad import (DEFAULT_FLOATS, DEFAULT_INTS, DEVICES,
+                               TINYGRAD_NAMES)
 from golden_io import DTYPE_NAMES, parse_args
-from golden_ops import OPS, PY_SCALARS, UNARY, Table, typed, write_op_table
+from golden_ops import OPS, PY_SCALARS, Table, resolved, typed, write_op_table
 
 GENERATOR = "conformance/generate_ops_tinygrad.py"
 POLICY = "tinygrad"
-DEVICES = ["PYTHON", "CPU"]
-# The values of DEFAULT_FLOAT and DEFAULT_INT measured, tinygrad's first.
-DEFAULT_FLOATS = ["float32", "float16", "bfloat16", "float64"]
-DEFAULT_INTS = ["int32", "int64"]
-# Our names for the dtypes tinygrad spells otherwise.
-TINYGRAD_NAMES = {
-    "float8_e4m3fn": "fp8e4m3",
-    "float8_e5m2": "fp8e5m2",
-    "float8_e4m3fnuz": "fp8e4m3fnuz",
-    "float8_e5m2fnuz": "fp8e5m2fnuz",
-}
 # tinygrad has no logical_and.
 TINYGRAD_OPS = [op for op in OPS if op != "logical_and"]
 CALLS: dict[str, Callable] = {
@@ -197,60 +188,12 @@ def child() -> None:
 
 
 def computed(device: str, default_float: str, default_int: str) -> dict:
-    env = {**os.environ, "DEV": device, "DEFAULT_FLOAT": default_float,
-           "DEFAULT_INT": default_int}
-    output = subprocess.run(
-        [sys.executable, __file__, "--child"], check=True,
-        capture_output=True, text=True, env=env).stdout
-    return json.loads(output)
+    return json.loads(golden_io.child_output(
+        __file__, ["--child"], DEV=device, DEFAULT_FLOAT=default_float,
+        DEFAULT_INT=default_int))
 
 
-def resolved(lines: list[dict]) -> list[dict]:
-    """The rows, each answer an error's (type, message) instead of its
-    number (numbers differ from one child to another)."""
-    errors = {e["error"]: [e["type"], e["message"]] for e in lines
-              if "error" in e}
-    return [{**row, "answers": [errors[a] if isinstance(a, int) else a
-                                for a in row["answers"]]}
-            for row in lines if "answers" in row]
-
-
-# The forms of golden/tinygrad_add.jsonl for our Python scalars.
-ADD_FORMS = {json.dumps(form): old for form, old in [
-    ("py:bool", "py:bool"), (2, "py:int"), (-1, -1), (300, 300),
-    (2.5, "py:float"), ({"complex": [0.0, 2.0]}, "py:complex")]}
 SETTINGS = ("tinygrad_default_float", "tinygrad_default_int")
-
-
-def check_add(rows: list[dict], forms: list, setting: tuple | None,
-              path: Path) -> int:
-    """Our ``add`` rows of one setting (None: the defaults) answer as
-    ``path`` on every pair; returns the number of pairs compared."""
-    old_form = lambda form: ADD_FORMS.get(json.dumps(form), form)  # noqa: E731
-    recorded: dict[str, dict] = {}
-    for text in path.read_text(encoding="utf-8").splitlines()[1:]:
-        entry = json.loads(text)
-        if entry["fn"] != "add" or len(entry["args"]) != 2:
-            continue
-        at = tuple(entry[k] for k in SETTINGS) if SETTINGS[0] in entry else None
-        if at in (None, setting):
-            key = json.dumps(entry["args"])
-            # A setting's own line, else the defaults' (written where they
-            # answer alike).
-            if at == setting or key not in recorded:
-                recorded[key] = entry["answer"]
-    compared = 0
-    for row in rows:
-        if row["fn"] != "add":
-            continue
-        for b, ours_ in zip(forms, row["answers"]):
-            old = recorded[json.dumps([old_form(row["a"]), old_form(b)])]
-            want = (typed(old["ok"]["dtype"], old["ok"]["weak"]) if "ok" in old
-                    else [old["error"]["type"], old["error"]["message"]])
-            assert ours_ == want, (setting, row["a"], b, ours_, old)
-            compared += 1
-    assert compared == len(forms) ** 2, compared
-    return compared
 
 
 def header(operands_at: list[dict]) -> dict:
@@ -267,12 +210,10 @@ def main(argv: list[str] | None = None) -> None:
     if args.child:
         child()
         return
-    golden = Path(__file__).resolve().parent / "golden" / "tinygrad_add.jsonl"
     table = Table()
     forms: list = []
     defaults: list[dict] = []
     operands_at: list[dict] = []
-    compared = 0
     for default_float in DEFAULT_FLOATS:
         for default_int in DEFAULT_INTS:
             results = [computed(device, default_float, default_int)
@@ -284,9 +225,6 @@ def main(argv: list[str] | None = None) -> None:
             rows = resolved(results[0]["lines"])
             is_default = (default_float, default_int) == (
                 DEFAULT_FLOATS[0], DEFAULT_INTS[0])
-            setting = None if is_default else (default_float, default_int)
-            compared += check_add(rows, results[0]["operands"], setting,
-                                  golden)
             if is_default:
                 forms, defaults = results[0]["operands"], rows
                 settings = {}
@@ -294,7 +232,7 @@ def main(argv: list[str] | None = None) -> None:
                 operands_at.append({SETTINGS[0]: default_float,
                                     SETTINGS[1]: default_int,
                                     "operands": results[0]["operands"]})
-                settings = dict(zip(SETTINGS, setting))
+                settings = dict(zip(SETTINGS, (default_float, default_int)))
             for row, at_defaults in zip(rows, defaults):
                 assert row["fn"] == at_defaults["fn"]
                 if not is_default and row == at_defaults:
@@ -303,9 +241,10 @@ def main(argv: list[str] | None = None) -> None:
                            for a in row["answers"]]
                 table.row(row["fn"], POLICY, answers, a=row.get("a"),
                           **settings)
-    print(f"add: {compared} pairs answer as {golden.name}", file=sys.stderr)
-    write_op_table(args.out / "ops_tinygrad.jsonl", header(operands_at),
-                   forms, table)
+    adds = (generate_tinygrad.header(), generate_tinygrad.recorded()["tinygrad_add"])
+    compared = write_op_table(args.out / "ops_tinygrad.jsonl",
+                              header(operands_at), forms, table, adds)
+    assert compared >= len(forms) ** 2, compared  # the defaults' at least
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ DIR defaults to ``golden/`` next to this script. The pinned versions are in
 ``requirements-torch.txt`` (the environment of ``generate_torch.py``). The
 format is the op-table one that ``golden_ops.py`` describes; every call line
 has ``"policy": "torch"``, ``"x64": false``, ``"promotion": "standard"``, as
-``torch_add.jsonl``'s lines do. PyTorch has no weakly-typed results, so no
+``generate_torch.py``'s lines do. PyTorch has no weakly-typed results, so no
 answer carries `` (weak)``.
 
 Operands (the header's ``"operands"``), the notation of ``golden_io.py``:
@@ -65,17 +65,16 @@ where ``2 + 2`` would be Python's). A result that is not a tensor would be
 ``NotOurs`` with its Python type's name, a dtype outside the 32 (PyTorch's
 ``complex32``) ``NotOurs`` with the dtype's name.
 
-The script checks its ``add`` answers against ``golden/torch_add.jsonl``
-(``torch.add`` over ``torch.empty`` tensors) on every ordered pair of forms
-the two files share (``py:int`` there is ``2`` here, ``py:complex`` is
-``2j``), and stops if any differs.
+After the table come the call lines of ``generate_torch.py``'s ``add``
+(``torch.add`` over ``torch.empty`` tensors: no operand, one, dtypes
+PyTorch lacks, values) that the table does not make; on every ordered pair
+of forms both make (``py:int`` there is ``2`` here, ``py:complex`` ``2j``,
+``py:float`` ``2.5``) the answers must agree (``golden_ops.write_op_table``).
 """
 
 from __future__ import annotations
 
-import json
 import warnings
-from pathlib import Path
 from typing import Any
 
 # PyTorch warns once that NumPy is missing; it needs none here.
@@ -83,15 +82,14 @@ warnings.filterwarnings("ignore", message="Failed to initialize NumPy")
 
 import torch  # noqa: E402
 
-import golden_io  # noqa: E402
+import generate_torch  # noqa: E402
 from golden_io import DTYPE_NAMES, NotOurs, ours, parse_args  # noqa: E402
-from golden_ops import (BINARY, OPS, PY_SCALARS, UNARY, Table,  # noqa: E402
-                        typed, write_op_table)
+from golden_ops import (OPS, PY_SCALARS, Table, typed,  # noqa: E402
+                        write_op_table)
 
 GENERATOR = "conformance/generate_ops_torch.py"
 POLICY = "torch"
 OUT_FILE = "ops_torch.jsonl"
-ADD_GOLDEN = Path(__file__).resolve().parent / "golden" / "torch_add.jsonl"
 
 FUNCTIONS = {
     "add": torch.add, "subtract": torch.sub, "multiply": torch.mul,
@@ -139,73 +137,18 @@ def call(op: str, values: list) -> str:
     return typed(ours(str(result.dtype).removeprefix("torch.")))
 
 
-def check_environment() -> None:
-    """Defaults the answers depend on: Python floats become float32 and
-    complex numbers complex64."""
-    assert torch.get_default_dtype() == torch.float32
-    assert torch.result_type(torch.ones(2, dtype=torch.int8), 2j) \
-        == torch.complex64
-
-
-# torch_add.jsonl's forms that are the same Python value as one of ours.
-SAME_FORM = {"py:int": 2, "py:complex": {"complex": [0.0, 2.0]}}
-
-
-def check_add(table: Table, forms: list) -> int:
-    """Our add answers agree with torch_add.jsonl's on the shared forms;
-    returns how many were compared."""
-    messages = {n: (e["type"], e["message"]) for e in table.lines
-                if "error" in e for n in [e["error"]]}
-    ours_ = {}
-    for entry in table.lines:
-        if entry.get("fn") == "add":
-            for b, ans in zip(forms, entry["answers"]):
-                key = json.dumps([entry["a"], b])
-                ours_[key] = (messages[ans] if isinstance(ans, int)
-                              else ans)
-    compared, shared = 0, set()
-    with ADD_GOLDEN.open(encoding="utf-8") as f:
-        for text in list(f)[1:]:
-            entry = json.loads(text)
-            args = [SAME_FORM.get(x, x) if isinstance(x, str) else x
-                    for x in entry["args"]]
-            if len(args) != 2:
-                shared.update(json.dumps(x) for x in args)
-                continue
-            key = json.dumps(args)
-            if key not in ours_:
-                continue
-            answer = entry["answer"]
-            if "ok" in answer:
-                assert not answer["ok"]["weak"]
-                theirs = typed(answer["ok"]["dtype"])
-            else:
-                theirs = (answer["error"]["type"], answer["error"]["message"])
-            assert ours_[key] == theirs, (key, ours_[key], theirs)
-            compared += 1
-    # Every form but 2.5 is in torch_add.jsonl too.
-    common = [f for f in forms if json.dumps(f) in shared]
-    assert len(common) == len(forms) - 1, common
-    assert compared == len(common) ** 2, compared
-    return compared
-
-
-def header() -> dict:
-    return golden_io.header(GENERATOR, {"torch": torch.__version__},
-                            default_dtype=str(torch.get_default_dtype()),
-                            device="cpu")
-
-
 def main(argv: list[str] | None = None) -> None:
     out_dir = parse_args(__doc__, argv).out
-    check_environment()
+    generate_torch.check_environment()
     forms_made = operands()
     forms = [form for _, form in forms_made]
     table = Table()
     table.record(POLICY, forms_made, call)
-    compared = check_add(table, forms)
-    print(f"add agrees with {ADD_GOLDEN.name} on {compared} pairs")
-    write_op_table(out_dir / OUT_FILE, header(), forms, table)
+    adds = (generate_torch.header(), generate_torch.gen_add())
+    compared = write_op_table(out_dir / OUT_FILE,
+                              generate_torch.header(GENERATOR), forms, table,
+                              adds)
+    assert compared == len(forms) ** 2, compared
 
 
 if __name__ == "__main__":

@@ -47,7 +47,9 @@ bfloat16's storage), but the dtype is ``paddle.uint16`` and not
 
 Files:
 
-* ``paddle_add``           ``(x + y).dtype`` on every ordered pair of
+* ``paddle_add``           (the call lines of ``ops_paddle.jsonl``, which
+  ``generate_ops_paddle.py`` writes with ``gen_add``)
+  ``(x + y).dtype`` on every ordered pair of
   operands, on the CPU: the promotion, then the casts and the kernel, which
   the CPU wheel lacks for ``float16``, ``bfloat16``, ``uint16``..``uint64``
   and the float8 types
@@ -162,6 +164,10 @@ def measure_pairs() -> list[tuple[list, dict]]:
             for x, y in pairs(operands())]
 
 
+def gen_add() -> list[dict]:
+    return [line("add", POLICY, args, a) for args, a in measure_pairs()]
+
+
 def check_paddle_add(ops: list[Operand]) -> None:
     """``paddle.add(x, y)`` answers as ``x + y`` on every pair of tensors,
     and refuses anything else with a ValueError (AttributeError for a dtype
@@ -214,7 +220,6 @@ def main(argv: list[str] | None = None) -> None:
     check_paddle_add(operands())
     measured = measure_pairs()
     files = {
-        "paddle_add": [line("add", POLICY, args, a) for args, a in measured],
         "paddle_result_type": [line("result_type", POLICY, args,
                                     kernels_aside(a))
                                for args, a in measured],

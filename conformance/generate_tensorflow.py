@@ -34,7 +34,9 @@ Operands (``args``), the notation of the batch interface:
 
 Files:
 
-* ``tensorflow_add``  ``tf.add(*args)`` in each mode (no operand, every single
+* ``tensorflow_add``  (the call lines of ``ops_tensorflow.jsonl``, which
+  ``generate_ops_tensorflow.py`` writes with ``add_lines``)
+  ``tf.add(*args)`` in each mode (no operand, every single
   operand, every ordered pair): its dtype, and ``"weak"`` when the result is
   a ``WeakTensor``
 * ``tensorflow_safe_result_type``, ``tensorflow_all_result_type``: TensorFlow's
@@ -51,8 +53,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from typing import Any
 
 os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"  # must precede the import
@@ -161,9 +161,7 @@ def child(policy: str) -> None:
 
 
 def mode_lines(policy: str) -> list[dict]:
-    output = subprocess.run(
-        [sys.executable, __file__, "--mode", policy], check=True,
-        capture_output=True, text=True).stdout
+    output = golden_io.child_output(__file__, ["--mode", policy])
     return [json.loads(text) for text in output.splitlines()]
 
 
@@ -175,6 +173,11 @@ def header() -> dict:
         device="cpu")
 
 
+def add_lines() -> list[dict]:
+    return [entry for policy in MODES for entry in mode_lines(policy)
+            if entry["fn"] == "add"]
+
+
 def generators() -> dict:
     lines = {policy: mode_lines(policy) for policy in MODES}
 
@@ -182,7 +185,6 @@ def generators() -> dict:
         return lambda: [entry for policy in policies for entry in lines[policy]
                         if entry["fn"] == fn]
     return {
-        "tensorflow_add": select("add", *MODES),
         "tensorflow_safe_result_type": select("result_type", "tensorflow-safe"),
         "tensorflow_all_result_type": select("result_type", "tensorflow-all"),
         "tensorflow_safe_promote_types": select("promote_types",

@@ -23,7 +23,8 @@ until it is stored, as ``strong_dtype`` of it (``DEFAULT_INT``, int32, and
 * ``tinygrad_result_type``    ``least_upper_dtype`` of the operands' dtypes
   (no operand, every single operand, every ordered pair), as tinygrad's
   binary operators compute it (``ElementwiseMixin._broadcasted``)
-* ``tinygrad_add``            ``(a + b).dtype`` on every ordered pair of the
+* ``tinygrad_add``            (the call lines of ``ops_tinygrad.jsonl``,
+  which ``generate_ops_tinygrad.py`` writes from ``recorded``) ``(a + b).dtype`` on every ordered pair of the
   same operands: the operator
 
 Answers of ``result_type`` and ``add`` are ``{"dtype": strong_dtype(d),
@@ -70,8 +71,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from typing import Any
 
 import golden_io
@@ -216,11 +215,9 @@ def child() -> None:
 
 
 def computed(device: str, default_float: str, default_int: str) -> dict[str, list[dict]]:
-    env = {**os.environ, "DEV": device, "DEFAULT_FLOAT": default_float,
-           "DEFAULT_INT": default_int}
-    output = subprocess.run(
-        [sys.executable, __file__, "--child"], check=True, capture_output=True,
-        text=True, env=env).stdout
+    output = golden_io.child_output(
+        __file__, ["--child"], DEV=device, DEFAULT_FLOAT=default_float,
+        DEFAULT_INT=default_int)
     files: dict[str, list[dict]] = {}
     for text in output.splitlines():
         files.update(json.loads(text))
@@ -249,12 +246,9 @@ def header() -> dict:
                             default_int=DEFAULT_INTS, printed=printed())
 
 
-def main(argv: list[str] | None = None) -> None:
-    args = parse_args(__doc__, argv, lambda parser: parser.add_argument(
-        "--child", action="store_true", help="compute under $DEV, print the lines"))
-    if args.child:
-        child()
-        return
+def recorded() -> dict[str, list[dict]]:
+    """Every file's lines: each setting's, where they differ from the
+    defaults', after those."""
     files: dict[str, list[dict]] = {}
     seen: dict[str, set[str]] = {}
     for default_float in DEFAULT_FLOATS:
@@ -277,8 +271,18 @@ def main(argv: list[str] | None = None) -> None:
                                  "tinygrad_default_int": default_int}
                         entry["answer"] = entry.pop("answer")
                     files.setdefault(stem, []).append(entry)
+    return files
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(__doc__, argv, lambda parser: parser.add_argument(
+        "--child", action="store_true", help="compute under $DEV, print the lines"))
+    if args.child:
+        child()
+        return
     write_all(args.out, header(), {stem: (lambda lines=lines: lines)
-                                   for stem, lines in files.items()})
+                                   for stem, lines in recorded().items()
+                                   if stem != "tinygrad_add"})
 
 
 if __name__ == "__main__":

@@ -35,7 +35,9 @@ Files:
   Python's int, float, complex
 * ``torch_result_type``    ``torch.result_type(*args)``: no operand, every
   single operand, every ordered pair
-* ``torch_add``            ``torch.add(*args).dtype`` on the operands of
+* ``torch_add``            (the call lines of ``ops_torch.jsonl``, which
+  ``generate_ops_torch.py`` writes with ``gen_add``)
+  ``torch.add(*args).dtype`` on the operands of
   ``torch_result_type``: no operand, every single operand, every ordered
   pair. It promotes as ``torch.result_type`` does, then casts each input to
   the result (``copy_``) and runs the CPU kernel (``add_stub``), either of
@@ -131,7 +133,6 @@ def gen_add() -> list[dict]:
 GENERATORS = {
     "torch_promote_types": gen_promote_types,
     "torch_result_type": gen_result_type,
-    "torch_add": gen_add,
 }
 
 
@@ -143,8 +144,8 @@ def check_environment() -> None:
         == torch.complex64
 
 
-def header() -> dict:
-    return golden_io.header(GENERATOR, {"torch": torch.__version__},
+def header(generator: str = GENERATOR) -> dict:
+    return golden_io.header(generator, {"torch": torch.__version__},
                             default_dtype=str(torch.get_default_dtype()),
                             device="cpu")
 

@@ -10,10 +10,20 @@ Format (JSON Lines; one call per cell of a table, not per line, since
 hundred thousand lines a framework)::
 
     line 1  {"header": {"generator", "python", "versions", ...,
-                        "format": "op-table", "operands": [FORM, ...]}}
+                        "format": "op-table", "operands": [FORM, ...],
+                        ["calls_from": HEADER]}}
     then    {"error": K, "type": T, "message": M}
             {"fn": OP, "policy": NAME, "x64": BOOL, "promotion": P,
-             [SETTING: VALUE, ...,] ["a": FORM,] "answers": [ANS, ...]}
+             [SETTING: VALUE, ...,] ["a": FORM,] "answers": [ANS, ...],
+             ["deviations": [{"at": I, "name", "ours", "why"}, ...]]}
+    last    call lines, as ``golden_io.py`` documents them
+
+The call lines (``add`` where a framework's ``generate_<framework>.py``
+recorded it on more operand forms, values and arities than the table has)
+were recorded by the generator whose header is ``"calls_from"``; a call
+the table makes too is not repeated. ``"deviations"`` are the documented
+deviations of the row's answers (``golden_io.with_deviations``), ``I``
+the index of the answer.
 
 ``FORM`` is an operand in the batch notation that ``golden_io.py``
 documents (``"int8"`` an array, ``"0d:int8"`` a zero-dimensional one,
@@ -36,9 +46,12 @@ the operands' forms and, for Python scalars, their values.
 from __future__ import annotations
 
 import json
+import sys
 import warnings
 from pathlib import Path
 from typing import Any, Callable, Iterable
+
+from golden_io import row_calls, write_jsonl
 
 # The operations, as NumPy names them, with their arity.
 BINARY = [
@@ -58,14 +71,25 @@ PY_SCALARS: list[tuple[Any, Any]] = [
     (2j, {"complex": [0.0, 2.0]}),
 ]
 
+# The forms of the ``add`` generators' Python scalars (``golden_io``'s
+# notation, ``py:float`` being 2.0) and the form of ours of the same type,
+# whose answer theirs must have.
+ALIKE: dict[str, Any] = {json.dumps(old): form for old, form in [
+    ("py:int", 2), ("py:float", 2.5), ("py:complex", {"complex": [0.0, 2.0]})]}
+
 
 class Table:
     """The lines of one ``ops_<policy>.jsonl`` file, errors numbered as
     they first occur."""
 
-    def __init__(self) -> None:
+    def __init__(self, lines: Iterable[dict] = ()) -> None:
         self.lines: list[dict] = []
         self.errors: dict[tuple[str, str], int] = {}
+        for entry in lines:
+            if "answers" in entry:
+                self.lines.append(entry)
+            elif "error" in entry:
+                assert self.error(entry["type"], entry["message"]) == entry["error"]
 
     def answer(self, call: Callable[[], Any]) -> Any:
         """``call()``'s answer: a dtype string, or an error's number."""
@@ -115,21 +139,79 @@ class Table:
                          a=form_a, **config)
 
 
+def resolved(lines: list[dict]) -> list[dict]:
+    """A child's rows, each answer an error's [type, message] instead of
+    its number (numbers differ from one child to another)."""
+    errors = {e["error"]: [e["type"], e["message"]] for e in lines
+              if "error" in e}
+    return [{**row, "answers": [errors[a] if isinstance(a, int) else a
+                                for a in row["answers"]]}
+            for row in lines if "answers" in row]
+
+
 def typed(name: str, weak: bool = False) -> str:
     """An answer: a dtype name, with `` (weak)`` for a weak result."""
     return f"{name} (weak)" if weak else name
 
 
 def write_op_table(path: Path, head: dict, operands: list[Any],
-                   table: Table) -> None:
+                   table: Table, calls: tuple[dict, list[dict]] | None = None,
+                   alike: dict[str, Any] = ALIKE) -> int:
     """Writes the file: ``head`` (from ``golden_io.header``) with the
-    format and the operands' forms, then the table's lines."""
+    format and the operands' forms, then the table's lines, then the call
+    lines of ``calls`` (``(header, lines)`` another generator's code
+    recorded: ``add`` on more forms, values and arities than the table's)
+    that the table does not make itself. Each call the table also makes,
+    with its forms or with those ``alike`` maps them to (the JSON of a
+    form of ``calls``: one of ours of the same type), must answer alike;
+    returns how many did. The header's ``"calls_from"`` is that of
+    ``calls``, since its lines were recorded there."""
     head = {"header": {**head["header"], "format": "op-table",
                        "operands": operands}}
+    lines, compared = list(table.lines), 0
+    if calls is not None:
+        calls_head, call_lines = calls
+        compared, kept = fold(head, lines, call_lines, alike)
+        head["header"]["calls_from"] = calls_head["header"]
+        lines += kept
+        print(f"{path.name}: {compared} calls answer as the table's, "
+              f"{len(kept)} call lines kept", file=sys.stderr)
     path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w", encoding="utf-8", newline="\n") as f:
-        for entry in [head, *table.lines]:
-            f.write(json.dumps(entry, separators=(",", ":")) + "\n")
-    calls = sum(len(line["answers"]) for line in table.lines
-                if "answers" in line)
-    print(f"{path.name}: {calls} calls, {len(table.errors)} distinct errors")
+    write_jsonl(path, head, lines)
+    cells = sum(len(line["answers"]) for line in lines if "answers" in line)
+    print(f"{path.name}: {cells} calls, {len(table.errors)} distinct errors",
+          file=sys.stderr)
+    return compared
+
+
+def call_key(entry: dict, args: list) -> str:
+    settings = {k: v for k, v in entry.items()
+                if k not in ("a", "args", "answer", "answers", "deviation",
+                             "deviations")}
+    return json.dumps([settings, args], sort_keys=True)
+
+
+def fold(head: dict, lines: list[dict], calls: list[dict],
+         alike: dict[str, Any]) -> tuple[int, list[dict]]:
+    """How many of ``calls`` the table's ``lines`` answer too (asserting
+    they answer alike), and the calls the table does not make, verbatim."""
+    table: dict[str, dict] = {}
+    errors: list[dict] = []
+    for row in lines:
+        if "answers" in row:
+            for args, recorded in row_calls(head, row, errors):
+                table[call_key(row, args)] = recorded
+        elif "error" in row:
+            errors.append({"type": row["type"], "message": row["message"]})
+    compared, kept = 0, []
+    for call in calls:
+        key = call_key(call, call["args"])
+        same = call_key(call, [alike.get(json.dumps(a), a)
+                               for a in call["args"]])
+        found = table.get(key, table.get(same))
+        if found is not None:
+            assert found == call["answer"], (call, found)
+            compared += 1
+        if key not in table:
+            kept.append(call)
+    return compared, kept

@@ -15,7 +15,8 @@ a second computation here that does not use dtype_lattice (the upper bounds
 of each node by plain Python, and value ranges from NumPy and ml_dtypes), and
 from the real libraries: every answer that Keras 3.15.1 and tinygrad 0.14.0
 gave for two dtypes or Python types, as ``conformance/generate_keras.py`` and
-``conformance/generate_tinygrad.py`` recorded them in ``conformance/golden/``,
+``conformance/generate_tinygrad.py`` and ``generate_ops_tinygrad.py`` recorded
+them in ``conformance/golden/``,
 must be the join the written graph gives (tinygrad: the smallest common upper
 bound in its ``DType`` order; Keras: the join, its weak result given floatx's
 precision and a 64-bit result cut to 32 bits as its ``result_type`` does).
@@ -289,6 +290,41 @@ def golden_pairs(name: str):
                 yield call
 
 
+def golden_adds(name: str):
+    """Every ``add`` of two operands in a golden op table (the format of
+    ``conformance/golden_ops.py``): the cells of its ``add`` rows, as call
+    lines, and the call lines it carries after them."""
+    with (GOLDEN / name).open(encoding="utf-8") as f:
+        header = json.loads(next(f))["header"]
+        errors = []
+        for text in f:
+            row = json.loads(text)
+            if "answer" in row:
+                if row["fn"] == "add" and len(row["args"]) == 2:
+                    yield row
+            elif "answers" not in row:
+                errors.append({"type": row["type"], "message": row["message"]})
+            elif row["fn"] == "add":
+                settings = {k: v for k, v in row.items()
+                            if k not in ("a", "answers", "deviations")}
+                for b, answer in zip(row_operands(header, row), row["answers"]):
+                    if isinstance(answer, int):
+                        recorded = {"error": errors[answer]}
+                    else:
+                        recorded = {"ok": {"dtype": answer.removesuffix(" (weak)"),
+                                           "weak": answer.endswith(" (weak)")}}
+                    yield {**settings, "args": [row["a"], b], "answer": recorded}
+
+
+def row_operands(header: dict, row: dict) -> list:
+    """The operands a row's answers line up with: its settings' entry of
+    ``operands_at``, else the header's ``operands``."""
+    for entry in header.get("operands_at", []):
+        if all(row.get(k) == v for k, v in entry.items() if k != "operands"):
+            return entry["operands"]
+    return header["operands"]
+
+
 def tinygrad_label(arg, stored: dict[str, str]) -> str | None:
     """The graph's label for a recorded operand: a tensor of a dtype
     tinygrad has, a weak tensor (Tensor(2), Tensor(2.0), of the default
@@ -310,7 +346,7 @@ def check_tinygrad_answers() -> None:
     the call's DEFAULT_INT or DEFAULT_FLOAT."""
     bounds = upper_bounds(TINYGRAD)
     checked, wrong = 0, []
-    for call in golden_pairs("tinygrad_add.jsonl"):
+    for call in golden_adds("ops_tinygrad.jsonl"):
         stored = {"weakint": call.get("tinygrad_default_int", TINYGRAD_WEAK["weakint"]),
                   "weakfloat": call.get("tinygrad_default_float", TINYGRAD_WEAK["weakfloat"])}
         labels = [tinygrad_label(arg, stored) for arg in call["args"]]

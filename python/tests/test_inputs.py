@@ -192,7 +192,7 @@ def test_tinygrad_and_keras_dtypes_by_the_name_they_print() -> None:
         except ValueError as e:  # float8: Keras promotes it with nothing
             return str(e)
 
-    for backend, printed in header("keras_add_jax.jsonl")["printed"].items():
+    for backend, printed in header("keras_result_type.jsonl")["printed"].items():
         keras = dl.policy("keras", keras_backend=backend)
         for ours, spelling in printed.items():
             assert outcome(lambda: keras.result_type(_Printed(spelling))) == \

@@ -18,11 +18,12 @@
 //!   `complex32`), ours must be an error that names that dtype;
 //! - a `jax.lax` dtype-rule message lists its accepted kinds in any order.
 //!
-//! Two documented deviations are told apart rather than skipped: where JAX's
-//! `result_type` raises `KeyError` for a weak sub-byte integer result, we
-//! answer the default integer dtype of that signedness; where the real call
-//! did not return (the generator recorded a `Hang`, PaddlePaddle's integer
-//! `pow` with a negative exponent), we answer `DoesNotReturnError`.
+//! A documented deviation (docs/policies.md and docs/supported.md,
+//! "deliberate differences") is told apart rather than skipped: the
+//! generators record it on the case it concerns (`conformance/golden_io.py`,
+//! `with_deviations`), with the answer we give instead, and only that answer
+//! is accepted there. An error recorded without a message stands for any
+//! message of its type.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -39,6 +40,9 @@ pub struct Case {
     pub expected: Value,
     /// Whether the file recorded the library's warnings.
     pub records_warnings: bool,
+    /// The recorded deviation's `{"name", "ours", "why"}`, where we
+    /// answer otherwise than the library on purpose.
+    pub deviation: Option<Value>,
 }
 
 /// The library versions each generator's golden data comes from: its
@@ -130,16 +134,34 @@ const KERAS: &[(&str, &str)] = &[
     ("ml_dtypes", "0.6.0"),
 ];
 
-/// Reads a golden file; checks its header records the pinned versions.
+/// Reads a golden file; checks its header records the pinned versions
+/// (those of `"calls_from"` too, the generator an op table's call lines
+/// were recorded by).
 pub fn load(name: &str) -> Vec<Case> {
     let path = golden_dir().join(name);
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|err| panic!("cannot read {}: {err}", path.display()));
     let mut lines = text.lines();
     let header: Value = serde_json::from_str(lines.next().expect("header line")).unwrap();
-    let versions = header["header"]["versions"].as_object().expect("versions");
+    check_pins(name, &header["header"]);
+    if let Some(calls_from) = header["header"].get("calls_from") {
+        check_pins(name, calls_from);
+    }
+    let records_warnings = header["header"]["records_warnings"] == true;
+    if header["header"]["format"] == "op-table" {
+        return op_table(name, &header["header"], lines);
+    }
+    lines
+        .enumerate()
+        .map(|(i, line)| call_line(name, i + 2, line, records_warnings))
+        .collect()
+}
+
+/// Checks that a header records the versions its generator pins.
+fn check_pins(name: &str, header: &Value) {
+    let versions = header["versions"].as_object().expect("versions");
     assert!(!versions.is_empty(), "{name}: no library versions recorded");
-    let generator = header["header"]["generator"].as_str().unwrap_or_default();
+    let generator = header["generator"].as_str().unwrap_or_default();
     let Some((_, pins)) = PINNED.iter().find(|(g, _)| *g == generator) else {
         panic!("{name}: written by {generator:?}, which has no pinned versions here");
     };
@@ -151,27 +173,24 @@ pub fn load(name: &str) -> Vec<Case> {
             "{name}: {library} is not the pinned version"
         );
     }
-    let records_warnings = header["header"]["records_warnings"] == true;
-    if header["header"]["format"] == "op-table" {
-        return op_table(name, &header["header"], lines);
+}
+
+/// One call line: the request, without its answer and deviation.
+fn call_line(name: &str, line: usize, text: &str, records_warnings: bool) -> Case {
+    let mut request: Value = serde_json::from_str(text).unwrap();
+    let object = request.as_object_mut().expect("a call line is an object");
+    let expected = object
+        .remove("answer")
+        .unwrap_or_else(|| panic!("{name}:{line}: no answer"));
+    let deviation = object.remove("deviation");
+    in_todays_vocabulary(&mut request);
+    Case {
+        line,
+        request,
+        expected,
+        records_warnings,
+        deviation,
     }
-    lines
-        .enumerate()
-        .map(|(i, line)| {
-            let mut request: Value = serde_json::from_str(line).unwrap();
-            let expected = request
-                .as_object_mut()
-                .and_then(|object| object.remove("answer"))
-                .unwrap_or_else(|| panic!("{name}:{}: no answer", i + 2));
-            in_todays_vocabulary(&mut request);
-            Case {
-                line: i + 2,
-                request,
-                expected,
-                records_warnings,
-            }
-        })
-        .collect()
 }
 
 /// A recorded request's policy and settings in the names the library takes
@@ -205,13 +224,20 @@ pub fn in_todays_vocabulary(request: &mut Value) {
 /// The calls of an op-table file (`conformance/golden_ops.py`), as the
 /// call lines of the other files: each row's answers lined up with the
 /// header's operands (those of the row's settings where the header's
-/// `operands_at` lists them), errors numbered in lines of their own.
+/// `operands_at` lists them), errors numbered in lines of their own, and
+/// the call lines the file carries after its rows.
 fn op_table<'a>(name: &str, header: &Value, lines: impl Iterator<Item = &'a str>) -> Vec<Case> {
     let mut errors: Vec<Value> = Vec::new();
     let mut cases = Vec::new();
     for (i, line) in lines.enumerate() {
         let mut row: Value = serde_json::from_str(line).unwrap();
         let row = row.as_object_mut().unwrap();
+        if row.contains_key("answer") {
+            // The call lines were recorded by the generator of `calls_from`.
+            let records_warnings = header["calls_from"]["records_warnings"] == true;
+            cases.push(call_line(name, i + 2, line, records_warnings));
+            continue;
+        }
         if let Some(number) = row.get("error") {
             assert_eq!(
                 number.as_u64(),
@@ -224,8 +250,16 @@ fn op_table<'a>(name: &str, header: &Value, lines: impl Iterator<Item = &'a str>
         }
         let answers = row.remove("answers").expect("a row has answers");
         let first = row.remove("a");
+        let mut deviations: BTreeMap<u64, Value> = row
+            .remove("deviations")
+            .and_then(|list| list.as_array().cloned())
+            .unwrap_or_default()
+            .into_iter()
+            .map(|deviation| (deviation["at"].as_u64().expect("at"), deviation))
+            .collect();
         let operands = operands_of(header, row);
-        for (operand, answer) in operands.iter().zip(answers.as_array().unwrap()) {
+        for (at, (operand, answer)) in operands.iter().zip(answers.as_array().unwrap()).enumerate()
+        {
             let mut request = Value::Object(row.clone());
             request["args"] = match &first {
                 Some(a) => Value::Array(vec![a.clone(), operand.clone()]),
@@ -253,8 +287,14 @@ fn op_table<'a>(name: &str, header: &Value, lines: impl Iterator<Item = &'a str>
                 request,
                 expected,
                 records_warnings: false,
+                deviation: deviations.remove(&(at as u64)),
             });
         }
+        assert!(
+            deviations.is_empty(),
+            "{name}:{}: a deviation at no answer",
+            i + 2
+        );
     }
     cases
 }
@@ -338,25 +378,19 @@ fn is_type_promotion_error(answer: &Value) -> bool {
     answer["error"]["type"] == "TypePromotionError"
 }
 
-/// Whether `actual` is the documented answer where JAX raised `KeyError`:
-/// a weak default integer of the right signedness.
-fn is_key_error_deviation(jax: &Value, ours: &Value, x64: bool) -> bool {
-    if jax["error"]["type"] != "KeyError" {
+/// Whether `ours` is the answer a recorded deviation says we give. The
+/// record names an error's type alone where its message is ours to word
+/// (a call that never returned has no exception to copy).
+fn is_recorded_deviation(deviation: Option<&Value>, ours: &Value) -> bool {
+    let Some(instead) = deviation.map(|deviation| &deviation["ours"]) else {
         return false;
-    }
-    let defaults = if x64 {
-        ["int64", "uint64"]
-    } else {
-        ["int32", "uint32"]
     };
-    ours["ok"]["weak"] == true && defaults.iter().any(|d| ours["ok"]["dtype"] == *d)
-}
-
-/// Whether `ours` is the documented answer where the real call did not
-/// return: an error of kind `DoesNotReturnError` (a hang has no exception
-/// to copy).
-fn is_hang_deviation(recorded: &Value, ours: &Value) -> bool {
-    recorded["error"]["type"] == "Hang" && ours["error"]["type"] == "DoesNotReturnError"
+    let any_message = instead["error"].is_object() && instead["error"].get("message").is_none();
+    if any_message {
+        instead["error"]["type"] == ours["error"]["type"]
+    } else {
+        same(instead, ours)
+    }
 }
 
 /// How an answer compares with the golden one.
@@ -364,8 +398,7 @@ fn is_hang_deviation(recorded: &Value, ours: &Value) -> bool {
 pub enum Verdict {
     /// The same (within the stated allowances).
     Same,
-    /// A documented deviation: a weak default integer where JAX raised
-    /// `KeyError`, or `DoesNotReturnError` where the call hung.
+    /// The answer the case's recorded deviation says we give.
     Deviation,
     /// Different.
     Differs,
@@ -408,10 +441,7 @@ pub fn judge(case: &Case, ours: &Value) -> Verdict {
     };
     if same_answer {
         Verdict::Same
-    } else if (is_key_error_deviation(&case.expected, ours, case.request["x64"] == true)
-        && same_warnings)
-        || is_hang_deviation(&case.expected, ours)
-    {
+    } else if is_recorded_deviation(case.deviation.as_ref(), ours) {
         Verdict::Deviation
     } else {
         Verdict::Differs
@@ -443,21 +473,20 @@ fn without_shapes(message: &str) -> String {
 /// `(fn, policy, args, x64)` of a golden call line, and its answer.
 pub type Answers = BTreeMap<(String, String, String, bool), Value>;
 
-/// The answers of the golden call lines of `files`, by call.
+/// The answers of the golden calls of `files` (an op table's cells and
+/// call lines alike), by call.
 pub fn answers(files: &[&str]) -> Answers {
-    let dir = golden_dir();
     let mut answers = Answers::new();
     for file in files {
-        let text = std::fs::read_to_string(dir.join(file)).unwrap();
-        for line in text.lines().skip(1) {
-            let call: Value = serde_json::from_str(line).unwrap();
+        for case in load(file) {
+            let call = &case.request;
             let key = (
                 call["fn"].as_str().unwrap().to_owned(),
                 call["policy"].as_str().unwrap().to_owned(),
                 call["args"].to_string(),
                 call["x64"] == true,
             );
-            answers.insert(key, call["answer"].clone());
+            answers.insert(key, case.expected);
         }
     }
     assert!(!answers.is_empty());

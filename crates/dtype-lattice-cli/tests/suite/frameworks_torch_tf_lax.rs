@@ -18,10 +18,10 @@ use serde_json::{json, Value};
 fn table_shows_each_policys_measured_answers() {
     let answers = golden(&[
         "torch_result_type.jsonl",
-        "tensorflow_add.jsonl",
+        "ops_tensorflow.jsonl",
         "tensorflow_safe_result_type.jsonl",
         "tensorflow_all_result_type.jsonl",
-        "jax_lax_add.jsonl",
+        "ops_jax_lax.jsonl",
     ]);
     for (policy, f) in [
         ("torch", "result_type"),
