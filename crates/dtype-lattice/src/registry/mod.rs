@@ -260,9 +260,7 @@ pub const PRESETS: &[Preset] = &[
 /// assert_eq!(resolve("tensorflow-safe").unwrap().preset().unwrap().entry, "tensorflow");
 /// ```
 pub fn resolve(name: &str) -> Result<NamedPolicy, UnknownPolicy> {
-    if let Some(info) = entries()
-        .find(|info| info.name == name || info.aliases.contains(&name))
-    {
+    if let Some(info) = entries().find(|info| info.name == name || info.aliases.contains(&name)) {
         return Ok(NamedPolicy::entry(info));
     }
     PRESETS
