@@ -35,7 +35,7 @@ from ._native import (DoesNotReturnError, InvalidArgumentError, NotFoundError, T
 from ._report import AuditReport, CheckReport, Diff, Difference, Explanation, Table
 from ._info import FInfo, IInfo
 from ._promotions import Promotions, Recording, promotions, record
-from ._types import (CanCast, DTypeLike, LatticePolicyName, Operation, OperandLike, PolicyName,
+from ._types import (CanCast, DTypeLike, FormName, LatticePolicyName, Operation, OperandLike, PolicyName,
                      PolicySettings, PresetInfo, PromoteTypes, ResultType, RulesPolicyName,
                      SafeToCast, SettingInfo, SettingsPolicyName, WeakResult)
 
@@ -52,7 +52,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AuditReport", "CheckReport", "DTypeLike", "Diff", "Difference", "DoesNotReturnError",
-    "Explanation", "FInfo", "IInfo", "InvalidArgumentError", "NotFoundError", "UFuncTypeError",
+    "Explanation", "FInfo", "FormName", "IInfo", "InvalidArgumentError", "NotFoundError",
+    "UFuncTypeError",
     "Lattice", "Operand", "OperandLike", "Policy", "PolicyName", "PolicySettings", "PresetInfo",
     "Promotions", "Recording", "SettingInfo", "Table", "TypePromotionError",
     "canonicalize_dtype", "finfo", "iinfo", "isdtype", "issubdtype", "lattice_result_type",

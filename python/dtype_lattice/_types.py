@@ -138,19 +138,28 @@ class WeakResult(Protocol):
     def __call__(self, *args: OperandLike) -> WeakTyped: ...
 
 
+#: How a program writes an operation (``dtype_lattice.OpForm`` in Rust):
+#: ``lib.op(a, b)``, ``a OP b``, ``b.__rOP__(a)``, ``a OP= b``, ``a[...] = b``.
+FormName = Literal["function", "operator", "reflected", "inplace", "setitem"]
+
+
 class Operation(Protocol):
-    """``operation(op, *args)``: the dtype the framework's ``op`` (NumPy's
-    name: ``"true_divide"``, ``"less"``, ``"sqrt"``, ...) gives on the
-    operands; ``(dtype, weak)`` with ``return_weak_type_flag=True``."""
+    """``operation(op, *args, form=None)``: the dtype the framework's ``op``
+    (NumPy's name: ``"true_divide"``, ``"less"``, ``"sqrt"``, ...) gives on
+    the operands, in ``form`` where given (``op`` ``None`` for
+    ``"setitem"``); ``(dtype, weak)`` with ``return_weak_type_flag=True``."""
 
     @overload
-    def __call__(self, op: str, /, *args: OperandLike,
+    def __call__(self, op: str | None, /, *args: OperandLike,
+                 form: FormName | None = None,
                  return_weak_type_flag: Literal[False] = False) -> np.dtype[Any]: ...
     @overload
-    def __call__(self, op: str, /, *args: OperandLike,
+    def __call__(self, op: str | None, /, *args: OperandLike,
+                 form: FormName | None = None,
                  return_weak_type_flag: Literal[True]) -> WeakTyped: ...
     @overload
-    def __call__(self, op: str, /, *args: OperandLike,
+    def __call__(self, op: str | None, /, *args: OperandLike,
+                 form: FormName | None = None,
                  return_weak_type_flag: bool) -> np.dtype[Any] | WeakTyped: ...
 
 

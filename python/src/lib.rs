@@ -234,6 +234,11 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_call_floor, m)?)?;
     m.add_function(wrap_pyfunction!(policy_names, m)?)?;
     m.add_function(wrap_pyfunction!(presets, m)?)?;
+    // The names `operation(..., form=)` takes, for the typing test.
+    m.add(
+        "FORMS",
+        dtype_lattice::OpForm::ALL.map(dtype_lattice::OpForm::name),
+    )?;
     m.add(
         "TypePromotionError",
         py.get_type::<errors::TypePromotionError>(),

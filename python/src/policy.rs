@@ -5,7 +5,7 @@
 use dtype_lattice::design::diff::Comparison;
 use dtype_lattice::design::table::{Labels, Table};
 use dtype_lattice::registry::{self, Settings, SETTINGS};
-use dtype_lattice::{Op, Operand, PromotionError};
+use dtype_lattice::{Call, Op, OpForm, Operand, PromotionError, Unanswered};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyString, PyTuple};
@@ -201,28 +201,48 @@ impl Policy {
         Ok((known(py)?.numpy(py, typed.dtype)?, typed.weak))
     }
 
-    /// `operation(op, *args)`: the dtype the framework's `op` (NumPy's
-    /// name: `"true_divide"`, `"less"`, `"sqrt"`, ...) gives on the
-    /// operands; `(dtype, weak)` with `return_weak_type_flag=True`. A dtype
-    /// stands for an array of it, a Python type for a scalar of it.
-    #[pyo3(signature = (op, *args, return_weak_type_flag = None))]
+    /// `operation(op, *args, form=None)`: the dtype the framework's `op`
+    /// (NumPy's name: `"true_divide"`, `"less"`, `"sqrt"`, ...) gives on
+    /// the operands; `(dtype, weak)` with `return_weak_type_flag=True`. A
+    /// dtype stands for an array of it, a Python type for a scalar of it.
+    /// `form` asks for the operation as a program writes it: `"function"`,
+    /// `"operator"` (`a / b`), `"reflected"` (`b.__rtruediv__(a)`),
+    /// `"inplace"` (`a /= b`), or `"setitem"` (`a[...] = b`, with `op`
+    /// `None`); without it, the form the policy has always answered.
+    #[pyo3(signature = (op, *args, form = None, return_weak_type_flag = None))]
     fn operation(
         &self,
         py: Python<'_>,
-        op: &str,
+        op: Option<&str>,
         args: &Bound<'_, PyTuple>,
+        form: Option<&str>,
         return_weak_type_flag: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
-        let op: Op = op
-            .parse()
-            .map_err(|err: dtype_lattice::ParseOpError| PyValueError::new_err(err.to_string()))?;
+        let value_error = |err: &dyn std::fmt::Display| PyValueError::new_err(err.to_string());
+        let op: Option<Op> = op
+            .map(str::parse)
+            .transpose()
+            .map_err(|err: dtype_lattice::ParseOpError| value_error(&err))?;
         let operands = operands(py, args, self.policy.as_ref())?;
-        let typed = modelled(
-            op.name(),
-            self.canonical_name,
-            self.policy.operation(op, &operands),
-        )?
-        .map_err(|err| raise(py, err))?;
+        let answer = match (op, form) {
+            (Some(op), None) => modelled(
+                op.name(),
+                self.canonical_name,
+                self.policy.operation(op, &operands),
+            )?,
+            (op, form) => {
+                let form: OpForm = form
+                    .unwrap_or("function")
+                    .parse()
+                    .map_err(|err: dtype_lattice::ParseOpFormError| value_error(&err))?;
+                let call = Call::new(op, form).map_err(|err| value_error(&err))?;
+                self.policy.call(call, &operands).ok_or_else(|| {
+                    let policy = self.policy.name();
+                    PyTypeError::new_err(Unanswered::CallNotModelled { policy, call }.to_string())
+                })?
+            }
+        };
+        let typed = answer.map_err(|err| raise(py, err))?;
         let dtype = known(py)?.numpy(py, typed.dtype)?;
         if truthy(return_weak_type_flag)? {
             Ok((dtype, typed.weak).into_pyobject(py)?.into_any().unbind())

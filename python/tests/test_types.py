@@ -39,6 +39,12 @@ def test_the_policy_names_are_the_registrys():
     assert len(typed) == len(set(typed)), f"a policy name is listed twice in {TYPES}"
 
 
+def test_the_form_names_are_the_librarys():
+    from dtype_lattice import _native
+    assert get_args(_types.FormName) == tuple(_native.FORMS), (
+        f"FormName in {TYPES} must list the library's forms, in order: {_native.FORMS}")
+
+
 def settings_read_by(name: str) -> list[dict[str, Any]]:
     """Every combination of the settings the policy `name` reads, as keywords."""
     canonical = dict(dl.policy_names()[1]).get(name, name)

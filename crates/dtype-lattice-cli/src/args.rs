@@ -4,7 +4,7 @@
 
 use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches, Parser, Subcommand};
 use dtype_lattice::registry::{self, Settings, SETTINGS};
-use dtype_lattice::{Op, Policy};
+use dtype_lattice::{Op, OpForm, Policy};
 
 use crate::failure::Failure;
 use crate::table::{Format, Labels};
@@ -128,6 +128,13 @@ pub(crate) enum Command {
         /// array of it, int, float, complex for a Python scalar.
         #[arg(long, value_name = "OP", conflicts_with = "lattice")]
         op: Option<Op>,
+        /// The operation as a program writes it: function (lib.op(a, b)),
+        /// operator (a OP b), reflected (b.__rOP__(a)), inplace (a OP= b),
+        /// or setitem (a[...] = b, without --op). Without it, the form the
+        /// policy has always answered: the function, or the operator where
+        /// docs/policies.md says so.
+        #[arg(long, value_name = "FORM", conflicts_with = "lattice")]
+        form: Option<OpForm>,
         /// The operands.
         #[arg(required = true, allow_negative_numbers = true)]
         operands: Vec<String>,

@@ -9,7 +9,7 @@ use dtype_lattice::design::table::{self as promotion_table, Question, Table};
 use dtype_lattice::design::{explain as why, Definition, Subject};
 use dtype_lattice::engine::{GraphError, Poset};
 use dtype_lattice::registry;
-use dtype_lattice::{Op, Operand, Policy, TypeSpec, Unanswered};
+use dtype_lattice::{Call, Op, Operand, Policy, TypeSpec, Unanswered};
 
 use crate::args::{Cli, Command};
 use crate::failure::{escape_controls, warn, Failure};
@@ -140,6 +140,7 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
             rules,
             lattice,
             op,
+            form,
             operands,
         } => {
             let operands = operands
@@ -150,6 +151,24 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             let policy = rules.policy()?;
+            if let Some(form) = form {
+                let call = Call::new(op, form).map_err(|err| Failure::Usage(err.to_string()))?;
+                if operands.len() != call.arity() {
+                    return Err(Failure::Usage(format!(
+                        "{call} takes {} operand{}, not {}",
+                        call.arity(),
+                        if call.arity() == 1 { "" } else { "s" },
+                        operands.len()
+                    )));
+                }
+                let arguments: Vec<Operand> = operands.iter().map(|o| o.as_argument()).collect();
+                let result = policy.call(call, &arguments).ok_or_else(|| {
+                    let policy = policy.name();
+                    Failure::Usage(Unanswered::CallNotModelled { policy, call }.to_string())
+                })?;
+                writeln!(out, "{}", result.map_err(Failure::Promotion)?)?;
+                return Ok(());
+            }
             if let Some(op) = op {
                 if operands.len() != op.arity() {
                     return Err(Failure::Usage(format!(

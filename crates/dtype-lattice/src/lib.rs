@@ -157,7 +157,8 @@ mod types;
 pub use policy::{JaxFunctions, Policy, TypedLattice, WrittenGraph};
 pub use types::hierarchy;
 pub use types::{
-    DType, ErrorKind, FInfo, IInfo, InfoError, Kind, NoPathReason, Op, Operand, OperandKind,
-    ParseDTypeError, ParseOpError, ParseOperandError, PromotionError, PyScalar, TypeList, TypeSpec,
-    Typed, Unanswered, Warning, WarningKind,
+    Call, CallError, DType, ErrorKind, FInfo, IInfo, InfoError, Kind, NoPathReason, Op, OpForm,
+    Operand, OperandKind, Operator, ParseDTypeError, ParseOpError, ParseOpFormError,
+    ParseOperandError, PromotionError, PyScalar, TypeList, TypeSpec, Typed, Unanswered, Warning,
+    WarningKind,
 };

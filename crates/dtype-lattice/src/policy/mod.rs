@@ -37,6 +37,7 @@ mod typed_lattice;
 
 pub use typed_lattice::TypedLattice;
 
+use crate::types::{Call, ErrorKind, OpForm};
 use crate::types::{DType, Op, Operand, PromotionError, PyScalar, TypeSpec, Typed, Warning};
 
 /// A promotion graph as a framework's source writes it: each label and
@@ -67,6 +68,8 @@ pub struct WrittenGraph {
 /// | [`is_native`](Policy::is_native) | the framework lacks some of the 32 dtypes |
 /// | [`can_cast`](Policy::can_cast) | the framework has a safe-cast function |
 /// | [`jax`](Policy::jax) | the policy has JAX's own functions ([`JaxFunctions`]) |
+/// | [`default_form`](Policy::default_form) | [`operation`](Policy::operation) answers an operator, not the function |
+/// | [`operation_as`](Policy::operation_as), [`assign`](Policy::assign) | the policy models operations as programs write them: operators, in place, assignment |
 ///
 /// Addition, the operation every framework has, is asked as any other:
 /// `policy.operation(Op::Add, operands)`; on a `dyn Policy`,
@@ -113,6 +116,36 @@ pub trait Policy: Send + Sync {
     /// `None` exactly where [`operation`](Policy::operation) does not
     /// model `op`.
     fn describe_operation(&self, _op: Op) -> Option<String> {
+        None
+    }
+
+    /// The form of `op` that [`operation`](Policy::operation) answers:
+    /// the function, unless the policy has always answered the operator
+    /// there (PaddlePaddle's and tinygrad's `a + b`, the Array API's `+`).
+    /// The other forms are [`operation_as`](Policy::operation_as)'s.
+    fn default_form(&self, _op: Op) -> OpForm {
+        OpForm::Function
+    }
+
+    /// `op` as a program writes it in `form`, a form other than
+    /// [`default_form`](Policy::default_form) and [`OpForm::SetItem`]
+    /// ([`assign`](Policy::assign)'s): `a / b`, `b.__rtruediv__(a)`,
+    /// `a /= b` ([`OpForm`] says what each is). `None` where the policy does
+    /// not model that form. Asked through [`call`](#method.call), which
+    /// checks that Python has the form.
+    fn operation_as(
+        &self,
+        _op: Op,
+        _form: OpForm,
+        _operands: &[Operand],
+    ) -> Option<Result<Typed, PromotionError>> {
+        None
+    }
+
+    /// `target[...] = value`: the dtype the array keeps, or the
+    /// framework's error (an immutable array, a value it will not cast).
+    /// `None` where the policy does not model assignment.
+    fn assign(&self, _target: Operand, _value: Operand) -> Option<Result<Typed, PromotionError>> {
         None
     }
 
@@ -222,6 +255,43 @@ impl dyn Policy + '_ {
     /// ```
     pub fn add(&self, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
         self.operation(Op::Add, operands)
+    }
+
+    /// An operation as a program writes it, or an assignment: the one
+    /// way every surface asks for a [`Call`] (`--form`, batch's `"form"`,
+    /// Python's `form=`). The policy's default form is
+    /// [`operation`](Policy::operation)'s answer, an assignment
+    /// [`assign`](Policy::assign)'s, any other form
+    /// [`operation_as`](Policy::operation_as)'s; `None` where the policy
+    /// does not model it.
+    ///
+    /// ```
+    /// use dtype_lattice::registry::{by_name, Settings};
+    /// use dtype_lattice::{Call, DType, OpForm, Op, Operand, Typed};
+    /// let jax = by_name("jax", Settings::default()).unwrap();
+    /// let x = Operand::array(DType::Int32, false);
+    /// let function = Call::new(Some(Op::TrueDivide), OpForm::Function).unwrap();
+    /// assert_eq!(jax.call(function, &[x, x]), Some(Ok(Typed::strong(DType::Float32))));
+    /// ```
+    pub fn call(&self, call: Call, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
+        let Some(op) = call.op() else {
+            return match *operands {
+                [target, value] => self.assign(target, value),
+                _ => Some(Err(PromotionError::framework(
+                    ErrorKind::Type,
+                    format!(
+                        "the assignment x[...] = v takes the array and the value, 2 operands, \
+                         not {}",
+                        operands.len()
+                    ),
+                ))),
+            };
+        };
+        if call.form() == self.default_form(op) {
+            self.operation(op, operands)
+        } else {
+            self.operation_as(op, call.form(), operands)
+        }
     }
 
     /// Whether the design tools have a graph of the policy to explain and

@@ -12,7 +12,7 @@ use crate::policy::Policy;
 use crate::registry::{self, Setting, Settings, SETTINGS};
 use crate::text::{nearest, quote};
 use crate::types::hierarchy::{isdtype, issubdtype};
-use crate::types::{Op, Warning};
+use crate::types::{Call, Op, OpForm, Unanswered, Warning};
 
 /// The functions a policy answers: every policy `promote_types` and
 /// `result_type`, the rest where its framework has them; so are the
@@ -38,7 +38,7 @@ const FACT_FNS: &[&str] = &[
 ];
 
 /// The keys a request may have besides the settings.
-const KEYS: &[&str] = &["fn", "args", "policy"];
+const KEYS: &[&str] = &["fn", "args", "policy", "form"];
 
 /// Keys a request once had, refused with what to write instead rather
 /// than mapped: `tf.experimental.numpy` became a policy of its own, and a
@@ -83,8 +83,23 @@ pub(super) fn evaluate(
             known.join(", ")
         )));
     }
-    let name = match request.get("fn") {
-        Some(Value::String(name)) => name.as_str(),
+    let form = match request.get("form") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(form)) => Some(
+            form.parse::<OpForm>()
+                .map_err(|err| ErrorAnswer::value(err.to_string()))?,
+        ),
+        Some(other) => {
+            return Err(ErrorAnswer::type_error(format!(
+                "\"form\" must be a form's name, not {}",
+                show(other)
+            )))
+        }
+    };
+    // An assignment names no function: `{"form": "setitem", "args": [x, v]}`.
+    let name = match (request.get("fn"), form) {
+        (None, Some(OpForm::SetItem)) => "setitem",
+        (Some(Value::String(name)), _) => name.as_str(),
         _ => {
             return Err(ErrorAnswer::type_error(
                 "\"fn\" must be a string naming the function",
@@ -113,6 +128,27 @@ pub(super) fn evaluate(
             .expect("the registry lists JAX first"),
         Some(name) => registry::resolve(name).map_err(|err| ErrorAnswer::value(err.to_string()))?,
     };
+    if let Some(form) = form {
+        let op = match name {
+            "setitem" => None,
+            name => Some(name.parse::<Op>().map_err(|_| {
+                ErrorAnswer::value(format!(
+                    "\"form\" is asked of an operation ({}), not of fn {}",
+                    Op::ALL.map(Op::name).join(", "),
+                    quote(name, '"')
+                ))
+            })?),
+        };
+        let call = Call::new(op, form).map_err(|err| ErrorAnswer::value(err.to_string()))?;
+        let policy = named
+            .build(settings)
+            .map_err(|err| ErrorAnswer::value(err.to_string()))?;
+        let answer = policy.call(call, &operands(args)?).ok_or_else(|| {
+            let policy = policy.name();
+            ErrorAnswer::value(Unanswered::CallNotModelled { policy, call }.to_string())
+        })?;
+        return typed(answer?);
+    }
     if FACT_FNS.contains(&name) {
         return fact(name, args);
     }

@@ -541,6 +541,24 @@ mod tests {
         }
     }
 
+    /// The form a policy answers an operation in by default is one Python
+    /// has for that operation, so `call` of it is `operation`'s answer.
+    #[test]
+    fn a_policy_answers_each_operation_in_a_form_python_has() {
+        use crate::types::{Call, Op};
+        for info in entries() {
+            let policy = info.build(Settings::default());
+            for op in Op::ALL {
+                let form = policy.default_form(op);
+                assert!(
+                    Call::new(Some(op), form).is_ok(),
+                    "{} {op} {form}",
+                    info.name
+                );
+            }
+        }
+    }
+
     /// A policy's name states the settings it reads, so a setting it does
     /// not declare must not change its answers' name.
     #[test]

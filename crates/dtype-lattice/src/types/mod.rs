@@ -11,7 +11,7 @@
 //!
 //! `dtype.rs` (`DType`, `Kind`, name parsing), `operand.rs` (`Operand`,
 //! `TypeSpec`, `PyScalar`), `typed.rs` (`Typed`: a dtype and a weak flag),
-//! `op.rs` (`Op`), `error.rs` (`PromotionError`, `ErrorKind`), `warning.rs`
+//! `op.rs` (`Op`), `form.rs` (`OpForm`, `Call`: an operation as a program writes it), `error.rs` (`PromotionError`, `ErrorKind`), `warning.rs`
 //! (`Warning`), `info.rs` (`finfo`, `iinfo`) and `hierarchy.rs` (NumPy's
 //! abstract scalar classes, the Array API kinds).
 
@@ -19,6 +19,7 @@
 // guides to names, notation and formats are on the types themselves.
 mod dtype;
 mod error;
+mod form;
 pub mod hierarchy;
 mod info;
 mod op;
@@ -28,6 +29,7 @@ mod warning;
 
 pub use dtype::{DType, Kind, ParseDTypeError};
 pub use error::{ErrorKind, NoPathReason, PromotionError, TypeList};
+pub use form::{Call, CallError, OpForm, Operator, ParseOpFormError};
 pub use info::{FInfo, IInfo, InfoError};
 pub(crate) use op::Arguments;
 pub use op::{Op, ParseOpError, Unanswered};

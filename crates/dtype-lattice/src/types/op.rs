@@ -11,7 +11,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::text::{nearest, quote};
-use crate::types::Operand;
+use crate::types::{Call, Operand};
 
 /// An operation, named as NumPy names its ufunc.
 ///
@@ -217,6 +217,15 @@ pub enum Unanswered {
     },
     /// The operation takes one operand, so it has no table of pairs.
     NoTable(Op),
+    /// The policy does not model the operation in this form (or the
+    /// assignment): [`dyn Policy::call`](crate::Policy#method.call)
+    /// answers `None`.
+    CallNotModelled {
+        /// The policy's name.
+        policy: String,
+        /// The call.
+        call: Call,
+    },
 }
 
 impl fmt::Display for Unanswered {
@@ -225,6 +234,10 @@ impl fmt::Display for Unanswered {
             Unanswered::NotModelled { policy, op } => write!(
                 f,
                 "{policy} does not model {op} yet; docs/policies.md lists the policies that do"
+            ),
+            Unanswered::CallNotModelled { policy, call } => write!(
+                f,
+                "{policy} does not model {call} yet; docs/policies.md lists what each policy models"
             ),
             Unanswered::NoTable(op) => write!(
                 f,

@@ -507,3 +507,44 @@ fn lines_far_over_the_limit_are_refused_with_either_terminator() {
         }
     }
 }
+
+/// The form of an operation is one field, checked before any policy is
+/// asked: an unknown form, a form Python lacks for the operation, and an
+/// assignment (no "fn") each answer with the fix, and a form the policy
+/// does not model says so.
+#[test]
+fn the_form_field_asks_an_operation_as_written() {
+    let ask = |request: &str| -> Value {
+        serde_json::from_str(&answer_line(request, Settings::default())).unwrap()
+    };
+    let message = |answer: &Value| answer["error"]["message"].as_str().unwrap().to_owned();
+    let unknown = ask(r#"{"fn": "add", "form": "operater", "args": ["int8", "int8"]}"#);
+    assert!(
+        message(&unknown).contains("did you mean 'operator'?"),
+        "{unknown}"
+    );
+    let no_operator = ask(r#"{"fn": "maximum", "form": "operator", "args": ["int8", "int8"]}"#);
+    assert_eq!(
+        message(&no_operator),
+        "maximum has no Python operator: ask for its function (form 'function')"
+    );
+    let not_an_op = ask(r#"{"fn": "result_type", "form": "operator", "args": ["int8"]}"#);
+    assert!(
+        message(&not_an_op).contains("not of fn \"result_type\""),
+        "{not_an_op}"
+    );
+    let setitem_with_op = ask(r#"{"fn": "add", "form": "setitem", "args": ["int8", 2]}"#);
+    assert!(message(&setitem_with_op).starts_with("setitem is the assignment"));
+    // The function form is what "fn" alone has always answered.
+    let plain = ask(r#"{"fn": "true_divide", "args": ["int32", "int32"]}"#);
+    let function = ask(r#"{"fn": "true_divide", "form": "function", "args": ["int32", "int32"]}"#);
+    assert_eq!(plain, function);
+    assert_eq!(plain["ok"]["dtype"], "float32");
+    // A policy that has always answered the operator (PaddlePaddle's
+    // `x + y`) answers it for "operator" too.
+    let paddle = r#""policy": "paddle", "args": ["float16", "float32"]"#;
+    let default = ask(&format!(r#"{{"fn": "add", {paddle}}}"#));
+    let operator = ask(&format!(r#"{{"fn": "add", "form": "operator", {paddle}}}"#));
+    assert_eq!(default, operator);
+    assert_eq!(default["ok"]["dtype"], "float32");
+}

@@ -50,7 +50,7 @@ use crate::types::DType;
 use crate::types::ErrorKind;
 use crate::types::PromotionError;
 use crate::types::Typed;
-use crate::types::{Op, Operand, OperandKind, PyScalar, TypeSpec};
+use crate::types::{Op, OpForm, Operand, OperandKind, PyScalar, TypeSpec};
 
 mod ops;
 
@@ -403,6 +403,15 @@ impl Policy for ArrayApi {
                 )),
             }),
             _ => Some(ops::operation(self, op, operands)),
+        }
+    }
+
+    /// `+` for addition (`Array.__add__`, which checks more than
+    /// `xp.add`); the functions for the rest.
+    fn default_form(&self, op: Op) -> OpForm {
+        match op {
+            Op::Add => OpForm::Operator,
+            _ => OpForm::Function,
         }
     }
 

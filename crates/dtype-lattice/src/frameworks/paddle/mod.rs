@@ -65,7 +65,7 @@ use self::promotion::{common, Tensor, ZeroDim};
 use crate::frameworks::common::DTypeSet;
 use crate::frameworks::python::{self, Number};
 use crate::policy::{Policy, TypedLattice};
-use crate::types::{DType, Op, Operand, OperandKind, PromotionError, TypeSpec, Typed};
+use crate::types::{DType, Op, OpForm, Operand, OperandKind, PromotionError, TypeSpec, Typed};
 
 /// Paddle's dtypes among the 32 (`paddle.uint16` is a dtype of its own,
 /// though Paddle prints it as `paddle.bfloat16`).
@@ -223,6 +223,16 @@ impl Policy for Paddle {
                 .map_err(Stop::error)
                 .map(Typed::strong),
         )
+    }
+
+    /// The Tensor operators where Python has one (`x + y`, `-x`,
+    /// `abs(x)`), as the golden data records them; the functions
+    /// (`paddle.maximum`, `paddle.sqrt`) for the rest.
+    fn default_form(&self, op: Op) -> OpForm {
+        match op.operator() {
+            Some(_) => OpForm::Operator,
+            None => OpForm::Function,
+        }
     }
 
     fn describe_operation(&self, op: Op) -> Option<String> {

@@ -82,7 +82,7 @@ use std::sync::OnceLock;
 use crate::engine::Poset;
 use crate::frameworks::common::DTypeSet;
 use crate::policy::{Policy, TypedLattice, WrittenGraph};
-use crate::types::{DType, ErrorKind, Op, PromotionError, Typed};
+use crate::types::{DType, ErrorKind, Op, OpForm, PromotionError, Typed};
 use crate::types::{Operand, OperandKind, PyScalar, TypeSpec};
 
 /// `promo_lattice` of tinygrad's `dtype.py`, "dtype -> dtypes it promotes
@@ -523,6 +523,17 @@ impl Policy for Tinygrad {
     /// ```
     fn operation(&self, op: Op, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
         ops::operation(*self, op, operands)
+    }
+
+    /// The Tensor operators where Python has one (`x + y`, `-x`), as the
+    /// golden data records them; the methods for the rest (`x.maximum(y)`,
+    /// and `x.abs()`: a Tensor has no `__abs__`), tinygrad's functions being
+    /// its methods.
+    fn default_form(&self, op: Op) -> OpForm {
+        match op.operator() {
+            Some(_) if op != Op::Abs => OpForm::Operator,
+            _ => OpForm::Function,
+        }
     }
 
     fn describe_operation(&self, op: Op) -> Option<String> {
