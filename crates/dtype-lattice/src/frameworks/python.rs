@@ -82,27 +82,12 @@ pub(crate) fn class_name(value: Option<Number>) -> &'static str {
     value.map_or("NoneType", |number| number.scalar().name())
 }
 
-/// The operator Python writes for `op`, if `op` is one.
+/// The operator Python writes for `op`, if `op` is one (`abs()` for the
+/// builtin, as Python's messages name it).
 pub(crate) fn symbol(op: Op) -> Option<&'static str> {
-    Some(match op {
-        Op::Add => "+",
-        Op::Subtract | Op::Negative => "-",
-        Op::Multiply => "*",
-        Op::TrueDivide => "/",
-        Op::FloorDivide => "//",
-        Op::Remainder => "%",
-        Op::Power => "**",
-        Op::Equal => "==",
-        Op::NotEqual => "!=",
-        Op::Less => "<",
-        Op::LessEqual => "<=",
-        Op::Greater => ">",
-        Op::GreaterEqual => ">=",
-        Op::BitwiseAnd => "&",
-        Op::BitwiseOr => "|",
-        Op::BitwiseXor => "^",
-        Op::Abs => "abs()",
-        Op::Maximum | Op::LogicalAnd | Op::Sign | Op::Sqrt | Op::Exp | Op::Floor => return None,
+    op.operator().map(|operator| match operator.symbol {
+        "abs" => "abs()",
+        symbol => symbol,
     })
 }
 
