@@ -30,13 +30,14 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast, overload
 import numpy as np
 
 from . import _inputs, _native
-from ._native import (DoesNotReturnError, InvalidArgumentError, NotFoundError, TypePromotionError,
+from ._native import (DoesNotReturnError, InvalidArgumentError, NotFoundError,
+                      ReturnedNotImplemented, TypePromotionError,
                       UFuncTypeError, UnimplementedError)
 from ._report import AuditReport, CheckReport, Diff, Difference, Explanation, Table
 from ._info import FInfo, IInfo
 from ._promotions import Promotions, Recording, promotions, record
-from ._types import (CanCast, DTypeLike, FormName, LatticePolicyName, Operation, OperandLike, PolicyName,
-                     PolicySettings, PresetInfo, PromoteTypes, ResultType, RulesPolicyName,
+from ._types import (CanCast, DTypeLike, FormName, LatticePolicyName, Operation, OperandLike,
+                     PolicyName, PolicySettings, PresetInfo, PromoteTypes, ResultType, RulesPolicyName,
                      SafeToCast, SettingInfo, SettingsPolicyName, WeakResult)
 
 if sys.version_info >= (3, 11):
@@ -55,7 +56,7 @@ __all__ = [
     "Explanation", "FInfo", "FormName", "IInfo", "InvalidArgumentError", "NotFoundError",
     "UFuncTypeError",
     "Lattice", "Operand", "OperandLike", "Policy", "PolicyName", "PolicySettings", "PresetInfo",
-    "Promotions", "Recording", "SettingInfo", "Table", "TypePromotionError",
+    "Promotions", "Recording", "ReturnedNotImplemented", "SettingInfo", "Table", "TypePromotionError",
     "canonicalize_dtype", "finfo", "iinfo", "isdtype", "issubdtype", "lattice_result_type",
     "operand", "patch_jax", "policy", "policy_names", "presets", "promote_types", "promotions",
     "record",

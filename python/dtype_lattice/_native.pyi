@@ -23,6 +23,9 @@ class NotFoundError(Exception):
 class UnimplementedError(Exception):
     """TensorFlow's UnimplementedError: a kernel without the case (Cast between some narrow dtypes)."""
 
+class ReturnedNotImplemented(TypeError):
+    """A special method asked directly (int.__radd__ of an array) returned NotImplemented."""
+
 class DoesNotReturnError(RuntimeError):
     """The framework's call does not return (it loops for ever); no exception of its own."""
 

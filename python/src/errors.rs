@@ -53,6 +53,15 @@ create_exception!(
     "The framework's call does not return (it loops for ever); no exception of its own."
 );
 
+// No exception either: a special method asked directly returned
+// `NotImplemented` (see `ErrorKind::ReturnedNotImplemented`).
+create_exception!(
+    dtype_lattice,
+    ReturnedNotImplemented,
+    PyTypeError,
+    "A special method asked directly (int.__radd__ of an array) returned NotImplemented."
+);
+
 /// The exception a framework raises for `err`, with its message.
 pub(crate) fn to_python(py: Python<'_>, err: &PromotionError) -> PyErr {
     let message = err.to_string();
@@ -78,6 +87,7 @@ pub(crate) fn to_python(py: Python<'_>, err: &PromotionError) -> PyErr {
         ErrorKind::ZeroDivision => PyZeroDivisionError::new_err(message),
         ErrorKind::OS => PyOSError::new_err(message),
         ErrorKind::DoesNotReturn => DoesNotReturnError::new_err(message),
+        ErrorKind::ReturnedNotImplemented => ReturnedNotImplemented::new_err(message),
         _ => PyValueError::new_err(message),
     }
 }

@@ -257,6 +257,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "DoesNotReturnError",
         py.get_type::<errors::DoesNotReturnError>(),
     )?;
+    m.add(
+        "ReturnedNotImplemented",
+        py.get_type::<errors::ReturnedNotImplemented>(),
+    )?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

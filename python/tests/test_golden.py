@@ -27,6 +27,9 @@ GOLDEN = Path(__file__).resolve().parents[2] / "conformance" / "golden"
 FILES = sorted(p.name for p in GOLDEN.glob("*.jsonl"))
 # Functions the Python API has; the others (`itemsize_bits`, `names`, ...)
 # are the batch protocol's and checked by the Rust tests.
+# dtype-lattice's exceptions for what is no exception in Python, by the
+# name the golden files record (`ErrorKind::python_type`).
+PYTHON_TYPE = {dl.ReturnedNotImplemented: "NotImplemented"}
 PYTHON_FUNCTIONS = {
     "promote_types", "result_type", "lattice_result_type", "docs_table_cell",
     "safe_to_cast", "canonicalize_dtype", "isdtype", "issubdtype", "finfo",
@@ -112,7 +115,8 @@ def answer_of(call):
         try:
             out = {"ok": call()}
         except Exception as e:  # noqa: BLE001 - compared as data
-            out = {"error": {"type": type(e).__name__, "message": str(e)}}
+            out = {"error": {"type": PYTHON_TYPE.get(type(e), type(e).__name__),
+                             "message": str(e)}}
     if caught:
         out["warnings"] = [str(w.message) for w in caught]
     return out
@@ -125,8 +129,11 @@ def typed(pair):
 
 def run(case: dict):
     name = case.get("policy", "jax")
-    fn, args = case["fn"], [value(a, name.startswith("jax")) for a in case["args"]]
+    fn, args = case.get("fn"), [value(a, name.startswith("jax")) for a in case["args"]]
     p = policy_of(case)
+    if "form" in case:
+        return answer_of(lambda: typed(p.operation(fn, *args, form=case["form"],
+                                                   return_weak_type_flag=True)))
     if fn == "promote_types":
         return answer_of(lambda: str(p.promote_types(*args)))
     if fn == "result_type":
@@ -293,7 +300,7 @@ def test_golden_file(name: str) -> None:
         cases = [json.loads(line) for line in lines[1:]]
     checked, failures, deviations, documented = 0, [], 0, 0
     for case in cases:
-        if case["fn"] not in PYTHON_FUNCTIONS and not case.get("op_table"):
+        if case.get("fn") not in PYTHON_FUNCTIONS and not case.get("op_table"):
             continue
         ours = run(case)
         if not records_warnings:
@@ -304,7 +311,7 @@ def test_golden_file(name: str) -> None:
         outcome = verdict(case, ours)
         deviations += outcome == "deviation"
         if outcome == "differs":
-            failures.append(f"{case['fn']}{case['args']} x64={case['x64']} "
+            failures.append(f"{case.get('form', '')} {case.get('fn')}{case['args']} x64={case['x64']} "
                             f"{case.get('policy', 'jax')}:\n  expected {case['answer']}"
                             f"\n  ours     {ours}")
     if checked == 0:

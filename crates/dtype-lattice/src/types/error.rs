@@ -223,6 +223,12 @@ pub enum ErrorKind {
     /// Python class is dtype-lattice's own `DoesNotReturnError`, a
     /// `RuntimeError`; docs/policies.md lists the calls.
     DoesNotReturn,
+    /// No exception either: a special method called directly returned
+    /// `NotImplemented` (`int.__radd__` of an array), where Python itself
+    /// would go on to the other operand. Recorded as `NotImplemented`; its
+    /// Python class is dtype-lattice's own `ReturnedNotImplemented`, a
+    /// `TypeError`.
+    ReturnedNotImplemented,
 }
 
 impl ErrorKind {
@@ -245,6 +251,7 @@ impl ErrorKind {
             ErrorKind::ZeroDivision => "ZeroDivisionError",
             ErrorKind::OS => "OSError",
             ErrorKind::DoesNotReturn => "DoesNotReturnError",
+            ErrorKind::ReturnedNotImplemented => "NotImplemented",
         }
     }
 }

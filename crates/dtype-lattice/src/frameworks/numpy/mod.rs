@@ -50,6 +50,7 @@
 //! ```
 
 mod casts;
+mod forms;
 mod legacy;
 pub(crate) mod ops;
 mod promotion;
@@ -63,7 +64,7 @@ use crate::types::DType;
 use crate::types::ErrorKind;
 use crate::types::PromotionError;
 use crate::types::Typed;
-use crate::types::{Op, Operand, OperandKind, PyScalar, TypeSpec};
+use crate::types::{Op, OpForm, Operand, OperandKind, PyScalar, TypeSpec};
 use promotion::{common_pair, promote_sequence, Class};
 
 /// NumPy 2.5.5's promotion (NEP 50) with ml_dtypes 0.6.0 imported.
@@ -288,5 +289,33 @@ impl Policy for Numpy {
 
     fn describe_operation(&self, op: Op) -> Option<String> {
         Some(ops::describe(op))
+    }
+
+    /// `a / b` and `2 / x` (the ufuncs, Python's own arithmetic between
+    /// two Python numbers), `b.__rtruediv__(a)`, and `a /= b` (the ufunc
+    /// cast back under `same_kind`).
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::numpy::Numpy;
+    /// use dtype_lattice::{DType, Op, OpForm, Operand, Policy, Typed};
+    /// let x = Operand::dtype(DType::Int8);
+    /// let iadd = |b| Numpy.operation_as(Op::Add, OpForm::InPlace, &[x, b]).unwrap();
+    /// assert_eq!(iadd(Operand::dtype(DType::Int64)), Ok(Typed::strong(DType::Int8)));
+    /// let err = iadd(Operand::py_float(0.5)).unwrap_err();
+    /// assert_eq!(err.to_string(), "Cannot cast ufunc 'add' output from dtype('float64') to \
+    ///     dtype('int8') with casting rule 'same_kind'");
+    /// ```
+    fn operation_as(
+        &self,
+        op: Op,
+        form: OpForm,
+        operands: &[Operand],
+    ) -> Option<Result<Typed, PromotionError>> {
+        forms::operation_as(self, op, form, operands)
+    }
+
+    /// `a[...] = v`: the array keeps its dtype; a Python int must fit it.
+    fn assign(&self, target: Operand, value: Operand) -> Option<Result<Typed, PromotionError>> {
+        Some(forms::assign(target, value))
     }
 }

@@ -130,6 +130,12 @@ fn code_dtype(code: u8) -> DType {
     }
 }
 
+/// The name of `op`'s ufunc in NumPy's messages (`divide` for
+/// `true_divide`).
+pub(super) fn ufunc_name(op: Op) -> &'static str {
+    UFUNCS[op].name
+}
+
 /// `np.<ufunc>(*operands).dtype`, NumPy's own dtypes only.
 pub(super) fn operation(
     numpy: &Numpy,

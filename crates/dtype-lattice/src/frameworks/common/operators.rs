@@ -1,0 +1,176 @@
+//! Python's side of an operator, for a framework whose array operators
+//! call its own functions (NumPy's `ndarray.__add__` is `np.add`, JAX's
+//! `Array.__lt__` is `jnp.less`): what Python does before and after the
+//! framework is asked.
+//!
+//! - `a OP b` with no array is Python's own arithmetic ([`python`]); a
+//!   Python number on the left gives way to the array's reflected method,
+//!   which calls the function with the operands in the order written.
+//! - `b.__rOP__(a)` with an array `b` is the function of `(a, b)`, a
+//!   comparison's mirror (`b.__gt__(a)`) the mirrored function of `(b, a)`;
+//!   a Python number's reflected method computes in Python when it takes
+//!   the other operand's type, returns `NotImplemented` when it does not,
+//!   and does not exist for some types (`float.__rand__`).
+//! - `a OP= b` of a Python number `a` is `a = a OP b`; of an array, the
+//!   framework's own (NumPy's ufunc with `out=a`, JAX rebinding `a`).
+
+use crate::frameworks::python::{self, Number};
+use crate::types::{ErrorKind, Op, OpForm, Operand, PromotionError, PyScalar, Typed};
+
+/// What a framework's operators do beyond calling its functions.
+pub(crate) struct Arrays<F, S> {
+    /// The framework's word for its array in messages (`array`).
+    pub(crate) array: &'static str,
+    /// The framework's function of `op` on operands in this order.
+    pub(crate) function: F,
+    /// `a OP= b` for an array `a`: the framework's in-place operator.
+    pub(crate) inplace: S,
+}
+
+impl<F, S> Arrays<F, S>
+where
+    F: Fn(Op, &[Operand]) -> Option<Result<Typed, PromotionError>>,
+    S: Fn(Op, Operand, Operand) -> Option<Result<Typed, PromotionError>>,
+{
+    /// `op` in `form` (the operator, reflected or in-place one).
+    ///
+    /// `a OP b` (`operator`) is also what a framework that rebinds `a OP= b`
+    /// answers for it.
+    pub(crate) fn answer(
+        &self,
+        op: Op,
+        form: OpForm,
+        operands: &[Operand],
+    ) -> Option<Result<Typed, PromotionError>> {
+        // As every operation takes them: a dtype is an array of it, a
+        // Python type a scalar of it.
+        let arguments = [0, 1].map(|i| operands.get(i).map_or(Operand::NONE, |o| o.as_argument()));
+        let operands = &arguments[..operands.len().min(2)];
+        match (form, operands) {
+            (OpForm::Operator, &[a]) => match Number::of(a.kind()) {
+                Some(x) => Some(self.python_computes(op, python::unary(op, Some(x))?)),
+                None => (self.function)(op, operands),
+            },
+            (OpForm::Operator, &[a, b]) => self.operator(op, a, b),
+            (OpForm::Reflected, &[a, b]) => self.reflected(op, a, b),
+            (OpForm::InPlace, &[a, b]) => match Number::of(a.kind()) {
+                // A Python number has no in-place method: `a = a OP b`.
+                Some(_) => self.operator(op, a, b),
+                None => (self.inplace)(op, a, b),
+            },
+            _ => None,
+        }
+    }
+
+    pub(crate) fn operator(
+        &self,
+        op: Op,
+        a: Operand,
+        b: Operand,
+    ) -> Option<Result<Typed, PromotionError>> {
+        match (Number::of(a.kind()), Number::of(b.kind())) {
+            (Some(x), Some(y)) => {
+                Some(self.python_computes(op, python::binary(op, Some(x), Some(y))?))
+            }
+            _ => (self.function)(op, &[a, b]),
+        }
+    }
+
+    fn reflected(&self, op: Op, a: Operand, b: Operand) -> Option<Result<Typed, PromotionError>> {
+        let operator = op.operator()?;
+        let method = operator.reflected?;
+        let Some(y) = Number::of(b.kind()) else {
+            return match mirror(op) {
+                Some(mirrored) => (self.function)(mirrored, &[b, a]),
+                None => (self.function)(op, &[a, b]),
+            };
+        };
+        let class = y.scalar().name();
+        if !has_method(y.scalar(), op) {
+            return Some(Err(PromotionError::framework(
+                ErrorKind::Attribute,
+                format!("type object '{class}' has no attribute '{method}'"),
+            )));
+        }
+        let returned_not_implemented = || {
+            Some(Err(PromotionError::framework(
+                ErrorKind::ReturnedNotImplemented,
+                format!("{class}.{method} returned NotImplemented"),
+            )))
+        };
+        match Number::of(a.kind()) {
+            // Python's numbers take a type no wider than their own, and
+            // a complex number has no order.
+            Some(x)
+                if level(x.scalar()) <= level(y.scalar())
+                    && !(y.scalar() == PyScalar::Complex && is_ordering(op)) =>
+            {
+                Some(self.python_computes(op, python::binary(op, Some(x), Some(y))?))
+            }
+            _ => returned_not_implemented(),
+        }
+    }
+
+    /// Python's own result, which is no array, or Python's error.
+    fn python_computes(
+        &self,
+        op: Op,
+        result: Result<PyScalar, PromotionError>,
+    ) -> Result<Typed, PromotionError> {
+        let written = written(op);
+        Err(result.map_or_else(
+            |err| err,
+            |scalar| python::no_dtype(self.array, &written, scalar),
+        ))
+    }
+}
+
+/// How Python writes `op` on `a` and `b`, for messages (`a + b`, `-a`).
+fn written(op: Op) -> String {
+    let symbol = python::symbol(op).unwrap_or("?");
+    match op.arity() {
+        1 if op == Op::Abs => "abs(a)".to_owned(),
+        1 => format!("{symbol}a"),
+        _ => format!("a {symbol} b"),
+    }
+}
+
+/// The comparison `b.__gt__(a)` stands for in `a < b`, as an operation of
+/// `(b, a)`; `None` for an operation whose reflected method keeps it.
+fn mirror(op: Op) -> Option<Op> {
+    Some(match op {
+        Op::Less => Op::Greater,
+        Op::LessEqual => Op::GreaterEqual,
+        Op::Greater => Op::Less,
+        Op::GreaterEqual => Op::LessEqual,
+        Op::Equal => Op::Equal,
+        Op::NotEqual => Op::NotEqual,
+        _ => return None,
+    })
+}
+
+fn is_ordering(op: Op) -> bool {
+    matches!(
+        op,
+        Op::Less | Op::LessEqual | Op::Greater | Op::GreaterEqual
+    )
+}
+
+/// A number's place in Python's tower: `bool` is an `int`.
+fn level(scalar: PyScalar) -> u8 {
+    match scalar {
+        PyScalar::Bool | PyScalar::Int => 0,
+        PyScalar::Float => 1,
+        PyScalar::Complex => 2,
+    }
+}
+
+/// Whether Python's `scalar` type has `op`'s reflected method: floats and
+/// complex numbers have no bitwise ones, complex numbers no `//` or `%`.
+fn has_method(scalar: PyScalar, op: Op) -> bool {
+    match op {
+        Op::BitwiseAnd | Op::BitwiseOr | Op::BitwiseXor => level(scalar) == 0,
+        Op::FloorDivide | Op::Remainder => scalar != PyScalar::Complex,
+        _ => true,
+    }
+}

@@ -1,0 +1,133 @@
+//! NumPy's operators, in-place operators and assignment: an `ndarray`'s
+//! operators call the ufuncs ([`Arrays`]), `a OP= b` runs the ufunc with
+//! `out=a` under `same_kind` casting, and `a[...] = v` casts the value as
+//! NumPy converts one element.
+
+use super::{array_dtype, casts, check_python_int, ops, Numpy};
+use crate::frameworks::common::Arrays;
+use crate::types::{
+    DType, ErrorKind, Kind, Op, OpForm, Operand, OperandKind, PromotionError, Typed,
+};
+
+/// `op` in `form`: the operator, reflected or in-place one.
+pub(super) fn operation_as(
+    numpy: &Numpy,
+    op: Op,
+    form: OpForm,
+    operands: &[Operand],
+) -> Option<Result<Typed, PromotionError>> {
+    let arrays = Arrays {
+        array: "array",
+        function: |op, operands: &[Operand]| Some(operator(numpy, op, operands)),
+        inplace: |op, a, b| Some(inplace(numpy, op, a, b)),
+    };
+    arrays.answer(op, form, operands)
+}
+
+/// `ndarray.__op__`: the ufunc, but for `a ** 2`, which NumPy computes as
+/// `np.square(a)` (its fast path for a Python int 2): `square` has no
+/// boolean loop, so a boolean array's square is `int8`, not `power`'s
+/// `int64`.
+fn operator(numpy: &Numpy, op: Op, operands: &[Operand]) -> Result<Typed, PromotionError> {
+    match operands {
+        [a, b] if squares(op, *a, *b) => Ok(Typed::strong(DType::Int8)),
+        _ => ops::operation(numpy, op, operands),
+    }
+}
+
+fn squares(op: Op, a: Operand, b: Operand) -> bool {
+    op == Op::Power
+        && array_dtype(&a) == Some(DType::Bool)
+        && matches!(b.kind(), OperandKind::PyInt(2))
+}
+
+/// `a OP= b`: the ufunc with `out=a`, its result cast back to `a`'s dtype
+/// under `same_kind` casting, which NumPy checks before the loop runs (so
+/// `bool **= -1` is refused for its cast, not its negative power).
+fn inplace(numpy: &Numpy, op: Op, a: Operand, b: Operand) -> Result<Typed, PromotionError> {
+    let computed = operator(numpy, op, &[a, b]);
+    let Some(to) = array_dtype(&a) else {
+        return computed;
+    };
+    let negative_power = op == Op::Power && matches!(b.kind(), OperandKind::PyInt(v) if v < 0);
+    let loop_result = match &computed {
+        // The loop NumPy chose, before the loop refused the value.
+        Err(_) if negative_power => ops::operation(numpy, op, &[a, Operand::py_int(1)]),
+        other => other.clone(),
+    };
+    let result = loop_result?;
+    if !same_kind(result.dtype, to) {
+        let name = if squares(op, a, b) {
+            "square"
+        } else {
+            ops::ufunc_name(op)
+        };
+        return Err(PromotionError::framework(
+            ErrorKind::UFuncType,
+            format!(
+                "Cannot cast ufunc '{name}' output from dtype('{}') to dtype('{to}') with \
+                 casting rule 'same_kind'",
+                result.dtype
+            ),
+        ));
+    }
+    computed.map(|_| Typed::strong(to))
+}
+
+/// `np.can_cast(from, to, casting="same_kind")`: a safe cast, or a cast to
+/// a kind no lower in bool, unsigned, signed, float, complex.
+fn same_kind(from: DType, to: DType) -> bool {
+    let rank = |dtype: DType| match dtype.kind() {
+        Kind::Bool => 0,
+        Kind::Unsigned => 1,
+        Kind::Signed => 2,
+        Kind::Float => 3,
+        Kind::Complex => 4,
+    };
+    casts::can_cast_safely(from, to) || rank(from) <= rank(to)
+}
+
+/// `target[...] = value`: an array's values are cast whatever their dtype;
+/// a Python int must fit an integer array, and a complex number has no
+/// integer or float value.
+pub(super) fn assign(target: Operand, value: Operand) -> Result<Typed, PromotionError> {
+    let Some(dtype) = array_dtype(&target) else {
+        return Err(PromotionError::framework(
+            ErrorKind::Type,
+            format!(
+                "'{}' object does not support item assignment",
+                python_class(&target)
+            ),
+        ));
+    };
+    match value.kind() {
+        OperandKind::PyInt(value) if dtype.is_integer() => check_python_int(value, dtype)?,
+        OperandKind::PyComplex { .. } if dtype.is_integer() => {
+            return Err(PromotionError::framework(
+                ErrorKind::Type,
+                "int() argument must be a string, a bytes-like object or a real number, not \
+                 'complex'",
+            ))
+        }
+        OperandKind::PyComplex { .. } if dtype.kind() == Kind::Float => {
+            return Err(PromotionError::framework(
+                ErrorKind::Type,
+                "float() argument must be a string or a real number, not 'complex'",
+            ))
+        }
+        _ => {}
+    }
+    Ok(Typed::strong(dtype))
+}
+
+/// The Python class of an operand that is no array.
+fn python_class(operand: &Operand) -> &'static str {
+    match operand.kind() {
+        OperandKind::PyBool(_) => "bool",
+        OperandKind::PyInt(_) => "int",
+        OperandKind::PyFloat(_) => "float",
+        OperandKind::PyComplex { .. } => "complex",
+        OperandKind::PyType(scalar) => scalar.name(),
+        _ => "NoneType",
+    }
+}
