@@ -267,3 +267,77 @@ fn what_cannot_be_answered_is_refused_with_the_reason() {
         assert!(stderr.contains(message), "{args:?}: {stderr}");
     }
 }
+
+/// `--form` gives what NumPy recorded for each form
+/// (`conformance/golden/forms_numpy.jsonl`), an assignment asked without
+/// `--op`.
+#[test]
+fn result_type_form_gives_what_numpy_recorded() {
+    let cases = load("forms_numpy.jsonl");
+    let mut checked = 0;
+    // Every 97th call: each form, arrays and Python scalars on either side.
+    for case in cases.iter().step_by(97) {
+        let request = &case.request;
+        let mut args = vec!["result-type", "--policy", "numpy"];
+        if let Some(op) = request["fn"].as_str() {
+            args.extend(["--op", op]);
+        }
+        args.extend(["--form", request["form"].as_str().unwrap(), "--"]);
+        let operands: Vec<String> = request["args"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(cli_operand)
+            .collect();
+        args.extend(operands.iter().map(String::as_str));
+        let output = run(&args);
+        assert!(matches!(output.status.code(), Some(0 | 1)), "{args:?}");
+        let ours = as_answer(&output);
+        assert_eq!(
+            judge(case, &ours),
+            Verdict::Same,
+            "{args:?}\n  numpy: {}\n  ours:  {ours}",
+            case.expected
+        );
+        checked += 1;
+    }
+    assert!(checked > 150, "only {checked} calls checked");
+}
+
+/// A form Python does not have, or one the policy does not model yet, is
+/// refused with the fix (exit 2).
+#[test]
+fn a_form_python_lacks_is_refused_with_the_fix() {
+    let no_operator = run(&[
+        "result-type",
+        "--op",
+        "maximum",
+        "--form",
+        "operator",
+        "int8",
+        "int8",
+    ]);
+    assert_eq!(no_operator.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&no_operator.stderr);
+    assert!(
+        stderr.contains("maximum has no Python operator: ask for its function"),
+        "{stderr}"
+    );
+    let not_modelled = run(&[
+        "result-type",
+        "--policy",
+        "torch",
+        "--op",
+        "add",
+        "--form",
+        "inplace",
+        "int8",
+        "int8",
+    ]);
+    assert_eq!(not_modelled.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&not_modelled.stderr);
+    assert!(
+        stderr.contains("does not model add in place (a += b) yet"),
+        "{stderr}"
+    );
+}

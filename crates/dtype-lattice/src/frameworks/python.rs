@@ -100,6 +100,18 @@ fn is_ordering(op: Op) -> bool {
     )
 }
 
+/// The `TypeError` Python raises for `x[...] = v` where `x` is a Python
+/// number, which holds no items.
+pub(crate) fn no_item_assignment(target: Option<Number>) -> PromotionError {
+    PromotionError::framework(
+        ErrorKind::Type,
+        format!(
+            "'{}' object does not support item assignment",
+            class_name(target)
+        ),
+    )
+}
+
 /// The `TypeError` Python raises when no operand implements binary `op`
 /// for these classes.
 pub(crate) fn unsupported(op: Op, left: &str, right: &str) -> PromotionError {

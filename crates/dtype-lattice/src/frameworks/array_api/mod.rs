@@ -52,6 +52,7 @@ use crate::types::PromotionError;
 use crate::types::Typed;
 use crate::types::{Op, OpForm, Operand, OperandKind, PyScalar, TypeSpec};
 
+mod forms;
 mod ops;
 
 /// The standard's promotion lattice, as "dtype -> dtypes it promotes to".
@@ -417,6 +418,23 @@ impl Policy for ArrayApi {
 
     fn describe_operation(&self, op: Op) -> Option<String> {
         Some(ops::describe(op))
+    }
+
+    /// `a - b` and `2 - x` (`Array.__sub__`, `__rsub__`: the dtype checks
+    /// of the special methods), `b.__rsub__(a)`, and `a -= b`, which
+    /// refuses a result that is not `a`'s dtype.
+    fn operation_as(
+        &self,
+        op: Op,
+        form: OpForm,
+        operands: &[Operand],
+    ) -> Option<Result<Typed, PromotionError>> {
+        forms::operation_as(self, op, form, operands)
+    }
+
+    /// `x[...] = v`: the value must promote to `x`'s dtype.
+    fn assign(&self, target: Operand, value: Operand) -> Option<Result<Typed, PromotionError>> {
+        Some(forms::assign(self, target, value))
     }
 }
 

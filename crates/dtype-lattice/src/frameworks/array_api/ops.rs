@@ -17,7 +17,7 @@ use crate::types::{DType, ErrorKind, Kind, Op, Operand, PromotionError, PyScalar
 /// A dtype category of the standard, as array-api-strict's messages name
 /// it.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Category {
+pub(super) enum Category {
     Any,
     Numeric,
     RealNumeric,
@@ -27,7 +27,7 @@ enum Category {
 }
 
 impl Category {
-    fn name(self) -> &'static str {
+    pub(super) fn name(self) -> &'static str {
         match self {
             Category::Any => "any",
             Category::Numeric => "numeric",
@@ -38,7 +38,7 @@ impl Category {
         }
     }
 
-    fn contains(self, dtype: DType) -> bool {
+    pub(super) fn contains(self, dtype: DType) -> bool {
         let kind = dtype.kind();
         match self {
             Category::Any => true,
@@ -113,6 +113,13 @@ const FUNCTIONS: OpTable<(&str, Category, Output)> = OpTable::new([
     (Op::Exp, ("exp", Category::FloatingPoint, Output::Same)),
     (Op::Floor, ("floor", Category::RealNumeric, Output::Same)),
 ]);
+
+/// The category `op`'s function takes, and what it gives: an operator's
+/// special method takes the same (`__eq__` "all" dtypes, which is any).
+pub(super) fn category_and_output(op: Op) -> (Category, Output) {
+    let (_, category, output) = FUNCTIONS[op];
+    (category, output)
+}
 
 /// `xp.<function>(*operands).dtype`.
 pub(super) fn operation(

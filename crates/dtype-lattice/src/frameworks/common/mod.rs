@@ -7,7 +7,7 @@
 
 mod dtype_set;
 mod op_table;
-mod operators;
+pub(crate) mod operators;
 mod output;
 
 pub(crate) use dtype_set::DTypeSet;

@@ -47,8 +47,8 @@ where
         let arguments = [0, 1].map(|i| operands.get(i).map_or(Operand::NONE, |o| o.as_argument()));
         let operands = &arguments[..operands.len().min(2)];
         match (form, operands) {
-            (OpForm::Operator, &[a]) => match Number::of(a.kind()) {
-                Some(x) => Some(self.python_computes(op, python::unary(op, Some(x))?)),
+            (OpForm::Operator, &[a]) => match python_unary(self.array, op, a) {
+                Some(answer) => answer,
                 None => (self.function)(op, operands),
             },
             (OpForm::Operator, &[a, b]) => self.operator(op, a, b),
@@ -68,61 +68,95 @@ where
         a: Operand,
         b: Operand,
     ) -> Option<Result<Typed, PromotionError>> {
-        match (Number::of(a.kind()), Number::of(b.kind())) {
-            (Some(x), Some(y)) => {
-                Some(self.python_computes(op, python::binary(op, Some(x), Some(y))?))
-            }
-            _ => (self.function)(op, &[a, b]),
+        match python_operator(self.array, op, a, b) {
+            Some(answer) => answer,
+            None => (self.function)(op, &[a, b]),
         }
     }
 
     fn reflected(&self, op: Op, a: Operand, b: Operand) -> Option<Result<Typed, PromotionError>> {
-        let operator = op.operator()?;
-        let method = operator.reflected?;
-        let Some(y) = Number::of(b.kind()) else {
-            return match mirror(op) {
-                Some(mirrored) => (self.function)(mirrored, &[b, a]),
-                None => (self.function)(op, &[a, b]),
-            };
-        };
-        let class = y.scalar().name();
-        if !has_method(y.scalar(), op) {
-            return Some(Err(PromotionError::framework(
-                ErrorKind::Attribute,
-                format!("type object '{class}' has no attribute '{method}'"),
-            )));
+        if let Some(answer) = python_reflected(self.array, op, a, b) {
+            return answer;
         }
-        let returned_not_implemented = || {
-            Some(Err(PromotionError::framework(
-                ErrorKind::ReturnedNotImplemented,
-                format!("{class}.{method} returned NotImplemented"),
-            )))
-        };
-        match Number::of(a.kind()) {
-            // Python's numbers take a type no wider than their own, and
-            // a complex number has no order.
-            Some(x)
-                if level(x.scalar()) <= level(y.scalar())
-                    && !(y.scalar() == PyScalar::Complex && is_ordering(op)) =>
-            {
-                Some(self.python_computes(op, python::binary(op, Some(x), Some(y))?))
-            }
-            _ => returned_not_implemented(),
+        match mirror(op) {
+            Some(mirrored) => (self.function)(mirrored, &[b, a]),
+            None => (self.function)(op, &[a, b]),
         }
     }
+}
 
-    /// Python's own result, which is no array, or Python's error.
-    fn python_computes(
-        &self,
-        op: Op,
-        result: Result<PyScalar, PromotionError>,
-    ) -> Result<Typed, PromotionError> {
-        let written = written(op);
-        Err(result.map_or_else(
-            |err| err,
-            |scalar| python::no_dtype(self.array, &written, scalar),
-        ))
+/// `a OP b` where Python computes it itself, both operands being Python
+/// numbers: `Some` of Python's result (no array, so no dtype: an error
+/// naming its Python type) or error; `None` where an operand is no Python
+/// number. `array` is the framework's word for an array.
+pub(crate) fn python_operator(
+    array: &'static str,
+    op: Op,
+    a: Operand,
+    b: Operand,
+) -> Option<Option<Result<Typed, PromotionError>>> {
+    let x = Number::of(a.kind())?;
+    let y = Number::of(b.kind())?;
+    Some(python::binary(op, Some(x), Some(y)).map(|result| python_computes(array, op, result)))
+}
+
+/// `-a`, `abs(a)` of a Python number, as [`python_operator`].
+pub(crate) fn python_unary(
+    array: &'static str,
+    op: Op,
+    a: Operand,
+) -> Option<Option<Result<Typed, PromotionError>>> {
+    let x = Number::of(a.kind())?;
+    Some(python::unary(op, Some(x)).map(|result| python_computes(array, op, result)))
+}
+
+/// `b.__rOP__(a)` where `b` is a Python number: its method computes in
+/// Python when it takes `a`'s type (one no wider than its own; a complex
+/// number has no order), returns `NotImplemented` when it does not (an
+/// array), and does not exist for some types (`float.__rand__`). `None`
+/// where `b` is no Python number.
+pub(crate) fn python_reflected(
+    array: &'static str,
+    op: Op,
+    a: Operand,
+    b: Operand,
+) -> Option<Option<Result<Typed, PromotionError>>> {
+    let y = Number::of(b.kind())?;
+    let Some(method) = op.operator().and_then(|operator| operator.reflected) else {
+        return Some(None);
+    };
+    let class = y.scalar().name();
+    if !has_method(y.scalar(), op) {
+        return Some(Some(Err(PromotionError::framework(
+            ErrorKind::Attribute,
+            format!("type object '{class}' has no attribute '{method}'"),
+        ))));
     }
+    Some(match Number::of(a.kind()) {
+        Some(x)
+            if level(x.scalar()) <= level(y.scalar())
+                && !(y.scalar() == PyScalar::Complex && is_ordering(op)) =>
+        {
+            python::binary(op, Some(x), Some(y)).map(|result| python_computes(array, op, result))
+        }
+        _ => Some(Err(PromotionError::framework(
+            ErrorKind::ReturnedNotImplemented,
+            format!("{class}.{method} returned NotImplemented"),
+        ))),
+    })
+}
+
+/// Python's own result, which is no array, or Python's error.
+fn python_computes(
+    array: &'static str,
+    op: Op,
+    result: Result<PyScalar, PromotionError>,
+) -> Result<Typed, PromotionError> {
+    let written = written(op);
+    Err(result.map_or_else(
+        |err| err,
+        |scalar| python::no_dtype(array, &written, scalar),
+    ))
 }
 
 /// How Python writes `op` on `a` and `b`, for messages (`a + b`, `-a`).
@@ -137,7 +171,7 @@ fn written(op: Op) -> String {
 
 /// The comparison `b.__gt__(a)` stands for in `a < b`, as an operation of
 /// `(b, a)`; `None` for an operation whose reflected method keeps it.
-fn mirror(op: Op) -> Option<Op> {
+pub(crate) fn mirror(op: Op) -> Option<Op> {
     Some(match op {
         Op::Less => Op::Greater,
         Op::LessEqual => Op::GreaterEqual,

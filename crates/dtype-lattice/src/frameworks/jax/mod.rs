@@ -75,6 +75,11 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::str::FromStr;
 
+/// JAX's `TypeError` for `x[...] = v`.
+const IMMUTABLE: &str = "JAX arrays are immutable and do not support in-place item assignment. \
+     Instead of x[idx] = y, use x = x.at[idx].set(y) or another .at[] method: \
+     https://docs.jax.dev/en/latest/_autosummary/jax.numpy.ndarray.at.html";
+
 mod lattice;
 pub mod lax;
 mod op_tables;
@@ -82,10 +87,12 @@ mod ops;
 mod promotion;
 mod tables;
 
+use crate::frameworks::common::Arrays;
+use crate::frameworks::python::{self, Number};
 use crate::policy::{JaxFunctions, Policy, TypedLattice};
 use crate::types::{
-    DType, Op, Operand, OperandKind, PromotionError, PyScalar, TypeSpec, Typed, Warning,
-    WarningKind,
+    DType, ErrorKind, Op, OpForm, Operand, OperandKind, PromotionError, PyScalar, TypeSpec, Typed,
+    Warning, WarningKind,
 };
 use tables::{compiled, Input, Tables};
 
@@ -689,6 +696,40 @@ impl Policy for Jax {
 
     fn describe_operation(&self, op: Op) -> Option<String> {
         Some(ops::describe(op))
+    }
+
+    /// `a / b` and `2 / x` (the `jax.numpy` function, or Python's own
+    /// arithmetic between two Python numbers), `b.__rtruediv__(a)`, and
+    /// `a /= b`, which rebinds `a` to `a / b`: a JAX array is immutable.
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::jax::Jax;
+    /// use dtype_lattice::{DType, Op, OpForm, Operand, Policy, Typed};
+    /// let x = Operand::array(DType::Int8, false);
+    /// let iadd = Jax::default().operation_as(Op::Add, OpForm::InPlace, &[x, Operand::py_float(0.5)]);
+    /// assert_eq!(iadd, Some(Ok(Typed::strong(DType::Float32))));
+    /// ```
+    fn operation_as(
+        &self,
+        op: Op,
+        form: OpForm,
+        operands: &[Operand],
+    ) -> Option<Result<Typed, PromotionError>> {
+        let function = |op, operands: &[Operand]| Some(Jax::operation(self, op, operands));
+        let arrays = Arrays {
+            array: "array",
+            function,
+            inplace: |op, a, b| function(op, &[a, b]),
+        };
+        arrays.answer(op, form, operands)
+    }
+
+    /// `x[...] = v`: JAX's arrays are immutable.
+    fn assign(&self, target: Operand, _value: Operand) -> Option<Result<Typed, PromotionError>> {
+        Some(Err(match Number::of(target.kind()) {
+            Some(number) => python::no_item_assignment(Some(number)),
+            None => PromotionError::framework(ErrorKind::Type, IMMUTABLE),
+        }))
     }
 
     fn jax(&self) -> Option<&dyn JaxFunctions> {

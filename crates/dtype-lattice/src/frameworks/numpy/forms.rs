@@ -5,6 +5,7 @@
 
 use super::{array_dtype, casts, check_python_int, ops, Numpy};
 use crate::frameworks::common::Arrays;
+use crate::frameworks::python::{self, Number};
 use crate::types::{
     DType, ErrorKind, Kind, Op, OpForm, Operand, OperandKind, PromotionError, Typed,
 };
@@ -92,13 +93,7 @@ fn same_kind(from: DType, to: DType) -> bool {
 /// integer or float value.
 pub(super) fn assign(target: Operand, value: Operand) -> Result<Typed, PromotionError> {
     let Some(dtype) = array_dtype(&target) else {
-        return Err(PromotionError::framework(
-            ErrorKind::Type,
-            format!(
-                "'{}' object does not support item assignment",
-                python_class(&target)
-            ),
-        ));
+        return Err(python::no_item_assignment(Number::of(target.kind())));
     };
     match value.kind() {
         OperandKind::PyInt(value) if dtype.is_integer() => check_python_int(value, dtype)?,
@@ -118,16 +113,4 @@ pub(super) fn assign(target: Operand, value: Operand) -> Result<Typed, Promotion
         _ => {}
     }
     Ok(Typed::strong(dtype))
-}
-
-/// The Python class of an operand that is no array.
-fn python_class(operand: &Operand) -> &'static str {
-    match operand.kind() {
-        OperandKind::PyBool(_) => "bool",
-        OperandKind::PyInt(_) => "int",
-        OperandKind::PyFloat(_) => "float",
-        OperandKind::PyComplex { .. } => "complex",
-        OperandKind::PyType(scalar) => scalar.name(),
-        _ => "NoneType",
-    }
 }
