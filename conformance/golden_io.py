@@ -90,7 +90,22 @@ def answer(call: Callable[[], Any]) -> dict:
             warnings.simplefilter("ignore")
             return {"ok": call()}
     except Exception as e:  # noqa: BLE001 - every exception is data here
-        return {"error": {"type": type(e).__name__, "message": str(e)}}
+        return {"error": {"type": error_type(e), "message": str(e)}}
+
+
+def error_type(e: Exception) -> str:
+    """The type an exception is recorded as: ``type(e).__name__``, or the
+    ``recorded_type`` of ours that stand for something no exception
+    (``ReturnedNotImplemented``)."""
+    return getattr(type(e), "recorded_type", type(e).__name__)
+
+
+class ReturnedNotImplemented(Exception):
+    """A reflected method (``int.__radd__``) called directly returned
+    ``NotImplemented``: recorded as an error of type ``NotImplemented``
+    whose message names the method, ``int.__radd__ returned
+    NotImplemented``."""
+    recorded_type = "NotImplemented"
 
 
 class NotOurs(Exception):
@@ -157,7 +172,7 @@ DEVIATIONS = {
 SUB_BYTE_INTS = {"int1", "int2", "int4", "uint1", "uint2", "uint4"}
 
 
-def deviation(fn: str, args: list, x64: bool, recorded: dict) -> dict | None:
+def deviation(fn: str | None, args: list, x64: bool, recorded: dict) -> dict | None:
     """The documented deviation of one call from its recorded answer:
     ``{"name", "ours", "why"}``, ``ours`` being the answer we give instead
     (an error without a message stands for any message); None where we
@@ -201,7 +216,9 @@ def with_deviations(head: dict, lines: list[dict]) -> list[dict]:
             found_at = []
             for at, (args, recorded) in enumerate(
                     row_calls(head, entry, errors)):
-                found = deviation(entry["fn"], args, entry["x64"], recorded)
+                # A ``setitem`` row of a forms table has no operation.
+                found = deviation(entry.get("fn"), args, entry["x64"],
+                                  recorded)
                 if found:
                     found_at.append({"at": at, **found})
             if found_at:

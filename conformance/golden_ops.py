@@ -41,17 +41,72 @@ dtype that is not one of the 32 (PyTorch's ``complex32``; ``int``,
 Arrays hold ones (``x ** -1`` and ``x // y`` then raise only where the
 framework refuses the types, never for a value), so an answer depends on
 the operands' forms and, for Python scalars, their values.
+
+Forms tables (``golden/forms_<framework>.jsonl``, issue 35; written by
+``generate_forms_*.py`` with :meth:`Table.record_forms`, the framework's
+script saying only how to make its operands and read a result's dtype) record the same
+operations as programs write them other than by their function. The
+format is the same, each row led by ``"form": F``; the ``answers`` of a
+row line up with the header's ``operands`` as the second operand (the
+value, for ``setitem``), and ``"a"`` is the first operand (the target):
+
+``"operator"``   ``a OP b`` as Python evaluates it: ``operator.add(a, b)``
+                 (``OPERATORS``: ``sub``, ``mul``, ``truediv``,
+                 ``floordiv``, ``mod``, ``pow``, ``eq`` ... ``ge``,
+                 ``and_``, ``or_``, ``xor``), the right operand's reflected
+                 method included where the left one returns
+                 ``NotImplemented`` (so a Python scalar on the left is
+                 here); unary ``operator.neg(x)`` (``negative``) and
+                 ``abs(x)`` (``abs``), a line without ``"a"``. No rows for
+                 ``maximum``, ``logical_and``, ``sign``, ``sqrt``, ``exp``,
+                 ``floor``, which have no operator. Where both operands are
+                 Python scalars Python computes the result itself: the
+                 answer is ``NotOurs`` with its type, ``bool`` included
+                 (``True & True``, ``2 < 2.5``).
+``"reflected"``  the right operand's reflected method called directly,
+                 ``type(b).__radd__(b, a)`` (``REFLECTED``; a comparison's
+                 is the swapped comparison Python falls back to: ``a < b``
+                 is ``type(b).__gt__(b, a)``, ``a == b`` ``type(b).__eq__(b,
+                 a)``), looked up in ``type(b).__mro__`` as Python looks
+                 up an operator's method. Binary operations only. Where it
+                 returns ``NotImplemented`` the answer is an error of type
+                 ``NotImplemented``, message ``int.__radd__ returned
+                 NotImplemented`` (``golden_io.ReturnedNotImplemented``);
+                 where ``type(b)`` has no such method, the
+                 ``AttributeError`` ``getattr`` would raise (``type object
+                 'float' has no attribute '__rand__'``).
+``"inplace"``    ``x OP= b`` (``INPLACE``: ``operator.iadd`` ...) on a
+                 fresh array ``x`` of the first operand's form, the answer
+                 the dtype of the object the statement binds ``x`` to (for
+                 JAX, which has no in-place operators, ``x + b``). The ten
+                 binary operations with an augmented assignment (no
+                 comparisons); first operands the framework's arrays (and
+                 0-d arrays where its operands have them), never a Python
+                 scalar, whose ``a += x`` is the operator.
+``"setitem"``    ``x[...] = v`` on a fresh array ``x`` of the first
+                 operand's form (``x[()] = v`` for a 0-d one: a generator
+                 that has 0-d targets must give them values of a shape
+                 they take, or the answer is a shape error), the answer
+                 ``x``'s dtype afterwards.
+                 No ``"fn"``: the operation is not part of the question;
+                 one row per target, ``v`` every operand form.
+
+Warnings are ignored, as everywhere in the op tables (NumPy's
+``ComplexWarning`` when a complex array is assigned into a float one).
 """
 
 from __future__ import annotations
 
 import json
+import operator
 import sys
 import warnings
 from pathlib import Path
+from functools import partial
 from typing import Any, Callable, Iterable
 
-from golden_io import row_calls, write_jsonl
+from golden_io import (NotOurs, ReturnedNotImplemented, error_type,
+                       row_calls, write_jsonl)
 
 # The operations, as NumPy names them, with their arity.
 BINARY = [
@@ -98,7 +153,7 @@ class Table:
                 warnings.simplefilter("ignore")
                 return call()
         except Exception as e:  # noqa: BLE001 - every exception is data
-            return self.error(type(e).__name__, str(e))
+            return self.error(error_type(e), str(e))
 
     def error(self, kind: str, message: str) -> int:
         key = (kind, message)
@@ -108,11 +163,14 @@ class Table:
                                "message": message})
         return self.errors[key]
 
-    def row(self, op: str, policy: str, answers: list, a: Any = None,
+    def row(self, op: str | None, policy: str, answers: list, a: Any = None,
             x64: bool = False, promotion: str = "standard",
-            **settings: Any) -> None:
-        entry: dict[str, Any] = {"fn": op, "policy": policy, "x64": x64,
-                                 "promotion": promotion, **settings}
+            form: str | None = None, **settings: Any) -> None:
+        entry: dict[str, Any] = {} if form is None else {"form": form}
+        if op is not None:
+            entry["fn"] = op
+        entry.update({"policy": policy, "x64": x64, "promotion": promotion,
+                      **settings})
         if a is not None:
             entry["a"] = a
         entry["answers"] = answers
@@ -137,6 +195,130 @@ class Table:
                 self.row(op, policy,
                          [one(op, [make_a, m]) for m, _ in operands],
                          a=form_a, **config)
+
+
+    def record_forms(self, policy: str, operands: list[tuple[Any, Any]],
+                     targets: list[tuple[Any, Any]],
+                     call: Callable[[Callable[[list], Any], list], str],
+                     **config: Any) -> None:
+        """The forms tables (``forms_<framework>.jsonl``): each form of
+        ``FORMS`` on the operations it has, first operands ``operands``
+        (``"operator"``, ``"reflected"``) or ``targets`` (``"inplace"``,
+        ``"setitem"``: the framework's arrays and 0-d arrays, ``(make,
+        form)`` as ``operands``), second operands ``operands``.
+        ``call(run, values)`` answers the dtype string of ``run(values)``
+        (one of ``operator_form`` ...), arrays among ``values`` as the
+        framework makes them (JAX: traced)."""
+        def one(run: Callable[[list], Any], makes: list) -> Any:
+            return self.answer(lambda: call(run, [make() for make in makes]))
+
+        for form, (run, ops) in FORMS.items():
+            firsts = targets if form in ("inplace", "setitem") else operands
+            for op in ops:
+                if op in UNARY:
+                    self.row(op, policy, [one(partial(run, op), [m])
+                                          for m, _ in operands],
+                             form=form, **config)
+                    continue
+                for make_a, form_a in firsts:
+                    answers = [one(run if op is None else partial(run, op),
+                                   [make_a, m]) for m, _ in operands]
+                    self.row(op, policy, answers, a=form_a, form=form,
+                             **config)
+
+
+# The forms a program writes an operation in, beside its function
+# (``forms_<framework>.jsonl``). The ``operator`` module's function of each
+# operation that has a Python operator, ``abs`` for ``abs``:
+OPERATORS: dict[str, Callable] = {
+    "add": operator.add, "subtract": operator.sub, "multiply": operator.mul,
+    "true_divide": operator.truediv, "floor_divide": operator.floordiv,
+    "remainder": operator.mod, "power": operator.pow,
+    "equal": operator.eq, "not_equal": operator.ne, "less": operator.lt,
+    "less_equal": operator.le, "greater": operator.gt,
+    "greater_equal": operator.ge,
+    "bitwise_and": operator.and_, "bitwise_or": operator.or_,
+    "bitwise_xor": operator.xor,
+    "negative": operator.neg, "abs": abs,
+}
+# The method of the right operand that Python calls when the left one's
+# returns NotImplemented: the reflected method, or for a comparison the
+# swapped comparison (``a < b`` falls back to ``b.__gt__(a)``).
+REFLECTED: dict[str, str] = {
+    "add": "__radd__", "subtract": "__rsub__", "multiply": "__rmul__",
+    "true_divide": "__rtruediv__", "floor_divide": "__rfloordiv__",
+    "remainder": "__rmod__", "power": "__rpow__",
+    "equal": "__eq__", "not_equal": "__ne__", "less": "__gt__",
+    "less_equal": "__ge__", "greater": "__lt__", "greater_equal": "__le__",
+    "bitwise_and": "__rand__", "bitwise_or": "__ror__",
+    "bitwise_xor": "__rxor__",
+}
+# The augmented assignment of each operation that has one (``x += b``).
+INPLACE: dict[str, Callable] = {
+    "add": operator.iadd, "subtract": operator.isub,
+    "multiply": operator.imul, "true_divide": operator.itruediv,
+    "floor_divide": operator.ifloordiv, "remainder": operator.imod,
+    "power": operator.ipow, "bitwise_and": operator.iand,
+    "bitwise_or": operator.ior, "bitwise_xor": operator.ixor,
+}
+
+
+def array_result(out: Any) -> Any:
+    """``out``, unless Python computed it itself (two Python scalars):
+    then ``NotOurs`` with its type's name (``int``, ``bool`` ...)."""
+    if isinstance(out, (bool, int, float, complex)):
+        raise NotOurs(type(out).__name__)
+    return out
+
+
+def operator_form(op: str, values: list) -> Any:
+    """``a OP b`` (``-x``, ``abs(x)``) as Python evaluates it, the
+    reflected method included where the left operand declines."""
+    return array_result(OPERATORS[op](*values))
+
+
+def reflected_form(op: str, values: list) -> Any:
+    """``type(b).__rOP__(b, a)``: the right operand's reflected method
+    called directly; ``NotImplemented`` is an error of that type. The
+    method is looked up as Python looks up an operator's, in the classes
+    of ``type(b).__mro__`` (not on ``type(b)``'s metaclass, whose
+    ``type.__ror__`` makes ``int | str``); a type without it is the
+    ``AttributeError`` ``getattr`` raises (``float`` has no ``__rand__``)."""
+    a, b = values
+    name = REFLECTED[op]
+    cls = type(b)
+    method = next((vars(c)[name] for c in cls.__mro__ if name in vars(c)),
+                  None)
+    if method is None:
+        raise AttributeError(
+            f"type object {cls.__name__!r} has no attribute {name!r}")
+    out = method.__get__(b, cls)(a)
+    if out is NotImplemented:
+        raise ReturnedNotImplemented(
+            f"{type(b).__name__}.{name} returned NotImplemented")
+    return array_result(out)
+
+
+def inplace_form(op: str, values: list) -> Any:
+    """``x OP= b`` on a fresh array ``x``: the object ``x`` is bound to
+    afterwards (itself, or for JAX, which rebinds, a new array)."""
+    x, b = values
+    return array_result(INPLACE[op](x, b))
+
+
+def setitem_form(values: list) -> Any:
+    """``x[...] = v`` (``x[()] = v`` for a 0-d ``x``): ``x`` afterwards."""
+    x, v = values
+    x[() if x.ndim == 0 else ...] = v
+    return x
+
+
+FORMS: dict[str, tuple[Callable, list]] = {
+    "operator": (operator_form, [op for op in OPS if op in OPERATORS]),
+    "reflected": (reflected_form, [op for op in BINARY if op in REFLECTED]),
+    "inplace": (inplace_form, [op for op in BINARY if op in INPLACE]),
+    "setitem": (setitem_form, [None]),
+}
 
 
 def resolved(lines: list[dict]) -> list[dict]:

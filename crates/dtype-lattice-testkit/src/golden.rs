@@ -54,6 +54,7 @@ const PINNED: &[(&str, &[(&str, &str)])] = &[
     ("conformance/generate_jax_lax.py", JAX),
     ("conformance/generate_jax_explicit_x64.py", JAX),
     ("conformance/generate_ops_jax.py", JAX),
+    ("conformance/generate_forms_jax.py", JAX),
     (
         "conformance/generate_numpy.py",
         &[
@@ -64,6 +65,14 @@ const PINNED: &[(&str, &[(&str, &str)])] = &[
     ),
     (
         "conformance/generate_ops_numpy.py",
+        &[
+            ("numpy", "2.5.5"),
+            ("ml_dtypes", "0.6.0"),
+            ("array_api_strict", "2.6.1"),
+        ],
+    ),
+    (
+        "conformance/generate_forms_numpy.py",
         &[
             ("numpy", "2.5.5"),
             ("ml_dtypes", "0.6.0"),
