@@ -119,6 +119,9 @@ golden! {
     ops_jax => "ops_jax.jsonl";
     ops_jax_lax => "ops_jax_lax.jsonl";
     ops_numpy => "ops_numpy.jsonl";
+    forms_numpy => "forms_numpy.jsonl";
+    forms_array_api => "forms_array_api.jsonl";
+    forms_jax => "forms_jax.jsonl";
     ops_array_api => "ops_array_api.jsonl";
     ops_keras => "ops_keras.jsonl";
     ops_paddle => "ops_paddle.jsonl";

@@ -707,7 +707,7 @@ impl Policy for Jax {
     /// use dtype_lattice::{DType, Op, OpForm, Operand, Policy, Typed};
     /// let x = Operand::array(DType::Int8, false);
     /// let iadd = Jax::default().operation_as(Op::Add, OpForm::InPlace, &[x, Operand::py_float(0.5)]);
-    /// assert_eq!(iadd, Some(Ok(Typed::strong(DType::Float32))));
+    /// assert_eq!(iadd, Some(Ok(Typed::weak(DType::Float32)))); // x rebound, not int8
     /// ```
     fn operation_as(
         &self,
