@@ -5,7 +5,7 @@ Usage:
     python fold_add_files.py [--out DIR]
 
 A one-off for files written before the op-table generators recorded
-``add``'s call lines themselves (issue 33): each ``*_add`` file's calls
+``add``'s call lines themselves: each ``*_add`` file's calls
 that the op table already makes must answer alike there and are dropped;
 the others (operands the framework lacks, values, fewer operands) are
 copied verbatim after the table's lines, and the add file's header becomes

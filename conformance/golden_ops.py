@@ -42,7 +42,7 @@ Arrays hold ones (``x ** -1`` and ``x // y`` then raise only where the
 framework refuses the types, never for a value), so an answer depends on
 the operands' forms and, for Python scalars, their values.
 
-Forms tables (``golden/forms_<framework>.jsonl``, issue 35; written by
+Forms tables (``golden/forms_<framework>.jsonl``; written by
 ``generate_forms_*.py`` with :meth:`Table.record_forms`, the framework's
 script saying only how to make its operands and read a result's dtype) record the same
 operations as programs write them other than by their function. The
