@@ -58,6 +58,12 @@ test-python-package: python-dist
 # PACKAGE_FLAGS=--allow-dirty.
 PACKAGE_FLAGS ?=
 package:
+	@# Cargo verifies the command against the packaged library by extracting
+	@# it into $$CARGO_HOME/registry/src/-HASH/ (HASH of the temporary
+	@# registry's path), and never extracts over an earlier extraction: a
+	@# checkout packaged before at the same path would build against the
+	@# library of that time. Local registries' dirs start with '-'.
+	rm -rf "$${CARGO_HOME:-$$HOME/.cargo}"/registry/src/-*/dtype-lattice-[0-9]*
 	cargo package --workspace --exclude dtype-lattice-python --exclude dtype-lattice-testkit $(PACKAGE_FLAGS)
 	cargo publish --dry-run --workspace $(PACKAGE_FLAGS)
 
