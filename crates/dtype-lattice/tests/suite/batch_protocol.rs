@@ -131,7 +131,7 @@ fn known_keys() -> String {
         .iter()
         .flat_map(|s| std::iter::once(s.name).chain(s.batch_aliases.iter().map(|(a, _)| *a)))
         .collect();
-    let mut keys = "fn, args, policy, x64, strict, promotion, explicit_x64_dtypes".to_owned();
+    let mut keys = "fn, args, policy, form, x64, strict, promotion, explicit_x64_dtypes".to_owned();
     for name in others {
         keys.push_str(", ");
         keys.push_str(name);
