@@ -10,7 +10,9 @@ Runs in the environment of ``generate_ops_numpy.py``
 (``requirements-numpy.txt``, Python 3.12) and writes ``forms_numpy.jsonl``
 and ``forms_array_api.jsonl`` in the op-table format of ``golden_ops.py``,
 each row with its ``"form"`` (read that docstring): ``operator``,
-``reflected``, ``inplace`` and ``setitem``, by ``Table.record_forms``.
+``reflected``, ``inplace`` and ``setitem``, by ``Table.record_forms``;
+and, for the Array API, whose ``add`` is ``+``, ``xp.add`` as the form
+``function``.
 
 Operands are those of ``generate_ops_numpy.py`` (``np.ones(2, dtype)`` of
 NumPy's 14 numeric dtypes; ``xp.ones(2, dtype=...)`` of
@@ -64,6 +66,12 @@ def main(argv: list[str] | None = None) -> None:
         targets = operands[:len(arrays)]
         assert [form for _, form in targets] == arrays
         table.record_forms(policy, operands, targets, call)
+        if policy == "array-api":
+            # The policy's `add` is `+` (ops_array_api.jsonl); its
+            # function is asked as a form.
+            table.record(policy, operands,
+                         lambda op, values: call(lambda v: xp.add(*v), values),
+                         ops=["add"], form="function")
         write_op_table(out / name, head, [f for _, f in operands], table)
 
 

@@ -410,6 +410,89 @@ async function operationTables(page) {
   await waitForTable(page, { policy: jaxName(false, false), types: 'docs', diff: '' });
 }
 
+/** The form menu: it offers the forms Python has for the operation
+ * chosen (none but the assignment without one, no operator for
+ * `maximum`); NumPy's `a / b` with the operator and the assignment
+ * `x[...] = v` are `table --op --form`'s tables, the URL keeps the form,
+ * and a diff against JAX marks `diff --op --form`'s cells. */
+async function formTables(page) {
+  const info = await page.evaluate(() => window.fetch('api/info').then((r) => r.json()));
+  const offered = () => page.$$eval('#form option', (options) => options.map((o) => o.value));
+  assert.deepEqual(await offered(), ['', 'setitem'], 'promotion: the assignment alone');
+  await page.selectOption('#op', 'maximum');
+  assert.deepEqual(await offered(), ['', 'function'], 'maximum has no operator');
+  await page.selectOption('#op', 'true_divide');
+  assert.deepEqual(await offered(), ['', ...info.operations.find((o) => o.name === 'true_divide').forms], 'true_divide: every form Python has for it');
+  tally.checks += 3;
+  await page.selectOption('#policy', 'numpy');
+  for (const [op, form] of [['true_divide', 'operator'], ['power', 'inplace'], ['', 'setitem']]) {
+    await page.selectOption('#op', op);
+    await page.selectOption('#form', form);
+    await waitForTable(page, { policy: 'numpy', types: 'docs', diff: '', op, form });
+    const args = ['table', '--policy', 'numpy', ...(op ? ['--op', op] : []), '--form', form, '--labels', 'short', '--format', 'json'];
+    const theirs = cliJson(args);
+    assert.deepEqual(await shownRows(page), theirs.rows.map((row) => row.map((cell) => cell ?? '-')), `numpy ${op} ${form}: every cell is the command line's`);
+    tally.checks++;
+    check(await page.$eval('#types caption', (c) => c.textContent) === theirs.caption, `numpy ${op} ${form}: the caption is the table's own`);
+    check(page.url().includes(`form=${form}`), `the URL keeps the form: ${page.url()}`);
+    if (form === 'setitem') await page.screenshot({ path: join(shots, 'table-numpy-setitem.png'), fullPage: true });
+  }
+  // NumPy's operator against JAX's: `diff --op --form`'s cells.
+  await page.selectOption('#op', 'true_divide');
+  await page.selectOption('#form', 'operator');
+  await page.selectOption('#diff', 'jax');
+  await waitForTable(page, { policy: 'numpy', types: 'docs', diff: 'jax', op: 'true_divide', form: 'operator' });
+  const expected = diffCells(cliJson(['diff', 'numpy', 'jax', '--op', 'true_divide', '--form', 'operator', '--format', 'json', '--labels', 'short']));
+  assert.deepEqual(await markedCells(page), expected, 'numpy against jax, a / b: `diff --op --form`\'s cells');
+  check(expected.length > 0, 'NumPy and JAX divide differently somewhere');
+  tally.checks++;
+  await page.screenshot({ path: join(shots, 'table-numpy-operator-diff-jax.png'), fullPage: true });
+  await page.selectOption('#diff', '');
+  await page.selectOption('#op', '');
+  await page.selectOption('#policy', 'jax');
+  await waitForTable(page, { policy: jaxName(false, false), types: 'docs', diff: '' });
+}
+
+/** The playground with a form: every policy answers as `result-type
+ * --form` does, "not modelled" where it does not model the form. */
+async function playgroundAsksAForm(page) {
+  await page.locator('.tabs a[data-view="playground"]').click();
+  for (const [op, form, operands] of [['true_divide', 'reflected', '2 int8'], ['', 'setitem', 'int8 2.5']]) {
+    await page.selectOption('#play-op', op);
+    await page.selectOption('#play-form-menu', form);
+    await page.fill('#operands', operands);
+    await page.click('#play-form button');
+    await page.waitForSelector(`#play-results[data-operands="${operands}"][data-op="${op}"][data-form="${form}"]`);
+    const rows = await page.$$eval('#play-results tbody tr', (trs) => trs.map((tr) => ({
+      policy: tr.dataset.policy, cells: Array.from(tr.querySelectorAll('td')).map((td) => td.textContent),
+    })));
+    const counts = { ok: 0, error: 0, unmodelled: 0 };
+    for (const row of rows) {
+      const args = ['result-type', '--policy', row.policy, ...(op ? ['--op', op] : []), '--form', form, ...operands.split(' ')];
+      const run = spawnSync(BIN, args, { encoding: 'utf8' });
+      const [result, weak, error] = row.cells;
+      const where = `${op} ${form} ${operands}, ${row.policy}: ${row.cells}`;
+      if (run.status === 0) {
+        check(run.stdout.trim() === `${result}${weak === 'weak' ? ' (weak)' : ''}`, `${where} vs ${run.stdout}`);
+        counts.ok++;
+      } else if (run.status === 1) {
+        check(result === '-' && run.stderr.trim() === escapeControls(error).trim(), `${where} vs ${run.stderr}`);
+        counts.error++;
+      } else {
+        check(run.status === 2 && run.stderr.includes('does not model'), `${where}: ${run.stderr}`);
+        check(result === 'not modelled' && !error, `${where}: not modelled, not an error`);
+        counts.unmodelled++;
+      }
+    }
+    check(counts.ok, `${form}: some policy answers (${JSON.stringify(counts)})`);
+    check(page.url().includes(`form=${form}`), `the URL keeps the playground's form: ${page.url()}`);
+    if (form === 'reflected') await page.screenshot({ path: join(shots, 'playground-form.png'), fullPage: true });
+  }
+  await page.selectOption('#play-op', '');
+  await page.selectOption('#play-form-menu', '');
+  await page.locator('.tabs a[data-view="table"]').click();
+}
+
 /** The playground with an operation: every policy answers as
  * `dtype-lattice result-type --op` does (exit 1: the framework's error),
  * those that do not model it (exit 2) say "not modelled"; a unary
@@ -629,6 +712,10 @@ try {
   console.log('ok  operations: jax true_divide is `table --op`\'s, the panel explains promotion only, the URL keeps it, a diff with x64 marks `diff --op`\'s cells, refusals are the command line\'s');
   await playgroundAsksAnOperation(page);
   console.log('ok  the playground answers an operation as `dtype-lattice result-type --op` for every policy, "not modelled" where it is not; a unary one takes the first operand');
+  await formTables(page);
+  console.log('ok  forms: the menu offers what Python has; numpy a / b, a **= b and x[...] = v are `table --op --form`\'s, the URL keeps the form, a diff with jax marks `diff --op --form`\'s cells');
+  await playgroundAsksAForm(page);
+  console.log('ok  the playground answers a form (2 / x reflected, x[...] = 2.5) as `dtype-lattice result-type --form` for every policy');
   assert.deepEqual(page.problems, [], 'no console errors, page errors or failed requests');
   await page.close();
   await staticExport(browser);

@@ -175,11 +175,12 @@ export async function openPage(browser, viewport = { width: 1400, height: 1000 }
 
 export const ready = (page) => page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
 
-export async function waitForTable(page, { policy, types, diff, op = '' }) {
-  await page.waitForFunction(([policy, types, diff, op]) => {
+export async function waitForTable(page, { policy, types, diff, op = '', form = '' }) {
+  await page.waitForFunction(([policy, types, diff, op, form]) => {
     const t = document.getElementById('types');
-    return t.dataset.policy === policy && t.dataset.types === types && t.dataset.diff === diff && t.dataset.op === op;
-  }, [policy, types, diff, op]);
+    return t.dataset.policy === policy && t.dataset.types === types && t.dataset.diff === diff && t.dataset.op === op &&
+      t.dataset.form === form;
+  }, [policy, types, diff, op, form]);
 }
 
 export async function setSettings(page, x64, strict) {

@@ -53,6 +53,12 @@ pub(crate) enum Command {
         /// bitwise_and, bitwise_or, bitwise_xor, logical_and.
         #[arg(long, value_name = "OP")]
         op: Option<Op>,
+        /// The operation as a program writes it (function, operator,
+        /// reflected, inplace; setitem without --op: the dtype of an array
+        /// of the row's dtype after `x[...] = v` of the column's). Without
+        /// it, the form the policy has always answered.
+        #[arg(long, value_name = "FORM")]
+        form: Option<OpForm>,
     },
     /// The cells where two policies differ, as a list and a count.
     ///
@@ -81,6 +87,9 @@ pub(crate) enum Command {
         /// dtypes), as `table --op` computes them.
         #[arg(long, value_name = "OP")]
         op: Option<Op>,
+        /// The form of the operation compared, as `table --form` takes it.
+        #[arg(long, value_name = "FORM")]
+        form: Option<OpForm>,
     },
     /// How far apart every two policies are: differing cells of the
     /// promotion table and of addition, what they fall on, and a few

@@ -58,6 +58,7 @@ fn markdown(report: &Compatibility) -> String {
         matrix(&mut out, report, title, pick);
     }
     operations(&mut out, report);
+    forms(&mut out, report);
     pairs(&mut out, report);
     out
 }
@@ -98,6 +99,53 @@ fn operations(out: &mut String, report: &Compatibility) {
             })
             .collect();
         let _ = writeln!(out, "| `{}` | {} |", row.op, cells.join(" | "));
+    }
+    out.push('\n');
+}
+
+/// Operations as programs write them: operator cases in every policy,
+/// then each operator's differing cells against the function inside each
+/// policy.
+fn forms(out: &mut String, report: &Compatibility) {
+    let forms = &report.forms;
+    out.push_str(
+        "## Operators\n\n\
+         Programs write `x / 2`, `1 / x`, `x += 0.5` and `x[...] = v` more often\n\
+         than `lib.divide(x, 2)`. The same cases in every policy, as Python runs the\n\
+         operator (a Python number on the left falls back to the array's reflected\n\
+         method; `+=` stores into the array, or rebinds it where arrays are\n\
+         immutable; · where the policy does not model the form yet):\n\n",
+    );
+    let rows = forms
+        .probes
+        .iter()
+        .map(|row| (row.probe.label, &row.answers[..]));
+    answer_table(out, report, rows);
+    let _ = write!(
+        out,
+        "\nInside each framework, the cells where the operator (`a OP b`) answers\n\
+         otherwise than the function it stands for (`lib.op(a, b)`), of those\n\
+         compared (arrays of its dtypes and the Python scalars, at least one an\n\
+         array); · where the policy does not model both.\n\n| | {} |\n|---|{}\n",
+        report.names.join(" | "),
+        "---|".repeat(report.names.len())
+    );
+    for row in &forms.rows {
+        let cells: Vec<String> = row
+            .operator_against_function
+            .iter()
+            .map(|count| match count {
+                Some(c) => format!("{} / {}", c.differing, c.compared),
+                None => "·".to_string(),
+            })
+            .collect();
+        // A table cell's `|` is escaped even in code.
+        let symbol = row
+            .op
+            .operator()
+            .map_or("", |x| x.symbol)
+            .replace('|', "\\|");
+        let _ = writeln!(out, "| `{}` (`{symbol}`) | {} |", row.op, cells.join(" | "));
     }
     out.push('\n');
 }

@@ -9,7 +9,7 @@ use dtype_lattice::design::table::{self as promotion_table, Question, Table};
 use dtype_lattice::design::{explain as why, Definition, Subject};
 use dtype_lattice::engine::{GraphError, Poset};
 use dtype_lattice::registry;
-use dtype_lattice::{Call, Op, Operand, Policy, TypeSpec, Unanswered};
+use dtype_lattice::{Call, Op, OpForm, Operand, Policy, TypeSpec, Unanswered};
 
 use crate::args::{Cli, Command};
 use crate::failure::{escape_controls, warn, Failure};
@@ -51,12 +51,14 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
             diff,
             fragment,
             op,
+            form,
         } => {
             let policy = rules.policy()?;
             let labels = labels.unwrap_or(if all { Labels::Names } else { Labels::Short });
-            let question = op.map_or(Question::ResultType, Question::Op);
+            let question = question(op, form)?;
+            refuse_unanswered(policy.as_ref(), question)?;
             let table = Table::of(policy.as_ref(), &promotion_table::types(all), question)
-                .ok_or_else(|| unanswered(policy.as_ref(), op))?;
+                .ok_or_else(|| Failure::Usage(format!("{} gave no table", policy.name())))?;
             let marks = match diff {
                 Some(_) if format == Format::Csv => {
                     return Err(Failure::Usage(
@@ -65,7 +67,7 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
                 }
                 Some(name) => {
                     let other = rules.settings.policy(&name)?;
-                    Some(CellMarks::of(policy.as_ref(), other.as_ref(), &name, &table.types, op))
+                    Some(CellMarks::of(policy.as_ref(), other.as_ref(), &name, &table.types, question))
                 }
                 None => None,
             };
@@ -87,15 +89,12 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
             format,
             labels,
             op,
+            form,
         } => {
             let (first, second) = (settings.policy(&left)?, settings.policy(&right)?);
-            if let Some(op) = op {
-                for policy in [&first, &second] {
-                    let probe = Operand::array(dtype_lattice::DType::Int8, false);
-                    if op.arity() != 2 || policy.operation(op, &[probe, probe]).is_none() {
-                        return Err(unanswered(policy.as_ref(), Some(op)));
-                    }
-                }
+            let question = question(op, form)?;
+            for policy in [&first, &second] {
+                refuse_unanswered(policy.as_ref(), question)?;
             }
             let labels = labels.unwrap_or(if all { Labels::Names } else { Labels::Short });
             let report = Comparison::of(
@@ -103,7 +102,7 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
                 [first.as_ref(), second.as_ref()],
                 &promotion_table::types(all),
                 labels.into(),
-                op,
+                question,
             );
             out.write_all(diff::render(&report, format).as_bytes())?;
         }
@@ -352,13 +351,17 @@ fn not_modelled(policy: &dyn Policy, op: Op) -> Failure {
     Failure::Usage(Unanswered::NotModelled { policy, op }.to_string())
 }
 
-/// Why a policy gives no answer for `op`: it does not model it, or (for a
-/// table) it takes one operand.
-fn unanswered(policy: &dyn Policy, op: Option<Op>) -> Failure {
-    match op {
-        Some(op) if op.arity() == 1 => Failure::Usage(Unanswered::NoTable(op).to_string()),
-        Some(op) => not_modelled(policy, op),
-        None => Failure::Usage(format!("{} gave no table", policy.name())),
+/// What `table` and `diff` ask: `--op` and `--form` as one question, or
+/// why Python has no such call.
+fn question(op: Option<Op>, form: Option<OpForm>) -> Result<Question, Failure> {
+    Question::of(op, form).map_err(|err| Failure::Usage(err.to_string()))
+}
+
+/// The library's refusal of a table of `question` by `policy`, if any.
+fn refuse_unanswered(policy: &dyn Policy, question: Question) -> Result<(), Failure> {
+    match question.unanswered(policy) {
+        Some(why) => Err(Failure::Usage(why.to_string())),
+        None => Ok(()),
     }
 }
 

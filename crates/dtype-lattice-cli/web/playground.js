@@ -7,7 +7,7 @@
 import { $, h, needsServer } from './dom.js';
 import { latestOnly } from './latest.js';
 import { post } from './sources.js';
-import { MODE, info, settingsParams, state, writeUrl } from './state.js';
+import { MODE, fillForms, info, settingsParams, state, writeUrl } from './state.js';
 
 const playTurns = latestOnly();
 
@@ -46,11 +46,20 @@ export async function runPlayground() {
     return;
   }
   const op = info.operations.find((o) => o.name === state.playOp);
-  // An operation takes as many operands as it has: a unary one the first.
-  const args = op ? tokens.slice(0, op.arity) : tokens;
-  const left = op ? tokens.slice(op.arity) : [];
-  const fn = op ? op.name : 'result_type';
-  const lines = info.policies.map((p) => JSON.stringify({ fn, args, policy: p.name }));
+  const form = state.playForm;
+  // An operation takes as many operands as it has: a unary one the first;
+  // the assignment the array and the value.
+  const arity = op ? op.arity : form === 'setitem' ? 2 : null;
+  const args = arity ? tokens.slice(0, arity) : tokens;
+  const left = arity ? tokens.slice(arity) : [];
+  const fn = op ? op.name : form === 'setitem' ? 'the assignment' : 'result_type';
+  const request = (p) => {
+    const line = { args, policy: p.name };
+    if (op || !form) line.fn = op ? op.name : 'result_type';
+    if (form) line.form = form;
+    return JSON.stringify(line);
+  };
+  const lines = info.policies.map(request);
   const asked = post('api/batch?' + settingsParams(new URLSearchParams()), lines.join('\n') + '\n', 'application/jsonl')
     .then(async (response) => (await response.text()).trim().split('\n').map((line) => JSON.parse(line)));
   const answer = await turn.settle(asked);
@@ -62,14 +71,18 @@ export async function runPlayground() {
   const answers = answer.value;
   const status = $('play-status');
   status.className = 'status';
-  status.textContent = `${fn}(${args.join(', ')}) under ${info.settings.map((s) => `${s.key}=${state.settings[s.key]}`).join(', ')}:`;
+  const written = form === 'setitem' ? `${args[0] ?? '?'}[...] = ${args[1] ?? '?'}` : `${fn}(${args.join(', ')})${form ? ` as ${form}` : ''}`;
+  status.textContent = `${written} under ${info.settings.map((s) => `${s.key}=${state.settings[s.key]}`).join(', ')}:`;
   if (left.length) {
     const takes = op.arity === 1 ? 'one operand, so only the first is used' : `${op.arity} operands, so only the first ${op.arity} are used`;
     status.append(h('span', { class: 'note', 'data-unused': left.join(' '), text: `${fn} takes ${takes}: ${left.join(', ')} left out.` }));
   }
   const rows = info.policies.map((p, i) => {
     const one = answers[i];
-    if (op && one.error && !p.operations.includes(op.name)) {
+    const unmodelled = form
+      ? !(form in p.forms) || (op && !p.forms[form].includes(op.name))
+      : op && !p.operations.includes(op.name);
+    if (unmodelled && one.error) {
       // The library's own words for it, on hover: the batch answer.
       return h('tr', { 'data-policy': p.name, 'data-not-modelled': 'true' },
         h('th', { scope: 'row', text: p.name }),
@@ -92,6 +105,7 @@ export async function runPlayground() {
   });
   $('play-results').dataset.operands = input;
   $('play-results').dataset.op = state.playOp;
+  $('play-results').dataset.form = state.playForm;
   $('play-results').replaceChildren(
     h('thead', {}, h('tr', {}, ['Policy', 'Result', 'Weak', 'Error'].map((t) => h('th', { scope: 'col', text: t })))),
     h('tbody', {}, rows));
@@ -108,8 +122,15 @@ export function setupPlayground() {
     info.operations.filter((o) => o.arity === arity).map((o) => h('option', { value: o.name, text: o.name })));
   select.append(group('binary operations', 2), group('unary operations (the first operand)', 1));
   select.value = state.playOp;
+  const forms = $('play-form-menu');
+  state.playForm = fillForms(forms, state.playOp, state.playForm);
   select.addEventListener('change', () => {
     state.playOp = select.value;
+    state.playForm = fillForms(forms, state.playOp, state.playForm);
+    runPlayground();
+  });
+  forms.addEventListener('change', () => {
+    state.playForm = forms.value;
     runPlayground();
   });
   let timer = null;
@@ -128,5 +149,6 @@ export function setupPlayground() {
 export function syncPlayground() {
   if (MODE === 'static') return;
   $('play-op').value = state.playOp;
+  state.playForm = fillForms($('play-form-menu'), state.playOp, state.playForm);
   if (state.operands !== null) $('operands').value = state.operands;
 }

@@ -54,13 +54,14 @@ async function errorMessage(response) {
 export const loadInfo = () => get(MODE === 'static' ? 'data/info.json' : 'api/info');
 
 /** The table's answers, for the policy (`name`, the chosen one by
- * default), operation, types and settings chosen (the static export has
- * promotion's only: its page offers no operation). */
+ * default), operation and its form, types and settings chosen (the static
+ * export has promotion's only: its page offers no operation). */
 export const source = {
   table(name = state.policy) {
     if (MODE === 'static') return get(`data/table/${fileKey(name)}.json.gz`, 'gzip').then((both) => both[state.types]);
     const q = settingsParams(new URLSearchParams({ policy: name, types: state.types }), name);
     if (state.op) q.set('op', state.op);
+    if (state.form) q.set('form', state.form);
     return get('api/table?' + q);
   },
   async explain(table, a, b) {

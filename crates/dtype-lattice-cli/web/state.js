@@ -27,10 +27,12 @@ export const state = {
   types: 'docs',
   diff: '',
   op: '', // the table's binary operation; '' for promotion (result_type)
+  form: '', // the table's form of it ('setitem' with no operation); '' for each policy's own
   cell: null, // [type, type] of the promotion table
   settings: {},
   operands: null,
   playOp: '', // the playground's operation, of any arity; '' for result_type
+  playForm: '', // the playground's form of it; '' for each policy's own
   example: '',
 };
 
@@ -53,6 +55,12 @@ export function readUrl() {
   const op = info.operations.find((o) => o.name === q.get('op'));
   state.op = state.view === 'table' && MODE === 'serve' && op && op.arity === 2 ? op.name : '';
   state.playOp = state.view === 'playground' && op ? op.name : '';
+  // `form` too: one Python has for the operation (`setitem` for none).
+  const form = q.get('form') || '';
+  const shown = state.view === 'table' ? state.op : state.playOp;
+  const allowed = (state.view === 'table' && MODE === 'static') ? [] : formsOf(shown);
+  state.form = state.view === 'table' && allowed.includes(form) ? form : '';
+  state.playForm = state.view === 'playground' && allowed.includes(form) ? form : '';
   const cell = (q.get('cell') || '').split(',');
   state.cell = cell.length === 2 && cell[0] && cell[1] ? cell : null;
   for (const s of info.settings) {
@@ -71,6 +79,7 @@ export function writeUrl(push) {
       if (state.policy !== 'jax') q.set('policy', state.policy);
       if (state.types !== 'docs') q.set('types', state.types);
       if (state.op) q.set('op', state.op);
+      if (state.form) q.set('form', state.form);
       if (state.diff) q.set('diff', state.diff);
       if (state.cell) q.set('cell', state.cell.join(','));
     }
@@ -78,6 +87,7 @@ export function writeUrl(push) {
       if (state.settings[s.key] !== s.values[0]) q.set(s.key, state.settings[s.key]);
     }
     if (state.view === 'playground' && state.playOp) q.set('op', state.playOp);
+    if (state.view === 'playground' && state.playForm) q.set('form', state.playForm);
     if (state.view === 'playground' && state.operands !== null) q.set('operands', state.operands);
   }
   if (state.view === 'editor' && state.example) q.set('example', state.example);
@@ -85,6 +95,30 @@ export function writeUrl(push) {
   if (url !== location.pathname + location.search) {
     history[push ? 'pushState' : 'replaceState'](null, '', url);
   }
+}
+
+/** The forms a menu offers with the operation `name` chosen ('' for
+ * none): those Python has for it (from `/api/info`), or with no operation
+ * the assignment `x[...] = v`. */
+export function formsOf(name) {
+  if (!name) return ['setitem'];
+  return info.operations.find((o) => o.name === name).forms;
+}
+
+/** The form menu (`select`) filled for the operation `name`: each
+ * policy's own form first, then those Python has. */
+export function fillForms(select, name, chosen) {
+  const text = {
+    function: 'function: lib.op(a, b)',
+    operator: 'operator: a OP b',
+    reflected: 'reflected: b.__rOP__(a)',
+    inplace: 'in place: a OP= b',
+    setitem: 'assignment: a[...] = b',
+  };
+  select.replaceChildren(h('option', { value: '', text: "as each policy's docs say" }),
+    ...formsOf(name).map((f) => h('option', { value: f, text: text[f] })));
+  select.value = formsOf(name).includes(chosen) ? chosen : '';
+  return select.value;
 }
 
 /** `params` with every setting as chosen; for a preset (`name`), those it

@@ -9,7 +9,7 @@ import { answerText, showExplanation } from './explain.js';
 import { makeGrid, markSelected } from './grid.js';
 import { latestOnly } from './latest.js';
 import { source } from './sources.js';
-import { MODE, info, noteSettings, policyNamed, state, tablePolicies, timings, writeUrl } from './state.js';
+import { MODE, fillForms, info, noteSettings, policyNamed, state, tablePolicies, timings, writeUrl } from './state.js';
 
 let current = null; // the table shown, with its diff
 const tableTurns = latestOnly();
@@ -37,7 +37,8 @@ export async function renderTable() {
   }
   const [table, other] = answer.value;
   const diff = other && other.value ? compare(table, other.value, [state.policy, state.diff]) : null;
-  const op = table.op;
+  // What a cell is of: an operation (in a form), or the assignment.
+  const op = asked(table);
   const n = table.types.length;
   const marks = new Map();
   if (diff) for (const d of diff.differences) marks.set(d.r + ',' + d.c, d);
@@ -73,7 +74,8 @@ export async function renderTable() {
   grid.dataset.policy = table.name;
   grid.dataset.diff = state.diff;
   grid.dataset.types = state.types;
-  grid.dataset.op = op ?? '';
+  grid.dataset.op = table.op ?? '';
+  grid.dataset.form = table.form ?? '';
   current = { table, diff };
   $('table-help').hidden = false;
   $('table-help').textContent = op
@@ -99,17 +101,26 @@ export async function renderTable() {
   await showExplanation(table);
 }
 
+/** How a title names what the table asks: `true_divide`, `true_divide
+ * (reflected)`, `the assignment`; null for promotion. */
+function asked(table) {
+  if (table.form === 'setitem') return 'the assignment';
+  if (!table.op) return null;
+  return table.form ? `${table.op} (${table.form})` : table.op;
+}
+
 function renderLegend(table, diff, diffError) {
   const legend = $('legend');
   legend.replaceChildren();
   if (table.legend.length) {
     legend.append(h('dl', {}, table.legend.map((l) => h('div', {}, h('dt', { text: l.label }), h('dd', { text: l.dtype })))));
   }
-  const fails = table.op ? `a pair ${table.op} raises an error for` : 'a pair that does not promote';
+  const op = asked(table);
+  const fails = op ? `a pair ${op} raises an error for` : 'a pair that does not promote';
   legend.append(h('p', { text: `i*, f*, c* are weak types: Python's int, float and complex, which take the other operand's width. - marks ${fails}.` }));
   if (diff) {
-    const by = table.op
-      ? `compared by the dtype ${table.op} gives`
+    const by = op
+      ? `compared by the dtype ${op} gives`
       : 'compared by promote_types as JAX\'s documentation compares JAX with NumPy';
     legend.append(h('p', {},
       h('span', { class: 'swatch', text: 'i2', }, h('span', { class: 'sym', text: '≠' })),
@@ -152,12 +163,19 @@ export function renderTableControls() {
   fillOps();
   if (MODE === 'static') {
     $('op').disabled = true;
+    $('form').disabled = true;
     $('op-note').hidden = false;
     $('op-note').append('operations\' tables need ', h('code', { text: 'dtype-lattice serve' }),
       ': this static export holds the promotion tables only');
   }
   $('op').addEventListener('change', () => {
     state.op = $('op').value;
+    state.form = fillForms($('form'), state.op, state.form);
+    writeUrl();
+    renderTable();
+  });
+  $('form').addEventListener('change', () => {
+    state.form = $('form').value;
     writeUrl();
     renderTable();
   });
@@ -189,6 +207,7 @@ function fillOps() {
     h('optgroup', { label: 'binary operations' },
       binary.map((o) => h('option', { value: o.name, text: o.name + (models.has(o.name) ? '' : ' (not modelled)') }))));
   select.value = state.op;
+  state.form = fillForms($('form'), state.op, state.form);
 }
 
 function fillDiff() {

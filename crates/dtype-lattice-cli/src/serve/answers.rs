@@ -15,7 +15,7 @@ use dtype_lattice::design::table::{self, Labels, Question, Table};
 use dtype_lattice::design::{Definition, Subject};
 use dtype_lattice::engine::{Bound, Poset};
 use dtype_lattice::registry::{self, Settings, SETTINGS};
-use dtype_lattice::{DType, Op, Operand, Policy, TypeSpec, Unanswered};
+use dtype_lattice::{Call, DType, Op, OpForm, Operand, Policy, TypeSpec, Unanswered};
 
 use super::assets;
 use super::editor::EDITOR_TABLE_NODES;
@@ -39,10 +39,13 @@ pub fn graph_key(policy: &dyn Policy) -> String {
 
 /// `GET /api/info`'s answer: the policies (with the settings each reads,
 /// whether a lattice defines it, whether it has a graph to explain and
-/// draw ([`Policy::has_graph`]) and the operations it models), the
+/// draw ([`Policy::has_graph`]), the operations it models, and `forms`:
+/// each form it answers, with the operations it answers in that form, the
+/// assignment `setitem` with none), the
 /// presets (the same, with the settings they leave free, and under
 /// `preset` their entry and the settings they fix), the
-/// settings, the operations ([`Op::ALL`], each with its arity), the
+/// settings, the operations ([`Op::ALL`], each with its arity and the
+/// forms Python has for it), the
 /// table's types and the notebook's lattices. `mode` is `serve` or
 /// `static`.
 pub fn info_json(mode: &str) -> Value {
@@ -55,12 +58,32 @@ pub fn info_json(mode: &str) -> Value {
             .filter(|&op| models(built.as_ref(), op))
             .map(Op::name)
             .collect();
+        // Each form it answers, with the operations it answers in it
+        // (asked of int8 arrays; the assignment has none), for the page's
+        // form menus.
+        let answers = |call: Call| {
+            let probe = [Operand::array(DType::Int8, false); 2];
+            built.call(call, &probe[..call.arity()]).is_some()
+        };
+        let forms: serde_json::Map<String, Value> = OpForm::ALL
+            .into_iter()
+            .filter_map(|form| {
+                let ops: Vec<&str> = Op::ALL
+                    .into_iter()
+                    .filter(|&op| Call::new(Some(op), form).is_ok_and(answers))
+                    .map(Op::name)
+                    .collect();
+                let assigns = Call::new(None, form).is_ok_and(answers);
+                (assigns || !ops.is_empty()).then(|| (form.name().to_owned(), ops.into()))
+            })
+            .collect();
         let mut about = json!({
             "name": named.name(),
             "lattice": built.lattice().is_some(),
             "graph": built.has_graph(),
             "settings": named.settings(),
             "operations": operations,
+            "forms": forms,
         });
         if let Some(preset) = named.preset() {
             let fixed: serde_json::Map<String, Value> = preset
@@ -80,7 +103,15 @@ pub fn info_json(mode: &str) -> Value {
     let presets: Vec<Value> = presets.into_iter().map(describe).collect();
     let operations: Vec<Value> = Op::ALL
         .into_iter()
-        .map(|op| json!({ "name": op.name(), "arity": op.arity() }))
+        .map(|op| {
+            // The forms Python writes it in (`maximum` has no operator).
+            let forms: Vec<&str> = OpForm::ALL
+                .into_iter()
+                .filter(|&form| Call::new(Some(op), form).is_ok())
+                .map(OpForm::name)
+                .collect();
+            json!({ "name": op.name(), "arity": op.arity(), "forms": forms })
+        })
         .collect();
     let settings: Vec<Value> = SETTINGS
         .iter()
@@ -133,19 +164,14 @@ pub(super) fn models(policy: &dyn Policy, op: Op) -> bool {
     policy.operation(op, &probe[..op.arity()]).is_some()
 }
 
-/// Why `policy` has no table (or diff) of `op`, in the command line's
-/// words ([`Unanswered`]): a unary operation is a bad request (400), one
-/// the policy does not model a question it cannot answer (422).
-pub(super) fn unanswered(policy: &dyn Policy, op: Op) -> Option<ApiError> {
-    if op.arity() != 2 {
-        return Some(ApiError::bad(Unanswered::NoTable(op).to_string()));
-    }
-    (!models(policy, op)).then(|| {
-        let policy = policy.name();
-        ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            Unanswered::NotModelled { policy, op }.to_string(),
-        )
+/// Why `policy` has no table (or diff) of `question`, in the command
+/// line's words ([`Question::unanswered`]): a unary operation is a bad
+/// request (400), one the policy does not model a question it cannot
+/// answer (422).
+pub(super) fn unanswered(policy: &dyn Policy, question: Question) -> Option<ApiError> {
+    question.unanswered(policy).map(|why| match why {
+        Unanswered::NoTable(_) => ApiError::bad(why.to_string()),
+        _ => ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, why.to_string()),
     })
 }
 
@@ -157,24 +183,24 @@ pub(super) fn unanswered(policy: &dyn Policy, op: Op) -> Option<ApiError> {
 /// label, `null` where it fails) and of each type (`native`: whether the
 /// policy has that dtype of its own; Python's types always).
 pub fn table_json(name: &str, settings: Settings, all: bool) -> Result<Value, ApiError> {
-    table_json_of(name, settings, all, None)
+    table_json_of(name, settings, all, Question::ResultType)
 }
 
-/// [`table_json`], or with `op` the table of that binary operation, as
-/// `table --op OP --format json` computes it (and `compared` is the
-/// dtype of each cell's result, as `diff --op` compares); a unary operation or one
-/// the policy does not model is an error ([`unanswered`]).
+/// [`table_json`], or the table of a binary operation (in a form), as
+/// `table --op OP --form FORM --format json` computes it (and `compared`
+/// is the dtype of each cell's result, as `diff --op` compares); a unary
+/// operation or one the policy does not model is an error
+/// ([`unanswered`]).
 pub fn table_json_of(
     name: &str,
     settings: Settings,
     all: bool,
-    op: Option<Op>,
+    question: Question,
 ) -> Result<Value, ApiError> {
     let policy = policy(name, settings)?;
-    if let Some(refusal) = op.and_then(|op| unanswered(policy.as_ref(), op)) {
+    if let Some(refusal) = unanswered(policy.as_ref(), question) {
         return Err(refusal);
     }
-    let question = op.map_or(Question::ResultType, Question::Op);
     let types = table::types(all);
     let computed = Table::of(policy.as_ref(), &types, question).ok_or_else(|| {
         ApiError::new(
@@ -186,7 +212,7 @@ pub fn table_json_of(
     value["graph"] = json!(policy.has_graph().then(|| graph_key(policy.as_ref())));
     // What `diff` compares, so that the page compares two tables it holds
     // as `diff` does, rather than loading a diff of every two policies.
-    let compared: Vec<Vec<Option<String>>> = diff::compared(policy.as_ref(), &types, op)
+    let compared: Vec<Vec<Option<String>>> = diff::compared(policy.as_ref(), &types, question)
         .into_iter()
         .map(|row| {
             row.into_iter()
@@ -217,14 +243,12 @@ pub fn diff_text_of(
     right: &str,
     settings: Settings,
     all: bool,
-    op: Option<Op>,
+    question: Question,
 ) -> Result<String, ApiError> {
     let (first, second) = (policy(left, settings)?, policy(right, settings)?);
-    if let Some(op) = op {
-        for side in [&first, &second] {
-            if let Some(refusal) = unanswered(side.as_ref(), op) {
-                return Err(refusal);
-            }
+    for side in [&first, &second] {
+        if let Some(refusal) = unanswered(side.as_ref(), question) {
+            return Err(refusal);
         }
     }
     let report = Comparison::of(
@@ -232,7 +256,7 @@ pub fn diff_text_of(
         [first.as_ref(), second.as_ref()],
         &table::types(all),
         Labels::Short,
-        op,
+        question,
     );
     Ok(format!("{}\n", report.to_json()))
 }

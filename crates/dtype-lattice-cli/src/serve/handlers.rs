@@ -10,6 +10,9 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
+use dtype_lattice::design::table::Question;
+use dtype_lattice::Op;
+
 use super::answers::{diff_text_of, explain_json, graph_svg, info_json, table_json_of};
 use super::assets;
 use super::body::Posted;
@@ -31,29 +34,33 @@ pub async fn info(query: QueryPairs) -> Response {
     }))
 }
 
-/// What a cached answer is of: promotion, or an operation.
-fn question_key(op: Option<dtype_lattice::Op>) -> &'static str {
-    op.map_or("result_type", dtype_lattice::Op::name)
+/// What a cached answer is of: promotion, or an operation in a form.
+fn question_key(question: Question) -> String {
+    let op = question.op().map_or("result_type", Op::name);
+    match question.form() {
+        Some(form) => format!("{op} {form}"),
+        None => op.to_owned(),
+    }
 }
 
-/// `GET /api/table?policy=NAME&types=docs|all&op=OP&x64=..&strict=..`.
+/// `GET /api/table?policy=NAME&types=docs|all&op=OP&form=FORM&x64=..&strict=..`.
 pub async fn table(query: QueryPairs) -> Response {
     respond(
         async {
-            let params = Params::read(query, &["policy", "types", "op"])?;
-            let (name, settings, all, op) = (
+            let params = Params::read(query, &["policy", "types", "op", "form"])?;
+            let (name, settings, all, question) = (
                 params.get("policy").unwrap_or("jax").to_owned(),
                 params.settings()?,
                 params.all_types()?,
-                params.op()?,
+                params.question()?,
             );
             let key = format!(
                 "table {} {all} {}",
                 policy(&name, settings)?.name(),
-                question_key(op)
+                question_key(question)
             );
             let answer = answer_once(key, move || {
-                table_json_of(&name, settings, all, op).map(|value| value.to_string())
+                table_json_of(&name, settings, all, question).map(|value| value.to_string())
             })
             .await?;
             Ok(json_bytes(answer))
@@ -62,26 +69,29 @@ pub async fn table(query: QueryPairs) -> Response {
     )
 }
 
-/// `GET /api/diff?left=NAME&right=NAME&types=..&op=OP&x64=..&strict=..`.
+/// `GET /api/diff?left=NAME&right=NAME&types=..&op=OP&form=FORM&x64=..&strict=..`.
 pub async fn diff(query: QueryPairs) -> Response {
     respond(
         async {
-            let params = Params::read(query, &["left", "right", "types", "op"])?;
+            let params = Params::read(query, &["left", "right", "types", "op", "form"])?;
             let (left, right) = (
                 params.required("left")?.to_owned(),
                 params.required("right")?.to_owned(),
             );
-            let (settings, all, op) = (params.settings()?, params.all_types()?, params.op()?);
+            let (settings, all, question) =
+                (params.settings()?, params.all_types()?, params.question()?);
             // The report names the policies as asked (an alias stays one),
             // so the key holds the names asked with the settings they read.
             let key = format!(
                 "diff {left}/{} {right}/{} {all} {}",
                 policy(&left, settings)?.name(),
                 policy(&right, settings)?.name(),
-                question_key(op)
+                question_key(question)
             );
-            let answer =
-                answer_once(key, move || diff_text_of(&left, &right, settings, all, op)).await?;
+            let answer = answer_once(key, move || {
+                diff_text_of(&left, &right, settings, all, question)
+            })
+            .await?;
             Ok(json_bytes(answer))
         }
         .await,

@@ -5,8 +5,9 @@
 use axum::extract::rejection::QueryRejection;
 use axum::extract::Query;
 
+use dtype_lattice::design::table::Question;
 use dtype_lattice::registry::{self, Settings, SETTINGS};
-use dtype_lattice::{Op, Policy, TypeSpec};
+use dtype_lattice::{Op, OpForm, Policy, TypeSpec};
 
 use super::error::ApiError;
 
@@ -80,15 +81,20 @@ impl Params {
         }
     }
 
-    /// `op`: an operation by NumPy's name (or an alias), if given; `None`
-    /// asks for promotion.
-    pub(super) fn op(&self) -> Result<Option<Op>, ApiError> {
-        self.get("op")
-            .map(|name| {
-                name.parse::<Op>()
-                    .map_err(|err| ApiError::bad(err.to_string()))
-            })
-            .transpose()
+    /// `op` (an operation by NumPy's name or an alias) and `form` (as
+    /// `--form` takes it), as the command line's `--op` and `--form` make
+    /// one question: promotion without either.
+    pub(super) fn question(&self) -> Result<Question, ApiError> {
+        let bad = |err: &dyn std::fmt::Display| ApiError::bad(err.to_string());
+        let op = self
+            .get("op")
+            .map(|name| name.parse::<Op>().map_err(|err| bad(&err)))
+            .transpose()?;
+        let form = self
+            .get("form")
+            .map(|name| name.parse::<OpForm>().map_err(|err| bad(&err)))
+            .transpose()?;
+        Question::of(op, form).map_err(|err| bad(&err))
     }
 
     pub(super) fn required(&self, name: &str) -> Result<&str, ApiError> {

@@ -76,13 +76,16 @@ fn result_type_op_gives_what_jax_recorded() {
     assert!(checked > 300, "only {checked} calls checked");
 }
 
-#[test]
-fn table_op_cells_are_the_batch_answers() {
-    let output = run(&["table", "--op", "true_divide", "--format", "json"]);
-    assert!(output.status.success());
+/// Every cell of `table ARGS --format json` is the batch protocol's answer
+/// to `request` (a JSON object's fields, without the operands) of its
+/// row's and column's types.
+fn table_is_the_batch_answers(args: &[&str], request: &str) -> Value {
+    let mut command = vec!["table", "--all"];
+    command.extend(args);
+    command.extend(["--format", "json"]);
+    let output = run(&command);
+    assert!(output.status.success(), "{command:?}");
     let table: Value = serde_json::from_slice(&output.stdout).unwrap();
-    assert_eq!(table["op"], "true_divide");
-    assert!(table["caption"].as_str().unwrap().contains("true_divide"));
     let types: Vec<&str> = table["types"]
         .as_array()
         .unwrap()
@@ -92,9 +95,7 @@ fn table_op_cells_are_the_batch_answers() {
     let mut requests = String::new();
     for a in &types {
         for b in &types {
-            requests.push_str(&format!(
-                "{{\"fn\": \"true_divide\", \"args\": [\"{a}\", \"{b}\"]}}\n"
-            ));
+            requests.push_str(&format!("{{{request}, \"args\": [\"{a}\", \"{b}\"]}}\n"));
         }
     }
     let answers = run_with_input(&["batch"], requests);
@@ -103,18 +104,102 @@ fn table_op_cells_are_the_batch_answers() {
         .map(|line| serde_json::from_str(line).unwrap())
         .collect();
     let cells = table["cells"].as_array().unwrap();
+    let mut errors = 0;
     for (r, row) in cells.iter().enumerate() {
         for (c, cell) in row.as_array().unwrap().iter().enumerate() {
             let answer = &answers[r * types.len() + c];
             match cell.get("error") {
-                Some(_) => assert!(answer.get("error").is_some(), "{r},{c}: {answer}"),
+                Some(_) => {
+                    assert!(
+                        answer.get("error").is_some(),
+                        "{command:?} {r},{c}: {answer}"
+                    );
+                    errors += 1;
+                }
                 None => {
-                    assert_eq!(cell["dtype"], answer["ok"]["dtype"], "{r},{c}");
-                    assert_eq!(cell["weak"], answer["ok"]["weak"], "{r},{c}");
+                    assert_eq!(cell["dtype"], answer["ok"]["dtype"], "{command:?} {r},{c}");
+                    assert_eq!(cell["weak"], answer["ok"]["weak"], "{command:?} {r},{c}");
                 }
             }
         }
     }
+    assert!(
+        errors < types.len() * types.len(),
+        "{command:?}: every cell fails"
+    );
+    table
+}
+
+#[test]
+fn table_op_cells_are_the_batch_answers() {
+    let table = table_is_the_batch_answers(&["--op", "true_divide"], r#""fn": "true_divide""#);
+    assert_eq!(table["op"], "true_divide");
+    assert_eq!(table["form"], Value::Null);
+    assert!(table["caption"].as_str().unwrap().contains("true_divide"));
+}
+
+/// `table --form`: an operation as a program writes it, or with no
+/// operation the assignment, cell by cell as the batch protocol's `"form"`
+/// answers it (which the golden forms files check).
+#[test]
+fn table_form_cells_are_the_batch_answers() {
+    let operator = table_is_the_batch_answers(
+        &[
+            "--policy",
+            "numpy",
+            "--op",
+            "true_divide",
+            "--form",
+            "reflected",
+        ],
+        r#""policy": "numpy", "fn": "true_divide", "form": "reflected""#,
+    );
+    assert_eq!(
+        (&operator["op"], &operator["form"]),
+        (&"true_divide".into(), &"reflected".into())
+    );
+    let caption = operator["caption"].as_str().unwrap();
+    assert!(caption.contains("b.__rtruediv__(a)"), "{caption}");
+    let assignment = table_is_the_batch_answers(
+        &["--policy", "numpy", "--form", "setitem"],
+        r#""policy": "numpy", "form": "setitem""#,
+    );
+    assert_eq!(
+        (&assignment["op"], &assignment["form"]),
+        (&Value::Null, &"setitem".into())
+    );
+    let caption = assignment["caption"].as_str().unwrap();
+    assert!(caption.contains("x[...] = v"), "{caption}");
+}
+
+/// `diff --form` compares the form asked of both policies, and says which.
+#[test]
+fn diff_form_compares_that_form() {
+    let args = |left, right| {
+        let out = run(&[
+            "diff", left, right, "--op", "add", "--form", "inplace", "--format", "json",
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+    };
+    let same = args("numpy", "numpy");
+    assert_eq!(
+        (&same["count"], &same["form"]),
+        (&0.into(), &"inplace".into())
+    );
+    // NumPy keeps the array's dtype (bool += int8 is refused), JAX rebinds.
+    let apart = args("numpy", "jax");
+    assert!(apart["count"].as_u64().unwrap() > 0, "{apart}");
+    let text = run(&["diff", "numpy", "jax", "--op", "add", "--form", "inplace"]);
+    assert!(
+        stdout(&text).contains("add in place (a += b)"),
+        "{}",
+        stdout(&text)
+    );
 }
 
 #[test]
@@ -231,7 +316,7 @@ fn what_cannot_be_answered_is_refused_with_the_reason() {
         env!("CARGO_MANIFEST_DIR"),
         "/../../examples/lattices/jax.toml"
     );
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 8] = [
         (
             &["result-type", "--op", "sqrtt", "int8"],
             "unknown operation 'sqrtt': did you mean 'sqrt'?",
@@ -258,6 +343,20 @@ fn what_cannot_be_answered_is_refused_with_the_reason() {
         (
             &["explain", "--op", "less", "int8", "int8", file],
             "--op explains an operation of a built-in policy",
+        ),
+        (
+            &["table", "--form", "reflected"],
+            "the form 'reflected' needs an operation",
+        ),
+        (
+            &[
+                "diff", "jax", "numpy", "--op", "maximum", "--form", "operator",
+            ],
+            "maximum has no Python operator: ask for its function (form 'function')",
+        ),
+        (
+            &["table", "--op", "add", "--form", "setitem"],
+            "setitem is the assignment x[...] = v, no operation's form",
         ),
     ];
     for (args, message) in cases {

@@ -44,16 +44,51 @@ fn modelled(info: &Value) -> Vec<(String, Vec<String>)> {
 fn info_lists_the_operations_and_which_policy_models_which() {
     let server = Server::start();
     let info = server.get("/api/info").json();
-    let ops: Vec<Value> = dtype_lattice::Op::ALL
+    let ops: Vec<(&str, usize)> = dtype_lattice::Op::ALL
         .iter()
-        .map(|op| json!({"name": op.name(), "arity": op.arity()}))
+        .map(|op| (op.name(), op.arity()))
         .collect();
-    assert_eq!(info["operations"], json!(ops));
+    let listed: Vec<(&str, usize)> = info["operations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|op| {
+            (
+                op["name"].as_str().unwrap(),
+                op["arity"].as_u64().unwrap() as usize,
+            )
+        })
+        .collect();
+    assert_eq!(listed, ops);
+    // Each with the forms Python writes it in.
+    let forms = |i: usize| info["operations"][i]["forms"].clone();
     assert_eq!(
-        info["operations"][3],
-        json!({"name": "true_divide", "arity": 2})
+        (&info["operations"][3]["name"], forms(3)),
+        (
+            &json!("true_divide"),
+            json!(["function", "operator", "reflected", "inplace"])
+        )
     );
-    assert_eq!(info["operations"][21], json!({"name": "sqrt", "arity": 1}));
+    assert_eq!(forms(9), json!(["function", "operator", "reflected"])); // not_equal
+    assert_eq!(
+        (&info["operations"][21]["name"], forms(21)),
+        (&json!("sqrt"), json!(["function"]))
+    );
+    // Each policy's forms, with the operations it answers in each: NumPy
+    // every form, the assignment with no operation.
+    let numpy = info["policies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "numpy")
+        .unwrap();
+    let keys: Vec<&String> = numpy["forms"].as_object().unwrap().keys().collect();
+    assert_eq!(keys.len(), 5, "{keys:?}");
+    assert_eq!(numpy["forms"]["setitem"], json!([]));
+    assert!(numpy["forms"]["reflected"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("true_divide")));
     let mut names: Vec<&str> = dtype_lattice::registry::POLICIES
         .iter()
         .map(|p| p.name)

@@ -29,6 +29,10 @@
 //!   by `promote_args_inexact`, `remainder` by `promote_args_numeric`,
 //!   `abs` and `power` by cases of their own) beside `result_type` of the
 //!   same operands, on mixed lists of one or two operands.
+//! - `forms/x32/binary`: `dyn Policy::call` of `add` and `true_divide` as
+//!   the function, the operator (`a + b`, `a / b`), the reflected operator
+//!   and in place, beside `Jax::operation` of the same operands: what
+//!   asking for a form costs over the function.
 
 use std::hint::black_box;
 
@@ -36,7 +40,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use dtype_lattice::engine::Node;
 use dtype_lattice::frameworks::jax::{Config, ExplicitX64, Jax, Promotion};
 use dtype_lattice::Policy;
-use dtype_lattice::{DType, Op, Operand, PyScalar, TypeSpec, Typed};
+use dtype_lattice::{Call, DType, Op, OpForm, Operand, PyScalar, TypeSpec, Typed};
 
 mod paired;
 use dtype_lattice_testkit::{floor, rng};
@@ -364,5 +368,60 @@ fn ops(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, binary, nary, ops);
+/// An operation in each form a program writes it, beside the function
+/// (`Jax::operation`): the goal is at most one table load more than it
+/// (BENCHMARKS.md).
+fn forms(c: &mut Criterion) {
+    let mut rng = Rng(0xF0F);
+    let (name, config) = &CONFIGS[0];
+    let jax = black_box(Jax::new(*config));
+    let policy: &dyn Policy = &jax;
+    let table = floor::table(jax);
+    let group_name = format!("forms/{name}/binary");
+    let mut group = c.benchmark_group(&group_name);
+    let table = black_box(&table);
+    let operations = [Op::Add, Op::TrueDivide];
+    let lists: Vec<Vec<Operand>> = operand_lists(jax, Mix::Mixed, 2, &mut rng)
+        .into_iter()
+        .filter(|list| operations.iter().all(|&op| jax.operation(op, list).is_ok()))
+        .collect();
+    let nodes: Vec<Vec<u8>> = lists
+        .iter()
+        .map(|list| list.iter().map(|o| floor::node(&jax, o)).collect())
+        .collect();
+    group.throughput(Throughput::Elements(lists.len() as u64));
+    let floor_batch = || {
+        for list in black_box(&nodes[..]) {
+            black_box(floor::fold(table, list));
+        }
+    };
+    let mut pairing = Pairing::new(&mut group, &group_name, lists.len(), floor_batch);
+    for op in operations {
+        pairing.bench(op.name(), || {
+            for list in black_box(&lists[..]) {
+                consume(jax.operation(op, list));
+            }
+        });
+        for form in [
+            OpForm::Function,
+            OpForm::Operator,
+            OpForm::Reflected,
+            OpForm::InPlace,
+        ] {
+            let call = Call::new(Some(op), form).expect("add and true_divide have every form");
+            pairing.bench(&format!("{}:{form}", op.name()), || {
+                for list in black_box(&lists[..]) {
+                    consume(
+                        policy
+                            .call(black_box(call), list)
+                            .expect("JAX answers each form"),
+                    );
+                }
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, binary, nary, ops, forms);
 criterion_main!(benches);

@@ -20,9 +20,9 @@
 //! assert_eq!((cell.left, cell.right), (Some(DType::Float16), Some(DType::Float64)));
 //! ```
 
-use crate::design::table::{dtype_label, type_label, value, Labels};
+use crate::design::table::{dtype_label, type_label, Labels, Question};
 use crate::policy::Policy;
-use crate::types::{DType, Op, TypeSpec};
+use crate::types::{DType, TypeSpec};
 
 /// One cell where two policies differ.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,22 +43,25 @@ pub struct Difference {
 /// Every cell over `types` (rows, then columns) where `left` and `right`
 /// differ.
 pub fn differences(left: &dyn Policy, right: &dyn Policy, types: &[TypeSpec]) -> Vec<Difference> {
-    differences_in(left, right, types, None)
+    differences_in(left, right, types, Question::ResultType)
 }
 
-/// [`differences`] of `op` on an array of each dtype (a Python scalar of
-/// each Python type), where `op` is given: a cell differs when the two
-/// results' dtypes differ (a policy that does not model `op` fails every
-/// cell).
+/// [`differences`] of the operation `question` asks (an array of each
+/// dtype, a Python scalar of each Python type), where it asks one: a cell
+/// differs when the two results' dtypes differ (a policy that does not
+/// model the operation fails every cell). [`Question::ResultType`] compares
+/// `promote_types`, as [`differences`] does.
 ///
 /// ```
 /// use dtype_lattice::design::diff::differences_in;
 /// use dtype_lattice::design::table::DOCS_TYPES;
 /// use dtype_lattice::frameworks::jax::{Config, Jax};
+/// use dtype_lattice::design::table::Question;
 /// use dtype_lattice::{DType, Op};
 ///
 /// let x64 = Jax::new(Config { x64: true, ..Config::default() });
-/// let found = differences_in(&Jax::default(), &x64, &DOCS_TYPES, Some(Op::TrueDivide));
+/// let divide = Question::Op(Op::TrueDivide);
+/// let found = differences_in(&Jax::default(), &x64, &DOCS_TYPES, divide);
 /// // int64 / int64 (row 8): an int32 array's float32 without x64, float64
 /// // with it (int8 / int8 is float32 in both: JAX's own table).
 /// assert!(!found.iter().any(|d| (d.row, d.column) == (5, 5)));
@@ -69,10 +72,10 @@ pub fn differences_in(
     left: &dyn Policy,
     right: &dyn Policy,
     types: &[TypeSpec],
-    op: Option<Op>,
+    question: Question,
 ) -> Vec<Difference> {
     let policies = [left, right];
-    let answers = policies.map(|policy| compared(policy, types, op));
+    let answers = policies.map(|policy| compared(policy, types, question));
     let mut found = Vec::new();
     for (row, &a) in types.iter().enumerate() {
         for (column, &b) in types.iter().enumerate() {
@@ -107,35 +110,35 @@ pub fn differences_in(
 }
 
 /// What [`differences_in`] compares of one policy, cell by cell over
-/// `types` (rows, then columns): the `promote_types` answer, or where `op`
-/// is given the dtype of its result; `None` where it fails or the policy
-/// does not model `op`. A front end that holds two policies' answers
+/// `types` (rows, then columns): the `promote_types` answer, or where
+/// `question` asks an operation the dtype of its result; `None` where it
+/// fails or the policy does not model the operation. A front end that holds two policies' answers
 /// compares them as [`differences_in`] does, with [`Policy::is_native`].
 ///
 /// ```
 /// use dtype_lattice::design::diff::compared;
-/// use dtype_lattice::design::table::DOCS_TYPES;
+/// use dtype_lattice::design::table::{Question, DOCS_TYPES};
 /// use dtype_lattice::frameworks::jax::Jax;
 /// use dtype_lattice::DType;
 ///
 /// // int64 with int64 (row 8): promote_types keeps int64 even without
 /// // x64, where the table's result_type gives int32.
-/// let cells = compared(&Jax::default(), &DOCS_TYPES, None);
+/// let cells = compared(&Jax::default(), &DOCS_TYPES, Question::ResultType);
 /// assert_eq!(cells[8][8], Some(DType::Int64));
 /// ```
 pub fn compared(
     policy: &dyn Policy,
     types: &[TypeSpec],
-    op: Option<Op>,
+    question: Question,
 ) -> Vec<Vec<Option<DType>>> {
     types
         .iter()
         .map(|&a| {
             types
                 .iter()
-                .map(|&b| match op {
-                    None => policy.promote_types(a, b).ok(),
-                    Some(op) => match policy.operation(op, &[value(a), value(b)]) {
+                .map(|&b| match question {
+                    Question::ResultType => policy.promote_types(a, b).ok(),
+                    _ => match question.ask(policy, a, b) {
                         Some(Ok(typed)) => Some(typed.dtype),
                         _ => None,
                     },
@@ -164,21 +167,21 @@ impl CellMarks {
         name: &str,
         types: &[TypeSpec],
     ) -> CellMarks {
-        CellMarks::of(policy, other, name, types, None)
+        CellMarks::of(policy, other, name, types, Question::ResultType)
     }
 
-    /// [`new`](CellMarks::new) for the table of `op`, where given
+    /// [`new`](CellMarks::new) for the table of `question`
     /// ([`differences_in`]).
     pub fn of(
         policy: &dyn Policy,
         other: &dyn Policy,
         name: &str,
         types: &[TypeSpec],
-        op: Option<Op>,
+        question: Question,
     ) -> CellMarks {
         let size = types.len();
         let mut cells = vec![vec![false; size]; size];
-        for d in differences_in(policy, other, types, op) {
+        for d in differences_in(policy, other, types, question) {
             cells[d.row][d.column] = true;
         }
         CellMarks {
@@ -209,8 +212,8 @@ pub struct Comparison {
     pub label_style: Labels,
     /// The cells that differ, rows first.
     pub differences: Vec<Difference>,
-    /// The operation compared, if not promotion.
-    pub op: Option<Op>,
+    /// What was compared: promotion, or an operation (in a form).
+    pub question: Question,
 }
 
 impl Comparison {
@@ -222,24 +225,24 @@ impl Comparison {
         types: &[TypeSpec],
         label_style: Labels,
     ) -> Comparison {
-        Comparison::of(names, policies, types, label_style, None)
+        Comparison::of(names, policies, types, label_style, Question::ResultType)
     }
 
-    /// [`new`](Comparison::new) for `op` on an array of each type, where
-    /// given ([`differences_in`]).
+    /// [`new`](Comparison::new) for the operation `question` asks, on an
+    /// array of each type ([`differences_in`]).
     pub fn of(
         names: [&str; 2],
         policies: [&dyn Policy; 2],
         types: &[TypeSpec],
         label_style: Labels,
-        op: Option<Op>,
+        question: Question,
     ) -> Comparison {
         Comparison {
             names: names.map(str::to_owned),
             labels: types.iter().map(|&t| type_label(t, label_style)).collect(),
             label_style,
-            differences: differences_in(policies[0], policies[1], types, op),
-            op,
+            differences: differences_in(policies[0], policies[1], types, question),
+            question,
         }
     }
 
@@ -252,7 +255,11 @@ impl Comparison {
     /// `N of M cells differ between A and B`.
     pub fn summary(&self) -> String {
         let cells = self.labels.len() * self.labels.len();
-        let of = self.op.map(|op| format!(" of {op}")).unwrap_or_default();
+        let of = match self.question {
+            Question::ResultType => String::new(),
+            Question::Op(op) => format!(" of {op}"),
+            Question::Call(call) => format!(" of {call}"),
+        };
         format!(
             "{} of {cells} cells{of} differ between {} and {}",
             self.differences.len(),

@@ -23,7 +23,7 @@ use crate::design::table::{self, Labels, Table};
 use crate::design::Definition;
 use crate::engine::{Bound, Node};
 use crate::policy::Policy;
-use crate::types::{PromotionError, Typed};
+use crate::types::{Op, OpForm, PromotionError, Typed};
 
 /// A typed result as `{"dtype", "weak"}`.
 fn typed_json(typed: &Typed) -> Value {
@@ -110,10 +110,8 @@ impl Table {
             "name": policy.name(),
             "lattice": policy.lattice().is_some(),
             "caption": self.caption(policy, labels),
-            "op": match self.question {
-                table::Question::ResultType => None,
-                table::Question::Op(op) => Some(op.name()),
-            },
+            "op": self.question.op().map(Op::name),
+            "form": self.question.form().map(OpForm::name),
             "types": self.types.iter().map(ToString::to_string).collect::<Vec<_>>(),
             "labels": self.labels(labels),
             "names": self.labels(Labels::Names),
@@ -161,7 +159,8 @@ impl Comparison {
             "right": self.names[1],
             "cells": self.labels.len() * self.labels.len(),
             "count": self.differences.len(),
-            "op": self.op.map(|op| op.name()),
+            "op": self.question.op().map(Op::name),
+            "form": self.question.form().map(OpForm::name),
             "differences": differences,
         })
     }
@@ -279,11 +278,40 @@ impl Compatibility {
                 })
             })
             .collect();
+        let form_rows: Vec<Value> = self
+            .forms
+            .rows
+            .iter()
+            .map(|row| {
+                let by_policy: Map<String, Value> = self
+                    .names
+                    .iter()
+                    .zip(&row.operator_against_function)
+                    .map(|(name, c)| (name.clone(), c.as_ref().map_or(Value::Null, count)))
+                    .collect();
+                json!({ "op": row.op.name(), "operator_against_function": by_policy })
+            })
+            .collect();
+        let form_probes: Vec<Value> = self
+            .forms
+            .probes
+            .iter()
+            .map(|p| {
+                json!({
+                    "label": p.probe.label,
+                    "op": p.probe.op.map(Op::name),
+                    "form": p.probe.form.name(),
+                    "operands": [p.probe.operands[0].to_string(), p.probe.operands[1].to_string()],
+                    "answers": answers(&p.answers),
+                })
+            })
+            .collect();
         json!({
             "policies": self.names,
             "pairs": pairs,
             "probes": probes,
             "operations": { "reference": self.names.first(), "rows": rows, "probes": op_probes },
+            "forms": { "rows": form_rows, "probes": form_probes },
         })
     }
 }

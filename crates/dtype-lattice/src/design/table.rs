@@ -18,7 +18,10 @@
 //! ```
 
 use crate::policy::Policy;
-use crate::types::{DType, Kind, Op, Operand, PromotionError, PyScalar, TypeSpec, Typed};
+use crate::types::{
+    Call, CallError, DType, Kind, Op, OpForm, Operand, PromotionError, PyScalar, TypeSpec, Typed,
+    Unanswered,
+};
 
 /// The 18 types of JAX's documentation table, in its order.
 pub const DOCS_TYPES: [TypeSpec; 18] = [
@@ -165,12 +168,19 @@ pub fn canonicalized(policy: &dyn Policy, types: &[TypeSpec]) -> Vec<(DType, DTy
 /// ```
 /// use dtype_lattice::design::table::{Question, Table, DOCS_TYPES};
 /// use dtype_lattice::frameworks::jax::Jax;
-/// use dtype_lattice::{DType, Op};
+/// use dtype_lattice::frameworks::numpy::Numpy;
+/// use dtype_lattice::{DType, Op, OpForm};
 ///
 /// let jax = Jax::default();
 /// let divide = Table::of(&jax, &DOCS_TYPES, Question::Op(Op::TrueDivide)).unwrap();
 /// // int8 (row 5) / int8: JAX divides integers in its default float.
 /// assert_eq!(divide.cells[5][5].as_ref().unwrap().dtype, DType::Float32);
+/// // x[...] = v: NumPy casts the value, an int8 array (row 5) taking float32s
+/// // (column 11); JAX's arrays are immutable.
+/// let assign = Question::of(None, Some(OpForm::SetItem)).unwrap();
+/// let numpy = Table::of(&Numpy, &DOCS_TYPES, assign).unwrap();
+/// assert_eq!(numpy.cells[5][11].as_ref().unwrap().dtype, DType::Int8);
+/// assert!(Table::of(&jax, &DOCS_TYPES, assign).unwrap().cells[5][11].is_err());
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Question {
@@ -179,11 +189,28 @@ pub enum Question {
     #[default]
     ResultType,
     /// A binary operation on an array of each dtype (a Python scalar of
-    /// each Python type): `a / b` for [`Op::TrueDivide`].
+    /// each Python type) in the form each policy has always answered it
+    /// ([`Policy::default_form`]): `a / b` for [`Op::TrueDivide`].
     Op(Op),
+    /// An operation in a form every policy is asked in (`2 / x`: a row of
+    /// Python's types with [`OpForm::Operator`]), or the assignment
+    /// `x[...] = v` of the column's value to an array of the row's dtype.
+    Call(Call),
 }
 
 impl Question {
+    /// The question `table --op OP --form FORM` asks: promotion without
+    /// either, the operation in each policy's default form without a form,
+    /// else the [`Call`] (the assignment: [`OpForm::SetItem`] with no
+    /// operation), or why Python has no such call.
+    pub fn of(op: Option<Op>, form: Option<OpForm>) -> Result<Question, CallError> {
+        match (op, form) {
+            (None, None) => Ok(Question::ResultType),
+            (Some(op), None) => Ok(Question::Op(op)),
+            (op, Some(form)) => Call::new(op, form).map(Question::Call),
+        }
+    }
+
     /// The policy's answer for `a` with `b`; `None` where it does not model
     /// the operation.
     pub fn ask(
@@ -195,6 +222,62 @@ impl Question {
         match self {
             Question::ResultType => Some(policy.result_type(&[a.into(), b.into()])),
             Question::Op(op) => policy.operation(op, &[value(a), value(b)]),
+            Question::Call(call) => policy.call(call, &[value(a), value(b)]),
+        }
+    }
+
+    /// Why `policy` has no table of this question: the operation takes one
+    /// operand, or the policy does not model it (asked of two `int8`
+    /// arrays); `None` where it has one. Every front end refuses a table
+    /// with these words.
+    ///
+    /// ```
+    /// use dtype_lattice::design::table::Question;
+    /// use dtype_lattice::frameworks::jax::Jax;
+    /// use dtype_lattice::Op;
+    ///
+    /// let why = Question::Op(Op::Sqrt).unanswered(&Jax::default()).unwrap();
+    /// assert!(why.to_string().starts_with("sqrt takes one operand, so it has no table"));
+    /// assert_eq!(Question::Op(Op::Add).unanswered(&Jax::default()), None);
+    /// ```
+    pub fn unanswered(self, policy: &dyn Policy) -> Option<Unanswered> {
+        let (op, arity) = match self {
+            Question::ResultType => return None,
+            Question::Op(op) => (Some(op), op.arity()),
+            Question::Call(call) => (call.op(), call.arity()),
+        };
+        if let (Some(op), 1) = (op, arity) {
+            return Some(Unanswered::NoTable(op));
+        }
+        let probe = TypeSpec::DType(DType::Int8);
+        if self.ask(policy, probe, probe).is_some() {
+            return None;
+        }
+        let name = policy.name();
+        Some(match self {
+            Question::Call(call) => Unanswered::CallNotModelled { policy: name, call },
+            _ => Unanswered::NotModelled {
+                policy: name,
+                op: op.expect("an operation's question"),
+            },
+        })
+    }
+
+    /// The operation asked, if any.
+    pub fn op(self) -> Option<Op> {
+        match self {
+            Question::ResultType => None,
+            Question::Op(op) => Some(op),
+            Question::Call(call) => call.op(),
+        }
+    }
+
+    /// The form asked, where one is: `None` for promotion and for each
+    /// policy's default form.
+    pub fn form(self) -> Option<OpForm> {
+        match self {
+            Question::Call(call) => Some(call.form()),
+            _ => None,
         }
     }
 }
@@ -228,7 +311,12 @@ impl Table {
     /// The table of `question` over pairs of `types`; `None` where the
     /// policy does not model the operation, or it takes one operand.
     pub fn of(policy: &dyn Policy, types: &[TypeSpec], question: Question) -> Option<Table> {
-        if matches!(question, Question::Op(op) if op.arity() != 2) {
+        let arity = match question {
+            Question::ResultType => 2,
+            Question::Op(op) => op.arity(),
+            Question::Call(call) => call.arity(),
+        };
+        if arity != 2 {
             return None;
         }
         let cells = types
@@ -262,10 +350,17 @@ impl Table {
                 "the type {op} of an array of the row's dtype and one of the column's gives \
                  (Python's types: a scalar of each)"
             ),
+            Question::Call(call) if call.op().is_none() => "the dtype of x after x[...] = v, x an \
+                array of the row's dtype, v one of the column's (Python's types: a scalar of each)"
+                .to_owned(),
+            Question::Call(call) => format!(
+                "the type {call} gives, with a an array of the row's dtype and b one of the \
+                 column's (Python's types: a scalar of each)"
+            ),
         };
         let fails = match self.question {
             Question::ResultType => "promotion fails",
-            Question::Op(_) => "it raises",
+            _ => "it raises",
         };
         format!(
             "{}: {what}; i*, f*, c* are weak (Python's int, float, complex), - where \

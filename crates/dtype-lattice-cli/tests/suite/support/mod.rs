@@ -30,9 +30,17 @@ pub fn run_with_input(args: &[&str], input: impl AsRef<[u8]>) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary runs");
-    // The tool may stop reading early; a closed pipe here is fine.
-    let _ = child.stdin.take().unwrap().write_all(input.as_ref());
-    child.wait_with_output().unwrap()
+    // Written from a thread while the answers are read here: an input
+    // whose answers outgrow the pipe would otherwise block both sides. The
+    // tool may stop reading early; a closed pipe here is fine.
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.as_ref().to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let output = child.wait_with_output().unwrap();
+    writer.join().expect("the writer does not panic");
+    output
 }
 
 /// Runs the binary, which must succeed, and returns what it printed.

@@ -27,8 +27,10 @@
 //! assert!(pair.themes.iter().any(|t| t.theme == Theme::IntegersWithFloats));
 //! ```
 
+mod forms;
 mod operations;
 
+pub use forms::{FormProbe, FormProbeAnswers, FormRow, Forms, FORM_PROBES};
 pub use operations::{OpProbe, OpProbeAnswers, OpRow, Operations, OP_PROBES};
 
 use crate::policy::Policy;
@@ -45,6 +47,9 @@ pub struct Compatibility {
     pub probes: Vec<ProbeAnswers>,
     /// The other operations, each policy against the first.
     pub operations: Operations,
+    /// Operators against functions inside each policy, and operators
+    /// across them.
+    pub forms: Forms,
 }
 
 /// How two policies compare.
@@ -389,6 +394,7 @@ impl Compatibility {
             pairs,
             probes,
             operations: Operations::new(policies),
+            forms: Forms::new(policies),
         }
     }
 }

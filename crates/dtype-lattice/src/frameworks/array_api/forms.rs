@@ -32,8 +32,12 @@ pub(super) fn operation_as(
     form_: OpForm,
     operands: &[Operand],
 ) -> Option<Result<Typed, PromotionError>> {
-    let operator = op.operator()?;
     let arguments: Vec<Operand> = operands.iter().map(|o| o.as_argument()).collect();
+    if form_ == OpForm::Function {
+        // `xp.add`, beside the policy's `+`: a function as the others are.
+        return Some(ops::operation(api, op, &arguments));
+    }
+    let operator = op.operator()?;
     Some(match (form_, &arguments[..]) {
         (OpForm::Operator, &[a]) => {
             if let Some(answer) = python_unary("array", op, a) {
