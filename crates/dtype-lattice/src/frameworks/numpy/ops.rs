@@ -359,9 +359,8 @@ mod tests {
         call(op, operands).map(|typed| typed.dtype)
     }
 
-    // Beyond the golden data (which refuses ml_dtypes' arithmetic for the
-    // `numpy` policy), each checked against NumPy 2.5.5 with ml_dtypes
-    // 0.6.0.
+    // Each checked against NumPy 2.5.5 with ml_dtypes 0.6.0 (and in
+    // ops_numpy_ml_dtypes.jsonl).
 
     #[test]
     fn ml_dtypes_floats_take_the_legacy_loop_search() {
