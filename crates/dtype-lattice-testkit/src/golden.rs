@@ -80,6 +80,10 @@ const PINNED: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "conformance/generate_ops_numpy_ml_dtypes.py",
+        &[("numpy", "2.5.5"), ("ml_dtypes", "0.6.0")],
+    ),
+    (
         "conformance/generate_torch.py",
         &[("torch", "2.15.0+cu132")],
     ),

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use dtype_lattice::design::associativity::non_associative;
 use dtype_lattice::frameworks::numpy::{Numpy, NumpyLegacy};
-use dtype_lattice::{DType, Op, Operand, Policy, TypeSpec};
+use dtype_lattice::{DType, Op, Operand, Policy, TypeSpec, Typed};
 use dtype_lattice_testkit::golden::load;
 use serde_json::Value;
 
@@ -107,16 +107,49 @@ fn add_raises_numpys_overflow_error_for_python_ints_out_of_range() {
 }
 
 #[test]
-fn add_refuses_ml_dtypes_arithmetic_rather_than_guess() {
-    let err = Numpy
-        .operation(
-            Op::Add,
-            &[Operand::dtype(DType::BFloat16), Operand::py_int(1)],
-        )
-        .unwrap()
-        .unwrap_err();
-    assert_eq!(err.python_type(), "NotImplementedError");
-    assert!(err.to_string().contains("bfloat16"));
+fn ml_dtypes_arrays_run_the_loop_numpys_legacy_search_finds() {
+    // Measured with NumPy 2.5.5 and ml_dtypes 0.6.0 (and in
+    // ops_numpy_ml_dtypes.jsonl): ml_dtypes' own loop, NumPy's first loop
+    // both cast to safely where it has none, even without a common dtype.
+    let x = |dtype| Operand::array(dtype, false);
+    let answer = |op, operands: &[Operand]| Numpy.operation(op, operands).unwrap();
+    let bf16 = x(DType::BFloat16);
+    assert_eq!(
+        answer(Op::TrueDivide, &[bf16, Operand::py_int(3)]),
+        Ok(Typed::strong(DType::BFloat16))
+    );
+    assert_eq!(
+        answer(Op::TrueDivide, &[bf16, Operand::py_float(2.5)]),
+        Ok(Typed::strong(DType::Float32))
+    );
+    assert_eq!(
+        answer(Op::Less, &[bf16, x(DType::Int8)]),
+        Ok(Typed::strong(DType::Bool))
+    );
+    let (i4, u4) = (x(DType::Int4), x(DType::UInt4));
+    assert!(Numpy.result_type(&[i4, u4]).is_err());
+    assert_eq!(answer(Op::Add, &[i4, u4]), Ok(Typed::strong(DType::Int8)));
+    assert_eq!(answer(Op::Add, &[i4, i4]), Ok(Typed::strong(DType::Int4)));
+    let err = answer(Op::Equal, &[i4, Operand::py_int(300)]).unwrap_err();
+    assert_eq!(err.to_string(), "Python integer 300 out of bounds for int8");
+}
+
+#[test]
+fn ml_dtypes_setitem_reads_python_ints_as_c_longs() {
+    // Measured with NumPy 2.5.5 and ml_dtypes 0.6.0; the forms table leaves
+    // 2**63 out.
+    let big = Operand::py_int(1 << 63);
+    let assign = |dtype| Numpy.assign(Operand::array(dtype, false), big).unwrap();
+    assert_eq!(
+        assign(DType::BFloat16).unwrap_err().to_string(),
+        "expected number, got int"
+    );
+    assert_eq!(
+        assign(DType::Int4).unwrap_err().to_string(),
+        "Python int too large to convert to C long"
+    );
+    let wraps = Numpy.assign(Operand::array(DType::Int4, false), Operand::py_int(300));
+    assert_eq!(wraps, Some(Ok(Typed::strong(DType::Int4))));
 }
 
 #[test]

@@ -125,6 +125,8 @@ golden! {
     ops_array_api => "ops_array_api.jsonl";
     ops_keras => "ops_keras.jsonl";
     ops_paddle => "ops_paddle.jsonl";
+    ops_numpy_ml_dtypes => "ops_numpy_ml_dtypes.jsonl";
+    forms_numpy_ml_dtypes => "forms_numpy_ml_dtypes.jsonl";
 }
 
 /// The batch protocol's answer to one request, as the CLI's `batch` gives it.

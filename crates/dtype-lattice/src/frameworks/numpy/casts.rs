@@ -183,6 +183,28 @@ fn ml_dtypes_safe(from: DType, to: DType) -> bool {
     }
 }
 
+/// Whether NumPy has a cast from `from` to `to` at all (`casting="unsafe"`):
+/// NumPy's own dtypes and ml_dtypes' have casts both ways, but among its
+/// own types ml_dtypes registers only some: between its floats (but
+/// `float8_e8m0fnu`, which casts only to and from `bfloat16`), between its
+/// integers and its floats (but `int4` and `uint4` with `float6_e2m3fn`),
+/// and from each sub-byte integer to the wider ones of its signedness.
+pub(super) fn has_cast(from: DType, to: DType) -> bool {
+    use DType::*;
+    if from == to || is_builtin(from) || is_builtin(to) {
+        return true;
+    }
+    if from == Float8E8M0Fnu || to == Float8E8M0Fnu {
+        return from == BFloat16 || to == BFloat16;
+    }
+    let excluded = |a: DType, b: DType| a == Float6E2M3Fn && matches!(b, Int4 | UInt4);
+    match (from.is_integer(), to.is_integer()) {
+        (true, true) => from.kind() == to.kind() && to.bits() > from.bits(),
+        (false, false) => true,
+        _ => !excluded(from, to) && !excluded(to, from),
+    }
+}
+
 /// The common type NumPy searches for when neither of two dtypes casts
 /// safely to the other: the narrowest type of the larger scalar kind, or
 /// of a later kind, that both cast to safely. `None` if either dtype has no

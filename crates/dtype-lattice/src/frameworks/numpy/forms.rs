@@ -3,7 +3,7 @@
 //! `out=a` under `same_kind` casting, and `a[...] = v` casts the value as
 //! NumPy converts one element.
 
-use super::{array_dtype, casts, check_python_int, ops, Numpy};
+use super::{array_dtype, casts, check_python_int, ops, user_loops};
 use crate::frameworks::common::Arrays;
 use crate::frameworks::python::{self, Number};
 use crate::types::{
@@ -12,15 +12,14 @@ use crate::types::{
 
 /// `op` in `form`: the operator, reflected or in-place one.
 pub(super) fn operation_as(
-    numpy: &Numpy,
     op: Op,
     form: OpForm,
     operands: &[Operand],
 ) -> Option<Result<Typed, PromotionError>> {
     let arrays = Arrays {
         array: "array",
-        function: |op, operands: &[Operand]| Some(operator(numpy, op, operands)),
-        inplace: |op, a, b| Some(inplace(numpy, op, a, b)),
+        function: |op, operands: &[Operand]| Some(operator(op, operands)),
+        inplace: |op, a, b| Some(inplace(op, a, b)),
     };
     arrays.answer(op, form, operands)
 }
@@ -29,10 +28,10 @@ pub(super) fn operation_as(
 /// `np.square(a)` (its fast path for a Python int 2): `square` has no
 /// boolean loop, so a boolean array's square is `int8`, not `power`'s
 /// `int64`.
-fn operator(numpy: &Numpy, op: Op, operands: &[Operand]) -> Result<Typed, PromotionError> {
+fn operator(op: Op, operands: &[Operand]) -> Result<Typed, PromotionError> {
     match operands {
         [a, b] if squares(op, *a, *b) => Ok(Typed::strong(DType::Int8)),
-        _ => ops::operation(numpy, op, operands),
+        _ => ops::operation(op, operands),
     }
 }
 
@@ -45,15 +44,15 @@ fn squares(op: Op, a: Operand, b: Operand) -> bool {
 /// `a OP= b`: the ufunc with `out=a`, its result cast back to `a`'s dtype
 /// under `same_kind` casting, which NumPy checks before the loop runs (so
 /// `bool **= -1` is refused for its cast, not its negative power).
-fn inplace(numpy: &Numpy, op: Op, a: Operand, b: Operand) -> Result<Typed, PromotionError> {
-    let computed = operator(numpy, op, &[a, b]);
+fn inplace(op: Op, a: Operand, b: Operand) -> Result<Typed, PromotionError> {
+    let computed = operator(op, &[a, b]);
     let Some(to) = array_dtype(&a) else {
         return computed;
     };
     let negative_power = op == Op::Power && matches!(b.kind(), OperandKind::PyInt(v) if v < 0);
     let loop_result = match &computed {
         // The loop NumPy chose, before the loop refused the value.
-        Err(_) if negative_power => ops::operation(numpy, op, &[a, Operand::py_int(1)]),
+        Err(_) if negative_power => ops::operation(op, &[a, Operand::py_int(1)]),
         other => other.clone(),
     };
     let result = loop_result?;
@@ -66,26 +65,42 @@ fn inplace(numpy: &Numpy, op: Op, a: Operand, b: Operand) -> Result<Typed, Promo
         return Err(PromotionError::framework(
             ErrorKind::UFuncType,
             format!(
-                "Cannot cast ufunc '{name}' output from dtype('{}') to dtype('{to}') with \
-                 casting rule 'same_kind'",
-                result.dtype
+                "Cannot cast ufunc '{name}' output from {} to {} with casting rule \
+                 'same_kind'",
+                dtype_repr(result.dtype),
+                dtype_repr(to)
             ),
         ));
     }
     computed.map(|_| Typed::strong(to))
 }
 
-/// `np.can_cast(from, to, casting="same_kind")`: a safe cast, or a cast to
-/// a kind no lower in bool, unsigned, signed, float, complex.
+/// `np.can_cast(from, to, casting="same_kind")`: a safe cast, or a cast
+/// (where there is one at all) to
+/// a kind no lower in NumPy's order of `dtype.kind`: bool, unsigned,
+/// signed, float, complex, then the `'V'` that ml_dtypes gives all its
+/// types but `float8_e5m2` (so any of NumPy's dtypes casts to `bfloat16`
+/// or `int4` under `same_kind`, and neither casts back but safely).
 fn same_kind(from: DType, to: DType) -> bool {
-    let rank = |dtype: DType| match dtype.kind() {
-        Kind::Bool => 0,
-        Kind::Unsigned => 1,
-        Kind::Signed => 2,
-        Kind::Float => 3,
-        Kind::Complex => 4,
+    let order = |dtype: DType| match dtype.numpy_kind() {
+        'b' => 0,
+        'u' => 1,
+        'i' => 2,
+        'f' => 4,
+        'c' => 5,
+        _ => 8,
     };
-    casts::can_cast_safely(from, to) || rank(from) <= rank(to)
+    casts::can_cast_safely(from, to) || casts::has_cast(from, to) && order(from) <= order(to)
+}
+
+/// A dtype's `repr`, as NumPy's messages print it: `dtype('int8')`, and
+/// ml_dtypes' `dtype(bfloat16)`.
+fn dtype_repr(dtype: DType) -> String {
+    if dtype.is_ml_dtypes() {
+        format!("dtype({dtype})")
+    } else {
+        format!("dtype('{dtype}')")
+    }
 }
 
 /// `target[...] = value`: an array's values are cast whatever their dtype;
@@ -95,6 +110,24 @@ pub(super) fn assign(target: Operand, value: Operand) -> Result<Typed, Promotion
     let Some(dtype) = array_dtype(&target) else {
         return Err(python::no_item_assignment(Number::of(target.kind())));
     };
+    if let Some(from) = array_dtype(&value).filter(|&from| !casts::has_cast(from, dtype)) {
+        return Err(PromotionError::framework(
+            ErrorKind::Type,
+            format!(
+                "Cannot cast {} from {} to {} according to the rule 'unsafe'",
+                match value.kind() {
+                    OperandKind::ZeroDim(_) => "scalar",
+                    _ => "array data",
+                },
+                dtype_repr(from),
+                dtype_repr(dtype)
+            ),
+        ));
+    }
+    if dtype.is_ml_dtypes() {
+        user_loops::set_item(dtype, value.kind())?;
+        return Ok(Typed::strong(dtype));
+    }
     match value.kind() {
         OperandKind::PyInt(value) if dtype.is_integer() => check_python_int(value, dtype)?,
         OperandKind::PyComplex { .. } if dtype.is_integer() => {

@@ -54,6 +54,7 @@ mod forms;
 mod legacy;
 pub(crate) mod ops;
 mod promotion;
+mod user_loops;
 
 pub use legacy::NumpyLegacy;
 
@@ -121,26 +122,6 @@ impl Numpy {
     /// ```
     fn safe_cast(&self, from: DType, to: DType) -> bool {
         casts::can_cast_safely(from, to)
-    }
-}
-
-impl Numpy {
-    /// Arithmetic on ml_dtypes' types runs ml_dtypes' own loops, which the
-    /// library does not model: refused, naming the dtype.
-    fn refuse_ml_dtypes(&self, operands: &[Operand]) -> Result<(), PromotionError> {
-        match operands
-            .iter()
-            .find_map(|operand| array_dtype(operand).filter(|d| d.is_ml_dtypes()))
-        {
-            Some(dtype) => Err(PromotionError::framework(
-                ErrorKind::NotImplemented,
-                format!(
-                    "arithmetic on {dtype} runs ml_dtypes' own loops, which dtype-lattice does \
-                     not model; result_type gives NumPy's promotion"
-                ),
-            )),
-            None => Ok(()),
-        }
     }
 }
 
@@ -284,7 +265,7 @@ impl Policy for Numpy {
     /// assert_eq!(err.python_type(), "OverflowError");
     /// ```
     fn operation(&self, op: Op, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
-        Some(ops::operation(self, op, operands))
+        Some(ops::operation(op, operands))
     }
 
     fn describe_operation(&self, op: Op) -> Option<String> {
@@ -311,7 +292,7 @@ impl Policy for Numpy {
         form: OpForm,
         operands: &[Operand],
     ) -> Option<Result<Typed, PromotionError>> {
-        forms::operation_as(self, op, form, operands)
+        forms::operation_as(op, form, operands)
     }
 
     /// `a[...] = v`: the array keeps its dtype; a Python int must fit it.

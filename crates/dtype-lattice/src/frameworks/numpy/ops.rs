@@ -12,11 +12,9 @@
 //! search (boolean `subtract` and `negative`, `true_divide` of integers,
 //! negative integer powers) are in [`operation`], each with its message.
 
-use super::{array_dtype, casts, check_python_int, Numpy};
+use super::{array_dtype, casts, check_python_int, user_loops, Numpy};
 use crate::frameworks::common::{OpTable, Output};
-use crate::types::{
-    Arguments, DType, ErrorKind, Kind, Op, Operand, OperandKind, PromotionError, Typed,
-};
+use crate::types::{Arguments, DType, ErrorKind, Op, Operand, OperandKind, PromotionError, Typed};
 
 /// One ufunc.
 struct Ufunc {
@@ -136,12 +134,8 @@ pub(super) fn ufunc_name(op: Op) -> &'static str {
     UFUNCS[op].name
 }
 
-/// `np.<ufunc>(*operands).dtype`, NumPy's own dtypes only.
-pub(super) fn operation(
-    numpy: &Numpy,
-    op: Op,
-    operands: &[Operand],
-) -> Result<Typed, PromotionError> {
+/// `np.<ufunc>(*operands).dtype`.
+pub(super) fn operation(op: Op, operands: &[Operand]) -> Result<Typed, PromotionError> {
     let ufunc = &UFUNCS[op];
     let Some(arguments) = Arguments::new(op, operands, Operand::as_argument) else {
         return Err(PromotionError::framework(
@@ -155,50 +149,79 @@ pub(super) fn operation(
             ),
         ));
     };
-    let operands = arguments.get();
-    numpy.refuse_ml_dtypes(operands)?;
-    call(op, operands)
+    call(op, arguments.get())
 }
 
-/// `np.<ufunc>(*operands).dtype` for `op`, ml_dtypes' floats among the
-/// operands too (Keras's NumPy backend calls NumPy's functions on them;
-/// the `numpy` policy refuses them, see [`legacy_loop`]).
+/// `np.<ufunc>(*operands).dtype` for `op`: NumPy's promotion and loop
+/// selection, or its legacy loop search where a dtype of ml_dtypes takes
+/// part ([`user_loops`]; Keras's NumPy backend calls NumPy's functions on
+/// them too).
 pub(crate) fn call(op: Op, operands: &[Operand]) -> Result<Typed, PromotionError> {
     let ufunc = &UFUNCS[op];
     if operands
         .iter()
-        .any(|o| array_dtype(o).is_some_and(is_ml_float))
+        .any(|o| array_dtype(o).is_some_and(DType::is_ml_dtypes))
     {
-        return legacy_loop(op, operands).map(|dtype| Typed::strong(ufunc.gives(dtype)));
+        read_as_long(op, operands)?;
+        return legacy_call(op, operands).map(|dtype| Typed::strong(ufunc.gives(dtype)));
     }
+    read_as_long(op, operands)?;
     let promoted = Numpy.result_dtype(operands)?;
-    if ufunc.converts_ints {
+    // NumPy's comparisons of Python ints with integers compare any value;
+    // beside a bool, the int goes into the promoted loop like any other.
+    let bool_among = |o: &Operand| {
+        matches!(o.kind(), OperandKind::PyBool(_)) || array_dtype(o) == Some(DType::Bool)
+    };
+    if ufunc.converts_ints || op.is_comparison() && operands.iter().any(bool_among) {
         for operand in operands {
             if let OperandKind::PyInt(value) = operand.kind() {
                 check_python_int(value, promoted)?;
             }
         }
     }
-    let exponent = match (op, operands) {
+    call_on(op, promoted, power_exponent(op, operands)).map(Typed::strong)
+}
+
+/// `logical_and`'s promoter reads every Python int as a C `long` first,
+/// whatever the other operand.
+fn read_as_long(op: Op, operands: &[Operand]) -> Result<(), PromotionError> {
+    let beyond =
+        |o: &Operand| matches!(o.kind(), OperandKind::PyInt(v) if i64::try_from(v).is_err());
+    if op == Op::LogicalAnd && operands.iter().any(beyond) {
+        return Err(PromotionError::framework(
+            ErrorKind::Overflow,
+            "Python int too large to convert to C long",
+        ));
+    }
+    Ok(())
+}
+
+/// The Python int `power` raises to, where that is its exponent.
+fn power_exponent(op: Op, operands: &[Operand]) -> Option<i128> {
+    match (op, operands) {
         (Op::Power, [_, exponent]) => match exponent.kind() {
             OperandKind::PyInt(value) => Some(value),
             _ => None,
         },
         _ => None,
-    };
-    call_on(op, promoted, exponent).map(Typed::strong)
+    }
 }
 
 /// `np.<ufunc>` for `op` on arrays that all have `dtype` (ones, but
 /// `power`'s exponent where it holds `exponent`): NumPy's own handling of
-/// a few cases, then the loop, which for one of ml_dtypes' floats is its
-/// own where ml_dtypes registers one.
+/// a few cases, then the loop; for a dtype of ml_dtypes, the legacy search.
 pub(crate) fn call_on(
     op: Op,
     dtype: DType,
     exponent: Option<i128>,
 ) -> Result<DType, PromotionError> {
     let ufunc = &UFUNCS[op];
+    if dtype.is_ml_dtypes() {
+        let arrays = [Operand::dtype(dtype); 2];
+        let dtype = legacy_call(op, &arrays[..op.arity()])?;
+        refuse_negative_power(op, dtype, exponent)?;
+        return Ok(ufunc.gives(dtype));
+    }
     match (op, dtype) {
         (Op::Subtract, DType::Bool) => {
             return Err(PromotionError::framework(
@@ -231,57 +254,44 @@ pub(crate) fn call_on(
         }
         _ => {}
     }
-    let dtype = match ml_dtypes_loop(op, dtype) {
-        Some(own) => own,
-        None => select_loop(op, dtype)?,
-    };
+    let dtype = select_loop(op, dtype)?;
+    refuse_negative_power(op, dtype, exponent)?;
+    Ok(ufunc.gives(dtype))
+}
+
+/// NumPy's integer `power` loops refuse a negative exponent.
+fn refuse_negative_power(
+    op: Op,
+    dtype: DType,
+    exponent: Option<i128>,
+) -> Result<(), PromotionError> {
     if op == Op::Power && dtype.is_integer() && exponent.is_some_and(|e| e < 0) {
         return Err(PromotionError::framework(
             ErrorKind::Value,
             "Integers to negative integer powers are not allowed.".to_owned(),
         ));
     }
-    Ok(ufunc.gives(dtype))
+    Ok(())
 }
 
-/// Whether `dtype` is one of ml_dtypes' floats (`bfloat16`, the float8
-/// types, ...), which register loops of their own.
-fn is_ml_float(dtype: DType) -> bool {
-    dtype.is_ml_dtypes() && dtype.is_inexact()
+/// NumPy's ufunc for `op` where a dtype of ml_dtypes takes part: the loop
+/// of the legacy search (but for `logical_and`, whose promoter casts every
+/// input to `bool`), the Python scalars converted to it, and the loop's own
+/// refusals.
+fn legacy_call(op: Op, operands: &[Operand]) -> Result<DType, PromotionError> {
+    if op == Op::LogicalAnd {
+        return Ok(DType::Bool);
+    }
+    let dtype = legacy_loop(op, operands)?;
+    user_loops::convert_scalars(operands, dtype)?;
+    refuse_negative_power(op, dtype, power_exponent(op, operands))?;
+    Ok(dtype)
 }
 
-/// ml_dtypes' own loop of `op` for `dtype`: each of its floats has one for
-/// every ufunc here but the bitwise ones, on and to itself (comparisons
-/// to `bool`), as measured with ml_dtypes 0.6.0.
-fn ml_dtypes_loop(op: Op, dtype: DType) -> Option<DType> {
-    let bitwise = matches!(op, Op::BitwiseAnd | Op::BitwiseOr | Op::BitwiseXor);
-    (is_ml_float(dtype) && !bitwise).then_some(dtype)
-}
-
-/// NumPy's legacy loop search, which it runs when a dtype of ml_dtypes
-/// takes part (no promotion first): the first loop, ml_dtypes' own loops
-/// for its floats among the operands (in their order) before NumPy's, to
-/// which every operand casts safely. A Python scalar casts to what its
-/// kind holds: an int to any integer or inexact loop (ml_dtypes' floats
-/// too), a float to NumPy's floats and complexes, a complex to the
-/// complexes (`np.add(bfloat16, 2)` is `bfloat16`, with `2.5`
-/// `float32`, with `2j` `complex64`: measured).
+/// The loop of NumPy's legacy search for `op` on `operands`.
 fn legacy_loop(op: Op, operands: &[Operand]) -> Result<DType, PromotionError> {
-    let own = operands
-        .iter()
-        .filter_map(array_dtype)
-        .filter_map(|dtype| ml_dtypes_loop(op, dtype));
     let numpys = UFUNCS[op].loops.bytes().map(code_dtype);
-    let casts = |operand: &Operand, to: DType| match operand.kind() {
-        OperandKind::PyBool(_) => casts::can_cast_safely(DType::Bool, to),
-        OperandKind::PyInt(_) => to.is_integer() || to.is_inexact(),
-        OperandKind::PyFloat(_) => to.is_inexact() && !to.is_ml_dtypes(),
-        OperandKind::PyComplex { .. } => to.kind() == Kind::Complex,
-        _ => array_dtype(operand).is_some_and(|from| casts::can_cast_safely(from, to)),
-    };
-    own.chain(numpys)
-        .find(|&to| operands.iter().all(|operand| casts(operand, to)))
-        .ok_or_else(|| not_supported(op))
+    user_loops::search(op, operands, numpys).ok_or_else(|| not_supported(op))
 }
 
 /// The type of the loop NumPy's ufunc for `op` runs on operands promoted
@@ -349,9 +359,8 @@ mod tests {
         call(op, operands).map(|typed| typed.dtype)
     }
 
-    // Beyond the golden data (which refuses ml_dtypes' arithmetic for the
-    // `numpy` policy), each checked against NumPy 2.5.5 with ml_dtypes
-    // 0.6.0.
+    // Each checked against NumPy 2.5.5 with ml_dtypes 0.6.0 (and in
+    // ops_numpy_ml_dtypes.jsonl).
 
     #[test]
     fn ml_dtypes_floats_take_the_legacy_loop_search() {
