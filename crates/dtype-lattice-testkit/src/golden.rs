@@ -123,6 +123,10 @@ const PINNED: &[(&str, &[(&str, &str)])] = &[
         "conformance/generate_ops_tinygrad.py",
         &[("tinygrad", "0.14.0")],
     ),
+    (
+        "conformance/generate_forms_tinygrad.py",
+        &[("tinygrad", "0.14.0")],
+    ),
 ];
 
 /// JAX's generators: `requirements-jax12.txt` (Python 3.12).

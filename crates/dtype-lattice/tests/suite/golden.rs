@@ -125,6 +125,7 @@ golden! {
     ops_array_api => "ops_array_api.jsonl";
     ops_keras => "ops_keras.jsonl";
     ops_paddle => "ops_paddle.jsonl";
+    forms_tinygrad => "forms_tinygrad.jsonl";
 }
 
 /// The batch protocol's answer to one request, as the CLI's `batch` gives it.
