@@ -105,6 +105,7 @@ const PINNED: &[(&str, &[(&str, &str)])] = &[
     ),
     ("conformance/generate_mlx.py", &[("mlx", "0.32.4")]),
     ("conformance/generate_ops_mlx.py", &[("mlx", "0.32.4")]),
+    ("conformance/generate_forms_mlx.py", &[("mlx", "0.32.4")]),
     (
         "conformance/generate_paddle.py",
         &[("paddlepaddle", "3.3.1")],

@@ -126,6 +126,7 @@ golden! {
     ops_keras => "ops_keras.jsonl";
     ops_paddle => "ops_paddle.jsonl";
     forms_tinygrad => "forms_tinygrad.jsonl";
+    forms_mlx => "forms_mlx.jsonl";
 }
 
 /// The batch protocol's answer to one request, as the CLI's `batch` gives it.
