@@ -127,6 +127,7 @@ golden! {
     ops_paddle => "ops_paddle.jsonl";
     forms_tinygrad => "forms_tinygrad.jsonl";
     forms_mlx => "forms_mlx.jsonl";
+    forms_paddle => "forms_paddle.jsonl";
 }
 
 /// The batch protocol's answer to one request, as the CLI's `batch` gives it.
