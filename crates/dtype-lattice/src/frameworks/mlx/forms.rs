@@ -112,9 +112,11 @@ fn reflected(op: Op, a: Operand, b: Operand, form: &OpForm) -> Result<Typed, Pro
     array_dtype(&a)?;
     if array_dtype(&b)?.is_none() {
         // No array at all: `None OP 2`, Python's own refusal.
-        return Err(python::binary(op, Number::of(a.kind()), Number::of(b.kind()))
-            .and_then(Result::err)
-            .unwrap_or_else(|| python::unsupported(op, class(&a), class(&b))));
+        return Err(
+            python::binary(op, Number::of(a.kind()), Number::of(b.kind()))
+                .and_then(Result::err)
+                .unwrap_or_else(|| python::unsupported(op, class(&a), class(&b))),
+        );
     }
     if bitwise_name(op).is_some() {
         return Err(match form {

@@ -73,11 +73,7 @@ fn inplace(tinygrad: Tinygrad, op: Op, a: Operand, b: Operand) -> Result<Typed, 
     if stored != target {
         return Err(PromotionError::framework(
             ErrorKind::Runtime,
-            format!(
-                "assign dtype mismatch {} != {}",
-                repr(target),
-                repr(stored)
-            ),
+            format!("assign dtype mismatch {} != {}", repr(target), repr(stored)),
         ));
     }
     Ok(tinygrad.node_type(target))
@@ -221,7 +217,10 @@ mod tests {
     fn none_takes_any_assignment_and_gives_way_in_place() {
         let x = Operand::array(DType::Int8, false);
         let t = Tinygrad::default();
-        assert_eq!(t.assign(x, Operand::NONE), Some(Ok(Typed::strong(DType::Int8))));
+        assert_eq!(
+            t.assign(x, Operand::NONE),
+            Some(Ok(Typed::strong(DType::Int8)))
+        );
         assert_eq!(
             inplace(Op::Add, Operand::NONE, x),
             "RuntimeError: Could not infer dtype of None with type <class 'NoneType'>"

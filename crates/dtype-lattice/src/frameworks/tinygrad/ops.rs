@@ -257,9 +257,7 @@ fn method_of(op: Op) -> Option<Method> {
         Op::Sqrt => ("sqrt", 1),
         Op::Exp => ("exp", 1),
         Op::Floor => ("floor", 1),
-        Op::Less | Op::LessEqual | Op::Greater | Op::GreaterEqual | Op::LogicalAnd => {
-            return None
-        }
+        Op::Less | Op::LessEqual | Op::Greater | Op::GreaterEqual | Op::LogicalAnd => return None,
     };
     Some(Method { name, most })
 }
