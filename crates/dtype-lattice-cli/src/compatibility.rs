@@ -58,6 +58,7 @@ fn markdown(report: &Compatibility) -> String {
         matrix(&mut out, report, title, pick);
     }
     operations(&mut out, report);
+    forms(&mut out, report);
     pairs(&mut out, report);
     out
 }
@@ -91,6 +92,34 @@ fn operations(out: &mut String, report: &Compatibility) {
     );
     for row in &ops.rows {
         let cells: Vec<String> = row.against_reference[1..]
+            .iter()
+            .map(|count| match count {
+                Some(c) => format!("{} / {}", c.differing, c.compared),
+                None => "·".to_string(),
+            })
+            .collect();
+        let _ = writeln!(out, "| `{}` | {} |", row.op, cells.join(" | "));
+    }
+    out.push('\n');
+}
+
+/// Each policy's operators against its functions.
+fn forms(out: &mut String, report: &Compatibility) {
+    let _ = write!(
+        out,
+        "## Operators and functions\n\n\
+         Inside each policy, the cells where the operator (`a + b`, `2 + x`, `-x`,\n\
+         `abs(x)`, as Python evaluates it) answers otherwise than the framework's\n\
+         function, of those compared (arrays of the policy's dtypes and the Python\n\
+         scalars, at least one array; every failure counts as the same answer); · where\n\
+         the policy does not answer one of the two forms (docs/policies.md,\n\
+         \"Forms\").\n\n| | {} |\n|---|{}\n",
+        report.names.join(" | "),
+        "---|".repeat(report.names.len())
+    );
+    for row in &report.forms.rows {
+        let cells: Vec<String> = row
+            .operator_against_function
             .iter()
             .map(|count| match count {
                 Some(c) => format!("{} / {}", c.differing, c.compared),

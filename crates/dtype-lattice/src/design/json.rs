@@ -279,11 +279,26 @@ impl Compatibility {
                 })
             })
             .collect();
+        let forms: Vec<Value> = self
+            .forms
+            .rows
+            .iter()
+            .map(|row| {
+                let cells: Map<String, Value> = self
+                    .names
+                    .iter()
+                    .zip(&row.operator_against_function)
+                    .map(|(name, c)| (name.clone(), c.as_ref().map_or(Value::Null, count)))
+                    .collect();
+                json!({ "op": row.op.name(), "operator_against_function": cells })
+            })
+            .collect();
         json!({
             "policies": self.names,
             "pairs": pairs,
             "probes": probes,
             "operations": { "reference": self.names.first(), "rows": rows, "probes": op_probes },
+            "forms": forms,
         })
     }
 }

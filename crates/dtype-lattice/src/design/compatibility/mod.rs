@@ -27,8 +27,10 @@
 //! assert!(pair.themes.iter().any(|t| t.theme == Theme::IntegersWithFloats));
 //! ```
 
+mod forms;
 mod operations;
 
+pub use forms::{FormRow, Forms};
 pub use operations::{OpProbe, OpProbeAnswers, OpRow, Operations, OP_PROBES};
 
 use crate::policy::Policy;
@@ -45,6 +47,8 @@ pub struct Compatibility {
     pub probes: Vec<ProbeAnswers>,
     /// The other operations, each policy against the first.
     pub operations: Operations,
+    /// Each policy's operators against its functions.
+    pub forms: Forms,
 }
 
 /// How two policies compare.
@@ -389,6 +393,7 @@ impl Compatibility {
             pairs,
             probes,
             operations: Operations::new(policies),
+            forms: Forms::new(policies),
         }
     }
 }
