@@ -288,9 +288,10 @@ impl Policy for Keras {
     /// Every form but the function is the backend's: `keras.ops` are
     /// functions, and in eager mode they return the backend's arrays
     /// (`tf.Tensor`, `jax.Array`, `np.ndarray`), whose operators are the
-    /// backend's own (measured with Keras 3.15.1 and TensorFlow 2.21.0:
-    /// `keras.ops.add(x, 2.5)` of an `int8` tensor is `float32`, `x + 2.5`
-    /// TensorFlow's `InvalidArgumentError`).
+    /// backend's own (measured with Keras 3.15.1, `requirements-keras.txt`:
+    /// `keras.ops.add(x, 2.5)` of an `int8` tensor is `float32` on every
+    /// backend, `x + 2.5` TensorFlow's `InvalidArgumentError`, JAX's
+    /// `float32`, NumPy's `float64`).
     ///
     /// ```
     /// use dtype_lattice::frameworks::keras::Keras;
