@@ -227,53 +227,72 @@ def child(start: int) -> None:
     """Prints the answer of every cell from ``start`` on, one JSON line a
     cell, as soon as it has it."""
     makes = [make for make, _ in operands()]
+
+    def cell(op: str, a: int, b: int | None) -> Callable[[], str]:
+        return lambda: call(op, [makes[a]()] + (
+            [] if b is None else [makes[b]()]))
+
+    serve(start, [cell(*c) for c in cells(len(makes))])
+
+
+def serve(start: int, calls: list[Callable[[], str]]) -> None:
+    """Prints the answer of every call from ``start`` on, one JSON line a
+    call, as soon as it has it (the child's side of ``run_cells``)."""
     print(json.dumps({"ready": start}), flush=True)
-    for i, (op, a, b) in enumerate(cells(len(makes))[start:], start):
-        values = [makes[a]()] + ([] if b is None else [makes[b]()])
+    for i, run in enumerate(calls[start:], start):
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                out = {"i": i, "ok": call(op, values)}
+                out = {"i": i, "ok": run()}
         except Exception as e:  # noqa: BLE001 - every exception is data
-            out = {"i": i, "error": [type(e).__name__, str(e)]}
+            out = {"i": i, "error": [golden_io.error_type(e), str(e)]}
         print(json.dumps(out), flush=True)
 
 
-def run_cells(n_forms: int) -> tuple[list, list[int]]:
-    """Every cell's answer (``{"ok": ...}`` or ``{"error": [T, M]}``, None
-    for a call that did not return), each child killed and a new one
-    started after the cell it hung on."""
-    todo = cells(n_forms)
-    results: list = [None] * len(todo)
+def run_cells(count: int, script: str = __file__) -> tuple[list, list[int],
+                                                           list[int]]:
+    """Every call's answer (``{"ok": ...}`` or ``{"error": [T, M]}``, None
+    for a call that did not return), ``count`` calls that ``script
+    --child START`` answers from START on (``serve``), each child killed
+    and a new one started after the call it hung on; and the calls that
+    hung and those that ended the child (Paddle aborts the process on some
+    calls), a new child started after each."""
+    results: list = [None] * count
     hung: list[int] = []
+    aborted: list[int] = []
     start = 0
-    while start < len(todo):
+    while start < count:
         proc = subprocess.Popen(
-            [sys.executable, __file__, "--child", str(start)],
+            [sys.executable, script, "--child", str(start)],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         assert proc.stdout is not None
         fd = proc.stdout.fileno()
         buffer = b""
 
         def next_line(timeout: float | None) -> bytes | None:
-            """The child's next line; None if none came within timeout."""
+            """The child's next line; None if none came within timeout,
+            b"" if the child ended."""
             nonlocal buffer
             while b"\n" not in buffer:
                 ready, _, _ = select.select([fd], [], [], timeout)
                 if not ready:
                     return None
                 data = os.read(fd, 1 << 16)
-                assert data, f"the child ended at cell {start}"
+                if not data:
+                    return b""
                 buffer += data
             text, buffer = buffer.split(b"\n", 1)
             return text
 
         assert json.loads(next_line(None)) == {"ready": start}
-        while start < len(todo):
+        while start < count:
             text = next_line(HANG_SECONDS)
-            if text is None:
-                proc.kill()
-                hung.append(start)
+            if not text:
+                if text is None:
+                    proc.kill()
+                    hung.append(start)
+                else:
+                    aborted.append(start)
                 start += 1
                 break
             entry = json.loads(text)
@@ -282,8 +301,9 @@ def run_cells(n_forms: int) -> tuple[list, list[int]]:
             start += 1
         proc.wait()
         proc.stdout.close()
-        assert proc.returncode in (0, -9), proc.returncode
-    return results, hung
+        assert proc.returncode in (0, -9) or start - 1 in aborted, \
+            proc.returncode
+    return results, hung, aborted
 
 
 def empty_dtype(op: str, form_a, form_b, makes: dict) -> str:
@@ -316,7 +336,8 @@ def main(argv: list[str] | None = None) -> None:
     forms = [form for _, form in ops]
     makes = {json.dumps(form): make for make, form in ops}
     check_functions(ops)
-    results, hung = run_cells(len(forms))
+    results, hung, aborted = run_cells(len(cells(len(forms))))
+    assert not aborted, aborted
     table = Table()
     hangs = []
     for i in hung:

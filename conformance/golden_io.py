@@ -168,6 +168,10 @@ DEVIATIONS = {
         "the call never returned (recorded as Hang); we raise "
         "DoesNotReturnError, whatever its message (docs/policies.md, "
         "deliberate difference)",
+    "aborts":
+        "the call ended the process (recorded as Abort: PaddlePaddle's "
+        "SIGABRT); we raise DoesNotReturnError, whatever its message "
+        "(docs/policies.md, deliberate difference)",
 }
 SUB_BYTE_INTS = {"int1", "int2", "int4", "uint1", "uint2", "uint4"}
 
@@ -191,6 +195,8 @@ def deviation(fn: str | None, args: list, x64: bool, recorded: dict) -> dict | N
     if error.get("type") == "Hang":
         return record("does-not-return",
                       {"error": {"type": "DoesNotReturnError"}})
+    if error.get("type") == "Abort":
+        return record("aborts", {"error": {"type": "DoesNotReturnError"}})
     return None
 
 

@@ -200,6 +200,7 @@ class Table:
     def record_forms(self, policy: str, operands: list[tuple[Any, Any]],
                      targets: list[tuple[Any, Any]],
                      call: Callable[[Callable[[list], Any], list], str],
+                     forms: dict[str, tuple[Callable, list]] | None = None,
                      **config: Any) -> None:
         """The forms tables (``forms_<framework>.jsonl``): each form of
         ``FORMS`` on the operations it has, first operands ``operands``
@@ -208,11 +209,13 @@ class Table:
         form)`` as ``operands``), second operands ``operands``.
         ``call(run, values)`` answers the dtype string of ``run(values)``
         (one of ``operator_form`` ...), arrays among ``values`` as the
-        framework makes them (JAX: traced)."""
+        framework makes them (JAX: traced). ``forms`` replaces ``FORMS``
+        where a framework has more to record (tinygrad's and PaddlePaddle's
+        functions, whose batch default is the operator)."""
         def one(run: Callable[[list], Any], makes: list) -> Any:
             return self.answer(lambda: call(run, [make() for make in makes]))
 
-        for form, (run, ops) in FORMS.items():
+        for form, (run, ops) in (FORMS if forms is None else forms).items():
             firsts = targets if form in ("inplace", "setitem") else operands
             for op in ops:
                 if op in UNARY:

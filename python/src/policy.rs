@@ -5,7 +5,7 @@
 use dtype_lattice::design::diff::Comparison;
 use dtype_lattice::design::table::{Labels, Table};
 use dtype_lattice::registry::{self, Settings, SETTINGS};
-use dtype_lattice::{Call, Op, OpForm, Operand, PromotionError, Unanswered};
+use dtype_lattice::{Call, Op, OpForm, Operand, PromotionError};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyString, PyTuple};
@@ -236,10 +236,9 @@ impl Policy {
                     .parse()
                     .map_err(|err: dtype_lattice::ParseOpFormError| value_error(&err))?;
                 let call = Call::new(op, form).map_err(|err| value_error(&err))?;
-                self.policy.call(call, &operands).ok_or_else(|| {
-                    let policy = self.policy.name();
-                    PyTypeError::new_err(Unanswered::CallNotModelled { policy, call }.to_string())
-                })?
+                self.policy
+                    .call(call, &operands)
+                    .ok_or_else(|| PyTypeError::new_err(self.policy.unanswered(call).to_string()))?
             }
         };
         let typed = answer.map_err(|err| raise(py, err))?;

@@ -161,10 +161,9 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
                     )));
                 }
                 let arguments: Vec<Operand> = operands.iter().map(|o| o.as_argument()).collect();
-                let result = policy.call(call, &arguments).ok_or_else(|| {
-                    let policy = policy.name();
-                    Failure::Usage(Unanswered::CallNotModelled { policy, call }.to_string())
-                })?;
+                let result = policy
+                    .call(call, &arguments)
+                    .ok_or_else(|| Failure::Usage(policy.unanswered(call).to_string()))?;
                 writeln!(out, "{}", result.map_err(Failure::Promotion)?)?;
                 return Ok(());
             }

@@ -109,12 +109,17 @@ const PINNED: &[(&str, &[(&str, &str)])] = &[
     ),
     ("conformance/generate_mlx.py", &[("mlx", "0.32.4")]),
     ("conformance/generate_ops_mlx.py", &[("mlx", "0.32.4")]),
+    ("conformance/generate_forms_mlx.py", &[("mlx", "0.32.4")]),
     (
         "conformance/generate_paddle.py",
         &[("paddlepaddle", "3.3.1")],
     ),
     (
         "conformance/generate_ops_paddle.py",
+        &[("paddlepaddle", "3.3.1")],
+    ),
+    (
+        "conformance/generate_forms_paddle.py",
         &[("paddlepaddle", "3.3.1")],
     ),
     ("conformance/generate_keras.py", KERAS),
@@ -125,6 +130,10 @@ const PINNED: &[(&str, &[(&str, &str)])] = &[
     ),
     (
         "conformance/generate_ops_tinygrad.py",
+        &[("tinygrad", "0.14.0")],
+    ),
+    (
+        "conformance/generate_forms_tinygrad.py",
         &[("tinygrad", "0.14.0")],
     ),
 ];

@@ -157,8 +157,8 @@ mod types;
 pub use policy::{JaxFunctions, Policy, TypedLattice, WrittenGraph};
 pub use types::hierarchy;
 pub use types::{
-    Call, CallError, DType, ErrorKind, FInfo, IInfo, InfoError, Kind, NoPathReason, Op, OpForm,
-    Operand, OperandKind, Operator, ParseDTypeError, ParseOpError, ParseOpFormError,
+    Call, CallError, DType, Elsewhere, ErrorKind, FInfo, IInfo, InfoError, Kind, NoPathReason, Op,
+    OpForm, Operand, OperandKind, Operator, ParseDTypeError, ParseOpError, ParseOpFormError,
     ParseOperandError, PromotionError, PyScalar, TypeList, TypeSpec, Typed, Unanswered, Warning,
     WarningKind,
 };

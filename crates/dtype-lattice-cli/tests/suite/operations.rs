@@ -439,4 +439,19 @@ fn a_form_python_lacks_is_refused_with_the_fix() {
         stderr.contains("does not model add in place (a += b) yet"),
         "{stderr}"
     );
+    // jax.lax has only functions: `a + b` is the jax policy's.
+    let lax = run(&[
+        "result-type",
+        "--policy",
+        "jax-lax",
+        "--op",
+        "add",
+        "--form",
+        "operator",
+        "int8",
+        "int8",
+    ]);
+    assert_eq!(lax.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&lax.stderr);
+    assert!(stderr.contains("ask policy 'jax' for it"), "{stderr}");
 }

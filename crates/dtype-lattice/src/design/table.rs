@@ -253,13 +253,13 @@ impl Question {
         if self.ask(policy, probe, probe).is_some() {
             return None;
         }
-        let name = policy.name();
-        Some(match self {
-            Question::Call(call) => Unanswered::CallNotModelled { policy: name, call },
-            _ => Unanswered::NotModelled {
-                policy: name,
-                op: op.expect("an operation's question"),
+        Some(match (self, op) {
+            (Question::Call(call), _) => policy.unanswered(call),
+            (_, Some(op)) => Unanswered::NotModelled {
+                policy: policy.name(),
+                op,
             },
+            (_, None) => return None,
         })
     }
 

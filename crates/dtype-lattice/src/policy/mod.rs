@@ -37,7 +37,7 @@ mod typed_lattice;
 
 pub use typed_lattice::TypedLattice;
 
-use crate::types::{Call, ErrorKind, OpForm};
+use crate::types::{Call, Elsewhere, ErrorKind, OpForm, Unanswered};
 use crate::types::{DType, Op, Operand, PromotionError, PyScalar, TypeSpec, Typed, Warning};
 
 /// A promotion graph as a framework's source writes it: each label and
@@ -139,6 +139,15 @@ pub trait Policy: Send + Sync {
         _form: OpForm,
         _operands: &[Operand],
     ) -> Option<Result<Typed, PromotionError>> {
+        None
+    }
+
+    /// Where `call` is answered when the policy has no such form by
+    /// design, not merely not yet: `jax-lax` has only functions, and `a +
+    /// b` on JAX arrays is the `jax` policy's. `None` by default; a policy
+    /// that returns `Some` answers `None` for that call, and every surface
+    /// says so with the fix ([`Unanswered::AnsweredBy`]).
+    fn answered_by(&self, _call: Call) -> Option<Elsewhere> {
         None
     }
 
@@ -302,6 +311,26 @@ impl dyn Policy + '_ {
             self.operation(op, operands)
         } else {
             self.operation_as(op, call.form(), operands)
+        }
+    }
+
+    /// Why [`call`](#method.call) gave no answer for `call`, in the words
+    /// every surface gives: another policy's form
+    /// ([`Policy::answered_by`]), or not modelled yet.
+    ///
+    /// ```
+    /// use dtype_lattice::registry::{by_name, Settings};
+    /// use dtype_lattice::{Call, OpForm, Op};
+    /// let lax = by_name("jax-lax", Settings::default()).unwrap();
+    /// let plus = Call::new(Some(Op::Add), OpForm::Operator).unwrap();
+    /// assert!(lax.call(plus, &[]).is_none());
+    /// assert!(lax.unanswered(plus).to_string().ends_with("ask policy 'jax' for it"));
+    /// ```
+    pub fn unanswered(&self, call: Call) -> Unanswered {
+        let policy = self.name();
+        match self.answered_by(call) {
+            Some(by) => Unanswered::AnsweredBy { policy, call, by },
+            None => Unanswered::CallNotModelled { policy, call },
         }
     }
 

@@ -12,7 +12,7 @@ use crate::policy::Policy;
 use crate::registry::{self, Setting, Settings, SETTINGS};
 use crate::text::{nearest, quote};
 use crate::types::hierarchy::{isdtype, issubdtype};
-use crate::types::{Call, Op, OpForm, Unanswered, Warning};
+use crate::types::{Call, Op, OpForm, Warning};
 
 /// The functions a policy answers: every policy `promote_types` and
 /// `result_type`, the rest where its framework has them; so are the
@@ -143,10 +143,9 @@ pub(super) fn evaluate(
         let policy = named
             .build(settings)
             .map_err(|err| ErrorAnswer::value(err.to_string()))?;
-        let answer = policy.call(call, &operands(args)?).ok_or_else(|| {
-            let policy = policy.name();
-            ErrorAnswer::value(Unanswered::CallNotModelled { policy, call }.to_string())
-        })?;
+        let answer = policy
+            .call(call, &operands(args)?)
+            .ok_or_else(|| ErrorAnswer::value(policy.unanswered(call).to_string()))?;
         return typed(answer?);
     }
     if FACT_FNS.contains(&name) {

@@ -281,6 +281,26 @@ impl fmt::Display for Call {
     }
 }
 
+/// Where a form a policy lacks by design is answered: the policy that
+/// answers it, and why ([`Policy::answered_by`](crate::Policy::answered_by)).
+/// `jax.lax` is a module of functions, so `a + b` on the arrays it returns
+/// is `jax.numpy`'s operator, which the `jax` policy answers.
+///
+/// ```
+/// use dtype_lattice::registry::{by_name, Settings};
+/// use dtype_lattice::{Call, OpForm, Op};
+/// let lax = by_name("jax-lax", Settings::default()).unwrap();
+/// let plus = Call::new(Some(Op::Add), OpForm::Operator).unwrap();
+/// assert_eq!(lax.answered_by(plus).unwrap().policy, "jax");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Elsewhere {
+    /// The registry name of the policy that answers it (`jax`).
+    pub policy: &'static str,
+    /// Why, in words, for the error that names the fix.
+    pub why: &'static str,
+}
+
 /// Why a [`Call`] cannot be made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Why {

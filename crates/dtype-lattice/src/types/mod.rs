@@ -29,7 +29,7 @@ mod warning;
 
 pub use dtype::{DType, Kind, ParseDTypeError};
 pub use error::{ErrorKind, NoPathReason, PromotionError, TypeList};
-pub use form::{Call, CallError, OpForm, Operator, ParseOpFormError};
+pub use form::{Call, CallError, Elsewhere, OpForm, Operator, ParseOpFormError};
 pub use info::{FInfo, IInfo, InfoError};
 pub(crate) use op::Arguments;
 pub use op::{Op, ParseOpError, Unanswered};

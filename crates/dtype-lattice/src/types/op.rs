@@ -11,7 +11,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::text::{nearest, quote};
-use crate::types::{Call, Operand};
+use crate::types::{Call, Elsewhere, Operand};
 
 /// An operation, named as NumPy names its ufunc.
 ///
@@ -226,6 +226,17 @@ pub enum Unanswered {
         /// The call.
         call: Call,
     },
+    /// The policy has no such form by design, and another policy answers
+    /// it ([`Policy::answered_by`](crate::Policy::answered_by)): the error
+    /// names that policy.
+    AnsweredBy {
+        /// The policy's name.
+        policy: String,
+        /// The call.
+        call: Call,
+        /// The policy that answers it, and why.
+        by: Elsewhere,
+    },
 }
 
 impl fmt::Display for Unanswered {
@@ -238,6 +249,11 @@ impl fmt::Display for Unanswered {
             Unanswered::CallNotModelled { policy, call } => write!(
                 f,
                 "{policy} does not model {call} yet; docs/policies.md lists what each policy models"
+            ),
+            Unanswered::AnsweredBy { policy, call, by } => write!(
+                f,
+                "{policy} does not answer {call}: {}; ask policy '{}' for it",
+                by.why, by.policy
             ),
             Unanswered::NoTable(op) => write!(
                 f,

@@ -547,4 +547,12 @@ fn the_form_field_asks_an_operation_as_written() {
     let operator = ask(&format!(r#"{{"fn": "add", "form": "operator", {paddle}}}"#));
     assert_eq!(default, operator);
     assert_eq!(default["ok"]["dtype"], "float32");
+    // A form a policy lacks by design names the policy that answers it:
+    // Keras's `x[...] = v` is on the backend's tensors.
+    let keras = ask(r#"{"form": "setitem", "policy": "keras", "args": ["int8", 2]}"#);
+    assert_eq!(keras["error"]["type"], "ValueError");
+    assert!(
+        message(&keras).ends_with("ask policy 'tensorflow' for it"),
+        "{keras}"
+    );
 }

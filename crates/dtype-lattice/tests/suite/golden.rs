@@ -127,6 +127,9 @@ golden! {
     ops_paddle => "ops_paddle.jsonl";
     ops_numpy_ml_dtypes => "ops_numpy_ml_dtypes.jsonl";
     forms_numpy_ml_dtypes => "forms_numpy_ml_dtypes.jsonl";
+    forms_tinygrad => "forms_tinygrad.jsonl";
+    forms_mlx => "forms_mlx.jsonl";
+    forms_paddle => "forms_paddle.jsonl";
 }
 
 /// The batch protocol's answer to one request, as the CLI's `batch` gives it.

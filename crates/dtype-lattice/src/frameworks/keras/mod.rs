@@ -86,7 +86,9 @@ mod tensorflow_backend;
 use std::fmt;
 
 use crate::policy::{Policy, TypedLattice, WrittenGraph};
-use crate::types::{DType, Op, Operand, PromotionError, PyScalar, TypeSpec, Typed};
+use crate::types::{
+    Call, DType, Elsewhere, Op, OpForm, Operand, PromotionError, PyScalar, TypeSpec, Typed,
+};
 use jax_backend::JaxBackend;
 use numpy_backend::NumpyBackend;
 use promotion::{DTYPES, LATTICE};
@@ -281,6 +283,45 @@ impl Policy for Keras {
     /// ```
     fn operation(&self, op: Op, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
         Some(self.run(op, operands).map(Typed::strong))
+    }
+
+    /// Every form but the function is the backend's: `keras.ops` are
+    /// functions, and in eager mode they return the backend's arrays
+    /// (`tf.Tensor`, `jax.Array`, `np.ndarray`), whose operators are the
+    /// backend's own (measured with Keras 3.15.1, `requirements-keras.txt`:
+    /// `keras.ops.add(x, 2.5)` of an `int8` tensor is `float32` on every
+    /// backend, `x + 2.5` TensorFlow's `InvalidArgumentError`, JAX's
+    /// `float32`, NumPy's `float64`).
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::keras::Keras;
+    /// use dtype_lattice::{Call, OpForm, Op, Policy};
+    /// let div = Call::new(Some(Op::TrueDivide), OpForm::Reflected).unwrap();
+    /// assert_eq!(Keras::default().answered_by(div).unwrap().policy, "tensorflow");
+    /// ```
+    fn answered_by(&self, call: Call) -> Option<Elsewhere> {
+        if call.form() == OpForm::Function {
+            return None;
+        }
+        let (policy, why) = match self.backend {
+            Backend::TensorFlow => (
+                "tensorflow",
+                "keras.ops are functions, and in eager mode they return tf.Tensor under the \
+                 TensorFlow backend, whose operators, in-place operators and assignment are \
+                 TensorFlow's",
+            ),
+            Backend::Jax => (
+                "jax",
+                "keras.ops are functions, and in eager mode they return jax.Array under the JAX \
+                 backend, whose operators, in-place operators and assignment are JAX's",
+            ),
+            Backend::Numpy => (
+                "numpy",
+                "keras.ops are functions, and in eager mode they return np.ndarray under the \
+                 NumPy backend, whose operators, in-place operators and assignment are NumPy's",
+            ),
+        };
+        Some(Elsewhere { policy, why })
     }
 
     fn describe_operation(&self, op: Op) -> Option<String> {

@@ -44,10 +44,11 @@
 //! assert_eq!(err.to_string(), "[result_type] Inputs must be arrays or dtypes.");
 //! ```
 
+mod forms;
 mod ops;
 
 use crate::policy::{Policy, TypedLattice};
-use crate::types::{DType, ErrorKind, Kind, Op, PromotionError, Typed};
+use crate::types::{DType, ErrorKind, Kind, Op, OpForm, PromotionError, Typed};
 use crate::types::{Operand, OperandKind, PyScalar, TypeSpec};
 
 /// MLX's dtypes, in the order of its table.
@@ -305,6 +306,45 @@ impl Policy for Mlx {
 
     fn describe_operation(&self, op: Op) -> Option<String> {
         Some(ops::describe(op))
+    }
+
+    /// `mx.array`'s operators (`forms.rs`): the functions, but the bitwise
+    /// ones refuse an inexact dtype first and have no reflected methods;
+    /// `x OP= b` rebinds `x`, and `x /= b` refuses an integer or `bool` `x`.
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::mlx::Mlx;
+    /// use dtype_lattice::{DType, Op, OpForm, Operand, Policy, Typed};
+    /// let x = Operand::array(DType::Int8, false);
+    /// let iadd = Mlx.operation_as(Op::Add, OpForm::InPlace, &[x, Operand::py_float(2.5)]);
+    /// assert_eq!(iadd, Some(Ok(Typed::strong(DType::Float32))));
+    /// let rand = Mlx.operation_as(Op::BitwiseAnd, OpForm::Operator, &[Operand::py_int(2), x]);
+    /// assert_eq!(
+    ///     rand.unwrap().unwrap_err().to_string(),
+    ///     "unsupported operand type(s) for &: 'int' and 'mlx.core.array'"
+    /// );
+    /// ```
+    fn operation_as(
+        &self,
+        op: Op,
+        form: OpForm,
+        operands: &[Operand],
+    ) -> Option<Result<Typed, PromotionError>> {
+        forms::operation_as(op, form, operands)
+    }
+
+    /// `x[...] = v`, which replaces `x` by `v` in MLX: `x` takes `v`'s
+    /// dtype, a Python number's as MLX makes it beside `x`.
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::mlx::Mlx;
+    /// use dtype_lattice::{DType, Operand, Policy, Typed};
+    /// let x = Operand::array(DType::Int8, false);
+    /// assert_eq!(Mlx.assign(x, Operand::py_float(2.5)), Some(Ok(Typed::strong(DType::Float32))));
+    /// assert_eq!(Mlx.assign(x, Operand::py_int(2)), Some(Ok(Typed::strong(DType::Int8))));
+    /// ```
+    fn assign(&self, target: Operand, value: Operand) -> Option<Result<Typed, PromotionError>> {
+        Some(forms::assign(target, value))
     }
 }
 

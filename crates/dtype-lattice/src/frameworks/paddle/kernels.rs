@@ -83,6 +83,10 @@ pub(super) static ABS: Kernel = kernel("abs", &[I32, I64, F64, C128, F32, C64]);
 pub(super) static SIGN: Kernel = kernel("sign", &[I16, F64, C128, I32, U8, F32, C64, I64, I8]);
 pub(super) static SQRT: Kernel = kernel("sqrt", &[F64, C128, F32, C64]);
 pub(super) static EXP: Kernel = kernel("exp", &[I32, I64, F64, C128, F16, F32, C64]);
+/// `x[...] = v` of a Python number, and of a tensor.
+pub(super) static SET_VALUE: Kernel = kernel("set_value", SET_VALUE_DTYPES);
+pub(super) static SET_VALUE_WITH_TENSOR: Kernel = kernel("set_value_with_tensor", SET_VALUE_DTYPES);
+const SET_VALUE_DTYPES: &[DType] = &[I16, F64, C128, F16, F32, C64, I32, U8, BF16, Bool, I64, I8];
 pub(super) static FLOOR: Kernel = kernel("floor", &[I16, F64, F16, F32, I32, U8, BF16, I64, I8]);
 
 impl Kernel {

@@ -188,7 +188,7 @@ fn cast_for_number(method: &Method, dtype: DType, number: Number) -> DType {
 /// dtype's C integer, and never ends on a negative one. An exponent past
 /// the integer's range converts to its most negative value on x86-64
 /// (measured: `int32 ** 2**31` and `int64 ** 2**63` hang too).
-fn pow_never_returns(dtype: DType, exponent: i128) -> bool {
+pub(super) fn pow_never_returns(dtype: DType, exponent: i128) -> bool {
     let bits = match dtype {
         DType::Int32 => 31,
         DType::Int64 => 63,
@@ -199,7 +199,7 @@ fn pow_never_returns(dtype: DType, exponent: i128) -> bool {
 }
 
 /// The answer for a call that does not return.
-fn never_returns(exponent: i128, given: DType, dtype: DType) -> PromotionError {
+pub(super) fn never_returns(exponent: i128, given: DType, dtype: DType) -> PromotionError {
     let cast = if given == dtype {
         String::new()
     } else {
@@ -227,7 +227,8 @@ pub(super) fn reflected_bitwise(tensor: Tensor, other: Form) -> Result<Tensor, P
         _ => {
             let class = match other {
                 Form::Number(number) => number.scalar().name(),
-                _ => "NoneType",
+                Form::Tensor(_) => "Tensor",
+                Form::None => "NoneType",
             };
             return Err(PromotionError::framework(
                 ErrorKind::Type,

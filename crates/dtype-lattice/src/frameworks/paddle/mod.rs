@@ -55,6 +55,7 @@
 //! assert_eq!(err.python_type(), "TypeError");
 //! ```
 
+mod forms;
 mod kernels;
 mod methods;
 mod ops;
@@ -237,6 +238,50 @@ impl Policy for Paddle {
 
     fn describe_operation(&self, op: Op) -> Option<String> {
         Some(ops::describe(op))
+    }
+
+    /// Paddle's functions beside the operators (`forms.rs`): on two
+    /// tensors the operator's answer, but a Python number is refused by
+    /// most (`paddle.add(x, 1)`), read its own way by `paddle.pow`,
+    /// `paddle.equal`, `paddle.remainder` and `paddle.floor_divide`; the
+    /// reflected methods; `x OP= b`, which rebinds `x` (a Tensor has no
+    /// in-place operators).
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::paddle::Paddle;
+    /// use dtype_lattice::{DType, Op, OpForm, Operand, Policy, Typed};
+    /// let x = Operand::dtype(DType::Int8);
+    /// assert_eq!(Paddle.operation(Op::Add, &[x, Operand::py_int(1)]), Some(Ok(Typed::strong(DType::Int8))));
+    /// let function = Paddle.operation_as(Op::Add, OpForm::Function, &[x, Operand::py_int(1)]).unwrap();
+    /// assert!(function.unwrap_err().to_string().starts_with(
+    ///     "(InvalidArgument) add(): argument 'y' (position 1) must be Tensor, but got int"
+    /// ));
+    /// let floor = Paddle.operation_as(Op::FloorDivide, OpForm::Function, &[x, Operand::py_int(2)]);
+    /// assert_eq!(floor, Some(Ok(Typed::strong(DType::Int64))));
+    /// ```
+    fn operation_as(
+        &self,
+        op: Op,
+        form: OpForm,
+        operands: &[Operand],
+    ) -> Option<Result<Typed, PromotionError>> {
+        forms::operation_as(self, op, form, operands)
+    }
+
+    /// `x[...] = v`: the `set_value` kernels of `x`'s dtype, which cast the
+    /// value; a complex number into a real tensor other than `bool` ends
+    /// the process (`DoesNotReturnError`).
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::paddle::Paddle;
+    /// use dtype_lattice::{DType, Operand, Policy, Typed};
+    /// let x = Operand::dtype(DType::Int8);
+    /// assert_eq!(Paddle.assign(x, Operand::dtype(DType::Float64)), Some(Ok(Typed::strong(DType::Int8))));
+    /// let err = Paddle.assign(x, Operand::py_complex(0.0, 2.0)).unwrap().unwrap_err();
+    /// assert_eq!(err.python_type(), "DoesNotReturnError");
+    /// ```
+    fn assign(&self, target: Operand, value: Operand) -> Option<Result<Typed, PromotionError>> {
+        Some(forms::assign(target, value))
     }
 }
 

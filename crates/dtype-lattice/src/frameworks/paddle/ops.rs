@@ -56,11 +56,11 @@ enum Promotion {
 /// A binary operation. Paddle's messages name it by its kernel's name
 /// (`maximum`, `bitwise_and`).
 #[derive(Debug)]
-struct Binary {
+pub(super) struct Binary {
     op: Op,
     call: Call,
     promotion: Promotion,
-    kernel: &'static Kernel,
+    pub(super) kernel: &'static Kernel,
     /// `bool` whatever the dtype computed in (the comparisons,
     /// `logical_and`), else that dtype.
     gives_bool: bool,
@@ -79,7 +79,7 @@ enum Gives {
 /// A unary operation: Paddle's function is named as its kernel (`-x` is
 /// `scale(x, -1.0, 0.0)`, an operator).
 #[derive(Debug)]
-struct Unary {
+pub(super) struct Unary {
     op: Op,
     /// Whether it is a Python operator (`-x`, `abs(x)`), which Python
     /// computes itself for a Python number; Paddle's functions take tensors
@@ -87,7 +87,7 @@ struct Unary {
     operator: bool,
     /// `NeedTypeAutoCast`: an integer tensor is cast to `float32` first.
     autocast: bool,
-    kernel: &'static Kernel,
+    pub(super) kernel: &'static Kernel,
     gives: Gives,
 }
 
@@ -264,11 +264,11 @@ static UNARY: [Unary; 6] = [
     unary(Op::Floor, &FLOOR),
 ];
 
-fn binary_rule(op: Op) -> Option<&'static Binary> {
+pub(super) fn binary_rule(op: Op) -> Option<&'static Binary> {
     BINARY.iter().find(|rule| rule.op == op)
 }
 
-fn unary_rule(op: Op) -> Option<&'static Unary> {
+pub(super) fn unary_rule(op: Op) -> Option<&'static Unary> {
     UNARY.iter().find(|rule| rule.op == op)
 }
 
@@ -308,7 +308,7 @@ fn written(op: Op) -> String {
     }
 }
 
-fn binary_call(rule: &Binary, x: Form, y: Form) -> Result<DType, Stop> {
+pub(super) fn binary_call(rule: &Binary, x: Form, y: Form) -> Result<DType, Stop> {
     match (rule.call, x, y) {
         (_, Form::Tensor(a), Form::Tensor(b)) => tensors(rule, a, b),
         (Call::Function, Form::Tensor(_), other) => Err(Stop::Error(methods::not_a_tensor(
@@ -393,7 +393,7 @@ fn after_method(
 }
 
 /// The operation's kernel of two tensors, `x` its first input.
-fn tensors(rule: &Binary, x: Tensor, y: Tensor) -> Result<DType, Stop> {
+pub(super) fn tensors(rule: &Binary, x: Tensor, y: Tensor) -> Result<DType, Stop> {
     let dtype = match rule.promotion {
         Promotion::Promotes(zero_dim) => common(x, y, zero_dim)?,
         Promotion::InFloat => match common(x, y, ZeroDim::AsScalar)? {
@@ -413,7 +413,7 @@ fn tensors(rule: &Binary, x: Tensor, y: Tensor) -> Result<DType, Stop> {
     Ok(if rule.gives_bool { DType::Bool } else { dtype })
 }
 
-fn unary_call(rule: &Unary, x: Form) -> Result<DType, Stop> {
+pub(super) fn unary_call(rule: &Unary, x: Form) -> Result<DType, Stop> {
     let Form::Tensor(tensor) = x else {
         return Err(Stop::Error(if rule.operator {
             python_computes(rule.op, python::unary(rule.op, number(x)))

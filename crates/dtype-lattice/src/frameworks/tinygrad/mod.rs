@@ -75,6 +75,7 @@
 //! The device changes no answer (measured on `PYTHON` and `CPU`: no kernel
 //! runs, and tinygrad checks no dtype support when it builds a tensor).
 
+mod forms;
 mod ops;
 
 use std::sync::OnceLock;
@@ -498,8 +499,8 @@ impl Policy for Tinygrad {
     /// `op` as Python writes it on tinygrad's tensors (`ops.rs`): the
     /// operator (`a / b`, `-x`) or, where there is none, the method
     /// (`a.maximum(b)`, `x.sqrt()`); promotion, then the operation's rule
-    /// on the promoted dtype. `None` for `logical_and`, which tinygrad 0.14
-    /// does not have.
+    /// on the promoted dtype. tinygrad 0.14 has no `logical_and`: asked for
+    /// it, Python's `AttributeError`.
     ///
     /// ```
     /// use dtype_lattice::frameworks::tinygrad::Tinygrad;
@@ -508,7 +509,8 @@ impl Policy for Tinygrad {
     /// let x = Operand::array(DType::UInt8, false);
     /// assert_eq!(call(Op::Sqrt, &[x]), Some(Ok(Typed::strong(DType::Float32))));
     /// assert_eq!(call(Op::Less, &[x, Operand::py_float(2.5)]), Some(Ok(Typed::strong(DType::Bool))));
-    /// assert_eq!(call(Op::LogicalAnd, &[x, x]), None);
+    /// let err = call(Op::LogicalAnd, &[x, x]).unwrap().unwrap_err();
+    /// assert_eq!(err.to_string(), "'Tensor' object has no attribute 'logical_and'");
     /// ```
     ///
     /// Addition:
@@ -522,7 +524,7 @@ impl Policy for Tinygrad {
     /// assert_eq!(err.to_string(), "unsupported operand type(s) for +: 'int' and 'NoneType'");
     /// ```
     fn operation(&self, op: Op, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
-        ops::operation(*self, op, operands)
+        Some(ops::operation(*self, op, operands))
     }
 
     /// The Tensor operators where Python has one (`x + y`, `-x`), as the
@@ -536,8 +538,51 @@ impl Policy for Tinygrad {
         }
     }
 
+    /// tinygrad's function of an operation whose default is its operator,
+    /// the Tensor's method (`a.add(b)`, `a.div(b)`; none for the
+    /// orderings), `abs(x)` (a `TypeError`: a Tensor has no `__abs__`),
+    /// the reflected operators, `x OP= b` (`x.assign(x OP b)`, which
+    /// refuses a result of another dtype), as `forms.rs` says.
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::tinygrad::Tinygrad;
+    /// use dtype_lattice::{DType, Op, OpForm, Operand, Policy, Typed};
+    /// let x = Operand::array(DType::Int8, false);
+    /// let tinygrad = Tinygrad::default();
+    /// let iadd = |b| tinygrad.operation_as(Op::Add, OpForm::InPlace, &[x, b]).unwrap();
+    /// assert_eq!(iadd(Operand::py_int(2)), Ok(Typed::strong(DType::Int8)));
+    /// let err = iadd(Operand::py_float(2.5)).unwrap_err();
+    /// assert_eq!(err.to_string(), "assign dtype mismatch dtypes.char != dtypes.weakfloat");
+    /// let method = tinygrad.operation_as(Op::Add, OpForm::Function, &[Operand::py_int(2), x]);
+    /// assert_eq!(method.unwrap().unwrap_err().to_string(), "'int' object has no attribute 'add'");
+    /// ```
+    fn operation_as(
+        &self,
+        op: Op,
+        form: OpForm,
+        operands: &[Operand],
+    ) -> Option<Result<Typed, PromotionError>> {
+        forms::operation_as(*self, op, form, operands)
+    }
+
+    /// `x[...] = v`: a Python number is converted to `x`'s dtype; a tensor
+    /// must have it (a weak one joined with it first); a weak tensor has no
+    /// storage.
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::tinygrad::Tinygrad;
+    /// use dtype_lattice::{DType, Operand, Policy, Typed};
+    /// let x = Operand::array(DType::Int8, false);
+    /// assert_eq!(Tinygrad::default().assign(x, Operand::py_float(2.5)), Some(Ok(Typed::strong(DType::Int8))));
+    /// let err = Tinygrad::default().assign(x, Operand::array(DType::Int16, false)).unwrap().unwrap_err();
+    /// assert_eq!(err.to_string(), "setitem dtype mismatch: self.dtype=dtypes.char != v.dtype=dtypes.short");
+    /// ```
+    fn assign(&self, target: Operand, value: Operand) -> Option<Result<Typed, PromotionError>> {
+        Some(forms::assign(*self, target, value))
+    }
+
     fn describe_operation(&self, op: Op) -> Option<String> {
-        ops::describe(op)
+        Some(ops::describe(op))
     }
 }
 

@@ -57,6 +57,9 @@ enum Call {
     /// A method of the first operand (`a.maximum(b)`, `x.sqrt()`), which a
     /// Python scalar lacks.
     Method(&'static str),
+    /// A method tinygrad does not have (`x.logical_and(y)`): Python's
+    /// `AttributeError` on the first operand, whatever it is.
+    Missing(&'static str),
 }
 
 /// The result's dtype, from the promoted one (a unary operation's:
@@ -95,25 +98,25 @@ struct Rule {
     needs_float_base: bool,
 }
 
-const fn operator(symbol: &'static str, function: &'static str, output: Output) -> Option<Rule> {
-    Some(Rule {
+const fn operator(symbol: &'static str, function: &'static str, output: Output) -> Rule {
+    Rule {
         call: Call::Operator { symbol, function },
         output,
         needs_float_base: false,
-    })
+    }
 }
 
-const fn method(name: &'static str, output: Output) -> Option<Rule> {
-    Some(Rule {
+const fn method(name: &'static str, output: Output) -> Rule {
+    Rule {
         call: Call::Method(name),
         output,
         needs_float_base: false,
-    })
+    }
 }
 
-/// Each operation's rule, in [`Op`]'s order; `None` where tinygrad 0.14
-/// has no such operation (`logical_and`: `&` is `bitwise_and`).
-const RULES: OpTable<Option<Rule>> = OpTable::new([
+/// Each operation's rule, in [`Op`]'s order (tinygrad 0.14 has no
+/// `logical_and`: `&` is `bitwise_and`).
+const RULES: OpTable<Rule> = OpTable::new([
     (Op::Add, operator("+", "add", Output::Promoted)),
     (Op::Subtract, operator("-", "sub", Output::Promoted)),
     (Op::Multiply, operator("*", "mul", Output::Promoted)),
@@ -125,14 +128,14 @@ const RULES: OpTable<Option<Rule>> = OpTable::new([
     (Op::Remainder, operator("%", "mod", Output::FloorDivided)),
     (
         Op::Power,
-        Some(Rule {
+        Rule {
             call: Call::Operator {
                 symbol: "**",
                 function: "pow",
             },
             output: Output::Promoted,
             needs_float_base: true,
-        }),
+        },
     ),
     (Op::Maximum, method("maximum", Output::Promoted)),
     (Op::Equal, operator("==", "eq", Output::Bool)),
@@ -144,14 +147,21 @@ const RULES: OpTable<Option<Rule>> = OpTable::new([
     (Op::BitwiseAnd, operator("&", "and_", Output::Promoted)),
     (Op::BitwiseOr, operator("|", "or_", Output::Promoted)),
     (Op::BitwiseXor, operator("^", "xor", Output::Promoted)),
-    (Op::LogicalAnd, None),
+    (
+        Op::LogicalAnd,
+        Rule {
+            call: Call::Missing("logical_and"),
+            output: Output::Bool,
+            needs_float_base: false,
+        },
+    ),
     (
         Op::Negative,
-        Some(Rule {
+        Rule {
             call: Call::Negative,
             output: Output::Negated,
             needs_float_base: false,
-        }),
+        },
     ),
     (Op::Abs, method("abs", Output::Promoted)),
     (Op::Sign, method("sign", Output::Promoted)),
@@ -160,32 +170,142 @@ const RULES: OpTable<Option<Rule>> = OpTable::new([
     (Op::Floor, method("floor", Output::JoinedWithWeakInt)),
 ]);
 
-/// `op` on `operands` as tinygrad computes it; `None` for `logical_and`.
+/// `op` on `operands` as tinygrad computes it, in the batch default form
+/// (the operator, or the method where Python has none).
 pub(super) fn operation(
     tinygrad: Tinygrad,
     op: Op,
     operands: &[Operand],
-) -> Option<Result<Typed, PromotionError>> {
-    let rule = RULES[op].as_ref()?;
-    Some(call(tinygrad, op, rule, operands))
+) -> Result<Typed, PromotionError> {
+    let rule = &RULES[op];
+    let values = values(tinygrad, operands)?;
+    if let (Call::Missing(name), Some(first)) = (rule.call, values.first()) {
+        return Err(no_attribute(class(first), name));
+    }
+    if values.len() != op.arity() {
+        return Err(arity(rule.call, op.arity(), values.len()));
+    }
+    call(tinygrad, op, rule, &values)
 }
 
+/// tinygrad's own function of an operation Python has an operator for:
+/// the method of the first operand (`a.add(b)`, `a.div(b,
+/// rounding_mode="floor")`, `x.neg()`), as the operator computes it where
+/// a tensor is first; tinygrad has no method for the orderings (`a.less(b)`
+/// is an `AttributeError`), and a Python scalar has none at all. `None`
+/// for `a.add(b, c)`, whose `c` tinygrad reads as its `reverse` flag,
+/// which is not modelled.
+pub(super) fn function(
+    tinygrad: Tinygrad,
+    op: Op,
+    operands: &[Operand],
+) -> Option<Result<Typed, PromotionError>> {
+    let rule = &RULES[op];
+    let values = match values(tinygrad, operands) {
+        Ok(values) => values,
+        Err(err) => return Some(Err(err)),
+    };
+    let method = method_of(op);
+    let name = method.map_or(op.name(), |m| m.name);
+    let refused = |err| Some(Err(err));
+    match values.first() {
+        Some(Value::Python(x)) => return refused(no_attribute(python_class(x), name)),
+        Some(_) if method.is_none() => return refused(no_attribute("Tensor", name)),
+        _ => {}
+    }
+    let most = method.map_or(op.arity(), |m| m.most);
+    let given = values.len();
+    if given < op.arity() || given > most {
+        return refused(method_arity(name, op.arity(), most, given));
+    }
+    if given > op.arity() {
+        return None;
+    }
+    Some(call(tinygrad, op, rule, &values))
+}
+
+/// A tinygrad method: its name, and the most positional arguments it
+/// takes, the tensor included.
+#[derive(Clone, Copy)]
+struct Method {
+    name: &'static str,
+    most: usize,
+}
+
+/// The method that is tinygrad's function of an operation with an
+/// operator; `None` where tinygrad has none (the orderings).
+fn method_of(op: Op) -> Option<Method> {
+    let (name, most) = match op {
+        Op::Add => ("add", 3),
+        Op::Subtract => ("sub", 3),
+        Op::Multiply => ("mul", 3),
+        Op::TrueDivide => ("div", 4),
+        // `div(b, rounding_mode="floor")`, what `//` calls; a third
+        // positional would be `reverse`, a fourth clash with the keyword.
+        Op::FloorDivide => ("div", 3),
+        Op::Remainder => ("mod", 3),
+        Op::Power => ("pow", 3),
+        Op::Equal => ("eq", 2),
+        Op::NotEqual => ("ne", 2),
+        Op::BitwiseAnd => ("bitwise_and", 3),
+        Op::BitwiseOr => ("bitwise_or", 3),
+        Op::BitwiseXor => ("bitwise_xor", 3),
+        Op::Negative => ("neg", 1),
+        Op::Maximum => ("maximum", 2),
+        Op::Abs => ("abs", 1),
+        Op::Sign => ("sign", 1),
+        Op::Sqrt => ("sqrt", 1),
+        Op::Exp => ("exp", 1),
+        Op::Floor => ("floor", 1),
+        Op::Less | Op::LessEqual | Op::Greater | Op::GreaterEqual | Op::LogicalAnd => return None,
+    };
+    Some(Method { name, most })
+}
+
+/// Python's `TypeError` for a method called with `given` positional
+/// arguments, the tensor included.
+fn method_arity(name: &str, arity: usize, most: usize, given: usize) -> PromotionError {
+    let message = if given < arity {
+        format!("ElementwiseMixin.{name}() missing 1 required positional argument: 'x'")
+    } else if most == arity {
+        format!(
+            "ElementwiseMixin.{name}() takes {arity} positional argument{} but {given} were given",
+            if arity == 1 { "" } else { "s" }
+        )
+    } else {
+        format!(
+            "ElementwiseMixin.{name}() takes from {arity} to {most} positional arguments but \
+             {given} were given"
+        )
+    };
+    PromotionError::framework(ErrorKind::Type, message)
+}
+
+/// Each operand as tinygrad receives it: Python builds every operand (a
+/// dtype tinygrad lacks fails there) before it calls anything.
+fn values(tinygrad: Tinygrad, operands: &[Operand]) -> Result<Vec<Value>, PromotionError> {
+    operands
+        .iter()
+        .map(|operand| tinygrad.value(&operand.as_argument()))
+        .collect()
+}
+
+/// The class Python names in an `AttributeError` of the value.
+fn class(value: &Value) -> &'static str {
+    match value {
+        Value::Tensor(_) => "Tensor",
+        Value::Python(x) => python_class(x),
+    }
+}
+
+/// The result of `rule` on `values`, of the operation's arity.
 fn call(
     tinygrad: Tinygrad,
     op: Op,
     rule: &Rule,
-    operands: &[Operand],
+    values: &[Value],
 ) -> Result<Typed, PromotionError> {
-    // Python builds every operand (a dtype tinygrad lacks fails there)
-    // before it calls anything.
-    let values = operands
-        .iter()
-        .map(|operand| tinygrad.value(&operand.as_argument()))
-        .collect::<Result<Vec<_>, _>>()?;
-    if values.len() != op.arity() {
-        return Err(arity(rule.call, op.arity(), values.len()));
-    }
-    let node = match (rule.call, &values[..]) {
+    let node = match (rule.call, values) {
         (Call::Method(name), [Value::Python(x), ..]) => {
             return Err(no_attribute(python_class(x), name))
         }
@@ -290,10 +410,10 @@ fn arity(call: Call, arity: usize, given: usize) -> PromotionError {
             format!("{function} expected {arity} arguments, got {given}")
         }
         Call::Negative => format!("_operator.neg() takes exactly one argument ({given} given)"),
-        Call::Method(name) if given < arity => {
+        Call::Method(name) | Call::Missing(name) if given < arity => {
             format!("ElementwiseMixin.{name}() missing 1 required positional argument: 'x'")
         }
-        Call::Method(name) => format!(
+        Call::Method(name) | Call::Missing(name) => format!(
             "ElementwiseMixin.{name}() takes {arity} positional argument{} but {given} were given",
             if arity == 1 { "" } else { "s" }
         ),
@@ -302,8 +422,8 @@ fn arity(call: Call, arity: usize, given: usize) -> PromotionError {
 }
 
 /// `op` in words: how Python calls it, the promotion, the result.
-pub(super) fn describe(op: Op) -> Option<String> {
-    let rule = RULES[op].as_ref()?;
+pub(super) fn describe(op: Op) -> String {
+    let rule = &RULES[op];
     let call = match rule.call {
         Call::Operator { symbol, .. } => format!(
             "x {symbol} y (the tensor's operator, reflected where the tensor is on the right; \
@@ -314,6 +434,12 @@ pub(super) fn describe(op: Op) -> Option<String> {
             format!("x.{name}(y) (a Python scalar first has no such method)")
         }
         Call::Method(name) => format!("x.{name}() (a Python scalar has no such method)"),
+        Call::Missing(name) => {
+            return format!(
+                "x.{name}(y): tinygrad 0.14.0 has no such method (`&` is bitwise_and), so it is \
+                 Python's AttributeError: 'Tensor' object has no attribute '{name}'"
+            )
+        }
     };
     let promotion = if op.arity() == 2 {
         "least_upper_dtype of the two dtypes (a Python scalar's dtypes.from_py: bool, weakint, \
@@ -350,9 +476,7 @@ pub(super) fn describe(op: Op) -> Option<String> {
     } else {
         ""
     };
-    Some(format!(
-        "{call} (tinygrad 0.14.0): {promotion}{result}{refusal}"
-    ))
+    format!("{call} (tinygrad 0.14.0): {promotion}{result}{refusal}")
 }
 
 #[cfg(test)]
@@ -438,12 +562,16 @@ mod tests {
     }
 
     #[test]
-    fn every_operation_but_logical_and_is_described() {
+    fn every_operation_is_described_and_logical_and_is_missing() {
         for op in Op::ALL {
-            assert_eq!(describe(op).is_some(), op != Op::LogicalAnd, "{op}");
+            assert!(describe(op).contains("tinygrad 0.14.0"), "{op}");
         }
-        assert!(Tinygrad::default()
-            .operation(Op::LogicalAnd, &[Operand::NONE; 2])
-            .is_none());
+        assert!(describe(Op::LogicalAnd).contains("AttributeError"));
+        let t = Tinygrad::default();
+        let x = Operand::array(DType::Int8, false);
+        assert_eq!(
+            answer(t, Op::LogicalAnd, &[Operand::py_int(2), x]),
+            "AttributeError: 'int' object has no attribute 'logical_and'"
+        );
     }
 }

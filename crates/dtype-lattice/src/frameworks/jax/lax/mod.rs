@@ -38,7 +38,7 @@ use crate::types::DType;
 use crate::types::ErrorKind;
 use crate::types::PromotionError;
 use crate::types::Typed;
-use crate::types::{Op, Operand, OperandKind, TypeSpec};
+use crate::types::{Call, Elsewhere, Op, OpForm, Operand, OperandKind, TypeSpec};
 
 /// `lax.add`, whose rules are this policy's promotion.
 const ADD: Primitive = match primitives::primitive(Op::Add) {
@@ -231,6 +231,27 @@ impl Policy for JaxLax {
     /// ```
     fn operation(&self, op: Op, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
         Some(self.apply(primitives::primitive(op)?, operands))
+    }
+
+    /// Every form but the function is the `jax` policy's: `jax.lax` is a
+    /// module of functions, and `a + b`, `a += b` and `a[...] = v` on the
+    /// arrays they return are `jax.Array`'s, which call `jax.numpy`.
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::jax::lax::JaxLax;
+    /// use dtype_lattice::{Call, OpForm, Op, Policy};
+    /// let lax = JaxLax::default();
+    /// let minus = Call::new(Some(Op::Negative), OpForm::Operator).unwrap();
+    /// assert_eq!(lax.answered_by(minus).unwrap().policy, "jax");
+    /// assert!(lax.answered_by(Call::new(Some(Op::Add), OpForm::Function).unwrap()).is_none());
+    /// ```
+    fn answered_by(&self, call: Call) -> Option<Elsewhere> {
+        (call.form() != OpForm::Function).then_some(Elsewhere {
+            policy: "jax",
+            why: "jax.lax is a module of functions, and operators, in-place operators and \
+                  assignment on the arrays they return are jax.Array's, which call jax.numpy \
+                  (with the same x64 setting)",
+        })
     }
 
     /// `None` where `lax` has no primitive for `op`, as
