@@ -2,9 +2,9 @@
 //! `torch.result_type`, and the operations of [`Op`]
 //! (`torch.add`, `torch.true_divide`, `torch.eq`, `torch.sqrt`, ...).
 //!
-//! `promote_types` over the twelve dtypes of PyTorch's promotion table
-//! (bool, uint8, the signed integers, bfloat16, the IEEE floats, complex64
-//! and complex128) is a lattice, built here with the
+//! `promote_types` over the thirteen dtypes of PyTorch's promotion table
+//! (bool, uint8, the signed integers, bfloat16, the IEEE floats, complex32,
+//! complex64 and complex128) is a lattice, built here with the
 //! [lattice engine](crate::engine). PyTorch refuses what lies outside it,
 //! each with its own message: float8 types promote with nothing, the
 //! "barebones" unsigned types (uint1..uint4, uint16, uint32, uint64) only
@@ -88,15 +88,16 @@ const LATTICE: &[(&str, &[&str])] = &[
     ("int32", &["int64"]),
     ("int64", &["bfloat16", "float16"]),
     ("bfloat16", &["float32"]),
-    ("float16", &["float32"]),
+    ("float16", &["float32", "complex32"]),
     ("float32", &["float64", "complex64"]),
     ("float64", &["complex128"]),
+    ("complex32", &["complex64"]),
     ("complex64", &["complex128"]),
     ("complex128", &[]),
 ];
 
 /// The dtypes PyTorch has, with the names its C++ messages give them.
-const DTYPES: [(DType, &str); 26] = [
+const DTYPES: [(DType, &str); 27] = [
     (DType::Bool, "Bool"),
     (DType::UInt1, "UInt1"),
     (DType::UInt2, "UInt2"),
@@ -121,6 +122,7 @@ const DTYPES: [(DType, &str); 26] = [
     (DType::Float16, "Half"),
     (DType::Float32, "Float"),
     (DType::Float64, "Double"),
+    (DType::Complex32, "ComplexHalf"),
     (DType::Complex64, "ComplexFloat"),
     (DType::Complex128, "ComplexDouble"),
 ];
@@ -206,7 +208,7 @@ impl Torch {
             .and_then(|lower| self.combine_categories(tiers.dim, lower));
         match combined {
             // An operand sits in some tier, and combining keeps a defined tier.
-            Ok(result) => Ok(ScalarType::DType(
+            Ok(result) => Ok(ScalarType::of(
                 result.expect("two operands leave a tier defined"),
             )),
             Err(NoDType::Error(err)) => Err(err),
@@ -302,7 +304,7 @@ impl Torch {
     }
 }
 
-/// Why promotion gives no dtype of the 32.
+/// Why promotion gives no dtype of ours.
 enum NoDType {
     /// PyTorch raises this error.
     Error(PromotionError),
@@ -316,18 +318,28 @@ impl From<PromotionError> for NoDType {
     }
 }
 
-/// A type PyTorch computes in: one of the 32 dtypes, or a complex type
-/// whose parts are a 16-bit float (`complex32`, `bcomplex32`), which only
-/// PyTorch has. Operations can run in those, though no operand of ours has
-/// them.
+/// A type PyTorch computes in: a dtype, or a complex type whose parts are
+/// a 16-bit float (`complex32`, which is [`DType::Complex32`] too, and
+/// `bcomplex32`, which no operand of ours has), which only PyTorch has and
+/// its kernels list apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum ScalarType {
+    /// A dtype other than `complex32`.
     DType(DType),
     /// The complex type whose parts are this 16-bit float.
     HalfComplex(DType),
 }
 
 impl ScalarType {
+    /// The type a dtype is computed in: `complex32` is the half complex
+    /// type of `float16` parts, so that there is one spelling of it.
+    fn of(dtype: DType) -> ScalarType {
+        match dtype {
+            DType::Complex32 => ScalarType::HalfComplex(DType::Float16),
+            other => ScalarType::DType(other),
+        }
+    }
+
     /// PyTorch's C++ name of it, as its kernels' messages give it.
     fn name(self) -> &'static str {
         match self {
@@ -342,7 +354,7 @@ impl ScalarType {
         match self {
             ScalarType::DType(dtype) => Ok(dtype),
             ScalarType::HalfComplex(DType::BFloat16) => Err(not_ours("bcomplex32")),
-            ScalarType::HalfComplex(_) => Err(not_ours("complex32")),
+            ScalarType::HalfComplex(_) => Ok(DType::Complex32),
         }
     }
 }
@@ -489,14 +501,14 @@ fn not_implemented(operation: &str, scalar_type: &str) -> PromotionError {
     )
 }
 
-/// PyTorch answers a complex dtype with 16-bit parts, which is not one of
-/// the 32.
+/// PyTorch answers `bcomplex32` (complex with bfloat16 parts), which is
+/// none of ours: PyTorch has no `torch.bcomplex32` to make a tensor of.
 fn not_ours(torch_name: &str) -> PromotionError {
     PromotionError::framework(
         ErrorKind::Value,
         format!(
-            "torch gives {torch_name} here, a dtype dtype-lattice does not model (it has no \
-             complex type with 16-bit parts)"
+            "torch gives {torch_name} here, a dtype dtype-lattice does not model (PyTorch has \
+             no tensors of it)"
         ),
     )
 }
@@ -595,7 +607,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_lattice_is_the_table_over_its_twelve_dtypes() {
+    fn the_lattice_is_the_table_over_its_thirteen_dtypes() {
         let lattice = lattice();
         assert_eq!(lattice.len(), LATTICE.len());
         for (name, _) in LATTICE {

@@ -246,12 +246,16 @@ const RULES: OpTable<Rule> = OpTable::new([
     ),
     (
         Op::Negative,
-        unary("neg", kernel("neg_cpu", REAL.with(COMPLEX)))
+        unary("neg", kernel("neg_cpu", REAL.with(COMPLEX).with(COMPLEX32)))
             .refusing(Refuse::Bool(NEG_BOOL, NEG_BOOL)),
     ),
     (
         Op::Abs,
-        unary("abs", kernel("abs_cpu", REAL.with(COMPLEX).with(FLOAT8))).output(Output::RealPart),
+        unary(
+            "abs",
+            kernel("abs_cpu", REAL.with(COMPLEX).with(COMPLEX32).with(FLOAT8)),
+        )
+        .output(Output::RealPart),
     ),
     (
         Op::Sign,
@@ -333,7 +337,7 @@ fn apply(
 ) -> Result<DType, PromotionError> {
     refuse(rule.refuse, operands)?;
     let mut common = match *operands {
-        [(_, dtype)] => ScalarType::DType(dtype),
+        [(_, dtype)] => ScalarType::of(dtype),
         [a, b] => torch.promote_tiers(a, b)?,
         _ => unreachable!("one or two operands"),
     };
@@ -411,7 +415,7 @@ fn run(name: &str, types: Types, scalar_type: ScalarType) -> Result<(), Promotio
 /// integers and checks the end it casts to first (measured: int1 into
 /// uint1 names UInt1).
 fn cast((slot, dtype): Tiered, to: ScalarType) -> Result<(), PromotionError> {
-    let from = ScalarType::DType(match slot {
+    let from = ScalarType::of(match slot {
         Slot::Wrapped => wrapped_storage(dtype),
         Slot::Dim | Slot::ZeroDim => dtype,
     });
@@ -467,7 +471,7 @@ fn power(
         OperandKind::PyBool(b) => Some(i128::from(b)),
         _ => None,
     };
-    if let Some(n) = integer.filter(|_| is_integral(ScalarType::DType(base.1), true)) {
+    if let Some(n) = integer.filter(|_| is_integral(ScalarType::of(base.1), true)) {
         if n > i128::from(i64::MAX) {
             return Err(overflow("int64_t"));
         }
@@ -487,7 +491,7 @@ fn power(
     if equals(exponent, 1.0) || matches!(exponent.kind(), OperandKind::PyBool(true)) {
         // `out.copy_(base)`: a copy within a dtype, the base's if no cast
         // was needed.
-        if ScalarType::DType(base.1) == common {
+        if ScalarType::of(base.1) == common {
             run("copy_kernel", STORED, common)?;
         }
         return common.dtype();
