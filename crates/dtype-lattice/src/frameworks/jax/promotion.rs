@@ -521,5 +521,8 @@ fn lacked<T: Input>(decode: &Decode, operands: &[T]) -> Option<DType> {
 /// What `jnp.<name>` says of a dtype JAX lacks.
 #[cold]
 pub(super) fn lacks(dtype: DType) -> PromotionError {
-    PromotionError::no_attribute("jax.numpy", dtype.name())
+    PromotionError::NoSuchDType {
+        module: "jax.numpy",
+        dtype,
+    }
 }
