@@ -61,6 +61,7 @@
 //! ```
 
 mod args;
+mod forms;
 mod kernels;
 mod ops;
 
@@ -72,6 +73,7 @@ use crate::policy::Policy;
 use crate::policy::TypedLattice;
 use crate::types::ErrorKind;
 use crate::types::Op;
+use crate::types::OpForm;
 use crate::types::PromotionError;
 use crate::types::Typed;
 use crate::types::{DType, Kind};
@@ -591,6 +593,51 @@ impl Policy for Torch {
 
     fn describe_operation(&self, op: Op) -> Option<String> {
         Some(ops::describe(op))
+    }
+
+    /// `a OP b`, `b.__rOP__(a)` and `a OP= b` on PyTorch's tensors: the
+    /// operator falls back to the tensor's reflected method where a
+    /// Python number is on the left (`1 < x` is `x.__gt__(1)`, which
+    /// `torch.lt(1, x)` refuses), `1 / x` is `x.reciprocal() * 1`, and an
+    /// in-place operator keeps `a`'s dtype, refusing a common dtype it
+    /// cannot be cast to.
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::torch::Torch;
+    /// use dtype_lattice::{DType, Op, OpForm, Operand, Policy, Typed};
+    /// let x = Operand::dtype(DType::Int64);
+    /// let one = Operand::py_int(1);
+    /// let less = Torch.operation_as(Op::Less, OpForm::Operator, &[one, x]);
+    /// assert_eq!(less, Some(Ok(Typed::strong(DType::Bool))));
+    /// assert!(Torch.operation(Op::Less, &[one, x]).unwrap().is_err());
+    /// let iadd = Torch.operation_as(Op::Add, OpForm::InPlace, &[x, Operand::py_float(0.5)]);
+    /// assert_eq!(
+    ///     iadd.unwrap().unwrap_err().to_string(),
+    ///     "result type Float can't be cast to the desired output type Long"
+    /// );
+    /// ```
+    fn operation_as(
+        &self,
+        op: Op,
+        form: OpForm,
+        operands: &[Operand],
+    ) -> Option<Result<Typed, PromotionError>> {
+        forms::operation_as(self, op, form, operands)
+    }
+
+    /// `x[...] = v`: a tensor value is copied into `x`'s dtype, a Python
+    /// number must fit it.
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::torch::Torch;
+    /// use dtype_lattice::{DType, Operand, Policy, Typed};
+    /// let x = Operand::dtype(DType::Int8);
+    /// assert_eq!(Torch.assign(x, Operand::py_float(2.5)), Some(Ok(Typed::strong(DType::Int8))));
+    /// let err = Torch.assign(x, Operand::py_int(300)).unwrap().unwrap_err();
+    /// assert_eq!(err.to_string(), "value cannot be converted to type int8_t without overflow");
+    /// ```
+    fn assign(&self, target: Operand, value: Operand) -> Option<Result<Typed, PromotionError>> {
+        Some(forms::assign(target, value))
     }
 }
 

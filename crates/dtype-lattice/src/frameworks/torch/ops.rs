@@ -293,6 +293,19 @@ pub(super) fn operation(
     op: Op,
     operands: &[Operand],
 ) -> Result<Typed, PromotionError> {
+    operation_into(torch, op, operands, None)
+}
+
+/// `torch.<function>(*operands)`, or with `out` its in-place method on
+/// the tensor `out` (the first operand): `TensorIterator` then checks that
+/// the output's shape is the broadcast one and that the common dtype can
+/// be cast to `out`'s, whose dtype the result keeps.
+pub(super) fn operation_into(
+    torch: &Torch,
+    op: Op,
+    operands: &[Operand],
+    out: Option<DType>,
+) -> Result<Typed, PromotionError> {
     let arguments: Vec<Operand> = operands.iter().map(|o| o.as_argument()).collect();
     let arguments = &arguments[..];
     let rule = &RULES[op];
@@ -319,12 +332,13 @@ pub(super) fn operation(
         }
         _ => unreachable!("the signatures take one or two arguments"),
     };
+    let out = out.map(|dtype| (operands[0].0, dtype));
     let dtype = match (op, signature) {
         (Op::Power, 1) => power_of_number(torch, rule, arguments, &operands)?,
-        (Op::Power, 2) => power(torch, operands[0], arguments[1], operands[1])?,
-        _ => apply(torch, rule, arguments, &operands)?,
+        (Op::Power, 2) => power(torch, operands[0], arguments[1], operands[1], out)?,
+        _ => apply(torch, rule, arguments, &operands, out)?,
     };
-    Ok(Typed::strong(dtype))
+    Ok(Typed::strong(out.map_or(dtype, |(_, dtype)| dtype)))
 }
 
 /// `rule` on tensors (Python numbers wrapped in zero-dimensional ones):
@@ -334,8 +348,12 @@ fn apply(
     rule: &Rule,
     arguments: &[Operand],
     operands: &[Tiered],
+    out: Option<Tiered>,
 ) -> Result<DType, PromotionError> {
     refuse(rule.refuse, operands)?;
+    if let Some(out) = out {
+        check_shape(out, operands)?;
+    }
     let mut common = match *operands {
         [(_, dtype)] => ScalarType::of(dtype),
         [a, b] => torch.promote_tiers(a, b)?,
@@ -345,6 +363,9 @@ fn apply(
         Promote::Float if is_integral(common, true) => common = DEFAULT_FLOAT,
         Promote::KeepIntegers if is_integral(common, false) => return common.dtype(),
         Promote::Common | Promote::Float | Promote::KeepIntegers => {}
+    }
+    if let Some(out) = out {
+        check_cast(common, out)?;
     }
     for &operand in operands {
         cast(operand, common)?;
@@ -426,6 +447,72 @@ fn cast((slot, dtype): Tiered, to: ScalarType) -> Result<(), PromotionError> {
     Ok(())
 }
 
+/// The output of an in-place method, a zero-dimensional tensor, cannot
+/// hold the broadcast of a tensor with dimensions (ours have shape `(2,)`).
+fn check_shape((slot, _): Tiered, operands: &[Tiered]) -> Result<(), PromotionError> {
+    if matches!(slot, Slot::ZeroDim) && operands.iter().any(|(s, _)| matches!(s, Slot::Dim)) {
+        return Err(PromotionError::framework(
+            ErrorKind::Runtime,
+            "output with shape [] doesn't match the broadcast shape [2]",
+        ));
+    }
+    Ok(())
+}
+
+/// `canCast`: the common dtype an in-place method computes in must not
+/// lose its kind in the output (complex to real, float to integer,
+/// anything to bool).
+fn check_cast(common: ScalarType, (_, out): Tiered) -> Result<(), PromotionError> {
+    let kind = match common {
+        ScalarType::DType(dtype) => dtype.kind(),
+        ScalarType::HalfComplex(_) => Kind::Complex,
+    };
+    let lossy = (kind == Kind::Complex && out.kind() != Kind::Complex)
+        || (kind == Kind::Float && out.is_integer())
+        || (kind != Kind::Bool && out == DType::Bool);
+    if lossy {
+        return Err(PromotionError::framework(
+            ErrorKind::Runtime,
+            format!(
+                "result type {} can't be cast to the desired output type {}",
+                common.name(),
+                super::scalar_type_name(out)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// `tensor.reciprocal()`, which `number / tensor` runs: the operand's
+/// tier, its dtype the default float where it is an integer or bool.
+pub(super) fn reciprocal(torch: &Torch, operand: Operand) -> Result<Operand, PromotionError> {
+    const RECIPROCAL: Rule =
+        unary("reciprocal", kernel("reciprocal_cpu", INEXACT)).promoting(Promote::Float);
+    check_tensors(&[operand])?;
+    let tiered = tier(&operand)?;
+    let dtype = apply(torch, &RECIPROCAL, &[operand], &[tiered], None)?;
+    Ok(match tiered.0 {
+        Slot::ZeroDim => Operand::zero_dim(dtype),
+        Slot::Dim | Slot::Wrapped => Operand::dtype(dtype),
+    })
+}
+
+/// `target.copy_(value)` from a tensor of dtype `from`: within a dtype the
+/// copy kernel, which has no code for the sub-byte integers; across dtypes
+/// a cast.
+pub(super) fn copy(from: Tiered, to: DType) -> Result<(), PromotionError> {
+    let to = ScalarType::of(to);
+    if ScalarType::of(from.1) == to {
+        return run("copy_kernel", STORED, to);
+    }
+    cast(from, to)
+}
+
+/// `target.fill_(number)` of a tensor of `dtype`.
+pub(super) fn fill_with(target: Tiered) -> Result<(), PromotionError> {
+    fill(ScalarType::of(target.1), target)
+}
+
 /// `out.fill_(1)`: a tensor of one element is written directly
 /// (`fill_out`), any other by a kernel (`fill_cpu`), which lacks
 /// bcomplex32 too; neither has code for the sub-byte integers (measured).
@@ -450,7 +537,7 @@ fn power_of_number(
         fill(common, operands[1])?;
         return common.dtype();
     }
-    apply(torch, rule, arguments, operands)
+    apply(torch, rule, arguments, operands, None)
 }
 
 /// `torch.pow(tensor, number)`, in its order of cases: NumPy's refusal of
@@ -465,6 +552,7 @@ fn power(
     base: Tiered,
     exponent: Operand,
     exponent_tier: Tiered,
+    out: Option<Tiered>,
 ) -> Result<DType, PromotionError> {
     let integer = match exponent.kind() {
         OperandKind::PyInt(n) => Some(n),
@@ -483,6 +571,9 @@ fn power(
         }
     }
     let common = torch.promote_tiers(base, exponent_tier)?;
+    if let Some(out) = out {
+        check_cast(common, out)?;
+    }
     cast(base, common)?;
     if equals(exponent, 0.0) || matches!(exponent.kind(), OperandKind::PyBool(false)) {
         fill(common, base)?;
