@@ -16,7 +16,9 @@ use super::{known, scalar_int_type, tensor_dtype, tier, Slot, Torch};
 use crate::frameworks::common::operators::mirror;
 use crate::frameworks::common::Arrays;
 use crate::frameworks::python::{self, Number};
-use crate::types::{DType, ErrorKind, Kind, Op, OpForm, Operand, OperandKind, PromotionError, Typed};
+use crate::types::{
+    DType, ErrorKind, Kind, Op, OpForm, Operand, OperandKind, PromotionError, Typed,
+};
 
 /// `op` in `form`: the operator, reflected or in-place one.
 pub(super) fn operation_as(

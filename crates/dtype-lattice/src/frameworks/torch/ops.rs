@@ -460,15 +460,16 @@ fn check_shape((slot, _): Tiered, operands: &[Tiered]) -> Result<(), PromotionEr
 }
 
 /// `canCast`: the common dtype an in-place method computes in must not
-/// lose its kind in the output (complex to real, float to integer,
-/// anything to bool).
+/// lose its kind in the output (complex to real, float to an integer
+/// type, anything to bool). The sub-byte integers are no integer types
+/// there: a float common dtype fails later, in the cast of the input.
 fn check_cast(common: ScalarType, (_, out): Tiered) -> Result<(), PromotionError> {
     let kind = match common {
         ScalarType::DType(dtype) => dtype.kind(),
         ScalarType::HalfComplex(_) => Kind::Complex,
     };
     let lossy = (kind == Kind::Complex && out.kind() != Kind::Complex)
-        || (kind == Kind::Float && out.is_integer())
+        || (kind == Kind::Float && is_integral(ScalarType::of(out), false))
         || (kind != Kind::Bool && out == DType::Bool);
     if lossy {
         return Err(PromotionError::framework(
@@ -571,18 +572,20 @@ fn power(
         }
     }
     let common = torch.promote_tiers(base, exponent_tier)?;
+    // `base.to(common)` is made before the output is checked.
+    cast(base, common)?;
     if let Some(out) = out {
         check_cast(common, out)?;
     }
-    cast(base, common)?;
     if equals(exponent, 0.0) || matches!(exponent.kind(), OperandKind::PyBool(false)) {
         fill(common, base)?;
         return common.dtype();
     }
     if equals(exponent, 1.0) || matches!(exponent.kind(), OperandKind::PyBool(true)) {
         // `out.copy_(base)`: a copy within a dtype, the base's if no cast
-        // was needed.
-        if ScalarType::of(base.1) == common {
+        // was needed; in place, the base is the output and nothing is
+        // copied.
+        if out.is_none() && ScalarType::of(base.1) == common {
             run("copy_kernel", STORED, common)?;
         }
         return common.dtype();
