@@ -11,8 +11,11 @@
 //! `a[...] = v` copies a tensor into `a`'s dtype, and fills `a` with a
 //! number, which must fit that dtype.
 
-use super::ops::{self, copy, fill_with, operation_into, reciprocal};
-use super::{known, scalar_int_type, tensor_dtype, tier, Slot, Torch};
+use super::kernels::STORED;
+use super::ops::{self, cast, fill, is_integral, operation_into, reciprocal, run};
+use super::{
+    known, scalar_int_type, scalar_type_name, tensor_dtype, tier, ScalarType, Slot, Tiered, Torch,
+};
 use crate::frameworks::common::operators::mirror;
 use crate::frameworks::common::Arrays;
 use crate::frameworks::python::{self, Number};
@@ -168,4 +171,57 @@ fn c10_type(dtype: DType) -> (&'static str, f64) {
         DType::Float64 => ("double", f64::MAX),
         _ => ("int64_t", i64::MAX as f64),
     }
+}
+
+/// The output of an in-place method, a zero-dimensional tensor, cannot
+/// hold the broadcast of a tensor with dimensions (ours have shape `(2,)`).
+pub(super) fn check_shape((slot, _): Tiered, operands: &[Tiered]) -> Result<(), PromotionError> {
+    if matches!(slot, Slot::ZeroDim) && operands.iter().any(|(s, _)| matches!(s, Slot::Dim)) {
+        return Err(PromotionError::framework(
+            ErrorKind::Runtime,
+            "output with shape [] doesn't match the broadcast shape [2]",
+        ));
+    }
+    Ok(())
+}
+
+/// `canCast`: the common dtype an in-place method computes in must not
+/// lose its kind in the output (complex to real, float to an integer
+/// type, anything to bool). The sub-byte integers are no integer types
+/// there: a float common dtype fails later, in the cast of the input.
+pub(super) fn check_cast(common: ScalarType, (_, out): Tiered) -> Result<(), PromotionError> {
+    let kind = match common {
+        ScalarType::DType(dtype) => dtype.kind(),
+        ScalarType::HalfComplex(_) => Kind::Complex,
+    };
+    let lossy = (kind == Kind::Complex && out.kind() != Kind::Complex)
+        || (kind == Kind::Float && is_integral(ScalarType::of(out), false))
+        || (kind != Kind::Bool && out == DType::Bool);
+    if lossy {
+        return Err(PromotionError::framework(
+            ErrorKind::Runtime,
+            format!(
+                "result type {} can't be cast to the desired output type {}",
+                common.name(),
+                scalar_type_name(out)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// `target.copy_(value)` from a tensor of dtype `from`: within a dtype the
+/// copy kernel, which has no code for the sub-byte integers; across dtypes
+/// a cast.
+fn copy(from: Tiered, to: DType) -> Result<(), PromotionError> {
+    let to = ScalarType::of(to);
+    if ScalarType::of(from.1) == to {
+        return run("copy_kernel", STORED, to);
+    }
+    cast(from, to)
+}
+
+/// `target.fill_(number)` of a tensor of `dtype`.
+fn fill_with(target: Tiered) -> Result<(), PromotionError> {
+    fill(ScalarType::of(target.1), target)
 }

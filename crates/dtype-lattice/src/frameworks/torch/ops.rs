@@ -352,7 +352,7 @@ fn apply(
 ) -> Result<DType, PromotionError> {
     refuse(rule.refuse, operands)?;
     if let Some(out) = out {
-        check_shape(out, operands)?;
+        super::forms::check_shape(out, operands)?;
     }
     let mut common = match *operands {
         [(_, dtype)] => ScalarType::of(dtype),
@@ -365,7 +365,7 @@ fn apply(
         Promote::Common | Promote::Float | Promote::KeepIntegers => {}
     }
     if let Some(out) = out {
-        check_cast(common, out)?;
+        super::forms::check_cast(common, out)?;
     }
     for &operand in operands {
         cast(operand, common)?;
@@ -412,7 +412,7 @@ fn refuse(refuse: Refuse, operands: &[Tiered]) -> Result<(), PromotionError> {
 
 /// `isIntegralType`: the integers PyTorch computes in (the sub-byte ones
 /// are not among them), and bool if asked.
-fn is_integral(scalar_type: ScalarType, include_bool: bool) -> bool {
+pub(super) fn is_integral(scalar_type: ScalarType, include_bool: bool) -> bool {
     let bools = if include_bool { BOOL } else { Types::NONE };
     INTEGRAL.with(BAREBONES).with(bools).contains(scalar_type)
 }
@@ -423,7 +423,7 @@ fn is_reduced_float(scalar_type: ScalarType) -> bool {
 }
 
 /// The kernel `name`, which has code for `types`, run in `scalar_type`.
-fn run(name: &str, types: Types, scalar_type: ScalarType) -> Result<(), PromotionError> {
+pub(super) fn run(name: &str, types: Types, scalar_type: ScalarType) -> Result<(), PromotionError> {
     if types.contains(scalar_type) {
         Ok(())
     } else {
@@ -435,7 +435,7 @@ fn run(name: &str, types: Types, scalar_type: ScalarType) -> Result<(), Promotio
 /// from the dtype it is stored in. `copy_` has no code for the sub-byte
 /// integers and checks the end it casts to first (measured: int1 into
 /// uint1 names UInt1).
-fn cast((slot, dtype): Tiered, to: ScalarType) -> Result<(), PromotionError> {
+pub(super) fn cast((slot, dtype): Tiered, to: ScalarType) -> Result<(), PromotionError> {
     let from = ScalarType::of(match slot {
         Slot::Wrapped => wrapped_storage(dtype),
         Slot::Dim | Slot::ZeroDim => dtype,
@@ -443,43 +443,6 @@ fn cast((slot, dtype): Tiered, to: ScalarType) -> Result<(), PromotionError> {
     if from != to {
         run("copy_", STORED, to)?;
         run("copy_", STORED, from)?;
-    }
-    Ok(())
-}
-
-/// The output of an in-place method, a zero-dimensional tensor, cannot
-/// hold the broadcast of a tensor with dimensions (ours have shape `(2,)`).
-fn check_shape((slot, _): Tiered, operands: &[Tiered]) -> Result<(), PromotionError> {
-    if matches!(slot, Slot::ZeroDim) && operands.iter().any(|(s, _)| matches!(s, Slot::Dim)) {
-        return Err(PromotionError::framework(
-            ErrorKind::Runtime,
-            "output with shape [] doesn't match the broadcast shape [2]",
-        ));
-    }
-    Ok(())
-}
-
-/// `canCast`: the common dtype an in-place method computes in must not
-/// lose its kind in the output (complex to real, float to an integer
-/// type, anything to bool). The sub-byte integers are no integer types
-/// there: a float common dtype fails later, in the cast of the input.
-fn check_cast(common: ScalarType, (_, out): Tiered) -> Result<(), PromotionError> {
-    let kind = match common {
-        ScalarType::DType(dtype) => dtype.kind(),
-        ScalarType::HalfComplex(_) => Kind::Complex,
-    };
-    let lossy = (kind == Kind::Complex && out.kind() != Kind::Complex)
-        || (kind == Kind::Float && is_integral(ScalarType::of(out), false))
-        || (kind != Kind::Bool && out == DType::Bool);
-    if lossy {
-        return Err(PromotionError::framework(
-            ErrorKind::Runtime,
-            format!(
-                "result type {} can't be cast to the desired output type {}",
-                common.name(),
-                super::scalar_type_name(out)
-            ),
-        ));
     }
     Ok(())
 }
@@ -498,26 +461,10 @@ pub(super) fn reciprocal(torch: &Torch, operand: Operand) -> Result<Operand, Pro
     })
 }
 
-/// `target.copy_(value)` from a tensor of dtype `from`: within a dtype the
-/// copy kernel, which has no code for the sub-byte integers; across dtypes
-/// a cast.
-pub(super) fn copy(from: Tiered, to: DType) -> Result<(), PromotionError> {
-    let to = ScalarType::of(to);
-    if ScalarType::of(from.1) == to {
-        return run("copy_kernel", STORED, to);
-    }
-    cast(from, to)
-}
-
-/// `target.fill_(number)` of a tensor of `dtype`.
-pub(super) fn fill_with(target: Tiered) -> Result<(), PromotionError> {
-    fill(ScalarType::of(target.1), target)
-}
-
 /// `out.fill_(1)`: a tensor of one element is written directly
 /// (`fill_out`), any other by a kernel (`fill_cpu`), which lacks
 /// bcomplex32 too; neither has code for the sub-byte integers (measured).
-fn fill(scalar_type: ScalarType, (slot, _): Tiered) -> Result<(), PromotionError> {
+pub(super) fn fill(scalar_type: ScalarType, (slot, _): Tiered) -> Result<(), PromotionError> {
     match slot {
         Slot::Dim => run("fill_cpu", STORED.without(BCOMPLEX32), scalar_type),
         Slot::ZeroDim | Slot::Wrapped => run("fill_out", STORED, scalar_type),
@@ -575,7 +522,7 @@ fn power(
     // `base.to(common)` is made before the output is checked.
     cast(base, common)?;
     if let Some(out) = out {
-        check_cast(common, out)?;
+        super::forms::check_cast(common, out)?;
     }
     if equals(exponent, 0.0) || matches!(exponent.kind(), OperandKind::PyBool(false)) {
         fill(common, base)?;
