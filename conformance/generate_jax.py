@@ -58,7 +58,7 @@ Files and the JAX functions behind them (``jax._src.dtypes`` is ``dtypes``):
   ``ml_dtypes.finfo`` / ``ml_dtypes.iinfo``)
 * ``itemsize_bits``        ``dtypes.itemsize_bits(d)``
 * ``names``                ``np.dtype(s)`` (with ml_dtypes imported): ok with the
-  name when it equals one of the 32 dtypes, else error type "NotOurs" with
+  name when it equals one of our dtypes, else error type "NotOurs" with
   ``str(np.dtype(s))``, or numpy's own exception
 * ``docs_table``           ``dtypes.lattice_result_type(a, b)`` over the 18 types of
   the "Type promotion semantics" docs table
@@ -105,7 +105,8 @@ import numpy as np  # noqa: E402
 from jax._src import dtypes as jax_dtypes  # noqa: E402
 from jax._src.lax import lax as lax_internal  # noqa: E402
 
-from golden_io import DTYPE_NAMES, answer, write_jsonl  # noqa: E402
+from golden_io import (DTYPE_NAMES, PYTORCH_ONLY, answer,  # noqa: E402
+                       write_jsonl)
 
 GENERATOR = "conformance/generate_jax.py"
 
@@ -544,9 +545,10 @@ def dtype_strings() -> list[str]:
 
 
 def call_dtype(s: str) -> str:
-    """The canonical name if np.dtype(s) is one of the 32 dtypes."""
+    """The canonical name if np.dtype(s) is one of our dtypes (ml_dtypes'
+    complex32 is PyTorch's, complex with float16 parts)."""
     dt = np.dtype(s)
-    matches = [n for n in DTYPE_NAMES if dt == np.dtype(n)]
+    matches = [n for n in DTYPE_NAMES + PYTORCH_ONLY if dt == np.dtype(n)]
     assert len(matches) <= 1, (s, matches)
     if not matches:
         raise NotOurs(str(dt))

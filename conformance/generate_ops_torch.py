@@ -14,12 +14,12 @@ answer carries `` (weak)``.
 
 Operands (the header's ``"operands"``), the notation of ``golden_io.py``:
 
-* ``"int8"`` etc.: a tensor of shape ``(2,)`` holding ones, for each of the
-  32 dtypes that PyTorch has (``getattr(torch, name)``): bool, uint1,
+* ``"int8"`` etc.: a tensor of shape ``(2,)`` holding ones, for each of our
+  dtypes that PyTorch has (``getattr(torch, name)``): bool, uint1,
   uint2, uint4, uint8 to uint64, int1, int2, int4, int8 to int64,
   float8_e8m0fnu, float8_e4m3fn, float8_e4m3fnuz, float8_e5m2,
   float8_e5m2fnuz, bfloat16, float16, float32, float64, complex64,
-  complex128 (26; PyTorch lacks float4_e2m1fn, the float6 types,
+  complex128, complex32 (27; PyTorch lacks float4_e2m1fn, the float6 types,
   float8_e3m4, float8_e4m3 and float8_e4m3b11fnuz). ``torch.ones(shape,
   dtype=...)``, except for the sub-byte shell dtypes (uint1, uint2, uint4,
   int1, int2, int4), which cannot be filled ("fill_cpu" not implemented):
@@ -62,8 +62,8 @@ a unary one every operand; the answer is ``result.dtype``):
 the functions, as ``generate_torch.py`` calls ``torch.add``, never the
 operators (``torch.add(2, 2)`` is then a TypeError from the argument parser,
 where ``2 + 2`` would be Python's). A result that is not a tensor would be
-``NotOurs`` with its Python type's name, a dtype outside the 32 (PyTorch's
-``complex32``) ``NotOurs`` with the dtype's name.
+``NotOurs`` with its Python type's name, a dtype none of ours (PyTorch's
+``bcomplex32``) ``NotOurs`` with the dtype's name.
 
 After the table come the call lines of ``generate_torch.py``'s ``add``
 (``torch.add`` over ``torch.empty`` tensors: no operand, one, dtypes
@@ -83,7 +83,8 @@ warnings.filterwarnings("ignore", message="Failed to initialize NumPy")
 import torch  # noqa: E402
 
 import generate_torch  # noqa: E402
-from golden_io import DTYPE_NAMES, NotOurs, ours, parse_args  # noqa: E402
+from golden_io import (DTYPE_NAMES, PYTORCH_ONLY, NotOurs, ours,  # noqa: E402
+                       parse_args)
 from golden_ops import (OPS, PY_SCALARS, Table, typed,  # noqa: E402
                         write_op_table)
 
@@ -109,8 +110,8 @@ SUB_BYTE = {"uint1", "uint2", "uint4", "int1", "int2", "int4"}
 
 
 def torch_names() -> list[str]:
-    """The 32 dtypes' names that PyTorch has, in the 32's order."""
-    return [n for n in DTYPE_NAMES
+    """The names of our dtypes that PyTorch has, in our order."""
+    return [n for n in DTYPE_NAMES + PYTORCH_ONLY
             if isinstance(getattr(torch, n, None), torch.dtype)]
 
 

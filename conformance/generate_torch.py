@@ -31,8 +31,8 @@ runs, so the answer is the AttributeError Python raises.
 
 Files:
 
-* ``torch_promote_types``  ``torch.promote_types(a, b)`` over the 32 dtypes and
-  Python's int, float, complex
+* ``torch_promote_types``  ``torch.promote_types(a, b)`` over our 33 dtypes
+  (JAX's 32, then PyTorch's complex32) and Python's int, float, complex
 * ``torch_result_type``    ``torch.result_type(*args)``: no operand, every
   single operand, every ordered pair
 * ``torch_add``            (the call lines of ``ops_torch.jsonl``, which
@@ -47,7 +47,7 @@ Files:
 Answers: a dtype name for ``promote_types``; ``{"dtype": NAME, "weak":
 false}`` for ``result_type`` and ``add`` (PyTorch has no weakly-typed
 results). The
-script checks that every dtype answered is one of the 32 dtypes.
+script checks that every dtype answered is one of ours.
 """
 
 from __future__ import annotations
@@ -62,12 +62,14 @@ import torch  # noqa: E402
 
 import golden_io  # noqa: E402
 from golden_io import (DTYPE_NAMES, PY_COMPLEX_VALUES, PY_SCALARS,  # noqa: E402
-                       PYTHON_TYPES, Lazy, Operand, ours, parse_args,
+                       PYTHON_TYPES, PYTORCH_ONLY, Lazy, Operand, ours, parse_args,
                        py_scalar, py_value, resolve, run, typed,
                        unary_and_binary, write_all)
 
 GENERATOR = "conformance/generate_torch.py"
 POLICY = "torch"
+# Every dtype of ours, PyTorch's complex32 last.
+NAMES = DTYPE_NAMES + PYTORCH_ONLY
 # Python ints at the edges of a PyTorch Scalar: out of uint8's range,
 # negative, beyond int64 (read as uint64), beyond uint64, below int64.
 PY_INT_VALUES = [300, -1, 2**63, 2**64, -2**63 - 1]
@@ -102,7 +104,7 @@ def call_result_type(*values: Any) -> dict:
 
 
 def gen_promote_types() -> list[dict]:
-    types = [torch_type(n) for n in DTYPE_NAMES + list(PYTHON_TYPES)]
+    types = [torch_type(n) for n in NAMES + list(PYTHON_TYPES)]
     return run("promote_types", POLICY, call_promote_types,
                ([a, b] for a in types for b in types))
 
@@ -114,8 +116,8 @@ def call_add(*values: Any) -> dict:
 def operands() -> list[Operand]:
     """Tensors with dimensions, zero-dimensional tensors, wrapped numbers
     and None."""
-    return ([tensor(n, (2,), n) for n in DTYPE_NAMES]
-            + [tensor(n, (), f"0d:{n}") for n in DTYPE_NAMES]
+    return ([tensor(n, (2,), n) for n in NAMES]
+            + [tensor(n, (), f"0d:{n}") for n in NAMES]
             + [py_scalar(s) for s in PY_SCALARS]
             + [py_value(v) for v in PY_INT_VALUES + PY_COMPLEX_VALUES]
             + [Operand(None, None)])

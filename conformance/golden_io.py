@@ -10,7 +10,7 @@ module uses the standard library only. The file format is the one
 
 ``A`` is ``{"ok": V}`` or ``{"error": {"type": T, "message": M}}``, T being
 ``type(e).__name__`` and M ``str(e)`` of whatever the call raised. Where a
-library answers a dtype that is not one of the 32 (PyTorch's ``complex32``),
+library answers a dtype that is none of ours (PyTorch's ``bcomplex32``),
 the answer is ``{"error": {"type": "NotOurs", "message": NAME}}``; where an
 operator's result is no array at all (Python adds two Python scalars itself),
 NAME is the result's Python type, ``int``, ``float`` or ``complex``.
@@ -47,6 +47,9 @@ DTYPE_NAMES = [
     "bfloat16", "float16", "float32", "float64",
     "complex64", "complex128",
 ]
+# The dtype dtype-lattice has beyond JAX's 32, which only PyTorch has: its
+# generators add it to their operands.
+PYTORCH_ONLY = ["complex32"]
 PYTHON_TYPES = {"int": int, "float": float, "complex": complex}
 # A Python scalar of each type, as the batch notation `py:TYPE` stands for.
 PY_SCALARS = {"py:int": 2, "py:float": 2.0, "py:complex": 2j, "py:bool": True}
@@ -109,13 +112,13 @@ class ReturnedNotImplemented(Exception):
 
 
 class NotOurs(Exception):
-    """A library answered a dtype that is not one of the 32; the answer is
+    """A library answered a dtype that is none of ours; the answer is
     recorded as an error of this type whose message is the dtype's name."""
 
 
 def ours(name: str) -> str:
-    """The name of a dtype, which must be one of the 32."""
-    if name not in DTYPE_NAMES:
+    """The name of a dtype, which must be one of ours."""
+    if name not in DTYPE_NAMES + PYTORCH_ONLY:
         raise NotOurs(name)
     return name
 

@@ -6,20 +6,23 @@ use dtype_lattice::engine::Node;
 use dtype_lattice::frameworks::jax::Jax;
 use dtype_lattice::{DType, Operand, OperandKind, Policy, PyScalar, TypeSpec, Typed};
 
-/// The nodes of JAX's lattices: the 32 dtypes and `i*`, `f*`, `c*`.
-pub const NODES: usize = DType::COUNT + 3;
+/// The nodes of JAX's lattices: JAX's 32 dtypes (all but PyTorch's
+/// `complex32`) and `i*`, `f*`, `c*`.
+pub const NODES: usize = DType::COUNT - 1 + 3;
 
 /// Joins as bytes, `0` where there is none (the floor never reads those
 /// cells; it only must not index out of bounds).
 pub type Table = [[u8; NODES]; NODES];
 
 /// The types that stand at JAX's lattice nodes, one per node: every
-/// dtype, and Python's `int`, `float`, `complex` (its `bool` is the `bool`
+/// dtype JAX has, and Python's `int`, `float`, `complex` (its `bool` is the `bool`
 /// dtype's node).
 pub fn node_types() -> Vec<TypeSpec> {
     TypeSpec::ALL
         .into_iter()
-        .filter(|&spec| spec != TypeSpec::Python(PyScalar::Bool))
+        .filter(|&spec| {
+            spec != TypeSpec::Python(PyScalar::Bool) && spec != TypeSpec::DType(DType::Complex32)
+        })
         .collect()
 }
 

@@ -153,7 +153,7 @@ fn diff_of_a_policy_with_itself_is_empty() {
         ]))
         .unwrap();
         assert_eq!(json["count"], 0, "{policy}");
-        assert_eq!(json["cells"], 35 * 35, "{policy}");
+        assert_eq!(json["cells"], 36 * 36, "{policy}");
     }
 }
 

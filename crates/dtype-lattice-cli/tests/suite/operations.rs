@@ -422,10 +422,11 @@ fn a_form_python_lacks_is_refused_with_the_fix() {
         stderr.contains("maximum has no Python operator: ask for its function"),
         "{stderr}"
     );
+    // NumPy's legacy promotion answers no operation in any form.
     let not_modelled = run(&[
         "result-type",
         "--policy",
-        "torch",
+        "numpy-legacy",
         "--op",
         "add",
         "--form",

@@ -140,7 +140,7 @@ fn info_lists_what_the_page_offers() {
         "jax-lax reads x64"
     );
     assert_eq!(info["types"]["docs"].as_array().unwrap().len(), 18);
-    assert_eq!(info["types"]["all"].as_array().unwrap().len(), 35);
+    assert_eq!(info["types"]["all"].as_array().unwrap().len(), 36);
     assert_eq!(
         info["types"]["docs"][1],
         json!({"name": "uint8", "label": "u1"})

@@ -262,7 +262,7 @@ impl Audit {
     /// use dtype_lattice::frameworks::numpy::Numpy;
     ///
     /// let audit = Audit::new(&Subject::Rules(Box::new(Numpy))).unwrap();
-    /// assert_eq!(audit.pairs, 32 * 31 / 2);
+    /// assert_eq!(audit.pairs, 33 * 32 / 2); // complex32 among them, refused
     /// // NumPy's uint64 + int64 = float64 (the notebook's "How to handle uint64?").
     /// let loss = audit.findings(Criterion::PrecisionLoss);
     /// assert!(loss.contains(&["uint64".into(), "int64".into(), "float64".into()]));

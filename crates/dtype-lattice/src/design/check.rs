@@ -387,7 +387,8 @@ impl RulesCheck {
     /// use dtype_lattice::frameworks::numpy::Numpy;
     ///
     /// let numpy = RulesCheck::new(&Numpy);
-    /// assert_eq!((numpy.types.len(), numpy.left_out.len()), (35, 0));
+    /// // complex32 is left out: it is ml_dtypes' under NumPy, not modelled.
+    /// assert_eq!((numpy.types.len(), numpy.left_out.len()), (35, 1));
     /// assert!(numpy.not_commutative.is_empty());
     /// assert!(!numpy.non_associative.is_empty());
     /// ```

@@ -1,4 +1,4 @@
-//! The 32 dtypes, their names and kinds (documented on [`DType`]).
+//! The 33 dtypes, their names and kinds (documented on [`DType`]).
 
 use std::fmt;
 use std::str::FromStr;
@@ -7,14 +7,15 @@ use crate::text::nearest;
 
 macro_rules! dtypes {
     ($($variant:ident = $name:literal, $kind:ident, $bits:literal;)*) => {
-        /// One of the 32 dtypes JAX knows, in JAX's order.
+        /// One of the 33 dtypes: the 32 JAX knows, in JAX's order, then
+        /// PyTorch's `complex32` (`torch.chalf`), which only PyTorch has.
         ///
         /// The discriminant is the dtype's position in [`DType::ALL`].
         ///
-        /// [`DType`] lists them in JAX's own order (booleans, unsigned integers,
-        /// signed integers, real floats from narrowest format to widest, complex).
-        /// That order is also each dtype's [`index`](DType::index), which the
-        /// promotion tables use directly.
+        /// [`DType`] lists JAX's in JAX's own order (booleans, unsigned integers,
+        /// signed integers, real floats from narrowest format to widest, complex),
+        /// then `complex32`. That order is also each dtype's
+        /// [`index`](DType::index), which the promotion tables use directly.
         ///
         /// Names are parsed the way NumPy (with `ml_dtypes` loaded) parses them:
         /// full names (`"int16"`, `"bfloat16"`), NumPy's aliases (`"short"`,
@@ -42,7 +43,7 @@ macro_rules! dtypes {
         }
 
         impl DType {
-            /// Every dtype, in JAX's order.
+            /// Every dtype: JAX's 32 in JAX's order, then `complex32`.
             pub const ALL: [DType; DType::COUNT] = [$(DType::$variant),*];
 
             /// Canonical names, indexed by [`DType::index`].
@@ -88,6 +89,9 @@ dtypes! {
     Float64 = "float64", Float, 64;
     Complex64 = "complex64", Complex, 64;
     Complex128 = "complex128", Complex, 128;
+    // After JAX's 32, so that their indices, which JAX's tables use, stay
+    // below 32.
+    Complex32 = "complex32", Complex, 32;
 }
 
 /// The five kinds of dtype, as NumPy's `dtype.kind` tells them apart.
@@ -101,7 +105,7 @@ pub enum Kind {
     Signed,
     /// The 15 real floating-point types, `float4_e2m1fn` .. `float64`.
     Float,
-    /// `complex64` and `complex128`.
+    /// `complex32` (PyTorch's only), `complex64` and `complex128`.
     Complex,
 }
 
@@ -126,9 +130,9 @@ impl Kind {
 
 impl DType {
     /// How many dtypes there are.
-    pub const COUNT: usize = 32;
+    pub const COUNT: usize = 33;
 
-    /// The dtype's position in [`DType::ALL`] (JAX's order).
+    /// The dtype's position in [`DType::ALL`].
     ///
     /// ```
     /// use dtype_lattice::DType;
@@ -186,6 +190,7 @@ impl DType {
     /// ```
     pub const fn real_part(self) -> DType {
         match self {
+            DType::Complex32 => DType::Float16,
             DType::Complex64 => DType::Float32,
             DType::Complex128 => DType::Float64,
             other => other,
@@ -310,7 +315,7 @@ impl DType {
 /// `numpy.int8`, `jnp.float32`, `jax.numpy.bfloat16`, `ml_dtypes.float8_e4m3fn`
 /// (any name NumPy takes after the module), `torch.float16`, `tf.int32`,
 /// `tensorflow.int32`, `mlx.core.int8`, `paddle.int8` (canonical names
-/// only: PyTorch's `torch.cfloat` is
+/// only, and PyTorch's `torch.chalf`: PyTorch's `torch.cfloat` is
 /// not NumPy's `cfloat`), `dtype('int8')`, `np.dtype("int8")`,
 /// `<class 'numpy.int8'>`, TensorFlow's `<dtype: 'int32'>` and tinygrad's
 /// `dtypes.char` ([`TINYGRAD`]).
@@ -353,9 +358,19 @@ fn ecosystem(name: &str) -> Option<DType> {
     if let Some(rest) = name.strip_prefix("dtypes.") {
         return TINYGRAD.iter().find(|(n, _)| *n == rest).map(|&(_, d)| d);
     }
+    if let Some(rest) = name.strip_prefix("torch.") {
+        if let Some(&(_, dtype)) = TORCH.iter().find(|(n, _)| *n == rest) {
+            return Some(dtype);
+        }
+    }
     let rest = OTHERS.into_iter().find_map(|m| name.strip_prefix(m))?;
     DType::ALL.into_iter().find(|d| d.name() == rest)
 }
+
+/// PyTorch's own names beside the canonical ones, where no other
+/// framework's name could be meant (`torch.cfloat` is left out: it is
+/// complex64 there, NumPy's `cfloat` complex128).
+const TORCH: &[(&str, DType)] = &[("chalf", DType::Complex32)];
 
 /// tinygrad's names of its dtypes, as `dtypes.NAME` prints them (its C
 /// names: `dtypes.int` is int32 and `dtypes.float` float32, unlike NumPy's
@@ -587,6 +602,9 @@ mod tests {
             ("dtypes.char", DType::Int8),
             ("dtypes.float", DType::Float32),
             ("dtypes.fp8e4m3", DType::Float8E4M3Fn),
+            ("torch.chalf", DType::Complex32),
+            ("torch.complex32", DType::Complex32),
+            ("complex32", DType::Complex32),
         ] {
             assert_eq!(DType::from_name(spelling), Ok(dtype), "{spelling}");
         }

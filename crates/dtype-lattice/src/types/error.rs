@@ -58,6 +58,15 @@ pub enum PromotionError {
         /// The 64-bit dtype requested.
         dtype: DType,
     },
+    /// The framework's module has no such dtype (`AttributeError`, as
+    /// `jnp.complex32` raises): [`Framework`](Self::Framework)'s error,
+    /// held without a message, so that answering it allocates nothing.
+    NoSuchDType {
+        /// The module, as Python names it: `jax.numpy`.
+        module: &'static str,
+        /// The dtype it lacks.
+        dtype: DType,
+    },
     /// A Python `int` does not fit the default integer dtype when it is
     /// made an array (`OverflowError`).
     IntOverflow {
@@ -367,6 +376,7 @@ impl PromotionError {
             | PromotionError::NoneOperand
             | PromotionError::ExplicitX64Refused { .. } => ErrorKind::Value,
             PromotionError::IntOverflow { .. } => ErrorKind::Overflow,
+            PromotionError::NoSuchDType { .. } => ErrorKind::Attribute,
             PromotionError::Framework { kind, .. } => *kind,
         }
     }
@@ -454,6 +464,9 @@ impl fmt::Display for PromotionError {
                  configuration options.See https://github.com/jax-ml/jax#current-gotchas for \
                  more."
             ),
+            PromotionError::NoSuchDType { module, dtype } => {
+                write!(f, "module '{module}' has no attribute '{dtype}'")
+            }
             PromotionError::IntOverflow { value, dtype } => {
                 write!(f, "Python int {value} too large to convert to {dtype}")
             }

@@ -24,30 +24,32 @@ impl Typed {
         Typed { dtype, weak: true }
     }
 
-    /// How many (dtype, weak) values there are: every [`index`](Self::index)
-    /// is below it. A power of two, so that masking an index with
-    /// `COUNT - 1` proves it in bounds without changing it.
-    pub const COUNT: usize = 2 * DType::COUNT;
+    /// How many (dtype, weak) values there are room for: every
+    /// [`index`](Self::index) is below it. A power of two, so that masking
+    /// an index with `COUNT - 1` proves it in bounds without changing it;
+    /// the indices between the strong values and the weak ones are unused.
+    pub const COUNT: usize = 2 << Typed::WEAK_SHIFT;
+
+    /// The weak flag's bit in [`index`](Self::index): the first above
+    /// every dtype's index.
+    const WEAK_SHIFT: u32 = DType::COUNT.next_power_of_two().trailing_zeros();
 
     /// The value as one number below [`COUNT`](Self::COUNT): the dtype's
-    /// index, plus [`DType::COUNT`] when weak. Tables of answers are
-    /// indexed by it.
+    /// index, with a bit above every dtype's index set when weak. Tables
+    /// of answers are indexed by it.
     ///
     /// ```
     /// use dtype_lattice::{DType, Typed};
     /// assert_eq!(Typed::strong(DType::Bool).index(), 0);
-    /// assert_eq!(Typed::weak(DType::Bool).index(), DType::COUNT);
+    /// assert_eq!(Typed::weak(DType::Bool).index(), Typed::COUNT / 2);
     /// ```
     #[inline]
     pub const fn index(self) -> usize {
         // A shift and an `or`, not a multiply and an add: the hot path's
         // tables are indexed by this, and masks then prove it in bounds.
-        (self.weak as usize) << 5 | self.dtype.index()
+        (self.weak as usize) << Typed::WEAK_SHIFT | self.dtype.index()
     }
 }
-
-// `Typed::index` shifts by 5: it takes 32 dtypes.
-const _: () = assert!(DType::COUNT == 32);
 
 impl fmt::Display for Typed {
     /// The dtype name, followed by ` (weak)` for a weak result.

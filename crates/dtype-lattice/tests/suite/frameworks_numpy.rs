@@ -52,7 +52,8 @@ fn operand(value: &Value) -> Operand {
 #[test]
 fn can_cast_is_numpys_for_every_pair_of_dtypes() {
     let cases = golden("numpy_can_cast.jsonl");
-    assert_eq!(cases.len(), DType::COUNT * DType::COUNT);
+    // Every pair of the dtypes NumPy has (not PyTorch's complex32).
+    assert_eq!(cases.len(), (DType::COUNT - 1) * (DType::COUNT - 1));
     for case in &cases {
         let (from, to) = (dtype(&case["args"][0]), dtype(&case["args"][1]));
         assert_eq!(

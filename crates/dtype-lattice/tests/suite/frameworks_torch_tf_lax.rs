@@ -98,7 +98,7 @@ fn torchs_lattice_is_its_promote_types_table() {
         .iter()
         .map(String::as_str)
         .collect();
-    assert_eq!(nodes.len(), 12);
+    assert_eq!(nodes.len(), 13);
     for a in &nodes {
         for b in &nodes {
             let joined = lattice.join(lattice.node(a).unwrap(), lattice.node(b).unwrap());

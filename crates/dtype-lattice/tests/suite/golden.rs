@@ -122,6 +122,7 @@ golden! {
     forms_numpy => "forms_numpy.jsonl";
     forms_array_api => "forms_array_api.jsonl";
     forms_jax => "forms_jax.jsonl";
+    forms_torch => "forms_torch.jsonl";
     ops_array_api => "ops_array_api.jsonl";
     ops_keras => "ops_keras.jsonl";
     ops_paddle => "ops_paddle.jsonl";

@@ -35,7 +35,8 @@ pub(crate) fn jax_lattices() -> Vec<(String, Lattice)> {
 fn join_is_commutative_associative_and_idempotent_on_every_triple() {
     for (name, lattice) in jax_lattices() {
         let n = lattice.len();
-        assert_eq!(n, DType::COUNT + 3);
+        // JAX's dtypes (all but PyTorch's complex32) and i*, f*, c*.
+        assert_eq!(n, DType::COUNT - 1 + 3);
         for a in 0..n {
             assert_eq!(lattice.join(a, a), Some(a), "{name}: idempotence at {a}");
             for b in 0..n {

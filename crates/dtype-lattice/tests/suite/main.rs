@@ -6,6 +6,7 @@
 
 mod batch_protocol;
 mod bounded_analysis;
+mod complex32;
 mod docs_lists;
 mod explain_and_hasse;
 mod explain_golden;

@@ -1,6 +1,6 @@
 //! JAX's lattices as data: the edge list of `jax._src.dtypes`, written as
-//! JAX writes its dict, and the numbering of the nodes (the 32 dtypes, then
-//! the weak types `i*`, `f*`, `c*`).
+//! JAX writes its dict, and the numbering of the nodes (JAX's 32 dtypes,
+//! then the weak types `i*`, `f*`, `c*`).
 
 use crate::engine::Node;
 use crate::types::{DType, Kind, PyScalar, TypeSpec};
@@ -66,8 +66,9 @@ pub(super) fn strict_edges() -> Vec<(Node, Node)> {
         weak_node(PyScalar::Complex),
     );
     let of_kind = |kinds: &'static [Kind], from: Node| {
-        DType::ALL
-            .into_iter()
+        JAX_DTYPES
+            .iter()
+            .copied()
             .filter(move |d| kinds.contains(&d.kind()))
             .map(move |d| (from, d.index()))
     };
@@ -78,13 +79,24 @@ pub(super) fn strict_edges() -> Vec<(Node, Node)> {
         .collect()
 }
 
-/// Number of lattice nodes: the 32 dtypes, then `i*`, `f*`, `c*`.
-pub(super) const NODE_COUNT: usize = DType::COUNT + 3;
+/// JAX's dtypes: the first 32 of [`DType::ALL`] (PyTorch's `complex32`
+/// comes after them), so that a dtype's node is its index.
+pub(super) const JAX_DTYPES: &[DType] = DType::ALL.split_at(32).0;
 
-/// The lattice node of a type: a dtype's index, or 32..35 for the weak types.
+/// Whether JAX has `dtype` (it lacks PyTorch's `complex32`).
+pub(super) const fn is_jax_dtype(dtype: DType) -> bool {
+    dtype.index() < JAX_DTYPES.len()
+}
+
+/// Number of lattice nodes: JAX's 32 dtypes, then `i*`, `f*`, `c*`.
+pub(super) const NODE_COUNT: usize = JAX_DTYPES.len() + 3;
+
+/// The lattice node of a type: a dtype's index, or 32..35 for the weak
+/// types; [`NODE_COUNT`], which joins with nothing, for a dtype JAX lacks.
 pub(super) fn node(spec: TypeSpec) -> Node {
     match spec {
-        TypeSpec::DType(dtype) => dtype.index(),
+        TypeSpec::DType(dtype) if is_jax_dtype(dtype) => dtype.index(),
+        TypeSpec::DType(_) => NODE_COUNT,
         TypeSpec::Python(scalar) => weak_node(scalar),
     }
 }
@@ -95,10 +107,10 @@ pub(super) fn node(spec: TypeSpec) -> Node {
 ///
 /// If `node` is not below [`NODE_COUNT`].
 pub(super) fn node_type(node: Node) -> TypeSpec {
-    match DType::from_index(node) {
-        Some(dtype) => TypeSpec::DType(dtype),
+    match JAX_DTYPES.get(node) {
+        Some(&dtype) => TypeSpec::DType(dtype),
         None => TypeSpec::Python(
-            [PyScalar::Int, PyScalar::Float, PyScalar::Complex][node - DType::COUNT],
+            [PyScalar::Int, PyScalar::Float, PyScalar::Complex][node - JAX_DTYPES.len()],
         ),
     }
 }
@@ -106,9 +118,9 @@ pub(super) fn node_type(node: Node) -> TypeSpec {
 pub(super) fn weak_node(scalar: PyScalar) -> Node {
     match scalar {
         PyScalar::Bool => DType::Bool.index(),
-        PyScalar::Int => DType::COUNT,
-        PyScalar::Float => DType::COUNT + 1,
-        PyScalar::Complex => DType::COUNT + 2,
+        PyScalar::Int => JAX_DTYPES.len(),
+        PyScalar::Float => JAX_DTYPES.len() + 1,
+        PyScalar::Complex => JAX_DTYPES.len() + 2,
     }
 }
 

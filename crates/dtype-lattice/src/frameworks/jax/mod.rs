@@ -367,6 +367,9 @@ impl Jax {
     /// ```
     pub fn asarray(&self, value: Operand) -> Result<Typed, PromotionError> {
         let (dtype, weak) = self.config.dtype_and_weak(&value);
+        if !lattice::is_jax_dtype(dtype) {
+            return Err(promotion::lacks(dtype));
+        }
         if let OperandKind::PyInt(value) = value.kind() {
             let fits = dtype
                 .iinfo()
@@ -390,7 +393,10 @@ impl Jax {
         let (a, b) = (a.into(), b.into());
         match self.tables.promotions.get(a, b) {
             Some(dtype) => Ok(dtype),
-            None => Err(self.config.no_path_between(a, b)),
+            None => Err(match lacked_spec(a, b) {
+                Some(dtype) => promotion::lacks(dtype),
+                None => self.config.no_path_between(a, b),
+            }),
         }
     }
 
@@ -550,6 +556,13 @@ impl Jax {
         // JAX reads both before it compares them, so under `error` a
         // 64-bit output is refused even where the input is the same.
         let requests = [input, Operand::dtype(output)];
+        let (dtype, _) = config.dtype_and_weak(&input);
+        if let Some(lacked) = [dtype, output]
+            .into_iter()
+            .find(|&d| !lattice::is_jax_dtype(d))
+        {
+            return Err(promotion::lacks(lacked));
+        }
         if let Some(dtype) = config.first_refused(&requests, false, false) {
             return Err(PromotionError::ExplicitX64Refused { dtype });
         }
@@ -688,6 +701,11 @@ impl Policy for Jax {
         Some(&compiled().lattices[self.config.lattice_index()])
     }
 
+    /// Every dtype but PyTorch's `complex32`.
+    fn is_native(&self, dtype: DType) -> bool {
+        lattice::is_jax_dtype(dtype)
+    }
+
     /// `jnp.<op>` (`jnp.true_divide`, `jnp.less`, ...): see
     /// [`Jax::operation`].
     fn operation(&self, op: Op, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
@@ -725,7 +743,13 @@ impl Policy for Jax {
     }
 
     /// `x[...] = v`: JAX's arrays are immutable.
-    fn assign(&self, target: Operand, _value: Operand) -> Option<Result<Typed, PromotionError>> {
+    fn assign(&self, target: Operand, value: Operand) -> Option<Result<Typed, PromotionError>> {
+        if let Some(dtype) = [target, value]
+            .iter()
+            .find_map(|o| ops::lacked_dtype(self, o))
+        {
+            return Some(Err(promotion::lacks(dtype)));
+        }
         Some(Err(match Number::of(target.kind()) {
             Some(number) => python::no_item_assignment(Some(number)),
             None => PromotionError::framework(ErrorKind::Type, IMMUTABLE),
@@ -770,6 +794,15 @@ impl JaxFunctions for Jax {
     fn safe_to_cast_warnings(&self, input: Operand, output: DType) -> Vec<Warning> {
         Jax::safe_to_cast_warnings(self, input, output)
     }
+}
+
+/// The dtype JAX lacks among two types, which no table answers for.
+#[cold]
+fn lacked_spec(a: TypeSpec, b: TypeSpec) -> Option<DType> {
+    [a, b].into_iter().find_map(|spec| match spec {
+        TypeSpec::DType(dtype) if !lattice::is_jax_dtype(dtype) => Some(dtype),
+        _ => None,
+    })
 }
 
 #[cfg(test)]

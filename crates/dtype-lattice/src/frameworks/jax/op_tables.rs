@@ -15,13 +15,16 @@
 //! with every value against the rules.
 
 use super::ops;
-use super::tables::{typed_index, typed_value, TYPED_VALUES};
+use super::tables::{jax_typed_indices, typed_index, typed_value, TYPED_VALUES};
 use super::{Config, Jax};
-use crate::types::{Op, Operand, OperandKind, Typed};
+use crate::types::{DType, Op, Operand, OperandKind, Typed};
 
-/// A (dtype, weak) index past every real one: an operand the tables do not
-/// read (`None`, or a Python scalar where its value matters).
-const NOT_READ: usize = TYPED_VALUES;
+/// A (dtype, weak) index of no value (above every strong dtype, below the
+/// weak ones): an operand the tables do not read (`None`, or a Python
+/// scalar where its value matters).
+const NOT_READ: usize = TYPED_VALUES / 2 - 1;
+
+const _: () = assert!(NOT_READ >= DType::COUNT && NOT_READ < 0x80);
 
 /// The bit of a decoded code that marks a Python scalar.
 const PYTHON: u8 = 0x80;
@@ -42,7 +45,7 @@ pub(super) struct OpTables {
 }
 
 /// Indices per operand: every (dtype, weak) value and [`NOT_READ`].
-const SIDE: usize = TYPED_VALUES + 1;
+const SIDE: usize = TYPED_VALUES;
 
 /// Where an answer is in [`OpTables::answers`].
 #[inline(always)]
@@ -89,14 +92,14 @@ impl OpTables {
             if op.arity() == 1 {
                 for (code, cell) in unary[op as usize].iter_mut().enumerate() {
                     let index = usize::from(decode[code] & !PYTHON);
-                    if index < TYPED_VALUES {
+                    if index != NOT_READ {
                         *cell = answer(op, &[value(index)]);
                     }
                 }
                 continue;
             }
-            for a in 0..TYPED_VALUES {
-                for b in 0..TYPED_VALUES {
+            for a in jax_typed_indices() {
+                for b in jax_typed_indices() {
                     answers[slot(op, a, b)] = answer(op, &[value(a), value(b)]);
                 }
             }

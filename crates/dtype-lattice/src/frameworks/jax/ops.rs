@@ -102,6 +102,9 @@ pub(super) fn operation(jax: &Jax, op: Op, operands: &[Operand]) -> Result<Typed
     };
     let operands = arguments.get();
     arraylike(function_name(op), operands)?;
+    if let Some(dtype) = operands.iter().find_map(|o| lacked_dtype(jax, o)) {
+        return Err(super::promotion::lacks(dtype));
+    }
     if let (Some(rule), Some(primitive)) = (RULES[op], lax::primitive(op)) {
         let promoted = promote(jax, rule.promote, operands)?;
         let classes = rule.accepts.unwrap_or(primitive.accepts[0]);
@@ -382,4 +385,10 @@ pub(super) fn describe(op: Op) -> String {
         primitive.name,
         takes.join(", ")
     )
+}
+
+/// The dtype of `operand` if JAX lacks it (PyTorch's `complex32`).
+pub(super) fn lacked_dtype(jax: &Jax, operand: &Operand) -> Option<DType> {
+    let dtype = jax.config.dtype_and_weak(operand).0;
+    (!super::lattice::is_jax_dtype(dtype)).then_some(dtype)
 }

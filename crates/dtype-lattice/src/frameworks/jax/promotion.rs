@@ -3,7 +3,7 @@
 //! the errors. The n-ary rules read a list through the automaton of
 //! [`super::tables`], built from these same rules.
 
-use super::lattice::{node, node_type};
+use super::lattice::{is_jax_dtype, node, node_type, JAX_DTYPES};
 use super::tables::{
     compiled, typed_value, weak_aware_node, Automaton, Decode, End, Input, Reading, State,
     CANONICAL_X32, NODE_DTYPE, NO_JOIN, STRIDE, TABLES, TYPED_VALUES, WEAK_RESULT,
@@ -247,7 +247,7 @@ impl Config {
         }
         Some(Reading {
             first: typed_value(first_index),
-            all_equal: differs % DType::COUNT == 0,
+            all_equal: differs & (TYPED_VALUES / 2 - 1) == 0,
             has_none,
             state,
         })
@@ -299,6 +299,9 @@ impl Config {
         concrete: bool,
     ) -> Result<Typed, PromotionError> {
         if end.wide {
+            if let Some(dtype) = lacked(decode, operands) {
+                return Err(lacks(dtype));
+            }
             return self.refused_or(operands, concrete);
         }
         let by_dtype = end.all_weak && self.promotion == Promotion::Standard;
@@ -448,7 +451,7 @@ impl Config {
         };
         let lattice = (joined != NO_JOIN).then(|| {
             let dtype = self.node_dtype(joined);
-            let weak = by_dtype || usize::from(joined) >= DType::COUNT;
+            let weak = by_dtype || usize::from(joined) >= JAX_DTYPES.len();
             Typed {
                 dtype,
                 weak: weak && dtype != DType::Bool,
@@ -503,5 +506,23 @@ impl Config {
             Some(reading) => self.apply_rules(automaton, &reading, operands, true),
             None => Err(PromotionError::NoOperands),
         }
+    }
+}
+
+/// The first operand of a dtype JAX lacks (PyTorch's `complex32`), read
+/// through `decode`: such lists end in the `wide` state.
+fn lacked<T: Input>(decode: &Decode, operands: &[T]) -> Option<DType> {
+    operands
+        .iter()
+        .map(|operand| typed_value(operand.typed_index(decode)).0)
+        .find(|&dtype| !is_jax_dtype(dtype))
+}
+
+/// What `jnp.<name>` says of a dtype JAX lacks.
+#[cold]
+pub(super) fn lacks(dtype: DType) -> PromotionError {
+    PromotionError::NoSuchDType {
+        module: "jax.numpy",
+        dtype,
     }
 }

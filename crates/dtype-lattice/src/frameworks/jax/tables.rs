@@ -7,7 +7,9 @@ use std::sync::OnceLock;
 
 use super::op_tables::OpTables;
 
-use super::lattice::{node, node_label, standard_edges, strict_edges, NODE_COUNT};
+use super::lattice::{
+    is_jax_dtype, node, node_label, standard_edges, strict_edges, JAX_DTYPES, NODE_COUNT,
+};
 use super::{Config, ExplicitX64, Promotion};
 use crate::engine::Lattice;
 use crate::policy::TypedLattice;
@@ -76,10 +78,10 @@ pub(super) struct State {
     /// The join of the values' weak-aware nodes ([`AWARE_NODE`]).
     pub(super) by_kind: u8,
     /// Some value has a 64-bit dtype, under a configuration that refuses
-    /// 64-bit requests (x64 off, `error`); never set otherwise. Such a
-    /// list may be refused, by a specifier or a join the tables cannot
-    /// tell from an array's, so it is answered out of line: all such
-    /// lists share one state, [`WIDE`].
+    /// 64-bit requests (x64 off, `error`), or a dtype JAX lacks
+    /// (`complex32`); never set otherwise. Such a list may be refused, by
+    /// a specifier or a join the tables cannot tell from an array's, so it
+    /// is answered out of line: all such lists share one state, [`WIDE`].
     pub(super) wide: bool,
 }
 
@@ -106,15 +108,16 @@ pub(super) const MAX_STATES: usize = 256;
 /// "one dtype" check).
 ///
 /// Built by exploring every state reachable from one value with the
-/// lattice's joins (each state's successors under all 64 values), so the
+/// lattice's joins (each state's successors under every value), so the
 /// tables hold exactly what the joins and rules say; O(states x 64) joins.
 pub(super) struct Automaton {
     /// The state after one value, by [`typed_index`].
     pub(super) start: [u8; TYPED_VALUES],
     /// The state after two values, by their [`typed_index`]es: a list of
-    /// three starts one load closer to its answer (4 KiB).
+    /// three starts one load closer to its answer (16 KiB, of which the
+    /// 4 KiB of JAX's own dtypes are read).
     pub(super) pairs: [[u8; TYPED_VALUES]; TYPED_VALUES],
-    /// The state after one more value, at `state << 6 | typed_index`.
+    /// The state after one more value, at `state << TYPED_BITS | typed_index`.
     pub(super) next: [u8; MAX_STATES * TYPED_VALUES],
     /// What each state answers.
     pub(super) ends: [End; MAX_STATES],
@@ -148,7 +151,9 @@ pub(super) struct End {
 impl Automaton {
     pub(super) fn new(config: Config, lattice: &Lattice) -> Box<Automaton> {
         let standard = config.promotion == Promotion::Standard;
-        let refused = |dtype: DType| config.refuses() && config.canonicalize_dtype(dtype) != dtype;
+        let refused = |dtype: DType| {
+            !is_jax_dtype(dtype) || config.refuses() && config.canonicalize_dtype(dtype) != dtype
+        };
         let first = |(dtype, weak): (DType, bool)| {
             if refused(dtype) {
                 return WIDE;
@@ -208,14 +213,14 @@ impl Automaton {
         while from < states.len() {
             for index in 0..TYPED_VALUES {
                 let to = id(step(states[from], typed_value(index)), &mut states);
-                automaton.next[from << 6 | index] = to;
+                automaton.next[from << TYPED_BITS | index] = to;
             }
             from += 1;
         }
         for a in 0..TYPED_VALUES {
             for b in 0..TYPED_VALUES {
                 let state = automaton.start[a];
-                automaton.pairs[a][b] = automaton.next[usize::from(state) << 6 | b];
+                automaton.pairs[a][b] = automaton.next[usize::from(state) << TYPED_BITS | b];
             }
         }
         for (end, state) in automaton.ends.iter_mut().zip(&states) {
@@ -227,7 +232,7 @@ impl Automaton {
     /// The state after one more value.
     #[inline(always)]
     pub(super) fn step(&self, state: u8, index: usize) -> u8 {
-        self.next[usize::from(state) << 6 | index & (TYPED_VALUES - 1)]
+        self.next[usize::from(state) << TYPED_BITS | index & (TYPED_VALUES - 1)]
     }
 }
 
@@ -235,7 +240,7 @@ impl Automaton {
 /// every list of one or two (dtype, weak) values under one configuration,
 /// indexed by [`typed_index`], `None` where a pair fails or the list is
 /// [`WIDE`]. Built by the general path (the automaton and the rules) over
-/// all 64 values and 64 x 64 pairs, so it holds nothing the rules do not
+/// JAX's 64 values and their pairs, so it holds nothing the rules do not
 /// say; it makes the result type of a unary or binary operation one load
 /// instead of four. 8.6 KiB per configuration.
 pub(super) struct ShortLists {
@@ -271,10 +276,10 @@ impl ShortLists {
         };
         let mut singles = [None; TYPED_VALUES];
         let mut pairs = [[None; TYPED_VALUES]; TYPED_VALUES];
-        for (a, row) in pairs.iter_mut().enumerate() {
+        for a in jax_typed_indices() {
             singles[a] = answer(&[typed(a)]);
-            for (b, cell) in row.iter_mut().enumerate() {
-                *cell = answer(&[typed(a), typed(b)]);
+            for b in jax_typed_indices() {
+                pairs[a][b] = answer(&[typed(a), typed(b)]);
             }
         }
         let mut by_code = [None; 256];
@@ -389,36 +394,55 @@ pub(super) const PROMOTED: [DType; STRIDE] = NODE_DTYPE[1];
 /// form and stays itself. A table rather than a branch on `weak`, which
 /// varies between operands.
 pub(super) const AWARE_NODE: [u8; TYPED_VALUES] = {
-    let mut out = [0u8; TYPED_VALUES];
+    let mut out = [NO_JOIN; TYPED_VALUES];
     let mut i = 0;
-    while i < DType::COUNT {
-        out[i] = i as u8;
-        out[DType::COUNT + i] = match DType::ALL[i].kind() {
+    while i < JAX_DTYPES.len() {
+        let dtype = JAX_DTYPES[i];
+        out[typed_index(dtype, false)] = i as u8;
+        let weak = JAX_DTYPES.len() as u8;
+        out[typed_index(dtype, true)] = match dtype.kind() {
             Kind::Bool => i as u8,
-            Kind::Signed | Kind::Unsigned => DType::COUNT as u8,
-            Kind::Float => DType::COUNT as u8 + 1,
-            Kind::Complex => DType::COUNT as u8 + 2,
+            Kind::Signed | Kind::Unsigned => weak,
+            Kind::Float => weak + 1,
+            Kind::Complex => weak + 2,
         };
         i += 1;
     }
     out
 };
 
-/// A (dtype, weak) pair as one index below 64 ([`Typed::index`]): arithmetic
-/// the compiler knows stays below 64, so indexing a table of 64 needs no
-/// bounds check.
+/// A (dtype, weak) pair as one index below [`TYPED_VALUES`]
+/// ([`Typed::index`]): arithmetic the compiler knows stays below it, so
+/// indexing a table of that many needs no bounds check.
 #[inline]
 pub(super) const fn typed_index(dtype: DType, weak: bool) -> usize {
     Typed { dtype, weak }.index()
 }
 
-/// How many (dtype, weak) values there are: every [`typed_index`] is
-/// below it, a power of two.
+/// How many (dtype, weak) values there are room for: every
+/// [`typed_index`] is below it, a power of two. The indices of no value
+/// (between the strong dtypes and the weak ones) read as `complex32`,
+/// whose lists are [`WIDE`], and are never decoded.
 pub(super) const TYPED_VALUES: usize = Typed::COUNT;
 
-/// The (dtype, weak) pair at a [`typed_index`] below 64.
+/// The [`typed_index`] of each of JAX's (dtype, weak) values: a table
+/// leaves the others without an answer (their lists are [`WIDE`]).
+pub(super) fn jax_typed_indices() -> impl Iterator<Item = usize> + Clone {
+    let strong = JAX_DTYPES.iter().map(|&d| typed_index(d, false));
+    strong
+        .clone()
+        .chain(JAX_DTYPES.iter().map(|&d| typed_index(d, true)))
+}
+
+/// `TYPED_VALUES` is `1 << TYPED_BITS`.
+pub(super) const TYPED_BITS: u32 = TYPED_VALUES.trailing_zeros();
+
+/// The (dtype, weak) pair at a [`typed_index`]; `complex32` at an index of
+/// no value.
 pub(super) fn typed_value(index: usize) -> (DType, bool) {
-    (DType::ALL[index % DType::COUNT], index >= DType::COUNT)
+    let weak = index >= TYPED_VALUES / 2;
+    let dtype = DType::from_index(index % (TYPED_VALUES / 2)).unwrap_or(DType::Complex32);
+    (dtype, weak)
 }
 
 /// The node a (dtype, weak) pair joins at; see [`AWARE_NODE`].
@@ -469,13 +493,13 @@ pub(super) const fn node_dtypes(x64: bool, explicit_x64: ExplicitX64) -> [DType;
     };
     let mut out = [DType::Bool; STRIDE];
     let mut i = 0;
-    while i < DType::COUNT {
-        out[i] = config.requested(DType::ALL[i]);
+    while i < JAX_DTYPES.len() {
+        out[i] = config.requested(JAX_DTYPES[i]);
         i += 1;
     }
-    out[DType::COUNT] = config.default_dtype(PyScalar::Int);
-    out[DType::COUNT + 1] = config.default_dtype(PyScalar::Float);
-    out[DType::COUNT + 2] = config.default_dtype(PyScalar::Complex);
+    out[i] = config.default_dtype(PyScalar::Int);
+    out[i + 1] = config.default_dtype(PyScalar::Float);
+    out[i + 2] = config.default_dtype(PyScalar::Complex);
     out
 }
 

@@ -46,6 +46,8 @@ pub(super) fn type_num(dtype: DType) -> u16 {
         UInt2 => 271,
         Int4 => 272,
         UInt4 => 273,
+        // NumPy has none: the policy refuses it before asking (`known`).
+        Complex32 => u16::MAX,
     }
 }
 
@@ -243,7 +245,8 @@ mod tests {
         numbers.sort_unstable();
         numbers.dedup();
         assert_eq!(numbers.len(), DType::COUNT);
-        for dtype in DType::ALL {
+        // NumPy has no complex32 (the policy refuses it before asking).
+        for dtype in DType::ALL.into_iter().filter(|&d| d != DType::Complex32) {
             assert_eq!(type_num(dtype) < 256, is_builtin(dtype), "{dtype}");
         }
     }

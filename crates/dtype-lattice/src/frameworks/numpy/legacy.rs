@@ -112,7 +112,7 @@ fn promote(a: DType, a_zero: bool, b: DType, b_zero: bool) -> DType {
 
 /// A dtype NumPy 1.x has: NumPy's own, not ml_dtypes'.
 fn numpy1_dtype(dtype: DType) -> Result<DType, PromotionError> {
-    if dtype.is_ml_dtypes() {
+    if dtype.is_ml_dtypes() || dtype == DType::Complex32 {
         return Err(PromotionError::framework(
             ErrorKind::Type,
             format!("data type '{dtype}' not understood"),
@@ -170,6 +170,6 @@ impl Policy for NumpyLegacy {
     }
 
     fn is_native(&self, dtype: DType) -> bool {
-        !dtype.is_ml_dtypes()
+        numpy1_dtype(dtype).is_ok()
     }
 }

@@ -58,6 +58,7 @@ mod user_loops;
 
 pub use legacy::NumpyLegacy;
 
+use crate::frameworks::common::DTypeSet;
 use crate::frameworks::python;
 use crate::policy::Policy;
 use crate::policy::TypedLattice;
@@ -125,6 +126,34 @@ impl Numpy {
     }
 }
 
+/// The dtypes modelled under NumPy, with ml_dtypes': all but `complex32`.
+const DTYPES: DTypeSet = DTypeSet::of(&DType::ALL).without(DTypeSet::of(&[DType::Complex32]));
+
+/// A dtype the policy models under NumPy. ml_dtypes 0.6.0 registers a
+/// `complex32` of its own (`np.dtype("complex32")`, with rules of its own:
+/// no common dtype with float16), which is not modelled: refused, naming it.
+fn known(dtype: DType) -> Result<DType, PromotionError> {
+    if DTYPES.contains(dtype) {
+        Ok(dtype)
+    } else {
+        Err(PromotionError::framework(
+            ErrorKind::NotImplemented,
+            format!(
+                "{dtype} under NumPy is ml_dtypes' {dtype}, whose promotion dtype-lattice does \
+                 not model; the policy torch models PyTorch's"
+            ),
+        ))
+    }
+}
+
+/// Every operand's dtype is one NumPy has.
+fn check_known(operands: &[Operand]) -> Result<(), PromotionError> {
+    operands
+        .iter()
+        .filter_map(array_dtype)
+        .try_for_each(|dtype| known(dtype).map(drop))
+}
+
 /// The dtype NumPy makes of a type given to `promote_types`.
 fn spec_dtype(spec: TypeSpec) -> DType {
     match spec {
@@ -146,8 +175,8 @@ fn array_dtype(operand: &Operand) -> Option<DType> {
 /// The DType class NumPy promotes an operand as.
 fn operand_class(operand: &Operand) -> Result<Class, PromotionError> {
     Ok(match operand.kind() {
-        OperandKind::DType(dtype) | OperandKind::ZeroDim(dtype) => Class::DType(dtype),
-        OperandKind::Array { dtype, weak: false } => Class::DType(dtype),
+        OperandKind::DType(dtype) | OperandKind::ZeroDim(dtype) => Class::DType(known(dtype)?),
+        OperandKind::Array { dtype, weak: false } => Class::DType(known(dtype)?),
         OperandKind::Array { dtype, weak: true } => return Err(weak_array(dtype)),
         OperandKind::PyType(PyScalar::Bool) | OperandKind::PyBool(_) => Class::DType(DType::Bool),
         OperandKind::PyType(PyScalar::Int) | OperandKind::PyInt(_) => Class::PyInt,
@@ -226,7 +255,7 @@ impl Policy for Numpy {
     /// assert_eq!(Numpy.promote_types(DType::Float8E5M2.into(), DType::UInt16.into()), Ok(DType::Float32));
     /// ```
     fn promote_types(&self, a: TypeSpec, b: TypeSpec) -> Result<DType, PromotionError> {
-        let (a, b) = (spec_dtype(a), spec_dtype(b));
+        let (a, b) = (known(spec_dtype(a))?, known(spec_dtype(b))?);
         Ok(common_pair(Class::DType(a), Class::DType(b))?.default_dtype())
     }
 
@@ -239,11 +268,11 @@ impl Policy for Numpy {
     }
 
     fn is_native(&self, dtype: DType) -> bool {
-        !dtype.is_ml_dtypes()
+        !dtype.is_ml_dtypes() && DTYPES.contains(dtype)
     }
 
     fn can_cast(&self, from: DType, to: DType) -> Option<bool> {
-        Some(self.safe_cast(from, to))
+        (DTYPES.contains(from) && DTYPES.contains(to)).then(|| self.safe_cast(from, to))
     }
 
     /// `np.<ufunc>(*operands).dtype` (`ops.rs`): promotion, then the first
@@ -265,6 +294,9 @@ impl Policy for Numpy {
     /// assert_eq!(err.python_type(), "OverflowError");
     /// ```
     fn operation(&self, op: Op, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
+        if let Err(err) = check_known(operands) {
+            return Some(Err(err));
+        }
         Some(ops::operation(op, operands))
     }
 
@@ -292,11 +324,17 @@ impl Policy for Numpy {
         form: OpForm,
         operands: &[Operand],
     ) -> Option<Result<Typed, PromotionError>> {
+        if let Err(err) = check_known(operands) {
+            return Some(Err(err));
+        }
         forms::operation_as(op, form, operands)
     }
 
     /// `a[...] = v`: the array keeps its dtype; a Python int must fit it.
     fn assign(&self, target: Operand, value: Operand) -> Option<Result<Typed, PromotionError>> {
+        if let Err(err) = check_known(&[target, value]) {
+            return Some(Err(err));
+        }
         Some(forms::assign(target, value))
     }
 }

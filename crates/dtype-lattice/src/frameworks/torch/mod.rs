@@ -2,9 +2,9 @@
 //! `torch.result_type`, and the operations of [`Op`]
 //! (`torch.add`, `torch.true_divide`, `torch.eq`, `torch.sqrt`, ...).
 //!
-//! `promote_types` over the twelve dtypes of PyTorch's promotion table
-//! (bool, uint8, the signed integers, bfloat16, the IEEE floats, complex64
-//! and complex128) is a lattice, built here with the
+//! `promote_types` over the thirteen dtypes of PyTorch's promotion table
+//! (bool, uint8, the signed integers, bfloat16, the IEEE floats, complex32,
+//! complex64 and complex128) is a lattice, built here with the
 //! [lattice engine](crate::engine). PyTorch refuses what lies outside it,
 //! each with its own message: float8 types promote with nothing, the
 //! "barebones" unsigned types (uint1..uint4, uint16, uint32, uint64) only
@@ -61,6 +61,7 @@
 //! ```
 
 mod args;
+mod forms;
 mod kernels;
 mod ops;
 
@@ -72,6 +73,7 @@ use crate::policy::Policy;
 use crate::policy::TypedLattice;
 use crate::types::ErrorKind;
 use crate::types::Op;
+use crate::types::OpForm;
 use crate::types::PromotionError;
 use crate::types::Typed;
 use crate::types::{DType, Kind};
@@ -88,15 +90,16 @@ const LATTICE: &[(&str, &[&str])] = &[
     ("int32", &["int64"]),
     ("int64", &["bfloat16", "float16"]),
     ("bfloat16", &["float32"]),
-    ("float16", &["float32"]),
+    ("float16", &["float32", "complex32"]),
     ("float32", &["float64", "complex64"]),
     ("float64", &["complex128"]),
+    ("complex32", &["complex64"]),
     ("complex64", &["complex128"]),
     ("complex128", &[]),
 ];
 
 /// The dtypes PyTorch has, with the names its C++ messages give them.
-const DTYPES: [(DType, &str); 26] = [
+const DTYPES: [(DType, &str); 27] = [
     (DType::Bool, "Bool"),
     (DType::UInt1, "UInt1"),
     (DType::UInt2, "UInt2"),
@@ -121,6 +124,7 @@ const DTYPES: [(DType, &str); 26] = [
     (DType::Float16, "Half"),
     (DType::Float32, "Float"),
     (DType::Float64, "Double"),
+    (DType::Complex32, "ComplexHalf"),
     (DType::Complex64, "ComplexFloat"),
     (DType::Complex128, "ComplexDouble"),
 ];
@@ -206,7 +210,7 @@ impl Torch {
             .and_then(|lower| self.combine_categories(tiers.dim, lower));
         match combined {
             // An operand sits in some tier, and combining keeps a defined tier.
-            Ok(result) => Ok(ScalarType::DType(
+            Ok(result) => Ok(ScalarType::of(
                 result.expect("two operands leave a tier defined"),
             )),
             Err(NoDType::Error(err)) => Err(err),
@@ -302,7 +306,7 @@ impl Torch {
     }
 }
 
-/// Why promotion gives no dtype of the 32.
+/// Why promotion gives no dtype of ours.
 enum NoDType {
     /// PyTorch raises this error.
     Error(PromotionError),
@@ -316,18 +320,28 @@ impl From<PromotionError> for NoDType {
     }
 }
 
-/// A type PyTorch computes in: one of the 32 dtypes, or a complex type
-/// whose parts are a 16-bit float (`complex32`, `bcomplex32`), which only
-/// PyTorch has. Operations can run in those, though no operand of ours has
-/// them.
+/// A type PyTorch computes in: a dtype, or a complex type whose parts are
+/// a 16-bit float (`complex32`, which is [`DType::Complex32`] too, and
+/// `bcomplex32`, which no operand of ours has), which only PyTorch has and
+/// its kernels list apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum ScalarType {
+    /// A dtype other than `complex32`.
     DType(DType),
     /// The complex type whose parts are this 16-bit float.
     HalfComplex(DType),
 }
 
 impl ScalarType {
+    /// The type a dtype is computed in: `complex32` is the half complex
+    /// type of `float16` parts, so that there is one spelling of it.
+    fn of(dtype: DType) -> ScalarType {
+        match dtype {
+            DType::Complex32 => ScalarType::HalfComplex(DType::Float16),
+            other => ScalarType::DType(other),
+        }
+    }
+
     /// PyTorch's C++ name of it, as its kernels' messages give it.
     fn name(self) -> &'static str {
         match self {
@@ -342,7 +356,7 @@ impl ScalarType {
         match self {
             ScalarType::DType(dtype) => Ok(dtype),
             ScalarType::HalfComplex(DType::BFloat16) => Err(not_ours("bcomplex32")),
-            ScalarType::HalfComplex(_) => Err(not_ours("complex32")),
+            ScalarType::HalfComplex(_) => Ok(DType::Complex32),
         }
     }
 }
@@ -489,14 +503,14 @@ fn not_implemented(operation: &str, scalar_type: &str) -> PromotionError {
     )
 }
 
-/// PyTorch answers a complex dtype with 16-bit parts, which is not one of
-/// the 32.
+/// PyTorch answers `bcomplex32` (complex with bfloat16 parts), which is
+/// none of ours: PyTorch has no `torch.bcomplex32` to make a tensor of.
 fn not_ours(torch_name: &str) -> PromotionError {
     PromotionError::framework(
         ErrorKind::Value,
         format!(
-            "torch gives {torch_name} here, a dtype dtype-lattice does not model (it has no \
-             complex type with 16-bit parts)"
+            "torch gives {torch_name} here, a dtype dtype-lattice does not model (PyTorch has \
+             no tensors of it)"
         ),
     )
 }
@@ -580,6 +594,51 @@ impl Policy for Torch {
     fn describe_operation(&self, op: Op) -> Option<String> {
         Some(ops::describe(op))
     }
+
+    /// `a OP b`, `b.__rOP__(a)` and `a OP= b` on PyTorch's tensors: the
+    /// operator falls back to the tensor's reflected method where a
+    /// Python number is on the left (`1 < x` is `x.__gt__(1)`, which
+    /// `torch.lt(1, x)` refuses), `1 / x` is `x.reciprocal() * 1`, and an
+    /// in-place operator keeps `a`'s dtype, refusing a common dtype it
+    /// cannot be cast to.
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::torch::Torch;
+    /// use dtype_lattice::{DType, Op, OpForm, Operand, Policy, Typed};
+    /// let x = Operand::dtype(DType::Int64);
+    /// let one = Operand::py_int(1);
+    /// let less = Torch.operation_as(Op::Less, OpForm::Operator, &[one, x]);
+    /// assert_eq!(less, Some(Ok(Typed::strong(DType::Bool))));
+    /// assert!(Torch.operation(Op::Less, &[one, x]).unwrap().is_err());
+    /// let iadd = Torch.operation_as(Op::Add, OpForm::InPlace, &[x, Operand::py_float(0.5)]);
+    /// assert_eq!(
+    ///     iadd.unwrap().unwrap_err().to_string(),
+    ///     "result type Float can't be cast to the desired output type Long"
+    /// );
+    /// ```
+    fn operation_as(
+        &self,
+        op: Op,
+        form: OpForm,
+        operands: &[Operand],
+    ) -> Option<Result<Typed, PromotionError>> {
+        forms::operation_as(self, op, form, operands)
+    }
+
+    /// `x[...] = v`: a tensor value is copied into `x`'s dtype, a Python
+    /// number must fit it.
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::torch::Torch;
+    /// use dtype_lattice::{DType, Operand, Policy, Typed};
+    /// let x = Operand::dtype(DType::Int8);
+    /// assert_eq!(Torch.assign(x, Operand::py_float(2.5)), Some(Ok(Typed::strong(DType::Int8))));
+    /// let err = Torch.assign(x, Operand::py_int(300)).unwrap().unwrap_err();
+    /// assert_eq!(err.to_string(), "value cannot be converted to type int8_t without overflow");
+    /// ```
+    fn assign(&self, target: Operand, value: Operand) -> Option<Result<Typed, PromotionError>> {
+        Some(forms::assign(target, value))
+    }
 }
 
 /// The promotion table's lattice, each node its dtype. Built once.
@@ -595,7 +654,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_lattice_is_the_table_over_its_twelve_dtypes() {
+    fn the_lattice_is_the_table_over_its_thirteen_dtypes() {
         let lattice = lattice();
         assert_eq!(lattice.len(), LATTICE.len());
         for (name, _) in LATTICE {

@@ -246,12 +246,16 @@ const RULES: OpTable<Rule> = OpTable::new([
     ),
     (
         Op::Negative,
-        unary("neg", kernel("neg_cpu", REAL.with(COMPLEX)))
+        unary("neg", kernel("neg_cpu", REAL.with(COMPLEX).with(COMPLEX32)))
             .refusing(Refuse::Bool(NEG_BOOL, NEG_BOOL)),
     ),
     (
         Op::Abs,
-        unary("abs", kernel("abs_cpu", REAL.with(COMPLEX).with(FLOAT8))).output(Output::RealPart),
+        unary(
+            "abs",
+            kernel("abs_cpu", REAL.with(COMPLEX).with(COMPLEX32).with(FLOAT8)),
+        )
+        .output(Output::RealPart),
     ),
     (
         Op::Sign,
@@ -289,6 +293,19 @@ pub(super) fn operation(
     op: Op,
     operands: &[Operand],
 ) -> Result<Typed, PromotionError> {
+    operation_into(torch, op, operands, None)
+}
+
+/// `torch.<function>(*operands)`, or with `out` its in-place method on
+/// the tensor `out` (the first operand): `TensorIterator` then checks that
+/// the output's shape is the broadcast one and that the common dtype can
+/// be cast to `out`'s, whose dtype the result keeps.
+pub(super) fn operation_into(
+    torch: &Torch,
+    op: Op,
+    operands: &[Operand],
+    out: Option<DType>,
+) -> Result<Typed, PromotionError> {
     let arguments: Vec<Operand> = operands.iter().map(|o| o.as_argument()).collect();
     let arguments = &arguments[..];
     let rule = &RULES[op];
@@ -315,12 +332,13 @@ pub(super) fn operation(
         }
         _ => unreachable!("the signatures take one or two arguments"),
     };
+    let out = out.map(|dtype| (operands[0].0, dtype));
     let dtype = match (op, signature) {
         (Op::Power, 1) => power_of_number(torch, rule, arguments, &operands)?,
-        (Op::Power, 2) => power(torch, operands[0], arguments[1], operands[1])?,
-        _ => apply(torch, rule, arguments, &operands)?,
+        (Op::Power, 2) => power(torch, operands[0], arguments[1], operands[1], out)?,
+        _ => apply(torch, rule, arguments, &operands, out)?,
     };
-    Ok(Typed::strong(dtype))
+    Ok(Typed::strong(out.map_or(dtype, |(_, dtype)| dtype)))
 }
 
 /// `rule` on tensors (Python numbers wrapped in zero-dimensional ones):
@@ -330,10 +348,14 @@ fn apply(
     rule: &Rule,
     arguments: &[Operand],
     operands: &[Tiered],
+    out: Option<Tiered>,
 ) -> Result<DType, PromotionError> {
     refuse(rule.refuse, operands)?;
+    if let Some(out) = out {
+        super::forms::check_shape(out, operands)?;
+    }
     let mut common = match *operands {
-        [(_, dtype)] => ScalarType::DType(dtype),
+        [(_, dtype)] => ScalarType::of(dtype),
         [a, b] => torch.promote_tiers(a, b)?,
         _ => unreachable!("one or two operands"),
     };
@@ -341,6 +363,9 @@ fn apply(
         Promote::Float if is_integral(common, true) => common = DEFAULT_FLOAT,
         Promote::KeepIntegers if is_integral(common, false) => return common.dtype(),
         Promote::Common | Promote::Float | Promote::KeepIntegers => {}
+    }
+    if let Some(out) = out {
+        super::forms::check_cast(common, out)?;
     }
     for &operand in operands {
         cast(operand, common)?;
@@ -387,7 +412,7 @@ fn refuse(refuse: Refuse, operands: &[Tiered]) -> Result<(), PromotionError> {
 
 /// `isIntegralType`: the integers PyTorch computes in (the sub-byte ones
 /// are not among them), and bool if asked.
-fn is_integral(scalar_type: ScalarType, include_bool: bool) -> bool {
+pub(super) fn is_integral(scalar_type: ScalarType, include_bool: bool) -> bool {
     let bools = if include_bool { BOOL } else { Types::NONE };
     INTEGRAL.with(BAREBONES).with(bools).contains(scalar_type)
 }
@@ -398,7 +423,7 @@ fn is_reduced_float(scalar_type: ScalarType) -> bool {
 }
 
 /// The kernel `name`, which has code for `types`, run in `scalar_type`.
-fn run(name: &str, types: Types, scalar_type: ScalarType) -> Result<(), PromotionError> {
+pub(super) fn run(name: &str, types: Types, scalar_type: ScalarType) -> Result<(), PromotionError> {
     if types.contains(scalar_type) {
         Ok(())
     } else {
@@ -410,8 +435,8 @@ fn run(name: &str, types: Types, scalar_type: ScalarType) -> Result<(), Promotio
 /// from the dtype it is stored in. `copy_` has no code for the sub-byte
 /// integers and checks the end it casts to first (measured: int1 into
 /// uint1 names UInt1).
-fn cast((slot, dtype): Tiered, to: ScalarType) -> Result<(), PromotionError> {
-    let from = ScalarType::DType(match slot {
+pub(super) fn cast((slot, dtype): Tiered, to: ScalarType) -> Result<(), PromotionError> {
+    let from = ScalarType::of(match slot {
         Slot::Wrapped => wrapped_storage(dtype),
         Slot::Dim | Slot::ZeroDim => dtype,
     });
@@ -422,10 +447,24 @@ fn cast((slot, dtype): Tiered, to: ScalarType) -> Result<(), PromotionError> {
     Ok(())
 }
 
+/// `tensor.reciprocal()`, which `number / tensor` runs: the operand's
+/// tier, its dtype the default float where it is an integer or bool.
+pub(super) fn reciprocal(torch: &Torch, operand: Operand) -> Result<Operand, PromotionError> {
+    const RECIPROCAL: Rule =
+        unary("reciprocal", kernel("reciprocal_cpu", INEXACT)).promoting(Promote::Float);
+    check_tensors(&[operand])?;
+    let tiered = tier(&operand)?;
+    let dtype = apply(torch, &RECIPROCAL, &[operand], &[tiered], None)?;
+    Ok(match tiered.0 {
+        Slot::ZeroDim => Operand::zero_dim(dtype),
+        Slot::Dim | Slot::Wrapped => Operand::dtype(dtype),
+    })
+}
+
 /// `out.fill_(1)`: a tensor of one element is written directly
 /// (`fill_out`), any other by a kernel (`fill_cpu`), which lacks
 /// bcomplex32 too; neither has code for the sub-byte integers (measured).
-fn fill(scalar_type: ScalarType, (slot, _): Tiered) -> Result<(), PromotionError> {
+pub(super) fn fill(scalar_type: ScalarType, (slot, _): Tiered) -> Result<(), PromotionError> {
     match slot {
         Slot::Dim => run("fill_cpu", STORED.without(BCOMPLEX32), scalar_type),
         Slot::ZeroDim | Slot::Wrapped => run("fill_out", STORED, scalar_type),
@@ -446,7 +485,7 @@ fn power_of_number(
         fill(common, operands[1])?;
         return common.dtype();
     }
-    apply(torch, rule, arguments, operands)
+    apply(torch, rule, arguments, operands, None)
 }
 
 /// `torch.pow(tensor, number)`, in its order of cases: NumPy's refusal of
@@ -461,13 +500,14 @@ fn power(
     base: Tiered,
     exponent: Operand,
     exponent_tier: Tiered,
+    out: Option<Tiered>,
 ) -> Result<DType, PromotionError> {
     let integer = match exponent.kind() {
         OperandKind::PyInt(n) => Some(n),
         OperandKind::PyBool(b) => Some(i128::from(b)),
         _ => None,
     };
-    if let Some(n) = integer.filter(|_| is_integral(ScalarType::DType(base.1), true)) {
+    if let Some(n) = integer.filter(|_| is_integral(ScalarType::of(base.1), true)) {
         if n > i128::from(i64::MAX) {
             return Err(overflow("int64_t"));
         }
@@ -479,15 +519,20 @@ fn power(
         }
     }
     let common = torch.promote_tiers(base, exponent_tier)?;
+    // `base.to(common)` is made before the output is checked.
     cast(base, common)?;
+    if let Some(out) = out {
+        super::forms::check_cast(common, out)?;
+    }
     if equals(exponent, 0.0) || matches!(exponent.kind(), OperandKind::PyBool(false)) {
         fill(common, base)?;
         return common.dtype();
     }
     if equals(exponent, 1.0) || matches!(exponent.kind(), OperandKind::PyBool(true)) {
         // `out.copy_(base)`: a copy within a dtype, the base's if no cast
-        // was needed.
-        if ScalarType::DType(base.1) == common {
+        // was needed; in place, the base is the output and nothing is
+        // copied.
+        if out.is_none() && ScalarType::of(base.1) == common {
             run("copy_kernel", STORED, common)?;
         }
         return common.dtype();

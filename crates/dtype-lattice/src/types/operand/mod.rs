@@ -7,7 +7,7 @@ use crate::types::{DType, ParseDTypeError};
 
 /// Python's built-in scalar types, which array libraries treat specially.
 //
-// The discriminants continue `DType`'s (0 to 31): the byte a `TypeSpec`
+// The discriminants continue `DType`'s: the byte a `TypeSpec`
 // holds then names its type whichever the variant, so reading it is one
 // load with no branch on the variant (see `TypeSpec::index`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -230,22 +230,23 @@ pub struct Operand {
     value: [u8; 16],
 }
 
-/// The numbering of [`Operand::code`]: a range of 32 per form of dtype
-/// (by [`DType::index`]), then Python's types, then the values.
+/// The numbering of [`Operand::code`]: a range of [`DType::COUNT`] per
+/// form of dtype (by [`DType::index`]), then Python's types, then the
+/// values.
 mod code {
     use crate::DType;
-    const _: () = assert!(DType::COUNT == 32);
 
+    const N: u8 = DType::COUNT as u8;
     pub const DTYPE: u8 = 0;
-    pub const ZERO_DIM: u8 = 32;
-    pub const STRONG_ARRAY: u8 = 64;
-    pub const WEAK_ARRAY: u8 = 96;
-    pub const PY_TYPE: u8 = 128;
-    pub const PY_BOOL: u8 = 132;
-    pub const PY_INT: u8 = 133;
-    pub const PY_FLOAT: u8 = 134;
-    pub const PY_COMPLEX: u8 = 135;
-    pub const NONE: u8 = 136;
+    pub const ZERO_DIM: u8 = N;
+    pub const STRONG_ARRAY: u8 = 2 * N;
+    pub const WEAK_ARRAY: u8 = 3 * N;
+    pub const PY_TYPE: u8 = 4 * N;
+    pub const PY_BOOL: u8 = PY_TYPE + 4;
+    pub const PY_INT: u8 = PY_BOOL + 1;
+    pub const PY_FLOAT: u8 = PY_BOOL + 2;
+    pub const PY_COMPLEX: u8 = PY_BOOL + 3;
+    pub const NONE: u8 = PY_BOOL + 4;
 }
 
 impl Operand {
@@ -372,13 +373,21 @@ impl Operand {
     /// assert_eq!(describe(Operand::NONE), "None");
     /// ```
     pub const fn kind(self) -> OperandKind {
-        let dtype = DType::ALL[(self.code % 32) as usize];
+        const fn at(code: u8, base: u8) -> DType {
+            DType::ALL[(code - base) as usize]
+        }
         match self.code {
-            0..code::ZERO_DIM => OperandKind::DType(dtype),
-            code::ZERO_DIM..code::STRONG_ARRAY => OperandKind::ZeroDim(dtype),
-            code::STRONG_ARRAY..code::PY_TYPE => OperandKind::Array {
-                dtype,
-                weak: self.code >= code::WEAK_ARRAY,
+            0..code::ZERO_DIM => OperandKind::DType(at(self.code, code::DTYPE)),
+            code::ZERO_DIM..code::STRONG_ARRAY => {
+                OperandKind::ZeroDim(at(self.code, code::ZERO_DIM))
+            }
+            code::STRONG_ARRAY..code::WEAK_ARRAY => OperandKind::Array {
+                dtype: at(self.code, code::STRONG_ARRAY),
+                weak: false,
+            },
+            code::WEAK_ARRAY..code::PY_TYPE => OperandKind::Array {
+                dtype: at(self.code, code::WEAK_ARRAY),
+                weak: true,
             },
             code::PY_TYPE..code::PY_BOOL => {
                 OperandKind::PyType(PyScalar::ALL[(self.code - code::PY_TYPE) as usize])

@@ -77,6 +77,13 @@ impl JaxLax {
         position: usize,
     ) -> Result<Typed, PromotionError> {
         match operand.kind() {
+            OperandKind::DType(dtype)
+            | OperandKind::ZeroDim(dtype)
+            | OperandKind::Array { dtype, .. }
+                if !super::lattice::is_jax_dtype(dtype) =>
+            {
+                Err(super::promotion::lacks(dtype))
+            }
             OperandKind::DType(dtype) | OperandKind::ZeroDim(dtype) => {
                 Ok(Typed::strong(self.jax.canonicalize_dtype(dtype)))
             }
@@ -211,6 +218,11 @@ impl Policy for JaxLax {
 
     fn lattice(&self) -> Option<&TypedLattice> {
         None
+    }
+
+    /// Every dtype but PyTorch's `complex32`.
+    fn is_native(&self, dtype: DType) -> bool {
+        super::lattice::is_jax_dtype(dtype)
     }
 
     /// `lax.<primitive>` of the operation, where `lax` has one (it has no
