@@ -141,6 +141,11 @@ impl Mode {
     /// Whether the mode is one of TensorFlow's "auto dtype conversion"
     /// (`safe`, `all`), under which `weak_tensor_ops` wraps the functions
     /// and Python scalars are weak.
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::tensorflow::Mode;
+    /// assert!(Mode::Safe.converts() && !Mode::Legacy.converts());
+    /// ```
     pub const fn converts(self) -> bool {
         matches!(self, Mode::Safe | Mode::All)
     }
