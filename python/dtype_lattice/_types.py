@@ -70,7 +70,7 @@ KerasBackend = Literal["tensorflow", "jax", "numpy"]
 Floatx = Literal["float32", "float16", "bfloat16", "float64"]
 TinygradDefaultFloat = Literal["float32", "float16", "bfloat16", "float64"]
 TinygradDefaultInt = Literal["int32", "int64"]
-TensorflowNumpyBehavior = Literal["off", "safe", "all"]
+TensorflowNumpyBehavior = Literal["off", "legacy", "safe", "all"]
 
 
 class PolicySettings(TypedDict, total=False):
@@ -86,6 +86,7 @@ class PolicySettings(TypedDict, total=False):
     tinygrad_default_float: TinygradDefaultFloat
     tinygrad_default_int: TinygradDefaultInt
     tensorflow_numpy_behavior: TensorflowNumpyBehavior
+    tensorflow_prefer_float32: bool
 
 
 class SettingInfo(TypedDict):

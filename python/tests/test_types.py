@@ -84,7 +84,7 @@ def test_presets_build_their_entry_and_refuse_a_contradiction():
 
 
 def test_tensorflow_numpy_refuses_with_numpy_behaviour_off():
-    with pytest.raises(NotImplementedError, match="set tensorflow_numpy_behavior=safe or tensorflow_numpy_behavior=all"):
+    with pytest.raises(NotImplementedError, match="set tensorflow_numpy_behavior=legacy, tensorflow_numpy_behavior=safe or tensorflow_numpy_behavior=all"):
         dl.policy("tensorflow-numpy").promote_types("int8", "int8")
     assert str(dl.policy("tnp", tensorflow_numpy_behavior="safe").promote_types("int8", "int8")) == "int8"
 

@@ -92,7 +92,7 @@ fn info_lists_what_the_page_offers() {
         presets[1]["preset"],
         json!({"entry": "tensorflow", "settings": {"tensorflow_numpy_behavior": "all"}})
     );
-    assert_eq!(presets[1]["settings"], json!([]));
+    assert_eq!(presets[1]["settings"], json!(["tensorflow_prefer_float32"]));
     assert_eq!(
         (&presets[0]["lattice"], &presets[1]["lattice"]),
         (&json!(false), &json!(true))

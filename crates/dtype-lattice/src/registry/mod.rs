@@ -120,7 +120,12 @@ impl PolicyInfo {
 const JAX_SETTINGS: &[&str] = &["x64", "strict", "explicit_x64_dtypes"];
 
 /// TensorFlow's settings, read by both its namespaces.
-const TENSORFLOW_SETTINGS: &[&str] = &["tensorflow_numpy_behavior"];
+const TENSORFLOW_SETTINGS: &[&str] = &["tensorflow_numpy_behavior", "tensorflow_prefer_float32"];
+
+/// TensorFlow under the settings, its own functions'.
+fn tensorflow(s: Settings) -> TensorFlow {
+    TensorFlow::new(s.tensorflow_numpy_behavior).with_prefer_float32(s.tensorflow_prefer_float32)
+}
 
 /// Every framework, in the order tools list them: JAX first, the default
 /// wherever a policy may be left out.
@@ -165,14 +170,14 @@ pub const POLICIES: &[PolicyInfo] = &[
         framework: "TensorFlow",
         aliases: &["tf"],
         settings: TENSORFLOW_SETTINGS,
-        build: |s| Box::new(TensorFlow::new(s.tensorflow_numpy_behavior)),
+        build: |s| Box::new(tensorflow(s)),
     },
     PolicyInfo {
         name: "tensorflow-numpy",
         framework: "TensorFlow",
         aliases: &["tnp"],
         settings: TENSORFLOW_SETTINGS,
-        build: |s| Box::new(TensorFlow::new(s.tensorflow_numpy_behavior).with_api(Api::Tnp)),
+        build: |s| Box::new(tensorflow(s).with_api(Api::Tnp)),
     },
     PolicyInfo {
         name: "jax-lax",
@@ -509,7 +514,7 @@ mod tests {
         let err = off.operation(Op::Add, &[x, x]).unwrap().unwrap_err();
         assert!(
             err.to_string()
-                .ends_with("set tensorflow_numpy_behavior=safe or tensorflow_numpy_behavior=all"),
+                .ends_with("tensorflow_numpy_behavior=safe or tensorflow_numpy_behavior=all"),
             "{err}"
         );
         assert!(off.result_type(&[x, x]).is_err());

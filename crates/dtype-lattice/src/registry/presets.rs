@@ -108,10 +108,13 @@ impl fmt::Display for Preset {
 /// use dtype_lattice::registry::{resolve, Settings};
 /// let all = resolve("tensorflow-all").unwrap();
 /// assert_eq!((all.name(), all.info().name), ("tensorflow-all", "tensorflow"));
-/// assert!(all.settings().is_empty());
+/// assert_eq!(all.settings(), ["tensorflow_prefer_float32"]);
 /// let policy = all.build(Settings::default()).unwrap();
 /// assert_eq!(policy.name(), "tensorflow (numpy behavior all)");
-/// assert_eq!(resolve("tf").unwrap().settings(), ["tensorflow_numpy_behavior"]);
+/// assert_eq!(
+///     resolve("tf").unwrap().settings(),
+///     ["tensorflow_numpy_behavior", "tensorflow_prefer_float32"]
+/// );
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct NamedPolicy {
@@ -184,8 +187,8 @@ impl NamedPolicy {
     ///
     /// ```
     /// use dtype_lattice::registry::resolve;
-    /// assert_eq!(resolve("tensorflow").unwrap().configurations().len(), 3);
-    /// assert_eq!(resolve("tensorflow-safe").unwrap().configurations().len(), 1);
+    /// assert_eq!(resolve("tensorflow").unwrap().configurations().len(), 4 * 2);
+    /// assert_eq!(resolve("tensorflow-safe").unwrap().configurations().len(), 2);
     /// ```
     pub fn configurations(&self) -> Vec<Settings> {
         Settings::combinations(self.settings())

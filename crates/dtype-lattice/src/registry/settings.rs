@@ -172,11 +172,24 @@ pub const SETTINGS: &[Setting] = &[
         values: &Mode::NAMES,
         option: "tnp.experimental_enable_numpy_behavior(dtype_conversion_mode=...)",
         help: "TensorFlow's NumPy behaviour: off (not enabled: tf's functions promote nothing, \
-               tf.experimental.numpy is not modelled), or enabled in mode safe (promotions \
-               that lose no values) or all (every promotion of the table)",
+               tf.experimental.numpy is not modelled), or enabled in mode legacy (its default: \
+               tf's functions promote nothing, the operators and tf.experimental.numpy by \
+               NumPy's result_type), safe (promotions that lose no values) or all (every \
+               promotion of the table)",
         batch_aliases: &[],
         read: |s| s.tensorflow_numpy_behavior as usize,
         write: |s, v| s.tensorflow_numpy_behavior = Mode::ALL[v],
+    },
+    Setting {
+        name: "tensorflow_prefer_float32",
+        values: FLAG,
+        option: "tnp.experimental_enable_numpy_behavior(prefer_float32=True)",
+        help: "with TensorFlow's NumPy behaviour on: a Python float or complex counts as \
+               float32 or complex64 where NumPy's result_type decides (tf.experimental.numpy, \
+               and the tensor operators in mode legacy); refused with NumPy behaviour off",
+        batch_aliases: &[],
+        read: |s| flag(s.tensorflow_prefer_float32),
+        write: |s, v| s.tensorflow_prefer_float32 = v == 1,
     },
 ];
 
@@ -189,7 +202,7 @@ pub const SETTINGS: &[Setting] = &[
 ///     setting("x46").unwrap_err().to_string(),
 ///     "unknown setting 'x46': did you mean 'x64'? (known: x64, strict, explicit_x64_dtypes, \
 ///      keras_backend, floatx, tinygrad_default_float, tinygrad_default_int, \
-///      tensorflow_numpy_behavior)"
+///      tensorflow_numpy_behavior, tensorflow_prefer_float32)"
 /// );
 /// ```
 pub fn setting(name: &str) -> Result<&'static Setting, SettingError> {
@@ -233,6 +246,9 @@ pub struct Settings {
     /// `tensorflow_numpy_behavior`: TensorFlow's NumPy behaviour, off or
     /// its `dtype_conversion_mode`.
     pub tensorflow_numpy_behavior: Mode,
+    /// `tensorflow_prefer_float32`: the `prefer_float32` of TensorFlow's
+    /// NumPy behaviour.
+    pub tensorflow_prefer_float32: bool,
 }
 
 impl Settings {
@@ -262,7 +278,7 @@ impl Settings {
     ///
     /// ```
     /// use dtype_lattice::registry::Settings;
-    /// assert_eq!(Settings::all().len(), 12 * 3 * 4 * 4 * 2 * 3);
+    /// assert_eq!(Settings::all().len(), 12 * 3 * 4 * 4 * 2 * 4 * 2);
     /// assert_eq!(Settings::all()[0], Settings::default());
     /// ```
     pub fn all() -> Vec<Settings> {

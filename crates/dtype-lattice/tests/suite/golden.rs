@@ -131,6 +131,12 @@ golden! {
     forms_tinygrad => "forms_tinygrad.jsonl";
     forms_mlx => "forms_mlx.jsonl";
     forms_paddle => "forms_paddle.jsonl";
+    forms_tensorflow => "forms_tensorflow.jsonl";
+    forms_tensorflow_legacy => "forms_tensorflow_legacy.jsonl";
+    forms_tensorflow_numpy => "forms_tensorflow_numpy.jsonl";
+    ops_tensorflow_legacy => "ops_tensorflow_legacy.jsonl";
+    ops_tensorflow_tnp_float32 => "ops_tensorflow_tnp_float32.jsonl";
+    tensorflow_legacy_promote_types => "tensorflow_legacy_promote_types.jsonl";
 }
 
 /// The batch protocol's answer to one request, as the CLI's `batch` gives it.

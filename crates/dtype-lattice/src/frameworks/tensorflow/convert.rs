@@ -172,6 +172,38 @@ pub(super) fn negative_to_uint64() -> PromotionError {
     )
 }
 
+/// `convert_to_tensor(tensor, dtype)` of a tensor of another dtype, which
+/// prints the tensor: the golden data's, shape `(2,)`, ones.
+/// `prefix` is what a conversion with a `name` puts first (`x: `).
+pub(super) fn requested_dtype(prefix: &str, requested: DType, dtype: DType) -> PromotionError {
+    PromotionError::framework(
+        ErrorKind::Value,
+        format!(
+            "{prefix}Tensor conversion requested dtype {requested} for Tensor with dtype {dtype}: \
+             <tf.Tensor: shape=(2,), dtype={dtype}, numpy={}>",
+            numpy_ones(dtype)
+        ),
+    )
+}
+
+/// NumPy's repr of `np.ones(2, dtype)` (with ml_dtypes' types): the
+/// default dtypes (int64, float64, complex128) without `dtype=`, ml_dtypes'
+/// floats printed as integers, their 8- and 4-bit ones with the name
+/// quoted.
+fn numpy_ones(dtype: DType) -> String {
+    let ones = match dtype.kind() {
+        Kind::Bool => "[ True,  True]",
+        Kind::Complex => "[1.+0.j, 1.+0.j]",
+        Kind::Float if !dtype.is_ml_dtypes() => "[1., 1.]",
+        _ => "[1, 1]",
+    };
+    match dtype {
+        DType::Bool | DType::Int64 | DType::Float64 | DType::Complex128 => format!("array({ones})"),
+        _ if dtype.is_small_float() => format!("array({ones}, dtype='{dtype}')"),
+        _ => format!("array({ones}, dtype={dtype})"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

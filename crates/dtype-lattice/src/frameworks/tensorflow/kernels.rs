@@ -180,6 +180,17 @@ const fn equality(name: &'static str, listing: &'static [&'static str]) -> Kerne
     }
 }
 
+/// The kernels of `==` and `!=` on tensors (`tensor_equals`), which
+/// compare with `incompatible_shape_error=False`.
+pub(super) const TENSOR_EQUAL: Kernel = Kernel {
+    node_attrs: ", incompatible_shape_error=false",
+    ..EQUAL
+};
+pub(super) const TENSOR_NOT_EQUAL: Kernel = Kernel {
+    node_attrs: ", incompatible_shape_error=false",
+    ..NOT_EQUAL
+};
+
 const EQUAL_LISTING: [&str; 23] = {
     let cpu = equality_cpu!();
     let mut lines = [XLA_EQUALITY; 23];
@@ -289,6 +300,12 @@ pub(super) const LOGICAL_AND: Kernel = Kernel {
     inputs: Inputs::Fixed(DType::Bool),
     output: Output::Bool,
     ..kernel("LogicalAnd", "x:bool, y:bool -> z:bool", &[], COMMUTATIVE)
+};
+/// `LogicalOr`, which the operators `|` and `^` call on a bool tensor.
+pub(super) const LOGICAL_OR: Kernel = Kernel {
+    inputs: Inputs::Fixed(DType::Bool),
+    output: Output::Bool,
+    ..kernel("LogicalOr", "x:bool, y:bool -> z:bool", &[], COMMUTATIVE)
 };
 pub(super) const NEG: Kernel = kernel("Neg", UNARY, SIGNED, "");
 pub(super) const ABS: Kernel = kernel("Abs", UNARY, &[BF16, F16, F32, F64, I8, I16, I32, I64], "");

@@ -1,8 +1,9 @@
 //! TensorFlow's operations: the function each [`Op`] calls, how that
 //! function reaches its kernel, and what NumPy behaviour changes.
 //!
-//! Without NumPy behaviour nothing promotes. Most functions are the
-//! generated op functions (`gen_math_ops.less`), whose eager fast path
+//! Without NumPy behaviour, and in its mode legacy, nothing promotes.
+//! Most functions are the generated op functions (`gen_math_ops.less`),
+//! whose eager fast path
 //! converts each Python scalar to the dtype of the first tensor (of the
 //! first scalar where there is no tensor) and then runs the kernel, whose
 //! checks fail a mismatch ("cannot compute Less as input #1(zero-based)
@@ -10,12 +11,13 @@
 //! in Python first (`math_ops.add`, `_truediv_python3`, `math_ops.abs`),
 //! where a scalar that does not convert to the other operand's dtype keeps
 //! its own. Under NumPy behaviour `weak_tensor_ops` wraps some functions
-//! so that they promote with `flexible_dtypes.result_type`
+//! so that they promote with `flexible_dtypes.result_type` (modes safe
+//! and all)
 //! ([`Numpy::Promotes`], [`Numpy::Unary`]); the others answer as without
 //! it. [`RULES`] says which is which; [`kernels`] holds
 //! what each kernel takes.
 
-use super::convert::{self, negative_to_uint64};
+use super::convert::{self, negative_to_uint64, requested_dtype};
 use super::kernels::{self, Inputs, Kernel};
 use super::{auto_typed, Mode, TensorFlow, Value};
 use crate::frameworks::common::OpTable;
@@ -209,6 +211,20 @@ const RULES: OpTable<Rule> = OpTable::new([
     (Op::Floor, rule("tf.floor", &kernels::FLOOR, Numpy::Unary)),
 ]);
 
+/// `op`'s rule as the tensor operators call its function.
+fn operator_rule(op: Op) -> Rule {
+    let kernel = match op {
+        Op::Equal => &kernels::TENSOR_EQUAL,
+        Op::NotEqual => &kernels::TENSOR_NOT_EQUAL,
+        _ => RULES[op].kernel,
+    };
+    Rule {
+        kernel,
+        first_negative_uint64: false,
+        ..RULES[op]
+    }
+}
+
 /// `_TRUEDIV_TABLE`, in its order: the dtypes `tf.math.truediv` takes,
 /// and the float it casts an integer to.
 const TRUEDIV: [(DType, Option<DType>); 14] = [
@@ -250,10 +266,48 @@ impl TensorFlow {
         if values.len() != op.arity() {
             return Err(self.arity(rule, op.arity(), values.len()));
         }
+        self.dispatch(rule, &values, &values)
+    }
+
+    /// `tf.<function>` for `op` on `values` (as many as it takes) as the
+    /// tensor operators call it: after the first conversion of a negative
+    /// Python int to uint64 in the process, which the golden data of the
+    /// operators makes before any ([`Rule::first_negative_uint64`]).
+    /// `==` and `!=` call theirs with `incompatible_shape_error=False`.
+    /// The tensors hold `held` (the Python scalars they were made of).
+    pub(super) fn call_values(
+        &self,
+        op: Op,
+        values: &[Value],
+        held: &[Value],
+    ) -> Result<Typed, PromotionError> {
+        self.dispatch(&operator_rule(op), values, held)
+    }
+
+    /// `tf.<function>` for `op` without NumPy behaviour's wrapper, which
+    /// some operators call directly (`Tensor.__neg__` is
+    /// `gen_math_ops.neg`, `__lt__` `gen_math_ops.less`), as
+    /// [`call_values`](Self::call_values) calls it.
+    pub(super) fn call_unwrapped(
+        &self,
+        op: Op,
+        values: &[Value],
+        held: &[Value],
+    ) -> Result<DType, PromotionError> {
+        self.call(&operator_rule(op), values, held)
+    }
+
+    /// The function with or without NumPy behaviour's wrapper.
+    fn dispatch(
+        &self,
+        rule: &Rule,
+        values: &[Value],
+        held: &[Value],
+    ) -> Result<Typed, PromotionError> {
         match rule.numpy {
-            _ if self.mode() == Mode::Off => self.call(rule, &values, &values).map(Typed::strong),
-            Numpy::Unwrapped => self.call(rule, &values, &values).map(Typed::strong),
-            Numpy::Promotes { weak } => self.promoted(rule, &values, weak),
+            _ if !self.mode().converts() => self.call(rule, values, held).map(Typed::strong),
+            Numpy::Unwrapped => self.call(rule, values, held).map(Typed::strong),
+            Numpy::Promotes { weak } => self.promoted(rule, values, weak),
             Numpy::Unary => self.unary(rule, values[0]),
         }
     }
@@ -276,7 +330,7 @@ impl TensorFlow {
     /// `signature.bind`; too many would be the `name` argument, which we
     /// refuse in words of our own.
     fn arity(&self, rule: &Rule, arity: usize, count: usize) -> PromotionError {
-        let wrapped = self.mode() != Mode::Off && !matches!(rule.numpy, Numpy::Unwrapped);
+        let wrapped = self.mode().converts() && !matches!(rule.numpy, Numpy::Unwrapped);
         let message = if count > arity {
             let operands = if arity == 1 {
                 "one operand"
@@ -389,6 +443,15 @@ impl TensorFlow {
         }
     }
 
+    /// A generated op function running `kernel` on `values`.
+    pub(super) fn run_generated(
+        &self,
+        kernel: &Kernel,
+        values: &[Value],
+    ) -> Result<DType, PromotionError> {
+        self.generated(kernel, values, values)
+    }
+
     /// A generated op function. Its eager fast path
     /// (`TFE_Py_FastPathExecute`) takes tensors and Python ints, floats and
     /// bools, and converts each scalar to the dtype of the first tensor
@@ -433,7 +496,9 @@ impl TensorFlow {
                 Value::Tensor { dtype, .. } if fast || as_they_are => dtype,
                 // `convert_to_tensor(tensor, target)`.
                 Value::Tensor { dtype, .. } => match target {
-                    Some(target) if target != dtype => return Err(requested_dtype(target, dtype)),
+                    Some(target) if target != dtype => {
+                        return Err(requested_dtype("", target, dtype))
+                    }
                     _ => dtype,
                 },
                 _ if fast => convert::to_tensor(value, target)?,
@@ -470,8 +535,12 @@ impl TensorFlow {
     /// the scalar and `dtype` are promoted first (mode safe refuses what it
     /// refuses; a dtype outside the table passes), and a scalar without a
     /// dtype takes its weak type's (a Python int must fit int32).
-    fn constant(&self, value: Value, dtype: Option<DType>) -> Result<DType, PromotionError> {
-        if self.mode() == Mode::Off || value == Value::None {
+    pub(super) fn constant(
+        &self,
+        value: Value,
+        dtype: Option<DType>,
+    ) -> Result<DType, PromotionError> {
+        if !self.mode().converts() || value == Value::None {
             return convert::to_tensor(value, dtype);
         }
         let Some(dtype) = dtype else {
@@ -522,37 +591,6 @@ impl TensorFlow {
     }
 }
 
-/// `convert_to_tensor(tensor, dtype)` of a tensor of another dtype, which
-/// prints the tensor: the golden data's, shape `(2,)`, ones.
-fn requested_dtype(requested: DType, dtype: DType) -> PromotionError {
-    PromotionError::framework(
-        ErrorKind::Value,
-        format!(
-            "Tensor conversion requested dtype {requested} for Tensor with dtype {dtype}: \
-             <tf.Tensor: shape=(2,), dtype={dtype}, numpy={}>",
-            numpy_ones(dtype)
-        ),
-    )
-}
-
-/// NumPy's repr of `np.ones(2, dtype)` (with ml_dtypes' types): the
-/// default dtypes (int64, float64, complex128) without `dtype=`, ml_dtypes'
-/// floats printed as integers, their 8- and 4-bit ones with the name
-/// quoted.
-fn numpy_ones(dtype: DType) -> String {
-    let ones = match dtype.kind() {
-        Kind::Bool => "[ True,  True]",
-        Kind::Complex => "[1.+0.j, 1.+0.j]",
-        Kind::Float if !dtype.is_ml_dtypes() => "[1., 1.]",
-        _ => "[1, 1]",
-    };
-    match dtype {
-        DType::Bool | DType::Int64 | DType::Float64 | DType::Complex128 => format!("array({ones})"),
-        _ if dtype.is_small_float() => format!("array({ones}, dtype='{dtype}')"),
-        _ => format!("array({ones}, dtype={dtype})"),
-    }
-}
-
 /// How `tf.<function>` computes `op`'s result type under `mode`, in
 /// words: its conversions, NumPy behaviour's wrapper where there is one,
 /// the kernel and the result, as [`RULES`] holds them.
@@ -577,7 +615,8 @@ pub(super) fn describe(mode: Mode, op: Op) -> String {
         }
     };
     let wrapped = match (mode, rule.numpy) {
-        (Mode::Off, _) | (_, Numpy::Unwrapped) => String::new(),
+        (mode, _) if !mode.converts() => String::new(),
+        (_, Numpy::Unwrapped) => String::new(),
         (_, Numpy::Promotes { weak }) => format!(
             "; under NumPy behaviour the operands first promote by flexible_dtypes.result_type \
              and are cast to the result{}",

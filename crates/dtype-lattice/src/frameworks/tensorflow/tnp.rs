@@ -1,7 +1,15 @@
 //! `tf.experimental.numpy` (tnp) under NumPy behaviour (policy
-//! `tensorflow-numpy`, `tensorflow_numpy_behavior` safe or all): its functions bring their operands to one dtype
-//! in Python, each in its own way ([`Promote`]), and then call the
-//! TensorFlow function of [`ops`](super::ops) on tensors of that dtype.
+//! `tensorflow-numpy`, `tensorflow_numpy_behavior` legacy, safe or all):
+//! its functions bring their operands to one dtype in Python, each in its
+//! own way ([`Promote`]), and then call the TensorFlow function of
+//! [`ops`](super::ops) on tensors of that dtype.
+//!
+//! Where they take NumPy's `result_type` (`np_dtypes._result_type`),
+//! `prefer_float32` makes a Python float NumPy's float32 and a complex
+//! complex64 first. Where they take `np_utils.result_type`, that is auto
+//! dtype conversion's in modes safe and all, `np_dtypes._result_type` in
+//! mode legacy, which also gives the default dtypes of Python scalars
+//! (int64, float64) and of `result_type(float)` (float64).
 //!
 //! * The binary arithmetic, bitwise and `maximum` functions (`_bin_op`)
 //!   take NumPy's `result_type` of the operands' dtypes and Python scalars
@@ -22,11 +30,13 @@
 
 use super::convert::casts;
 use super::kernels::{self, cpp_name};
-use super::{auto_typed, TensorFlow, Value};
+use super::{auto_typed, known, Mode, TensorFlow, Value};
 use crate::frameworks::common::OpTable;
 use crate::frameworks::numpy::Numpy;
 use crate::policy::Policy;
-use crate::types::{DType, ErrorKind, Kind, Op, Operand, PromotionError, Typed};
+use crate::types::{
+    DType, ErrorKind, Kind, Op, Operand, PromotionError, PyScalar, TypeSpec, Typed,
+};
 
 /// How a tnp function brings its operands to one dtype.
 #[derive(Clone, Copy)]
@@ -138,8 +148,9 @@ fn binary_rule(then: &str, on_bool: OnBool) -> String {
     )
 }
 
-/// `tnp.<op>`'s rule in words, for `explain --op`.
-pub(super) fn describe(op: Op) -> String {
+/// `tnp.<op>`'s rule in words under `mode`, for `explain --op`.
+pub(super) fn describe(mode: Mode, op: Op) -> String {
+    let legacy = !mode.converts();
     let function = super::function_name(op);
     let then = format!("then {function} on tensors of that dtype");
     let rule = match PROMOTE[op] {
@@ -150,7 +161,12 @@ pub(super) fn describe(op: Op) -> String {
         ),
         Promote::Binary(on_bool) => binary_rule(&then, on_bool),
         Promote::Comparison { bool_as_int32 } => format!(
-            "auto dtype conversion's result type, each operand cast or converted to it{}, {then}",
+            "{}, each operand cast or converted to it{}, {then}",
+            if legacy {
+                "NumPy's result_type (np_dtypes._result_type)"
+            } else {
+                "auto dtype conversion's result type"
+            },
             if bool_as_int32 {
                 " (bools compared as int32)"
             } else {
@@ -158,6 +174,15 @@ pub(super) fn describe(op: Op) -> String {
             }
         ),
         Promote::Logical => format!("both operands cast or converted to bool, {then}"),
+        Promote::Unary { to_float } if legacy => format!(
+            "the operand as an array (a Python scalar as NumPy's result_type makes it: int64, \
+             float64){}, then {function}",
+            if to_float {
+                ", cast to result_type(float) (float64) unless a NumPy float or complex"
+            } else {
+                ""
+            }
+        ),
         Promote::Unary { to_float } => format!(
             "the operand as an array (a Python scalar as its weak type){}, then {function} with \
              NumPy behaviour's unary wrapper (a weak operand keeps its result weak)",
@@ -187,7 +212,7 @@ impl TensorFlow {
             ));
         }
         match PROMOTE[op] {
-            Promote::Binary(on_bool) => self.binary(op, on_bool, operands, &values),
+            Promote::Binary(on_bool) => self.binary(op, on_bool, &values),
             Promote::Maximum => match values[..] {
                 // `nn_ops.relu` of the tensor, through its fast path.
                 [Value::Tensor { dtype, weak: false }, Value::Int(0)]
@@ -198,10 +223,14 @@ impl TensorFlow {
                         .run(&[dtype], &values[..1], true)
                         .map(Typed::strong)
                 }
-                _ => self.binary(op, OnBool::Logical, operands, &values),
+                _ => self.binary(op, OnBool::Logical, &values),
             },
             Promote::Comparison { bool_as_int32 } => {
-                let dtype = self.auto_result_type(&values)?.dtype;
+                let dtype = if self.mode().converts() {
+                    self.auto_result_type(&values)?.dtype
+                } else {
+                    self.np_dtypes_result_type(&values)?
+                };
                 self.convert_all(op, &values, dtype)?;
                 let dtype = if bool_as_int32 && dtype == DType::Bool {
                     DType::Int32
@@ -220,40 +249,80 @@ impl TensorFlow {
 
     /// `_bin_op`: both operands converted to NumPy's result type, then
     /// the function.
-    fn binary(
-        &self,
-        op: Op,
-        on_bool: OnBool,
-        operands: &[Operand],
-        values: &[Value],
-    ) -> Result<Typed, PromotionError> {
-        let dtype = self.numpy_result_type(operands, values)?;
+    fn binary(&self, op: Op, on_bool: OnBool, values: &[Value]) -> Result<Typed, PromotionError> {
+        let dtype = self.numpy_result_type(values)?;
         self.convert_all(op, values, dtype)?;
         self.bin_op(op, on_bool, dtype, values).map(Typed::strong)
     }
 
     /// `np_utils._result_type_binary`: NumPy's `result_type` of the
     /// operands' dtypes (a `WeakTensor`'s as a strong one) and Python
-    /// scalars; where NumPy raises `ValueError`, auto dtype conversion's.
-    fn numpy_result_type(
-        &self,
-        operands: &[Operand],
-        values: &[Value],
-    ) -> Result<DType, PromotionError> {
-        let as_numpy: Vec<Operand> = operands
-            .iter()
-            .zip(values)
-            .map(|(&operand, value)| match value {
-                Value::Tensor { dtype, .. } => Operand::dtype(*dtype),
-                _ => operand.as_argument(),
-            })
-            .collect();
-        match Numpy.result_type(&as_numpy) {
-            Err(err) if err.python_type() == "ValueError" => {
+    /// scalars; where NumPy raises `ValueError`, `np_utils.result_type`
+    /// (auto dtype conversion's in modes safe and all; in mode legacy the
+    /// same NumPy `result_type`, which raises again).
+    fn numpy_result_type(&self, values: &[Value]) -> Result<DType, PromotionError> {
+        match self.np_dtypes_result_type(values) {
+            Err(err) if err.python_type() == "ValueError" && self.mode().converts() => {
                 Ok(self.auto_result_type(values)?.dtype)
             }
-            other => other.map(|typed| typed.dtype),
+            other => other,
         }
+    }
+
+    /// `np_dtypes._result_type`: NumPy's `result_type` of the operands'
+    /// dtypes and Python scalars, a Python float or complex first made
+    /// NumPy's float32 or complex64 where `prefer_float32` is set.
+    pub(super) fn np_dtypes_result_type(&self, values: &[Value]) -> Result<DType, PromotionError> {
+        let as_numpy: Vec<Operand> = values
+            .iter()
+            .map(|&value| match value {
+                Value::Tensor { dtype, .. } => Operand::dtype(dtype),
+                Value::Float(_) if self.prefer_float32() => Operand::dtype(DType::Float32),
+                Value::Complex { .. } if self.prefer_float32() => Operand::dtype(DType::Complex64),
+                _ => value.operand(),
+            })
+            .collect();
+        Numpy.result_type(&as_numpy).map(|typed| typed.dtype)
+    }
+
+    /// `tnp.result_type(a, b)` of two types in mode legacy: NumPy's, a
+    /// Python type its NumPy dtype (`float` is float64 whatever
+    /// `prefer_float32` says, which converts only values).
+    pub(super) fn legacy_promote_types(
+        &self,
+        a: TypeSpec,
+        b: TypeSpec,
+    ) -> Result<DType, PromotionError> {
+        let numpy = |spec: TypeSpec| -> Result<Operand, PromotionError> {
+            Ok(Operand::dtype(match spec {
+                TypeSpec::DType(dtype) => known(dtype)?,
+                TypeSpec::Python(PyScalar::Bool) => DType::Bool,
+                TypeSpec::Python(PyScalar::Int) => DType::Int64,
+                TypeSpec::Python(PyScalar::Float) => DType::Float64,
+                TypeSpec::Python(PyScalar::Complex) => DType::Complex128,
+            }))
+        };
+        Numpy
+            .result_type(&[numpy(a)?, numpy(b)?])
+            .map(|typed| typed.dtype)
+    }
+
+    /// `tnp.result_type(*operands)` in mode legacy: `np_dtypes._result_type`
+    /// of the tensors' dtypes and the Python scalars.
+    pub(super) fn legacy_result_type(&self, operands: &[Operand]) -> Result<Typed, PromotionError> {
+        let values = self.values(operands)?;
+        self.np_dtypes_result_type(&values).map(Typed::strong)
+    }
+
+    /// `result_type(float)`, the float `true_divide` and the unary float
+    /// functions cast to: auto dtype conversion's in modes safe and all
+    /// (a weak float32), NumPy's float64 in mode legacy (`prefer_float32`
+    /// makes floats float32, not the type `float`).
+    fn float_type(&self) -> Result<DType, PromotionError> {
+        if self.mode().converts() {
+            return Ok(self.auto_result_type(&[Value::Float(0.0)])?.dtype);
+        }
+        Ok(DType::Float64)
     }
 
     /// `tnp.array(value, dtype)` of every operand of `op`, in order.
@@ -290,10 +359,7 @@ impl TensorFlow {
             OnBool::Call => self.call_on(op, dtype, held),
             OnBool::Logical => Ok(DType::Bool),
             OnBool::Cast(to) => self.call_on(op, to, held),
-            OnBool::Float => {
-                let float = self.auto_result_type(&[Value::Float(0.0)])?.dtype;
-                self.call_on(op, float, held)
-            }
+            OnBool::Float => self.call_on(op, self.float_type()?, held),
             OnBool::ThroughInt8 => self.call_on(op, DType::Int8, held).map(|_| DType::Bool),
         }
     }
@@ -304,14 +370,18 @@ impl TensorFlow {
     /// with NumPy behaviour's unary wrapper, which keeps a weak operand
     /// weak.
     fn scalar(&self, op: Op, value: Value, to_float: bool) -> Result<Typed, PromotionError> {
-        let mut typed = auto_typed(value)?;
+        let mut typed = if self.mode().converts() {
+            auto_typed(value)?
+        } else {
+            Typed::strong(self.np_dtypes_result_type(&[value])?)
+        };
         if !matches!(value, Value::Tensor { .. }) {
             self.hinted(value, Some(typed.dtype))?;
         }
         let inexact = matches!(typed.dtype.kind(), Kind::Float | Kind::Complex)
             && !typed.dtype.is_ml_dtypes();
         if to_float && !inexact {
-            let float = self.auto_result_type(&[Value::Float(0.0)])?.dtype;
+            let float = self.float_type()?;
             cast(typed.dtype, float)?;
             typed.dtype = float;
         }
@@ -321,7 +391,7 @@ impl TensorFlow {
 
 /// `tf.cast` of a tensor of `from` to `to`: nothing to do for one dtype,
 /// the CPU `Cast` kernel's error where it lacks the pair.
-fn cast(from: DType, to: DType) -> Result<(), PromotionError> {
+pub(super) fn cast(from: DType, to: DType) -> Result<(), PromotionError> {
     if from == to || casts(from, to) {
         return Ok(());
     }
