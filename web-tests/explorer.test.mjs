@@ -32,7 +32,7 @@ async function tableHasEveryCell(page) {
   check(await page.locator('#types thead th').count() === 19, '18 column headers and the corner');
   await page.locator('input[name="types"][value="all"]').check();
   await waitForTable(page, { policy: jaxName(false, false), types: 'all', diff: '' });
-  check(await page.locator('#types tbody td').count() === 35 * 35, '35 x 35 cells');
+  check(await page.locator('#types tbody td').count() === 36 * 36, '36 x 36 cells: the 33 dtypes and Python\'s three types');
   // Every cell is the command line's.
   const theirs = cliJson(['table', '--all', '--labels', 'short', '--format', 'json']);
   const ours = await page.$$eval('#types tbody tr', (rows) => rows.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.dataset.label)));
@@ -410,6 +410,34 @@ async function operationTables(page) {
   await waitForTable(page, { policy: jaxName(false, false), types: 'docs', diff: '' });
 }
 
+/** Each row of the playground's answers is what `dtype-lattice
+ * result-type` (`argsFor(policy)`) says: its dtype (exit 0), its error
+ * (exit 1), or "not modelled" where the command line says the policy does
+ * not model or answer it (exit 2); counted by kind. */
+async function playedAsTheCommandLine(page, argsFor, asked) {
+  const rows = await page.$$eval('#play-results tbody tr', (trs) => trs.map((tr) => ({
+    policy: tr.dataset.policy, cells: Array.from(tr.querySelectorAll('td')).map((td) => td.textContent),
+  })));
+  const counts = { ok: 0, error: 0, unmodelled: 0 };
+  for (const row of rows) {
+    const run = spawnSync(BIN, argsFor(row.policy), { encoding: 'utf8' });
+    const [result, weak, error] = row.cells;
+    const where = `${asked}, ${row.policy}: ${row.cells}`;
+    if (run.status === 0) {
+      check(run.stdout.trim() === `${result}${weak === 'weak' ? ' (weak)' : ''}`, `${where} vs ${run.stdout}`);
+      counts.ok++;
+    } else if (run.status === 1) {
+      check(result === '-' && run.stderr.trim() === escapeControls(error).trim(), `${where} vs ${run.stderr}`);
+      counts.error++;
+    } else {
+      check(run.status === 2 && /does not (model|answer)/.test(run.stderr), `${where}: ${run.stderr}`);
+      check(result === 'not modelled' && !error, `${where}: not modelled, not an error`);
+      counts.unmodelled++;
+    }
+  }
+  return counts;
+}
+
 /** The form menu: it offers the forms Python has for the operation
  * chosen (none but the assignment without one, no operator for
  * `maximum`); NumPy's `a / b` with the operator and the assignment
@@ -463,27 +491,9 @@ async function playgroundAsksAForm(page) {
     await page.fill('#operands', operands);
     await page.click('#play-form button');
     await page.waitForSelector(`#play-results[data-operands="${operands}"][data-op="${op}"][data-form="${form}"]`);
-    const rows = await page.$$eval('#play-results tbody tr', (trs) => trs.map((tr) => ({
-      policy: tr.dataset.policy, cells: Array.from(tr.querySelectorAll('td')).map((td) => td.textContent),
-    })));
-    const counts = { ok: 0, error: 0, unmodelled: 0 };
-    for (const row of rows) {
-      const args = ['result-type', '--policy', row.policy, ...(op ? ['--op', op] : []), '--form', form, ...operands.split(' ')];
-      const run = spawnSync(BIN, args, { encoding: 'utf8' });
-      const [result, weak, error] = row.cells;
-      const where = `${op} ${form} ${operands}, ${row.policy}: ${row.cells}`;
-      if (run.status === 0) {
-        check(run.stdout.trim() === `${result}${weak === 'weak' ? ' (weak)' : ''}`, `${where} vs ${run.stdout}`);
-        counts.ok++;
-      } else if (run.status === 1) {
-        check(result === '-' && run.stderr.trim() === escapeControls(error).trim(), `${where} vs ${run.stderr}`);
-        counts.error++;
-      } else {
-        check(run.status === 2 && /does not (model|answer)/.test(run.stderr), `${where}: ${run.stderr}`);
-        check(result === 'not modelled' && !error, `${where}: not modelled, not an error`);
-        counts.unmodelled++;
-      }
-    }
+    const counts = await playedAsTheCommandLine(page, (policy) =>
+      ['result-type', '--policy', policy, ...(op ? ['--op', op] : []), '--form', form, ...operands.split(' ')],
+      `${op} ${form} ${operands}`);
     check(counts.ok, `${form}: some policy answers (${JSON.stringify(counts)})`);
     check(page.url().includes(`form=${form}`), `the URL keeps the playground's form: ${page.url()}`);
     if (form === 'reflected') await page.screenshot({ path: join(shots, 'playground-form.png'), fullPage: true });
@@ -504,27 +514,9 @@ async function playgroundAsksAnOperation(page) {
     await page.fill('#operands', operands);
     await page.click('#play-form button');
     await page.waitForSelector(`#play-results[data-operands="${operands}"][data-op="${op}"]`);
-    const rows = await page.$$eval('#play-results tbody tr', (trs) => trs.map((tr) => ({
-      policy: tr.dataset.policy, cells: Array.from(tr.querySelectorAll('td')).map((td) => td.textContent),
-    })));
-    const counts = { ok: 0, error: 0, unmodelled: 0 };
-    for (const row of rows) {
-      const args = ['result-type', '--policy', row.policy, '--op', op, ...operands.split(' ').slice(0, unused ? 1 : 2)];
-      const run = spawnSync(BIN, args, { encoding: 'utf8' });
-      const [result, weak, error] = row.cells;
-      const where = `${op} ${operands}, ${row.policy}: ${row.cells}`;
-      if (run.status === 0) {
-        check(run.stdout.trim() === `${result}${weak === 'weak' ? ' (weak)' : ''}`, `${where} vs ${run.stdout}`);
-        counts.ok++;
-      } else if (run.status === 1) {
-        check(result === '-' && run.stderr.trim() === escapeControls(error).trim(), `${where} vs ${run.stderr}`);
-        counts.error++;
-      } else {
-        check(run.status === 2 && /does not (model|answer)/.test(run.stderr), `${where}: ${run.stderr}`);
-        check(result === 'not modelled' && !error, `${where}: not modelled, not an error`);
-        counts.unmodelled++;
-      }
-    }
+    const counts = await playedAsTheCommandLine(page, (policy) =>
+      ['result-type', '--policy', policy, '--op', op, ...operands.split(' ').slice(0, unused ? 1 : 2)],
+      `${op} ${operands}`);
     check(counts.ok && counts.error && counts.unmodelled, `${op}: answers, errors and policies that do not model it (${JSON.stringify(counts)})`);
     const status = await page.$eval('#play-status', (p) => p.textContent);
     check(status.startsWith(`${op}(`), `the status names ${op}: ${status}`);
@@ -690,7 +682,7 @@ try {
   await ready(page);
   assert.deepEqual(page.problems, [], 'no console errors on load');
   await tableHasEveryCell(page);
-  console.log('ok  the table has every cell (18 x 18 and 35 x 35), as the command line prints it');
+  console.log('ok  the table has every cell (18 x 18 and 36 x 36), as the command line prints it');
   const clicked = await cellsExplainAsJaxAnswers(page);
   console.log(`ok  ${clicked} cells clicked in four configurations join where real JAX answers; paths and drawing marks check out`);
   await diffMarksTheCliCells(page);

@@ -27,7 +27,8 @@ pub(crate) enum Command {
     Table {
         #[command(flatten)]
         rules: PolicyArgs,
-        /// All 35 lattice nodes instead of the documentation's 18 types.
+        /// All 33 dtypes and Python's int, float, complex instead of the
+        /// documentation's 18 types.
         #[arg(long)]
         all: bool,
         /// Output format.
@@ -73,7 +74,7 @@ pub(crate) enum Command {
         right: String,
         #[command(flatten)]
         settings: SettingFlags,
-        /// All 32 dtypes and Python's int, float, complex instead of the
+        /// All 33 dtypes and Python's int, float, complex instead of the
         /// documentation's 18 types.
         #[arg(long)]
         all: bool,

@@ -114,7 +114,8 @@ fn forms(out: &mut String, report: &Compatibility) {
          than `lib.divide(x, 2)`. The same cases in every policy, as Python runs the\n\
          operator (a Python number on the left falls back to the array's reflected\n\
          method; `+=` stores into the array, or rebinds it where arrays are\n\
-         immutable; · where the policy does not model the form yet):\n\n",
+         immutable; · where the policy does not model the form, or leaves it to\n\
+         another: `jax-lax`'s operators are `jax`'s, Keras's its backend's):\n\n",
     );
     let rows = forms
         .probes

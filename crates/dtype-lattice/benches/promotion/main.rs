@@ -318,6 +318,25 @@ fn nary(c: &mut Criterion) {
     }
 }
 
+/// Mixed lists of `arity` operands that every one of `operations` answers,
+/// and their nodes for the floor.
+fn answered_lists(
+    jax: Jax,
+    operations: &[Op],
+    arity: usize,
+    rng: &mut Rng,
+) -> (Vec<Vec<Operand>>, Vec<Vec<u8>>) {
+    let lists: Vec<Vec<Operand>> = operand_lists(jax, Mix::Mixed, arity, rng)
+        .into_iter()
+        .filter(|list| operations.iter().all(|&op| jax.operation(op, list).is_ok()))
+        .collect();
+    let nodes = lists
+        .iter()
+        .map(|list| list.iter().map(|o| floor::node(&jax, o)).collect())
+        .collect();
+    (lists, nodes)
+}
+
 /// An operation's result type beside its promotion: the goal is at most
 /// one table load more (BENCHMARKS.md).
 fn ops(c: &mut Criterion) {
@@ -336,14 +355,7 @@ fn ops(c: &mut Criterion) {
             let group_name = format!("ops/{name}/{shape}");
             let mut group = c.benchmark_group(&group_name);
             let table = black_box(&table);
-            let lists: Vec<Vec<Operand>> = operand_lists(jax, Mix::Mixed, arity, &mut rng)
-                .into_iter()
-                .filter(|list| operations.iter().all(|&op| jax.operation(op, list).is_ok()))
-                .collect();
-            let nodes: Vec<Vec<u8>> = lists
-                .iter()
-                .map(|list| list.iter().map(|o| floor::node(&jax, o)).collect())
-                .collect();
+            let (lists, nodes) = answered_lists(jax, operations, arity, &mut rng);
             group.throughput(Throughput::Elements(lists.len() as u64));
             let floor_batch = || {
                 for list in black_box(&nodes[..]) {
@@ -381,14 +393,7 @@ fn forms(c: &mut Criterion) {
     let mut group = c.benchmark_group(&group_name);
     let table = black_box(&table);
     let operations = [Op::Add, Op::TrueDivide];
-    let lists: Vec<Vec<Operand>> = operand_lists(jax, Mix::Mixed, 2, &mut rng)
-        .into_iter()
-        .filter(|list| operations.iter().all(|&op| jax.operation(op, list).is_ok()))
-        .collect();
-    let nodes: Vec<Vec<u8>> = lists
-        .iter()
-        .map(|list| list.iter().map(|o| floor::node(&jax, o)).collect())
-        .collect();
+    let (lists, nodes) = answered_lists(jax, &operations, 2, &mut rng);
     group.throughput(Throughput::Elements(lists.len() as u64));
     let floor_batch = || {
         for list in black_box(&nodes[..]) {

@@ -283,20 +283,12 @@ impl dyn Policy + '_ {
     /// assert_eq!(jax.call(function, &[x, x]), Some(Ok(Typed::strong(DType::Float32))));
     /// ```
     pub fn call(&self, call: Call, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
-        // Values, as every operation takes them (a dtype an array of it, a
-        // Python type a scalar of it), so that no form reads them apart;
-        // a call takes at most two, and more are the framework's to refuse.
-        let mut values = [Operand::NONE; 2];
-        for (value, operand) in values.iter_mut().zip(operands) {
-            *value = operand.as_argument();
-        }
-        let operands = match operands.len() {
-            n @ 0..=2 => &values[..n],
-            _ => operands,
-        };
         let Some(op) = call.op() else {
             return match *operands {
-                [target, value] => self.assign(target, value),
+                // Values, as every operation takes them (a dtype an array
+                // of it, a Python type a scalar of it): the operations read
+                // them so themselves, on their own paths.
+                [target, value] => self.assign(target.as_argument(), value.as_argument()),
                 _ => Some(Err(PromotionError::framework(
                     ErrorKind::Type,
                     format!(

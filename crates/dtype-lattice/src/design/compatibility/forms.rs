@@ -14,7 +14,7 @@
 //! assert!(power.operator_against_function[0].unwrap().differing > 0);
 //! ```
 
-use super::{array, dtype_of, python_scalar, Count, ProbeAnswer, PYTHON_VALUES};
+use super::{array, probe_answer, python_scalar, Count, ProbeAnswer, PYTHON_VALUES};
 use crate::policy::Policy;
 use crate::types::{Call, DType, Op, OpForm, Operand};
 
@@ -207,19 +207,7 @@ fn ask(policy: &dyn Policy, probe: FormProbe) -> ProbeAnswer {
         return ProbeAnswer::NotModelled;
     };
     let operands = &probe.operands[..call.arity()];
-    let missing = operands
-        .iter()
-        .filter(|&&o| python_scalar(o).is_none())
-        .map(|&o| dtype_of(o))
-        .find(|&d| !policy.is_native(d));
-    if let Some(dtype) = missing {
-        return ProbeAnswer::Missing(dtype);
-    }
-    match policy.call(call, operands) {
-        None => ProbeAnswer::NotModelled,
-        Some(Ok(typed)) => ProbeAnswer::DType(typed.dtype),
-        Some(Err(error)) => ProbeAnswer::Error(error.python_type()),
-    }
+    probe_answer(policy, operands, |operands| policy.call(call, operands))
 }
 
 #[cfg(test)]

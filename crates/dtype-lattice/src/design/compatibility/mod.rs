@@ -339,6 +339,29 @@ fn telling(example: &Example) -> usize {
     operands * 4 + failure * 2 + usize::from(example.add)
 }
 
+/// A probe's answer in a table of every policy: `Missing` where an array
+/// among `operands` is of a dtype the policy lacks, else what `ask` of them
+/// answers (`NotModelled` for `None`).
+fn probe_answer(
+    policy: &dyn Policy,
+    operands: &[Operand],
+    ask: impl FnOnce(&[Operand]) -> Option<Result<Typed, PromotionError>>,
+) -> ProbeAnswer {
+    let missing = operands
+        .iter()
+        .filter(|&&o| python_scalar(o).is_none())
+        .map(|&o| dtype_of(o))
+        .find(|&d| !policy.is_native(d));
+    if let Some(dtype) = missing {
+        return ProbeAnswer::Missing(dtype);
+    }
+    match ask(operands) {
+        None => ProbeAnswer::NotModelled,
+        Some(Ok(typed)) => ProbeAnswer::DType(typed.dtype),
+        Some(Err(error)) => ProbeAnswer::Error(error.python_type()),
+    }
+}
+
 /// `policy`'s addition of two operands: its own, or the promotion of a
 /// policy that models no operations (module docs).
 pub fn add(policy: &dyn Policy, operands: &[Operand]) -> Result<Typed, PromotionError> {
@@ -374,17 +397,9 @@ impl Compatibility {
                 answers: policies
                     .iter()
                     .map(|&(_, policy)| {
-                        let missing = probe.operands.into_iter().find_map(|operand| {
-                            let dtype = python_scalar(operand)
-                                .is_none()
-                                .then(|| dtype_of(operand))?;
-                            (!policy.is_native(dtype)).then_some(dtype)
-                        });
-                        match (missing, add(policy, &probe.operands)) {
-                            (Some(dtype), _) => ProbeAnswer::Missing(dtype),
-                            (None, Ok(typed)) => ProbeAnswer::DType(typed.dtype),
-                            (None, Err(error)) => ProbeAnswer::Error(error.python_type()),
-                        }
+                        probe_answer(policy, &probe.operands, |operands| {
+                            Some(add(policy, operands))
+                        })
                     })
                     .collect(),
             })

@@ -16,7 +16,7 @@
 //! assert!(divide.against_reference[1].unwrap().differing > 0);
 //! ```
 
-use super::{add, array, dtype_of, python_scalar, Count, ProbeAnswer, PYTHON_VALUES};
+use super::{add, array, probe_answer, python_scalar, Count, ProbeAnswer, PYTHON_VALUES};
 use crate::policy::Policy;
 use crate::types::{DType, Op, Operand};
 
@@ -204,17 +204,7 @@ impl Operations {
 
 fn ask(policy: &dyn Policy, probe: OpProbe) -> ProbeAnswer {
     let operands = &probe.operands[..probe.op.arity()];
-    let missing = operands
-        .iter()
-        .filter(|&&o| python_scalar(o).is_none())
-        .map(|&o| dtype_of(o))
-        .find(|&d| !policy.is_native(d));
-    if let Some(dtype) = missing {
-        return ProbeAnswer::Missing(dtype);
-    }
-    match policy.operation(probe.op, operands) {
-        None => ProbeAnswer::NotModelled,
-        Some(Ok(typed)) => ProbeAnswer::DType(typed.dtype),
-        Some(Err(error)) => ProbeAnswer::Error(error.python_type()),
-    }
+    probe_answer(policy, operands, |operands| {
+        policy.operation(probe.op, operands)
+    })
 }

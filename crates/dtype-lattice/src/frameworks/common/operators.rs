@@ -42,6 +42,18 @@ where
         form: OpForm,
         operands: &[Operand],
     ) -> Option<Result<Typed, PromotionError>> {
+        // Two arrays: nothing of Python's to decide first (the path most
+        // calls take), and a dtype is as good as an array of it.
+        if let &[a, b] = operands {
+            if a.is_array_or_dtype() && b.is_array_or_dtype() {
+                return match form {
+                    OpForm::Operator => (self.function)(op, operands),
+                    OpForm::Reflected => self.reflected_function(op, a, b),
+                    OpForm::InPlace => (self.inplace)(op, a, b),
+                    _ => None,
+                };
+            }
+        }
         // As every operation takes them: a dtype is an array of it, a
         // Python type a scalar of it.
         let arguments = [0, 1].map(|i| operands.get(i).map_or(Operand::NONE, |o| o.as_argument()));
@@ -78,6 +90,17 @@ where
         if let Some(answer) = python_reflected(self.array, op, a, b) {
             return answer;
         }
+        self.reflected_function(op, a, b)
+    }
+
+    /// `b.__rOP__(a)` of an array `b`: the function of `(a, b)`, or of a
+    /// comparison's mirror `(b, a)`.
+    fn reflected_function(
+        &self,
+        op: Op,
+        a: Operand,
+        b: Operand,
+    ) -> Option<Result<Typed, PromotionError>> {
         match mirror(op) {
             Some(mirrored) => (self.function)(mirrored, &[b, a]),
             None => (self.function)(op, &[a, b]),

@@ -434,6 +434,13 @@ impl Operand {
         (0..Operand::CODES).map(|code| Operand::with_code(code as u8))
     }
 
+    /// Whether this is a dtype or an array of one (of any form): no
+    /// Python value or type, so nothing Python computes itself.
+    #[inline(always)]
+    pub(crate) const fn is_array_or_dtype(self) -> bool {
+        self.code < code::PY_TYPE
+    }
+
     /// Whether this is Python's `None`.
     #[inline(always)]
     pub(crate) const fn is_none(self) -> bool {
