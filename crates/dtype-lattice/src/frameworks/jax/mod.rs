@@ -75,11 +75,7 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::str::FromStr;
 
-/// JAX's `TypeError` for `x[...] = v`.
-const IMMUTABLE: &str = "JAX arrays are immutable and do not support in-place item assignment. \
-     Instead of x[idx] = y, use x = x.at[idx].set(y) or another .at[] method: \
-     https://docs.jax.dev/en/latest/_autosummary/jax.numpy.ndarray.at.html";
-
+mod forms;
 mod lattice;
 pub mod lax;
 mod op_tables;
@@ -87,12 +83,10 @@ mod ops;
 mod promotion;
 mod tables;
 
-use crate::frameworks::common::Arrays;
-use crate::frameworks::python::{self, Number};
 use crate::policy::{JaxFunctions, Policy, TypedLattice};
 use crate::types::{
-    DType, ErrorKind, Op, OpForm, Operand, OperandKind, PromotionError, PyScalar, TypeSpec, Typed,
-    Warning, WarningKind,
+    DType, Op, OpForm, Operand, OperandKind, PromotionError, PyScalar, TypeSpec, Typed, Warning,
+    WarningKind,
 };
 use tables::{compiled, Input, Tables};
 
@@ -733,27 +727,12 @@ impl Policy for Jax {
         form: OpForm,
         operands: &[Operand],
     ) -> Option<Result<Typed, PromotionError>> {
-        let function = |op, operands: &[Operand]| Some(Jax::operation(self, op, operands));
-        let arrays = Arrays {
-            array: "array",
-            function,
-            inplace: |op, a, b| function(op, &[a, b]),
-        };
-        arrays.answer(op, form, operands)
+        forms::operation_as(self, op, form, operands)
     }
 
     /// `x[...] = v`: JAX's arrays are immutable.
     fn assign(&self, target: Operand, value: Operand) -> Option<Result<Typed, PromotionError>> {
-        if let Some(dtype) = [target, value]
-            .iter()
-            .find_map(|o| ops::lacked_dtype(self, o))
-        {
-            return Some(Err(promotion::lacks(dtype)));
-        }
-        Some(Err(match Number::of(target.kind()) {
-            Some(number) => python::no_item_assignment(Some(number)),
-            None => PromotionError::framework(ErrorKind::Type, IMMUTABLE),
-        }))
+        Some(Err(forms::assign(self, target, value)))
     }
 
     fn jax(&self) -> Option<&dyn JaxFunctions> {
