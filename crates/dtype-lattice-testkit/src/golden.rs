@@ -284,6 +284,17 @@ fn op_table<'a>(name: &str, header: &Value, lines: impl Iterator<Item = &'a str>
         }
         let answers = row.remove("answers").expect("a row has answers");
         let first = row.remove("a");
+        // The operations on whole arrays: the type each call computes in
+        // (`"computes"`, lined up with `answers`), and operands placed
+        // before the first and after the row's own (`where`'s condition,
+        // `clip`'s upper bound).
+        let computes = row.remove("computes");
+        let mut list = |key: &str| match row.remove(key) {
+            Some(Value::Array(list)) => list,
+            None => Vec::new(),
+            Some(other) => panic!("{name}:{}: {key} is a list, not {other}", i + 2),
+        };
+        let (before, after) = (list("before"), list("after"));
         let mut deviations: BTreeMap<u64, Value> = row
             .remove("deviations")
             .and_then(|list| list.as_array().cloned())
@@ -291,16 +302,24 @@ fn op_table<'a>(name: &str, header: &Value, lines: impl Iterator<Item = &'a str>
             .into_iter()
             .map(|deviation| (deviation["at"].as_u64().expect("at"), deviation))
             .collect();
-        let operands = operands_of(header, row);
+        // `"over": "arrays"`: the header's list of arrays alone.
+        let operands = match row.remove("over") {
+            Some(Value::String(key)) => header[&key]
+                .as_array()
+                .unwrap_or_else(|| panic!("{name}:{}: the header has no {key}", i + 2)),
+            Some(other) => panic!("{name}:{}: over names a header list, not {other}", i + 2),
+            None => operands_of(header, row),
+        };
         for (at, (operand, answer)) in operands.iter().zip(answers.as_array().unwrap()).enumerate()
         {
             let mut request = Value::Object(row.clone());
-            request["args"] = match &first {
-                Some(a) => Value::Array(vec![a.clone(), operand.clone()]),
-                None => Value::Array(vec![operand.clone()]),
-            };
+            let mut args = before.clone();
+            args.extend(first.iter().cloned());
+            args.push(operand.clone());
+            args.extend(after.iter().cloned());
+            request["args"] = Value::Array(args);
             in_todays_vocabulary(&mut request);
-            let expected = match answer {
+            let mut expected = match answer {
                 Value::Number(k) => {
                     serde_json::json!({ "error": errors[k.as_u64().unwrap() as usize] })
                 }
@@ -316,6 +335,19 @@ fn op_table<'a>(name: &str, header: &Value, lines: impl Iterator<Item = &'a str>
                     i + 2
                 ),
             };
+            if let (Some(ok), Some(computes)) = (
+                expected.get_mut("ok"),
+                computes.as_ref().map(|list| &list[at]),
+            ) {
+                // Recorded for every answer; the library writes it only
+                // where it differs from the result, and `null` says that
+                // the file holds ours to writing none.
+                ok["computes_in"] = if computes.is_string() && *computes != ok["dtype"] {
+                    computes.clone()
+                } else {
+                    Value::Null
+                };
+            }
             cases.push(Case {
                 line: i + 2,
                 request,
@@ -447,29 +479,47 @@ pub fn judge(case: &Case, ours: &Value) -> Verdict {
             answer.remove("warnings");
         }
     }
+    // A file that recorded no computation type (every file before the
+    // operations on whole arrays) is not held to ours; `null` is "none
+    // apart from the result".
+    let mut expected = case.expected.clone();
+    match expected["ok"].get("computes_in") {
+        None => {
+            if let Some(ok) = ours.get_mut("ok").and_then(Value::as_object_mut) {
+                ok.remove("computes_in");
+            }
+        }
+        Some(Value::Null) => {
+            if let Some(ok) = expected.get_mut("ok").and_then(Value::as_object_mut) {
+                ok.remove("computes_in");
+            }
+        }
+        Some(_) => {}
+    }
+
     let ours = &ours;
-    let same_warnings = ours.get("warnings") == case.expected.get("warnings");
+    let same_warnings = ours.get("warnings") == expected.get("warnings");
     let function = case.request["fn"].as_str().unwrap_or_default();
-    let same_answer = if same(ours, &case.expected) {
+    let same_answer = if same(ours, &expected) {
         true
     } else if function == "dtype" {
-        case.expected.get("error").is_some() && ours.get("error").is_some()
-    } else if case.expected["error"]["type"] == "NotOurs" {
-        let name = case.expected["error"]["message"].as_str().unwrap_or("?");
+        expected.get("error").is_some() && ours.get("error").is_some()
+    } else if expected["error"]["type"] == "NotOurs" {
+        let name = expected["error"]["message"].as_str().unwrap_or("?");
         ours["error"]["message"]
             .as_str()
             .is_some_and(|message| message.contains(&format!(" {name} ")))
-    } else if is_type_promotion_error(&case.expected) && is_type_promotion_error(ours) {
+    } else if is_type_promotion_error(&expected) && is_type_promotion_error(ours) {
         let message = |v: &Value| with_sorted_inputs(v["error"]["message"].as_str().unwrap_or(""));
-        function != "promote_types" && message(ours) == message(&case.expected) && same_warnings
-    } else if case.expected["error"]["type"] == "TypeError" && ours["error"]["type"] == "TypeError"
+        function != "promote_types" && message(ours) == message(&expected) && same_warnings
+    } else if expected["error"]["type"] == "TypeError" && ours["error"]["type"] == "TypeError"
     {
         let message = |v: &Value| {
             without_shapes(&with_sorted_kinds(
                 v["error"]["message"].as_str().unwrap_or(""),
             ))
         };
-        message(ours) == message(&case.expected)
+        message(ours) == message(&expected)
     } else {
         false
     };

@@ -157,6 +157,9 @@ mod types;
 pub use policy::{JaxFunctions, Policy, TypedLattice, WrittenGraph};
 pub use types::hierarchy;
 pub use types::{
+    ArrayCall, ArrayOp, Family, KeywordError, Outcome, ParseArrayOpError, MAX_SEQUENCE,
+};
+pub use types::{
     Call, CallError, DType, Elsewhere, ErrorKind, FInfo, IInfo, InfoError, Kind, NoPathReason, Op,
     OpForm, Operand, OperandKind, Operator, ParseDTypeError, ParseOpError, ParseOpFormError,
     ParseOperandError, PromotionError, PyScalar, TypeList, TypeSpec, Typed, Unanswered, Warning,

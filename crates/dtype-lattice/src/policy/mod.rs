@@ -37,7 +37,7 @@ mod typed_lattice;
 
 pub use typed_lattice::TypedLattice;
 
-use crate::types::{Call, Elsewhere, ErrorKind, OpForm, Unanswered};
+use crate::types::{ArrayCall, ArrayOp, Call, Elsewhere, ErrorKind, OpForm, Outcome, Unanswered};
 use crate::types::{DType, Op, Operand, PromotionError, PyScalar, TypeSpec, Typed, Warning};
 
 /// A promotion graph as a framework's source writes it: each label and
@@ -70,6 +70,8 @@ pub struct WrittenGraph {
 /// | [`jax`](Policy::jax) | the policy has JAX's own functions ([`JaxFunctions`]) |
 /// | [`default_form`](Policy::default_form) | [`operation`](Policy::operation) answers an operator, not the function |
 /// | [`operation_as`](Policy::operation_as), [`assign`](Policy::assign) | the policy models operations as programs write them: operators, in place, assignment |
+/// | [`array_op`](Policy::array_op) and [`describe_array_op`](Policy::describe_array_op) | the policy models reductions, contractions and combinations ([`ArrayOp`]) |
+/// | [`computes_in`](Policy::computes_in) | the framework computes an elementwise operation in another type than its result (PyTorch's opmath) |
 ///
 /// Addition, the operation every framework has, is asked as any other:
 /// `policy.operation(Op::Add, operands)`; on a `dyn Policy`,
@@ -139,6 +141,49 @@ pub trait Policy: Send + Sync {
         _form: OpForm,
         _operands: &[Operand],
     ) -> Option<Result<Typed, PromotionError>> {
+        None
+    }
+
+    /// The framework's reduction, contraction or combination of
+    /// `operands` (`np.sum(x, dtype=...)`, `jnp.matmul(a, b,
+    /// preferred_element_type=...)`, `torch.where(c, x, y)`): its result
+    /// and, where the framework says, the type it computes in; or the
+    /// framework's error. `None` where the policy does not model
+    /// `call`'s operation. Operands are values, as for
+    /// [`operation`](Policy::operation); their number is checked by the
+    /// policy, which words that error as the framework does.
+    ///
+    /// ```
+    /// use dtype_lattice::registry::{by_name, Settings};
+    /// use dtype_lattice::{ArrayCall, ArrayOp, DType, Operand};
+    /// let jax = by_name("jax", Settings::default()).unwrap();
+    /// let x = Operand::array(DType::Int8, false);
+    /// if let Some(answer) = jax.array_op(ArrayCall::new(ArrayOp::Sum), &[x]) {
+    ///     assert_eq!(answer.unwrap().result.dtype, DType::Int32); // x64 off
+    /// }
+    /// ```
+    fn array_op(
+        &self,
+        _call: ArrayCall,
+        _operands: &[Operand],
+    ) -> Option<Result<Outcome, PromotionError>> {
+        None
+    }
+
+    /// In words, how the framework computes `op`'s result type and the
+    /// type it computes in (`explain --op sum`). `None` exactly where
+    /// [`array_op`](Policy::array_op) does not model `op`.
+    fn describe_array_op(&self, _op: ArrayOp) -> Option<String> {
+        None
+    }
+
+    /// The type the framework computes the elementwise `op` of `operands`
+    /// in, where it says and the policy models it: PyTorch computes a
+    /// `bfloat16` addition in `float32` (its "opmath" type, the first of
+    /// `torch._prims_common.elementwise_dtypes`). `None` elsewhere; apart
+    /// from [`operation`](Policy::operation) so that the hot path does not
+    /// pay for it.
+    fn computes_in(&self, _op: Op, _operands: &[Operand]) -> Option<DType> {
         None
     }
 

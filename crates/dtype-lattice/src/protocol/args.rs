@@ -6,7 +6,7 @@ use serde_json::{json, Number, Value};
 use super::ErrorAnswer;
 use crate::text::{cut, quote};
 use crate::types::hierarchy::{AbstractType, ArrayApiKind, Scalar};
-use crate::types::{DType, Operand, ParseOperandError, TypeSpec, Typed};
+use crate::types::{DType, Operand, Outcome, ParseOperandError, TypeSpec, Typed};
 
 pub(super) type Answer = Result<Value, ErrorAnswer>;
 
@@ -162,6 +162,16 @@ pub(super) fn scalar(value: &Value) -> Result<Scalar, ErrorAnswer> {
 
 pub(super) fn typed(result: Typed) -> Answer {
     Ok(json!({ "dtype": result.dtype.name(), "weak": result.weak }))
+}
+
+/// An [`Outcome`]: the result as [`typed`] writes it, with
+/// `"computes_in"` where the framework computes in another type.
+pub(super) fn outcome(answer: Outcome) -> Answer {
+    let mut value = typed(answer.result)?;
+    if let Some(dtype) = answer.computes_apart() {
+        value["computes_in"] = Value::from(dtype.name());
+    }
+    Ok(value)
 }
 
 /// A float as JSON: a number, or `"nan"` / `"inf"` / `"-inf"`.

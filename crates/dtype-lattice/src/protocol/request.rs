@@ -4,15 +4,15 @@
 use serde_json::{Map, Value};
 
 use super::args::{
-    dtype, exactly, finfo, iinfo, kind_spec, operand, operands, scalar, short_name, show,
-    type_spec, typed, Answer,
+    dtype, exactly, finfo, iinfo, kind_spec, operand, operands, outcome, scalar, short_name,
+    show, type_spec, typed, Answer,
 };
 use super::{Defaults, ErrorAnswer};
 use crate::policy::Policy;
 use crate::registry::{self, Setting, Settings, SETTINGS};
 use crate::text::{nearest, quote};
 use crate::types::hierarchy::{isdtype, issubdtype};
-use crate::types::{Call, Op, OpForm, Warning};
+use crate::types::{ArrayCall, ArrayOp, Call, Op, OpForm, Outcome, Warning};
 
 /// The functions a policy answers: every policy `promote_types` and
 /// `result_type`, the rest where its framework has them; so are the
@@ -38,7 +38,7 @@ const FACT_FNS: &[&str] = &[
 ];
 
 /// The keys a request may have besides the settings.
-const KEYS: &[&str] = &["fn", "args", "policy", "form"];
+const KEYS: &[&str] = &["fn", "args", "policy", "form", "dtype", "promote_integers"];
 
 /// Keys a request once had, refused with what to write instead rather
 /// than mapped: `tf.experimental.numpy` became a policy of its own, and a
@@ -148,6 +148,29 @@ pub(super) fn evaluate(
             .ok_or_else(|| ErrorAnswer::value(policy.unanswered(call).to_string()))?;
         return typed(answer?);
     }
+    if let Ok(op) = name.parse::<ArrayOp>() {
+        let call = array_call(op, request)?;
+        let policy = named
+            .build(settings)
+            .map_err(|err| ErrorAnswer::value(err.to_string()))?;
+        let answer = policy.array_op(call, &operands(args)?).ok_or_else(|| {
+            ErrorAnswer::value(format!(
+                "policy {} does not model {op} yet; docs/policies.md lists what each policy models",
+                policy.name()
+            ))
+        })?;
+        return outcome(answer?);
+    }
+    if let Some(key) = ["dtype", "promote_integers"]
+        .into_iter()
+        .find(|key| request.contains_key(*key))
+    {
+        return Err(ErrorAnswer::type_error(format!(
+            "\"{key}\" is a keyword of the operations on whole arrays ({}), not of fn {}",
+            ArrayOp::ALL.map(ArrayOp::name).join(", "),
+            quote(name, '"')
+        )));
+    }
     if FACT_FNS.contains(&name) {
         return fact(name, args);
     }
@@ -158,6 +181,35 @@ pub(super) fn evaluate(
         .build(settings)
         .map_err(|err| ErrorAnswer::value(err.to_string()))?;
     ask(policy.as_ref(), name, args, warnings)
+}
+
+/// `op` with the request's keywords: `"dtype"` a dtype's name,
+/// `"promote_integers"` a bool.
+fn array_call(op: ArrayOp, request: &Map<String, Value>) -> Result<ArrayCall, ErrorAnswer> {
+    let mut call = ArrayCall::new(op);
+    match request.get("dtype") {
+        None | Some(Value::Null) => {}
+        Some(d) => {
+            call = call
+                .with_dtype(dtype(d)?)
+                .map_err(|err| ErrorAnswer::type_error(err.to_string()))?
+        }
+    }
+    match request.get("promote_integers") {
+        None | Some(Value::Null) => {}
+        Some(Value::Bool(on)) => {
+            call = call
+                .with_promote_integers(*on)
+                .map_err(|err| ErrorAnswer::type_error(err.to_string()))?
+        }
+        Some(other) => {
+            return Err(ErrorAnswer::type_error(format!(
+                "\"promote_integers\" must be true or false, not {}",
+                show(other)
+            )))
+        }
+    }
+    Ok(call)
 }
 
 /// Every key a request may have: [`KEYS`], the settings, and their batch
@@ -237,12 +289,19 @@ fn ask(policy: &dyn Policy, name: &str, args: &[Value], warnings: &mut Vec<Warni
         }
         // The operations (`add`, `true_divide`, `less`, ...), by their
         // NumPy names.
+        // With the type the framework computes in where it says
+        // (PyTorch's opmath), as the operations on whole arrays answer.
         other => match other.parse::<Op>() {
-            Ok(op) => typed(
-                policy
-                    .operation(op, &operands(args)?)
-                    .ok_or_else(not_modelled)??,
-            ),
+            Ok(op) => {
+                let operands = operands(args)?;
+                let result = policy
+                    .operation(op, &operands)
+                    .ok_or_else(not_modelled)??;
+                outcome(Outcome {
+                    result,
+                    computes_in: policy.computes_in(op, &operands),
+                })
+            }
             Err(_) => Err(unknown_fn(other)),
         },
     }

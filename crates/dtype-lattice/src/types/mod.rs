@@ -11,12 +11,13 @@
 //!
 //! `dtype.rs` (`DType`, `Kind`, name parsing), `operand.rs` (`Operand`,
 //! `TypeSpec`, `PyScalar`), `typed.rs` (`Typed`: a dtype and a weak flag),
-//! `op.rs` (`Op`), `form.rs` (`OpForm`, `Call`: an operation as a program writes it), `error.rs` (`PromotionError`, `ErrorKind`), `warning.rs`
+//! `op.rs` (`Op`), `array_op.rs` (`ArrayOp`, `ArrayCall`, `Outcome`: reductions, contractions, combinations), `form.rs` (`OpForm`, `Call`: an operation as a program writes it), `error.rs` (`PromotionError`, `ErrorKind`), `warning.rs`
 //! (`Warning`), `info.rs` (`finfo`, `iinfo`) and `hierarchy.rs` (NumPy's
 //! abstract scalar classes, the Array API kinds).
 
 // Private: every item is reached by one path, the crate root's; the
 // guides to names, notation and formats are on the types themselves.
+mod array_op;
 mod dtype;
 mod error;
 mod form;
@@ -27,6 +28,9 @@ mod operand;
 mod typed;
 mod warning;
 
+pub use array_op::{
+    ArrayCall, ArrayOp, Family, KeywordError, Outcome, ParseArrayOpError, MAX_SEQUENCE,
+};
 pub use dtype::{DType, Kind, ParseDTypeError};
 pub use error::{ErrorKind, NoPathReason, PromotionError, TypeList};
 pub use form::{Call, CallError, Elsewhere, OpForm, Operator, ParseOpFormError};

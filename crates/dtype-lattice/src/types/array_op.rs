@@ -1,0 +1,438 @@
+//! The operations on whole arrays: reductions, contractions and the
+//! functions that combine several arrays or pin the result's type.
+//!
+//! An elementwise [`Op`](crate::Op) promotes its operands and applies a
+//! rule to the promoted type. These do more, and each framework does it
+//! its own way: `sum` of an `int8` array accumulates in the platform's
+//! default integer in NumPy and PyTorch, in `int32` in JAX without x64,
+//! in `int8` in TensorFlow; a `float16` `mean` in JAX computes in
+//! `float32` and casts back; `dtype=` and JAX's `promote_integers` change
+//! the answer. [`ArrayOp`] names them, [`ArrayCall`] pairs one with its
+//! keywords, checked once so that every surface refuses the same
+//! questions with the same words, and [`Outcome`] is the answer: the
+//! result, and the type the framework computes in where it says.
+//!
+//! ```
+//! use dtype_lattice::registry::{by_name, Settings};
+//! use dtype_lattice::{ArrayCall, ArrayOp, DType, Operand};
+//! let numpy = by_name("numpy", Settings::default()).unwrap();
+//! let sum = ArrayCall::new(ArrayOp::Sum);
+//! let x = Operand::array(DType::Int8, false);
+//! if let Some(answer) = numpy.array_op(sum, &[x]) {
+//!     assert_eq!(answer.unwrap().result.dtype, DType::Int64);
+//! }
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::text::{nearest, quote};
+use crate::types::{DType, Typed};
+
+/// What an [`ArrayOp`] does with its operands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Family {
+    /// Reduces one array along an axis (`sum`, `mean`, `argmax`) or
+    /// accumulates along it (`cumsum`).
+    Reduction,
+    /// Multiplies two arrays and sums the products (`matmul`, `einsum`).
+    Contraction,
+    /// Combines several arrays, or an array and a value, into one
+    /// (`where`, `clip`, `concatenate`, `full_like`).
+    Combination,
+}
+
+impl Family {
+    /// Its name in the docs and the explorer's menus.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Family::Reduction => "reduction",
+            Family::Contraction => "contraction",
+            Family::Combination => "combination",
+        }
+    }
+}
+
+/// An operation on whole arrays, named as NumPy names its function.
+///
+/// ```
+/// use dtype_lattice::{ArrayOp, Family};
+/// assert_eq!("cumulative_sum".parse::<ArrayOp>(), Ok(ArrayOp::CumSum)); // the Array API's name
+/// assert_eq!(ArrayOp::Matmul.family(), Family::Contraction);
+/// assert_eq!(ArrayOp::Where.operands(), 3..=3);
+/// let err = "summ".parse::<ArrayOp>().unwrap_err();
+/// assert_eq!(err.to_string(), "unknown operation 'summ': did you mean 'sum'?");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[allow(missing_docs)] // each is NumPy's function of that name
+pub enum ArrayOp {
+    Sum,
+    Prod,
+    CumSum,
+    CumProd,
+    Mean,
+    Var,
+    Std,
+    Max,
+    Min,
+    ArgMax,
+    ArgMin,
+    Any,
+    All,
+    Matmul,
+    Dot,
+    Tensordot,
+    Einsum,
+    Where,
+    Clip,
+    Concatenate,
+    Stack,
+    FullLike,
+}
+
+/// The most arrays `concatenate` and `stack` are asked about at once: a
+/// bound on every question's size, far past the promotion questions
+/// people ask of a sequence (its answer is the result type of them all).
+pub const MAX_SEQUENCE: usize = 32;
+
+/// One row of [`TABLE`]: the operation, its name, family, fewest and most
+/// operands, and whether it takes `dtype=`.
+struct Row(ArrayOp, &'static str, Family, usize, usize, bool);
+
+use Family::{Combination as C, Contraction as K, Reduction as R};
+
+/// Each operation, in the enum's order: the one table the rest reads.
+/// `dtype=` is the accumulator's or result's type (NumPy's `dtype`,
+/// JAX's `preferred_element_type` for a contraction, `full_like`'s
+/// `dtype`); `clip` takes the array and one or both bounds.
+const TABLE: [Row; ArrayOp::COUNT] = [
+    Row(ArrayOp::Sum, "sum", R, 1, 1, true),
+    Row(ArrayOp::Prod, "prod", R, 1, 1, true),
+    Row(ArrayOp::CumSum, "cumsum", R, 1, 1, true),
+    Row(ArrayOp::CumProd, "cumprod", R, 1, 1, true),
+    Row(ArrayOp::Mean, "mean", R, 1, 1, true),
+    Row(ArrayOp::Var, "var", R, 1, 1, true),
+    Row(ArrayOp::Std, "std", R, 1, 1, true),
+    Row(ArrayOp::Max, "max", R, 1, 1, false),
+    Row(ArrayOp::Min, "min", R, 1, 1, false),
+    Row(ArrayOp::ArgMax, "argmax", R, 1, 1, false),
+    Row(ArrayOp::ArgMin, "argmin", R, 1, 1, false),
+    Row(ArrayOp::Any, "any", R, 1, 1, false),
+    Row(ArrayOp::All, "all", R, 1, 1, false),
+    Row(ArrayOp::Matmul, "matmul", K, 2, 2, true),
+    Row(ArrayOp::Dot, "dot", K, 2, 2, true),
+    Row(ArrayOp::Tensordot, "tensordot", K, 2, 2, true),
+    Row(ArrayOp::Einsum, "einsum", K, 2, 2, true),
+    Row(ArrayOp::Where, "where", C, 3, 3, false),
+    Row(ArrayOp::Clip, "clip", C, 2, 3, false),
+    Row(ArrayOp::Concatenate, "concatenate", C, 1, MAX_SEQUENCE, false),
+    Row(ArrayOp::Stack, "stack", C, 1, MAX_SEQUENCE, false),
+    Row(ArrayOp::FullLike, "full_like", C, 2, 2, true),
+];
+
+/// Other names people type: the Array API's, PyTorch's.
+const ALIASES: &[(&str, ArrayOp)] = &[
+    ("cumulative_sum", ArrayOp::CumSum),
+    ("cumulative_prod", ArrayOp::CumProd),
+    ("amax", ArrayOp::Max),
+    ("amin", ArrayOp::Min),
+    ("concat", ArrayOp::Concatenate),
+    ("clamp", ArrayOp::Clip),
+];
+
+impl ArrayOp {
+    /// How many there are.
+    pub const COUNT: usize = 22;
+
+    /// Every one: the reductions, the contractions, the combinations.
+    pub const ALL: [ArrayOp; ArrayOp::COUNT] = {
+        let mut all = [ArrayOp::Sum; ArrayOp::COUNT];
+        let mut i = 0;
+        while i < ArrayOp::COUNT {
+            all[i] = TABLE[i].0;
+            i += 1;
+        }
+        all
+    };
+
+    /// NumPy's name for it.
+    pub const fn name(self) -> &'static str {
+        TABLE[self as usize].1
+    }
+
+    /// Its family.
+    pub const fn family(self) -> Family {
+        TABLE[self as usize].2
+    }
+
+    /// How many operands it takes: a reduction the array, a contraction
+    /// two, `where` the condition and two values, `clip` the array and one
+    /// or two bounds, `concatenate` and `stack` the sequence's arrays,
+    /// `full_like` the array and the fill value.
+    pub const fn operands(self) -> std::ops::RangeInclusive<usize> {
+        TABLE[self as usize].3..=TABLE[self as usize].4
+    }
+
+    /// Whether it takes `dtype=` (a contraction's is JAX's
+    /// `preferred_element_type`).
+    pub const fn takes_dtype(self) -> bool {
+        TABLE[self as usize].5
+    }
+}
+
+impl fmt::Display for ArrayOp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for ArrayOp {
+    type Err = ParseArrayOpError;
+
+    fn from_str(s: &str) -> Result<ArrayOp, ParseArrayOpError> {
+        let name = s.trim();
+        TABLE
+            .iter()
+            .find(|row| row.1 == name)
+            .map(|row| row.0)
+            .or_else(|| ALIASES.iter().find(|(a, _)| *a == name).map(|(_, op)| *op))
+            .ok_or_else(|| ParseArrayOpError {
+                input: s.to_owned(),
+            })
+    }
+}
+
+/// A name that is no [`ArrayOp`], with the nearest one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseArrayOpError {
+    input: String,
+}
+
+impl fmt::Display for ParseArrayOpError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown operation {}", quote(&self.input, '\''))?;
+        let names = TABLE.iter().map(|row| row.1);
+        match nearest(&self.input, names.chain(ALIASES.iter().map(|(a, _)| *a))) {
+            Some(near) => write!(f, ": did you mean '{near}'?"),
+            None => {
+                let all: Vec<&str> = TABLE.iter().map(|row| row.1).collect();
+                write!(f, " (known: {})", all.join(", "))
+            }
+        }
+    }
+}
+
+impl std::error::Error for ParseArrayOpError {}
+
+/// An [`ArrayOp`] with its keywords: `dtype=` and JAX's
+/// `promote_integers=`. Made with [`ArrayCall::new`] and the `with_`
+/// methods, which refuse a keyword the operation does not take, so a
+/// policy is never asked for `argmax(dtype=...)`.
+///
+/// ```
+/// use dtype_lattice::{ArrayCall, ArrayOp, DType};
+/// let call = ArrayCall::new(ArrayOp::Sum).with_dtype(DType::Int64).unwrap();
+/// assert_eq!(call.to_string(), "sum(dtype=int64)");
+/// let err = ArrayCall::new(ArrayOp::ArgMax).with_dtype(DType::Int64).unwrap_err();
+/// assert_eq!(err.to_string(), "argmax takes no dtype=: it answers an index \
+///     (the operations that take one: sum, prod, cumsum, cumprod, mean, var, std, \
+///     matmul, dot, tensordot, einsum, full_like)");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ArrayCall {
+    op: ArrayOp,
+    dtype: Option<DType>,
+    promote_integers: Option<bool>,
+}
+
+impl ArrayCall {
+    /// `op` with no keywords: the framework's defaults.
+    pub const fn new(op: ArrayOp) -> ArrayCall {
+        ArrayCall {
+            op,
+            dtype: None,
+            promote_integers: None,
+        }
+    }
+
+    /// With `dtype=`, or why the operation takes none.
+    pub fn with_dtype(self, dtype: DType) -> Result<ArrayCall, KeywordError> {
+        if !self.op.takes_dtype() {
+            return Err(KeywordError {
+                op: self.op,
+                keyword: "dtype",
+            });
+        }
+        Ok(ArrayCall {
+            dtype: Some(dtype),
+            ..self
+        })
+    }
+
+    /// With JAX's `promote_integers=` (whether `sum` and `prod` of small
+    /// integers accumulate in the default integer), or why the operation
+    /// takes none: only `sum`, `prod`, `cumsum` and `cumprod` have it.
+    pub fn with_promote_integers(self, on: bool) -> Result<ArrayCall, KeywordError> {
+        if !matches!(
+            self.op,
+            ArrayOp::Sum | ArrayOp::Prod | ArrayOp::CumSum | ArrayOp::CumProd
+        ) {
+            return Err(KeywordError {
+                op: self.op,
+                keyword: "promote_integers",
+            });
+        }
+        Ok(ArrayCall {
+            promote_integers: Some(on),
+            ..self
+        })
+    }
+
+    /// The operation.
+    pub const fn op(self) -> ArrayOp {
+        self.op
+    }
+
+    /// `dtype=`, if given.
+    pub const fn dtype(self) -> Option<DType> {
+        self.dtype
+    }
+
+    /// `promote_integers=`, if given.
+    pub const fn promote_integers(self) -> Option<bool> {
+        self.promote_integers
+    }
+}
+
+impl fmt::Display for ArrayCall {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.op)?;
+        let mut keywords = Vec::new();
+        if let Some(dtype) = self.dtype {
+            keywords.push(format!("dtype={dtype}"));
+        }
+        if let Some(on) = self.promote_integers {
+            keywords.push(format!(
+                "promote_integers={}",
+                if on { "True" } else { "False" }
+            ));
+        }
+        if !keywords.is_empty() {
+            write!(f, "({})", keywords.join(", "))?;
+        }
+        Ok(())
+    }
+}
+
+/// A keyword an [`ArrayOp`] does not take.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeywordError {
+    op: ArrayOp,
+    keyword: &'static str,
+}
+
+impl fmt::Display for KeywordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let op = self.op;
+        if self.keyword == "dtype" {
+            let why = match op {
+                ArrayOp::ArgMax | ArrayOp::ArgMin => "it answers an index",
+                ArrayOp::Any | ArrayOp::All => "it answers a bool",
+                ArrayOp::Max | ArrayOp::Min => "it answers the array's own type",
+                _ => "its result is its operands' promotion",
+            };
+            let takers: Vec<&str> = ArrayOp::ALL
+                .into_iter()
+                .filter(|o| o.takes_dtype())
+                .map(ArrayOp::name)
+                .collect();
+            return write!(
+                f,
+                "{op} takes no dtype=: {why} (the operations that take one: {})",
+                takers.join(", ")
+            );
+        }
+        write!(
+            f,
+            "{op} takes no {}=: JAX has it on sum, prod, cumsum and cumprod",
+            self.keyword
+        )
+    }
+}
+
+impl std::error::Error for KeywordError {}
+
+/// What an [`ArrayOp`] answers: the result's type, and the type the
+/// framework computes in where it says (`None` where it does not, or where
+/// the policy does not model it): JAX's `float16` `mean` sums in `float32`
+/// and returns `float16`; PyTorch's `bfloat16` `sum` accumulates in
+/// `float32`.
+///
+/// ```
+/// use dtype_lattice::{DType, Outcome, Typed};
+/// let mean = Outcome { result: Typed::strong(DType::Float16), computes_in: Some(DType::Float32) };
+/// assert_eq!(mean.to_string(), "float16 (computes in float32)");
+/// assert_eq!(Outcome::of(Typed::strong(DType::Int64)).to_string(), "int64");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The result.
+    pub result: Typed,
+    /// The type the framework computes in, where it says.
+    pub computes_in: Option<DType>,
+}
+
+impl Outcome {
+    /// A result with no computation type said.
+    pub const fn of(result: Typed) -> Outcome {
+        Outcome {
+            result,
+            computes_in: None,
+        }
+    }
+
+    /// The computation type where it differs from the result's: what a
+    /// front end shows beside the result.
+    pub fn computes_apart(self) -> Option<DType> {
+        self.computes_in.filter(|&d| d != self.result.dtype)
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.result)?;
+        if let Some(dtype) = self.computes_apart() {
+            write!(f, " (computes in {dtype})")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_is_in_the_enums_order_and_names_parse_back() {
+        for (i, op) in ArrayOp::ALL.into_iter().enumerate() {
+            assert_eq!(op as usize, i);
+            assert_eq!(op.name().parse::<ArrayOp>(), Ok(op));
+            assert!(op.operands().start() <= op.operands().end());
+        }
+    }
+
+    #[test]
+    fn no_name_is_also_an_elementwise_operations() {
+        for op in ArrayOp::ALL {
+            assert!(op.name().parse::<crate::Op>().is_err(), "{op}");
+        }
+    }
+
+    #[test]
+    fn promote_integers_is_refused_where_jax_has_none() {
+        let err = ArrayCall::new(ArrayOp::Mean)
+            .with_promote_integers(false)
+            .unwrap_err();
+        assert!(err.to_string().starts_with("mean takes no promote_integers="));
+    }
+}
