@@ -512,8 +512,7 @@ pub fn judge(case: &Case, ours: &Value) -> Verdict {
     } else if is_type_promotion_error(&expected) && is_type_promotion_error(ours) {
         let message = |v: &Value| with_sorted_inputs(v["error"]["message"].as_str().unwrap_or(""));
         function != "promote_types" && message(ours) == message(&expected) && same_warnings
-    } else if expected["error"]["type"] == "TypeError" && ours["error"]["type"] == "TypeError"
-    {
+    } else if expected["error"]["type"] == "TypeError" && ours["error"]["type"] == "TypeError" {
         let message = |v: &Value| {
             without_shapes(&with_sorted_kinds(
                 v["error"]["message"].as_str().unwrap_or(""),

@@ -4,8 +4,8 @@
 use serde_json::{Map, Value};
 
 use super::args::{
-    dtype, exactly, finfo, iinfo, kind_spec, operand, operands, outcome, scalar, short_name,
-    show, type_spec, typed, Answer,
+    dtype, exactly, finfo, iinfo, kind_spec, operand, operands, outcome, scalar, short_name, show,
+    type_spec, typed, Answer,
 };
 use super::{Defaults, ErrorAnswer};
 use crate::policy::Policy;
@@ -294,9 +294,7 @@ fn ask(policy: &dyn Policy, name: &str, args: &[Value], warnings: &mut Vec<Warni
         other => match other.parse::<Op>() {
             Ok(op) => {
                 let operands = operands(args)?;
-                let result = policy
-                    .operation(op, &operands)
-                    .ok_or_else(not_modelled)??;
+                let result = policy.operation(op, &operands).ok_or_else(not_modelled)??;
                 outcome(Outcome {
                     result,
                     computes_in: policy.computes_in(op, &operands),

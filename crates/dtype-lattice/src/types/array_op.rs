@@ -125,7 +125,14 @@ const TABLE: [Row; ArrayOp::COUNT] = [
     Row(ArrayOp::Einsum, "einsum", K, 2, 2, true),
     Row(ArrayOp::Where, "where", C, 3, 3, false),
     Row(ArrayOp::Clip, "clip", C, 2, 3, false),
-    Row(ArrayOp::Concatenate, "concatenate", C, 1, MAX_SEQUENCE, false),
+    Row(
+        ArrayOp::Concatenate,
+        "concatenate",
+        C,
+        1,
+        MAX_SEQUENCE,
+        false,
+    ),
     Row(ArrayOp::Stack, "stack", C, 1, MAX_SEQUENCE, false),
     Row(ArrayOp::FullLike, "full_like", C, 2, 2, true),
 ];
@@ -433,6 +440,8 @@ mod tests {
         let err = ArrayCall::new(ArrayOp::Mean)
             .with_promote_integers(false)
             .unwrap_err();
-        assert!(err.to_string().starts_with("mean takes no promote_integers="));
+        assert!(err
+            .to_string()
+            .starts_with("mean takes no promote_integers="));
     }
 }

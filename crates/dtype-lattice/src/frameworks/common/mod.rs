@@ -5,6 +5,7 @@
 //! Framework errors are built with
 //! [`PromotionError::framework`](crate::PromotionError::framework).
 
+pub(crate) mod array_ops;
 mod dtype_set;
 mod op_table;
 pub(crate) mod operators;
