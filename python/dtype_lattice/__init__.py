@@ -36,8 +36,8 @@ from ._native import (DoesNotReturnError, InvalidArgumentError, NotFoundError,
 from ._report import AuditReport, CheckReport, Diff, Difference, Explanation, Table
 from ._info import FInfo, IInfo
 from ._promotions import Promotions, Recording, promotions, record
-from ._types import (CanCast, DTypeLike, FormName, LatticePolicyName, Operation, OperandLike,
-                     PolicyName, PolicySettings, PresetInfo, PromoteTypes, ResultType, RulesPolicyName,
+from ._types import (CanCast, ComputesIn, DTypeLike, FormName, LatticePolicyName, Operation,
+                     OperandLike, PolicyName, PolicySettings, PresetInfo, PromoteTypes, ResultType, RulesPolicyName,
                      SafeToCast, SettingInfo, SettingsPolicyName, WeakResult)
 
 if sys.version_info >= (3, 11):
@@ -91,7 +91,7 @@ class Policy(Generic[_LatticeT]):
     """
 
     __slots__ = ("_native", "promote_types", "result_type",
-                 "lattice_result_type", "add", "operation", "can_cast",
+                 "lattice_result_type", "add", "operation", "computes_in", "can_cast",
                  "safe_to_cast")
 
     # The native methods themselves, bound in __init__ (no Python call in
@@ -101,6 +101,7 @@ class Policy(Generic[_LatticeT]):
     lattice_result_type: WeakResult
     add: WeakResult
     operation: Operation
+    computes_in: ComputesIn
     can_cast: CanCast
     safe_to_cast: SafeToCast
 
@@ -111,6 +112,7 @@ class Policy(Generic[_LatticeT]):
         self.lattice_result_type = native.lattice_result_type
         self.add = native.add
         self.operation = native.operation
+        self.computes_in = native.computes_in
         self.can_cast = native.can_cast
         self.safe_to_cast = native.safe_to_cast
 

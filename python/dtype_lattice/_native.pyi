@@ -5,8 +5,8 @@ from typing import Any
 
 import numpy as np
 
-from ._types import (CanCast, DTypeLike, Operation, OperandLike, PolicyName, PolicySettings,
-                     PresetInfo, PromoteTypes, ResultType, SafeToCast, SettingInfo,
+from ._types import (CanCast, ComputesIn, DTypeLike, Operation, OperandLike, PolicyName,
+                     PolicySettings, PresetInfo, PromoteTypes, ResultType, SafeToCast, SettingInfo,
                      WeakResult)
 
 __version__: str
@@ -41,6 +41,7 @@ class Policy:
     lattice_result_type: WeakResult
     add: WeakResult
     operation: Operation
+    computes_in: ComputesIn
     can_cast: CanCast
     safe_to_cast: SafeToCast
     def canonicalize_dtype(self, dtype: DTypeLike, /) -> np.dtype[Any]: ...

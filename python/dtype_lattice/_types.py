@@ -145,23 +145,39 @@ FormName = Literal["function", "operator", "reflected", "inplace", "setitem"]
 
 
 class Operation(Protocol):
-    """``operation(op, *args, form=None)``: the dtype the framework's ``op``
-    (NumPy's name: ``"true_divide"``, ``"less"``, ``"sqrt"``, ...) gives on
-    the operands, in ``form`` where given (``op`` ``None`` for
-    ``"setitem"``); ``(dtype, weak)`` with ``return_weak_type_flag=True``."""
+    """``operation(op, *args, form=None, dtype=None, promote_integers=None)``:
+    the dtype the framework's ``op`` (NumPy's name: ``"true_divide"``,
+    ``"less"``, ``"sqrt"``; ``"sum"``, ``"mean"``, ``"matmul"``, ``"where"``,
+    ...) gives on the operands, in ``form`` where given (``op`` ``None`` for
+    ``"setitem"``), with ``dtype=`` and JAX's ``promote_integers=`` for the
+    reductions, contractions and combinations; ``(dtype, weak)`` with
+    ``return_weak_type_flag=True``."""
 
     @overload
     def __call__(self, op: str | None, /, *args: OperandLike,
-                 form: FormName | None = None,
+                 form: FormName | None = None, dtype: DTypeLike | None = None,
+                 promote_integers: bool | None = None,
                  return_weak_type_flag: Literal[False] = False) -> np.dtype[Any]: ...
     @overload
     def __call__(self, op: str | None, /, *args: OperandLike,
-                 form: FormName | None = None,
+                 form: FormName | None = None, dtype: DTypeLike | None = None,
+                 promote_integers: bool | None = None,
                  return_weak_type_flag: Literal[True]) -> WeakTyped: ...
     @overload
     def __call__(self, op: str | None, /, *args: OperandLike,
-                 form: FormName | None = None,
+                 form: FormName | None = None, dtype: DTypeLike | None = None,
+                 promote_integers: bool | None = None,
                  return_weak_type_flag: bool) -> np.dtype[Any] | WeakTyped: ...
+
+
+class ComputesIn(Protocol):
+    """``computes_in(op, *args, dtype=None, promote_integers=None)``: the
+    dtype the framework computes ``op`` in where it says (JAX's ``float16``
+    ``mean`` sums in ``float32``), else ``None``."""
+
+    def __call__(self, op: str, /, *args: OperandLike,
+                 dtype: DTypeLike | None = None,
+                 promote_integers: bool | None = None) -> np.dtype[Any] | None: ...
 
 
 class CanCast(Protocol):

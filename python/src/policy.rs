@@ -5,7 +5,7 @@
 use dtype_lattice::design::diff::Comparison;
 use dtype_lattice::design::table::{Labels, Table};
 use dtype_lattice::registry::{self, Settings, SETTINGS};
-use dtype_lattice::{Call, Op, OpForm, Operand, PromotionError};
+use dtype_lattice::{Call, Op, OpForm, Operand, Operation, Outcome, PromotionError};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyString, PyTuple};
@@ -90,6 +90,31 @@ fn modelled<T>(name: &str, policy: &str, answer: Option<T>) -> PyResult<T> {
 }
 
 impl Policy {
+    /// The library's answer for the operation named `op` with its keywords
+    /// ([`dyn Policy::ask`](dtype_lattice::Policy)), raised as the
+    /// framework raises.
+    fn outcome(
+        &self,
+        py: Python<'_>,
+        op: &str,
+        args: &Bound<'_, PyTuple>,
+        dtype: Option<&Bound<'_, PyAny>>,
+        promote_integers: Option<bool>,
+    ) -> PyResult<Outcome> {
+        let operation: Operation = op
+            .parse()
+            .map_err(|err: dtype_lattice::ParseOperationError| PyValueError::new_err(err.to_string()))?;
+        let dtype = dtype.map(|d| known(py)?.dtype(d)).transpose()?;
+        let asked = operation
+            .asked(dtype, promote_integers)
+            .map_err(|err| PyTypeError::new_err(err.to_string()))?;
+        let operands = operands(py, args, self.policy.as_ref())?;
+        self.policy
+            .ask(asked, &operands)
+            .ok_or_else(|| PyTypeError::new_err(self.policy.not_modelled(operation).to_string()))?
+            .map_err(|err| raise(py, err))
+    }
+
     /// Whether Python objects are read as JAX reads them (its messages for
     /// inputs it refuses, its non-numeric dtypes passed through): for the
     /// policy that has JAX's own functions, whatever its registry name.
@@ -201,53 +226,85 @@ impl Policy {
         Ok((known(py)?.numpy(py, typed.dtype)?, typed.weak))
     }
 
-    /// `operation(op, *args, form=None)`: the dtype the framework's `op`
-    /// (NumPy's name: `"true_divide"`, `"less"`, `"sqrt"`, ...) gives on
-    /// the operands; `(dtype, weak)` with `return_weak_type_flag=True`. A
-    /// dtype stands for an array of it, a Python type for a scalar of it.
-    /// `form` asks for the operation as a program writes it: `"function"`,
-    /// `"operator"` (`a / b`), `"reflected"` (`b.__rtruediv__(a)`),
-    /// `"inplace"` (`a /= b`), or `"setitem"` (`a[...] = b`, with `op`
-    /// `None`); without it, the form the policy has always answered.
-    #[pyo3(signature = (op, *args, form = None, return_weak_type_flag = None))]
+    /// `operation(op, *args, form=None, dtype=None, promote_integers=None)`:
+    /// the dtype the framework's `op` (NumPy's name: `"true_divide"`,
+    /// `"less"`, `"sqrt"`; `"sum"`, `"mean"`, `"matmul"`, `"where"`, ...)
+    /// gives on the operands; `(dtype, weak)` with
+    /// `return_weak_type_flag=True`. A dtype stands for an array of it, a
+    /// Python type for a scalar of it. `form` asks for an elementwise
+    /// operation as a program writes it: `"function"`, `"operator"` (`a /
+    /// b`), `"reflected"` (`b.__rtruediv__(a)`), `"inplace"` (`a /= b`), or
+    /// `"setitem"` (`a[...] = b`, with `op` `None`); without it, the form
+    /// the policy has always answered. `dtype` and `promote_integers` are
+    /// the keywords of the reductions, contractions and combinations.
+    #[pyo3(signature = (op, *args, form = None, dtype = None, promote_integers = None, return_weak_type_flag = None))]
+    #[allow(clippy::too_many_arguments)] // Python's keywords, each its own
     fn operation(
         &self,
         py: Python<'_>,
         op: Option<&str>,
         args: &Bound<'_, PyTuple>,
         form: Option<&str>,
+        dtype: Option<&Bound<'_, PyAny>>,
+        promote_integers: Option<bool>,
         return_weak_type_flag: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
-        let value_error = |err: &dyn std::fmt::Display| PyValueError::new_err(err.to_string());
-        let op: Option<Op> = op
-            .map(str::parse)
-            .transpose()
-            .map_err(|err: dtype_lattice::ParseOpError| value_error(&err))?;
-        let operands = operands(py, args, self.policy.as_ref())?;
-        let answer = match (op, form) {
-            (Some(op), None) => modelled(
-                op.name(),
-                self.canonical_name,
-                self.policy.operation(op, &operands),
-            )?,
-            (op, form) => {
+        let typed = match form {
+            None => {
+                let op = op.ok_or_else(|| {
+                    PyValueError::new_err("op None asks for the assignment: pass form=\"setitem\"")
+                })?;
+                self.outcome(py, op, args, dtype, promote_integers)?.result
+            }
+            Some(form) => {
+                let value_error = |err: &dyn std::fmt::Display| PyValueError::new_err(err.to_string());
+                if dtype.is_some() || promote_integers.is_some() {
+                    return Err(PyTypeError::new_err(
+                        "form= is asked of an elementwise operation, which takes no dtype= or \
+                         promote_integers=",
+                    ));
+                }
+                let op: Option<Op> = op
+                    .map(str::parse)
+                    .transpose()
+                    .map_err(|err: dtype_lattice::ParseOpError| value_error(&err))?;
                 let form: OpForm = form
-                    .unwrap_or("function")
                     .parse()
                     .map_err(|err: dtype_lattice::ParseOpFormError| value_error(&err))?;
                 let call = Call::new(op, form).map_err(|err| value_error(&err))?;
+                let operands = operands(py, args, self.policy.as_ref())?;
                 self.policy
                     .call(call, &operands)
                     .ok_or_else(|| PyTypeError::new_err(self.policy.unanswered(call).to_string()))?
+                    .map_err(|err| raise(py, err))?
             }
         };
-        let typed = answer.map_err(|err| raise(py, err))?;
         let dtype = known(py)?.numpy(py, typed.dtype)?;
         if truthy(return_weak_type_flag)? {
             Ok((dtype, typed.weak).into_pyobject(py)?.into_any().unbind())
         } else {
             Ok(dtype)
         }
+    }
+
+    /// `computes_in(op, *args, dtype=None, promote_integers=None)`: the
+    /// dtype the framework computes `op` in, where it says (JAX's
+    /// `float16` `mean` sums in `float32`; PyTorch computes a `bfloat16`
+    /// addition in `float32`), else `None`. Raises as `operation` does.
+    #[pyo3(signature = (op, *args, dtype = None, promote_integers = None))]
+    fn computes_in(
+        &self,
+        py: Python<'_>,
+        op: &str,
+        args: &Bound<'_, PyTuple>,
+        dtype: Option<&Bound<'_, PyAny>>,
+        promote_integers: Option<bool>,
+    ) -> PyResult<Option<Py<PyAny>>> {
+        let outcome = self.outcome(py, op, args, dtype, promote_integers)?;
+        outcome
+            .computes_in
+            .map(|dtype| known(py)?.numpy(py, dtype))
+            .transpose()
     }
 
     /// `can_cast(from, to)` under the framework's safe casting.

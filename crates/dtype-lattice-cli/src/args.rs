@@ -4,7 +4,7 @@
 
 use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches, Parser, Subcommand};
 use dtype_lattice::registry::{self, Settings, SETTINGS};
-use dtype_lattice::{Op, OpForm, Policy};
+use dtype_lattice::{DType, Op, OpForm, Operation, Policy};
 
 use crate::failure::Failure;
 use crate::table::{Format, Labels};
@@ -133,11 +133,21 @@ pub(crate) enum Command {
         /// dtype); JAX only.
         #[arg(long)]
         lattice: bool,
-        /// The result of this operation (true_divide, less, sqrt, ...: NumPy's
-        /// names) instead of promotion; a dtype name then stands for an
-        /// array of it, int, float, complex for a Python scalar.
+        /// The result of this operation (true_divide, less, sqrt, ...; sum,
+        /// mean, matmul, where, clip, concatenate, ...: NumPy's names)
+        /// instead of promotion; a dtype name then stands for an array of
+        /// it, int, float, complex for a Python scalar. Prints "(computes
+        /// in T)" after the result where the framework computes in another
+        /// type.
         #[arg(long, value_name = "OP", conflicts_with = "lattice")]
-        op: Option<Op>,
+        op: Option<Operation>,
+        /// The operation's dtype= (a reduction's accumulator, a
+        /// contraction's preferred_element_type, full_like's dtype).
+        #[arg(long, value_name = "DTYPE", requires = "op")]
+        dtype: Option<DType>,
+        /// JAX's promote_integers= of sum, prod, cumsum and cumprod.
+        #[arg(long, value_name = "BOOL", requires = "op")]
+        promote_integers: Option<bool>,
         /// The operation as a program writes it: function (lib.op(a, b)),
         /// operator (a OP b), reflected (b.__rOP__(a)), inplace (a OP= b),
         /// or setitem (a[...] = b, without --op). Without it, the form the

@@ -9,7 +9,7 @@ use dtype_lattice::design::table::{self as promotion_table, Question, Table};
 use dtype_lattice::design::{explain as why, Definition, Subject};
 use dtype_lattice::engine::{GraphError, Poset};
 use dtype_lattice::registry;
-use dtype_lattice::{Call, Op, OpForm, Operand, Policy, TypeSpec, Unanswered};
+use dtype_lattice::{Call, Op, OpForm, Operand, Operation, Policy, TypeSpec, Unanswered};
 
 use crate::args::{Cli, Command};
 use crate::failure::{escape_controls, warn, Failure};
@@ -139,6 +139,8 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
             rules,
             lattice,
             op,
+            dtype,
+            promote_integers,
             form,
             operands,
         } => {
@@ -151,6 +153,16 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
                 .collect::<Result<Vec<_>, _>>()?;
             let policy = rules.policy()?;
             if let Some(form) = form {
+                let op = match op {
+                    Some(Operation::Array(op)) => {
+                        return Err(Failure::Usage(format!(
+                            "--form is asked of an elementwise operation, not of {op}, whose \
+                             function is the only form modelled"
+                        )))
+                    }
+                    Some(Operation::Elementwise(op)) => Some(op),
+                    None => None,
+                };
                 let call = Call::new(op, form).map_err(|err| Failure::Usage(err.to_string()))?;
                 if operands.len() != call.arity() {
                     return Err(Failure::Usage(format!(
@@ -167,20 +179,18 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
                 writeln!(out, "{}", result.map_err(Failure::Promotion)?)?;
                 return Ok(());
             }
-            if let Some(op) = op {
-                if operands.len() != op.arity() {
-                    return Err(Failure::Usage(format!(
-                        "{op} takes {} operand{}, not {}",
-                        op.arity(),
-                        if op.arity() == 1 { "" } else { "s" },
-                        operands.len()
-                    )));
+            if let Some(operation) = op {
+                let asked = operation
+                    .asked(dtype, promote_integers)
+                    .map_err(|err| Failure::Usage(err.to_string()))?;
+                if let Some(why) = operation.miscount(operands.len()) {
+                    return Err(Failure::Usage(why));
                 }
                 let arguments: Vec<Operand> = operands.iter().map(|o| o.as_argument()).collect();
-                let result = policy
-                    .operation(op, &arguments)
-                    .ok_or_else(|| not_modelled(policy.as_ref(), op))?;
-                writeln!(out, "{}", result.map_err(Failure::Promotion)?)?;
+                let answer = policy
+                    .ask(asked, &arguments)
+                    .ok_or_else(|| Failure::Usage(policy.not_modelled(operation).to_string()))?;
+                writeln!(out, "{}", answer.map_err(Failure::Promotion)?)?;
                 return Ok(());
             }
             let jax = policy.jax();

@@ -157,7 +157,8 @@ mod types;
 pub use policy::{JaxFunctions, Policy, TypedLattice, WrittenGraph};
 pub use types::hierarchy;
 pub use types::{
-    ArrayCall, ArrayOp, Family, KeywordError, Outcome, ParseArrayOpError, MAX_SEQUENCE,
+    ArrayCall, ArrayOp, Asked, Family, KeywordError, Operation, Outcome, ParseArrayOpError,
+    ParseOperationError, MAX_SEQUENCE,
 };
 pub use types::{
     Call, CallError, DType, Elsewhere, ErrorKind, FInfo, IInfo, InfoError, Kind, NoPathReason, Op,

@@ -37,7 +37,9 @@ mod typed_lattice;
 
 pub use typed_lattice::TypedLattice;
 
-use crate::types::{ArrayCall, ArrayOp, Call, Elsewhere, ErrorKind, OpForm, Outcome, Unanswered};
+use crate::types::{
+    ArrayCall, ArrayOp, Asked, Call, Elsewhere, ErrorKind, OpForm, Operation, Outcome, Unanswered,
+};
 use crate::types::{DType, Op, Operand, PromotionError, PyScalar, TypeSpec, Typed, Warning};
 
 /// A promotion graph as a framework's source writes it: each label and
@@ -348,6 +350,58 @@ impl dyn Policy + '_ {
             self.operation(op, operands)
         } else {
             self.operation_as(op, call.form(), operands)
+        }
+    }
+
+    /// An operation of either kind with its keywords, as every surface
+    /// asks it (`--op`, batch's `"fn"`, Python's `operation`): an
+    /// elementwise one is [`operation`](Policy::operation)'s answer with
+    /// [`computes_in`](Policy::computes_in), one on whole arrays
+    /// [`array_op`](Policy::array_op)'s. `None` where the policy does not
+    /// model it ([`not_modelled`](#method.not_modelled) says so).
+    ///
+    /// ```
+    /// use dtype_lattice::registry::{by_name, Settings};
+    /// use dtype_lattice::{DType, Operand, Operation};
+    /// let jax = by_name("jax", Settings::default()).unwrap();
+    /// let x = Operand::array(DType::Int32, false);
+    /// let divide: Operation = "true_divide".parse().unwrap();
+    /// let answer = jax.ask(divide.asked(None, None).unwrap(), &[x, x]);
+    /// assert_eq!(answer.unwrap().unwrap().to_string(), "float32");
+    /// ```
+    pub fn ask(
+        &self,
+        asked: Asked,
+        operands: &[Operand],
+    ) -> Option<Result<Outcome, PromotionError>> {
+        match asked {
+            Asked::Elementwise(op) => {
+                let result = self.operation(op, operands)?;
+                Some(result.map(|result| Outcome {
+                    result,
+                    computes_in: self.computes_in(op, operands),
+                }))
+            }
+            Asked::Array(call) => self.array_op(call, operands),
+        }
+    }
+
+    /// How the policy computes `operation`'s result, in words
+    /// ([`describe_operation`](Policy::describe_operation) or
+    /// [`describe_array_op`](Policy::describe_array_op)).
+    pub fn describe(&self, operation: Operation) -> Option<String> {
+        match operation {
+            Operation::Elementwise(op) => self.describe_operation(op),
+            Operation::Array(op) => self.describe_array_op(op),
+        }
+    }
+
+    /// Why [`ask`](#method.ask) gave no answer for `operation`.
+    pub fn not_modelled(&self, operation: Operation) -> Unanswered {
+        let policy = self.name();
+        match operation {
+            Operation::Elementwise(op) => Unanswered::NotModelled { policy, op },
+            Operation::Array(op) => Unanswered::ArrayOpNotModelled { policy, op },
         }
     }
 

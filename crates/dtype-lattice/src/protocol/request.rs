@@ -12,11 +12,12 @@ use crate::policy::Policy;
 use crate::registry::{self, Setting, Settings, SETTINGS};
 use crate::text::{nearest, quote};
 use crate::types::hierarchy::{isdtype, issubdtype};
-use crate::types::{ArrayCall, ArrayOp, Call, Op, OpForm, Outcome, Warning};
+use crate::types::{ArrayOp, Asked, Call, Op, OpForm, Operation, Warning};
 
 /// The functions a policy answers: every policy `promote_types` and
 /// `result_type`, the rest where its framework has them; so are the
-/// operations of [`Op`], by name (`"add"`, `"true_divide"`).
+/// operations ([`Operation`]) by name (`"add"`, `"sum"`), with the
+/// keywords `"dtype"` and `"promote_integers"`.
 const POLICY_FNS: &[&str] = &[
     "promote_types",
     "result_type",
@@ -148,17 +149,14 @@ pub(super) fn evaluate(
             .ok_or_else(|| ErrorAnswer::value(policy.unanswered(call).to_string()))?;
         return typed(answer?);
     }
-    if let Ok(op) = name.parse::<ArrayOp>() {
-        let call = array_call(op, request)?;
+    if let Ok(operation) = name.parse::<Operation>() {
+        let asked = keywords(operation, request)?;
         let policy = named
             .build(settings)
             .map_err(|err| ErrorAnswer::value(err.to_string()))?;
-        let answer = policy.array_op(call, &operands(args)?).ok_or_else(|| {
-            ErrorAnswer::value(format!(
-                "policy {} does not model {op} yet; docs/policies.md lists what each policy models",
-                policy.name()
-            ))
-        })?;
+        let answer = policy
+            .ask(asked, &operands(args)?)
+            .ok_or_else(|| ErrorAnswer::value(policy.not_modelled(operation).to_string()))?;
         return outcome(answer?);
     }
     if let Some(key) = ["dtype", "promote_integers"]
@@ -174,7 +172,7 @@ pub(super) fn evaluate(
     if FACT_FNS.contains(&name) {
         return fact(name, args);
     }
-    if !POLICY_FNS.contains(&name) && name.parse::<Op>().is_err() {
+    if !POLICY_FNS.contains(&name) {
         return Err(unknown_fn(name));
     }
     let policy = named
@@ -183,33 +181,26 @@ pub(super) fn evaluate(
     ask(policy.as_ref(), name, args, warnings)
 }
 
-/// `op` with the request's keywords: `"dtype"` a dtype's name,
+/// `operation` with the request's keywords: `"dtype"` a dtype's name,
 /// `"promote_integers"` a bool.
-fn array_call(op: ArrayOp, request: &Map<String, Value>) -> Result<ArrayCall, ErrorAnswer> {
-    let mut call = ArrayCall::new(op);
-    match request.get("dtype") {
-        None | Some(Value::Null) => {}
-        Some(d) => {
-            call = call
-                .with_dtype(dtype(d)?)
-                .map_err(|err| ErrorAnswer::type_error(err.to_string()))?
-        }
-    }
-    match request.get("promote_integers") {
-        None | Some(Value::Null) => {}
-        Some(Value::Bool(on)) => {
-            call = call
-                .with_promote_integers(*on)
-                .map_err(|err| ErrorAnswer::type_error(err.to_string()))?
-        }
+fn keywords(operation: Operation, request: &Map<String, Value>) -> Result<Asked, ErrorAnswer> {
+    let dtype = match request.get("dtype") {
+        None | Some(Value::Null) => None,
+        Some(d) => Some(dtype(d)?),
+    };
+    let promote_integers = match request.get("promote_integers") {
+        None | Some(Value::Null) => None,
+        Some(Value::Bool(on)) => Some(*on),
         Some(other) => {
             return Err(ErrorAnswer::type_error(format!(
                 "\"promote_integers\" must be true or false, not {}",
                 show(other)
             )))
         }
-    }
-    Ok(call)
+    };
+    operation
+        .asked(dtype, promote_integers)
+        .map_err(|err| ErrorAnswer::type_error(err.to_string()))
 }
 
 /// Every key a request may have: [`KEYS`], the settings, and their batch
@@ -231,7 +222,10 @@ fn unknown_fn(name: &str) -> ErrorAnswer {
             .copied()
             .collect::<Vec<_>>()
             .join(", "),
-        Op::ALL.map(Op::name).join(", ")
+        Operation::all()
+            .map(Operation::name)
+            .collect::<Vec<_>>()
+            .join(", ")
     ))
 }
 
@@ -287,21 +281,7 @@ fn ask(policy: &dyn Policy, name: &str, args: &[Value], warnings: &mut Vec<Warni
             *warnings = jax.safe_to_cast_warnings(input, output);
             Ok(Value::Bool(jax.safe_to_cast(input, output)?))
         }
-        // The operations (`add`, `true_divide`, `less`, ...), by their
-        // NumPy names.
-        // With the type the framework computes in where it says
-        // (PyTorch's opmath), as the operations on whole arrays answer.
-        other => match other.parse::<Op>() {
-            Ok(op) => {
-                let operands = operands(args)?;
-                let result = policy.operation(op, &operands).ok_or_else(not_modelled)??;
-                outcome(Outcome {
-                    result,
-                    computes_in: policy.computes_in(op, &operands),
-                })
-            }
-            Err(_) => Err(unknown_fn(other)),
-        },
+        other => Err(unknown_fn(other)),
     }
 }
 

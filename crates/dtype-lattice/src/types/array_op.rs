@@ -27,7 +27,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::text::{nearest, quote};
-use crate::types::{DType, Typed};
+use crate::types::{DType, Operation, Typed};
 
 /// What an [`ArrayOp`] does with its operands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -266,7 +266,7 @@ impl ArrayCall {
     pub fn with_dtype(self, dtype: DType) -> Result<ArrayCall, KeywordError> {
         if !self.op.takes_dtype() {
             return Err(KeywordError {
-                op: self.op,
+                op: self.op.into(),
                 keyword: "dtype",
             });
         }
@@ -285,7 +285,7 @@ impl ArrayCall {
             ArrayOp::Sum | ArrayOp::Prod | ArrayOp::CumSum | ArrayOp::CumProd
         ) {
             return Err(KeywordError {
-                op: self.op,
+                op: self.op.into(),
                 keyword: "promote_integers",
             });
         }
@@ -331,17 +331,28 @@ impl fmt::Display for ArrayCall {
     }
 }
 
-/// A keyword an [`ArrayOp`] does not take.
+/// A keyword an operation does not take.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KeywordError {
-    op: ArrayOp,
-    keyword: &'static str,
+    pub(crate) op: Operation,
+    pub(crate) keyword: &'static str,
 }
 
 impl fmt::Display for KeywordError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let op = self.op;
-        if self.keyword == "dtype" {
+        let keyword = self.keyword;
+        let op = match self.op {
+            Operation::Array(op) => op,
+            Operation::Elementwise(op) => {
+                return write!(
+                    f,
+                    "{op} takes no {keyword}=: it is an elementwise operation, whose result is \
+                     its operands' promotion (the keywords are the reductions', contractions' \
+                     and combinations')"
+                )
+            }
+        };
+        if keyword == "dtype" {
             let why = match op {
                 ArrayOp::ArgMax | ArrayOp::ArgMin => "it answers an index",
                 ArrayOp::Any | ArrayOp::All => "it answers a bool",
@@ -361,8 +372,7 @@ impl fmt::Display for KeywordError {
         }
         write!(
             f,
-            "{op} takes no {}=: JAX has it on sum, prod, cumsum and cumprod",
-            self.keyword
+            "{op} takes no {keyword}=: JAX has it on sum, prod, cumsum and cumprod"
         )
     }
 }

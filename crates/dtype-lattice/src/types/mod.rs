@@ -25,6 +25,7 @@ pub mod hierarchy;
 mod info;
 mod op;
 mod operand;
+mod operation;
 mod typed;
 mod warning;
 
@@ -38,5 +39,6 @@ pub use info::{FInfo, IInfo, InfoError};
 pub(crate) use op::Arguments;
 pub use op::{Op, ParseOpError, Unanswered};
 pub use operand::{Operand, OperandKind, ParseOperandError, PyScalar, TypeSpec};
+pub use operation::{Asked, Operation, ParseOperationError};
 pub use typed::Typed;
 pub use warning::{Warning, WarningKind};

@@ -11,7 +11,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::text::{nearest, quote};
-use crate::types::{Call, Elsewhere, Operand};
+use crate::types::{ArrayOp, Call, Elsewhere, Operand};
 
 /// An operation, named as NumPy names its ufunc.
 ///
@@ -215,6 +215,14 @@ pub enum Unanswered {
         /// The operation.
         op: Op,
     },
+    /// The policy does not model the operation on whole arrays:
+    /// [`Policy::array_op`](crate::Policy::array_op) answers `None`.
+    ArrayOpNotModelled {
+        /// The policy's name.
+        policy: String,
+        /// The operation.
+        op: ArrayOp,
+    },
     /// The operation takes one operand, so it has no table of pairs.
     NoTable(Op),
     /// The policy does not model the operation in this form (or the
@@ -243,6 +251,10 @@ impl fmt::Display for Unanswered {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Unanswered::NotModelled { policy, op } => write!(
+                f,
+                "{policy} does not model {op} yet; docs/policies.md lists the policies that do"
+            ),
+            Unanswered::ArrayOpNotModelled { policy, op } => write!(
                 f,
                 "{policy} does not model {op} yet; docs/policies.md lists the policies that do"
             ),

@@ -6,30 +6,16 @@
 //! about Python signatures that the golden data does not record: the
 //! library answers them all alike, naming the operation and what it takes.
 
-use crate::types::{ArrayCall, ErrorKind, Operand, PromotionError};
+use crate::types::{ArrayCall, ErrorKind, Operand, Operation, PromotionError};
 
 /// `operands`, if they are as many as `call`'s operation takes; else the
 /// `TypeError` that says how many it takes.
 #[allow(dead_code)] // until every framework's array_ops.rs calls it
 pub(crate) fn counted(call: ArrayCall, operands: &[Operand]) -> Result<&[Operand], PromotionError> {
-    let op = call.op();
-    let range = op.operands();
-    if range.contains(&operands.len()) {
-        return Ok(operands);
+    match Operation::Array(call.op()).miscount(operands.len()) {
+        None => Ok(operands),
+        Some(why) => Err(PromotionError::framework(ErrorKind::Type, why)),
     }
-    let takes = if range.start() == range.end() {
-        format!("{}", range.start())
-    } else {
-        format!("{} to {}", range.start(), range.end())
-    };
-    Err(PromotionError::framework(
-        ErrorKind::Type,
-        format!(
-            "{op} takes {takes} operand{}, not {}",
-            if *range.end() == 1 { "" } else { "s" },
-            operands.len()
-        ),
-    ))
 }
 
 #[cfg(test)]
