@@ -37,8 +37,8 @@ from ._report import AuditReport, CheckReport, Diff, Difference, Explanation, Ta
 from ._info import FInfo, IInfo
 from ._promotions import Promotions, Recording, promotions, record
 from ._types import (CanCast, ComputesIn, DTypeLike, FormName, LatticePolicyName, Operation,
-                     OperandLike, PolicyName, PolicySettings, PresetInfo, PromoteTypes, ResultType, RulesPolicyName,
-                     SafeToCast, SettingInfo, SettingsPolicyName, WeakResult)
+                     OperandLike, PolicyName, PolicySettings, PresetInfo, PromoteTypes, ResultType,
+                     RulesPolicyName, SafeToCast, SettingInfo, SettingsPolicyName, WeakResult)
 
 if sys.version_info >= (3, 11):
     from typing import Unpack
