@@ -101,9 +101,11 @@ impl Policy {
         dtype: Option<&Bound<'_, PyAny>>,
         promote_integers: Option<bool>,
     ) -> PyResult<Outcome> {
-        let operation: Operation = op
-            .parse()
-            .map_err(|err: dtype_lattice::ParseOperationError| PyValueError::new_err(err.to_string()))?;
+        let operation: Operation =
+            op.parse()
+                .map_err(|err: dtype_lattice::ParseOperationError| {
+                    PyValueError::new_err(err.to_string())
+                })?;
         let dtype = dtype.map(|d| known(py)?.dtype(d)).transpose()?;
         let asked = operation
             .asked(dtype, promote_integers)
@@ -257,7 +259,8 @@ impl Policy {
                 self.outcome(py, op, args, dtype, promote_integers)?.result
             }
             Some(form) => {
-                let value_error = |err: &dyn std::fmt::Display| PyValueError::new_err(err.to_string());
+                let value_error =
+                    |err: &dyn std::fmt::Display| PyValueError::new_err(err.to_string());
                 if dtype.is_some() || promote_integers.is_some() {
                     return Err(PyTypeError::new_err(
                         "form= is asked of an elementwise operation, which takes no dtype= or \

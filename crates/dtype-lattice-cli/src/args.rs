@@ -225,18 +225,25 @@ pub(crate) enum Command {
     Explain {
         /// First type.
         a: String,
-        /// Second type.
-        b: String,
+        /// Second type (not with an --op on one array, as sum).
+        b: Option<String>,
         #[command(flatten)]
         subject: subject::SubjectArgs,
         /// Output format.
         #[arg(long, value_enum, default_value_t = explain::Format::Text)]
         format: explain::Format,
-        /// Go on to an operation (true_divide, less, ...): after the join,
-        /// its rule and what it gives for an array of each type. Built-in
-        /// policies only.
+        /// Go on to an operation (true_divide, less, ...; sum, matmul,
+        /// where, ...): after the join, its rule and what it gives for an
+        /// array of each type, and the type it computes in where the
+        /// framework says. Built-in policies only.
         #[arg(long, value_name = "OP")]
-        op: Option<Op>,
+        op: Option<Operation>,
+        /// The operation's dtype=, as result-type takes it.
+        #[arg(long, value_name = "DTYPE", requires = "op")]
+        dtype: Option<DType>,
+        /// JAX's promote_integers=, as result-type takes it.
+        #[arg(long, value_name = "BOOL", requires = "op")]
+        promote_integers: Option<bool>,
     },
     /// Draw the Hasse diagram (the graph without implied edges).
     ///

@@ -3,7 +3,7 @@
 
 use dtype_lattice::design::explain::{Report, RulesReport};
 use dtype_lattice::engine::Bound;
-use dtype_lattice::{PromotionError, Typed};
+use dtype_lattice::PromotionError;
 
 use crate::failure::escape_controls;
 use crate::Failure;
@@ -50,8 +50,8 @@ pub fn render_rules(report: &RulesReport, format: Format) -> String {
     match format {
         Format::Text => {
             // A message stays on its line, as result-type prints it.
-            let answer = |answer: &Result<Typed, PromotionError>| match answer {
-                Ok(typed) => typed.to_string(),
+            let answer = |answer: Result<String, &PromotionError>| match answer {
+                Ok(text) => text,
                 Err(err) => escape_controls(&format!("{}: {err}", err.python_type()), false),
             };
             let step = &report.operation;
@@ -62,9 +62,16 @@ pub fn render_rules(report: &RulesReport, format: Format) -> String {
                     report.inputs.join(" with "),
                     report.name
                 ),
-                format!("result_type: {}", answer(&report.promotion)),
+                format!(
+                    "result_type: {}",
+                    answer(report.promotion.as_ref().map(ToString::to_string))
+                ),
                 format!("then {rule}"),
-                format!("{} gives {}", step.op, answer(&step.answer)),
+                format!(
+                    "{} gives {}",
+                    step.op,
+                    answer(step.answer.as_ref().map(ToString::to_string))
+                ),
             ]
             .join("\n")
                 + "\n"
@@ -112,7 +119,7 @@ fn text(report: &Report) -> String {
     }
     if let Some(step) = &report.operation {
         let answer = match &step.answer {
-            Ok(typed) => typed.to_string(),
+            Ok(outcome) => outcome.to_string(),
             Err(err) => format!("{}: {err}", err.python_type()),
         };
         let rule = step.rule.as_deref().unwrap_or("the policy's rule");

@@ -9,7 +9,7 @@ use dtype_lattice::design::table::{self as promotion_table, Question, Table};
 use dtype_lattice::design::{explain as why, Definition, Subject};
 use dtype_lattice::engine::{GraphError, Poset};
 use dtype_lattice::registry;
-use dtype_lattice::{Call, Op, OpForm, Operand, Operation, Policy, TypeSpec, Unanswered};
+use dtype_lattice::{Call, Op, OpForm, Operand, Operation, Policy, TypeSpec};
 
 use crate::args::{Cli, Command};
 use crate::failure::{escape_controls, warn, Failure};
@@ -238,18 +238,53 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
             b,
             format,
             op,
+            dtype,
+            promote_integers,
         } => {
             let subject = subject.load()?;
-            // A policy defined by rules has no graph to trace; an operation
-            // of it is explained by its promotion and its rule.
-            if let (Some(op), Subject::Rules(policy)) = (op, &subject) {
-                let types = [&a, &b].map(|t| t.parse::<TypeSpec>());
-                let types = match types {
-                    [Ok(a), Ok(b)] => [a, b],
-                    [Err(err), _] | [_, Err(err)] => return Err(Failure::Usage(err.to_string())),
-                };
-                let report = why::RulesReport::new(policy.as_ref(), op, types)
-                    .ok_or_else(|| not_modelled(policy.as_ref(), op))?;
+            let asked = op
+                .map(|op| op.asked(dtype, promote_integers))
+                .transpose()
+                .map_err(|err| Failure::Usage(err.to_string()))?;
+            // A reduction of one array has no pair to trace (an
+            // elementwise unary operation is explained after the pair's
+            // join, as it always was).
+            let on_one =
+                op.is_some_and(|op| matches!(op, Operation::Array(_)) && op.operands() == (1..=1));
+            let b = match (b, on_one) {
+                (Some(b), false) => b,
+                (None, true) => String::new(),
+                (Some(_), true) => {
+                    return Err(Failure::Usage(format!(
+                        "--op {} takes one array: explain TYPE --op {0}",
+                        op.map_or("", Operation::name)
+                    )))
+                }
+                (None, false) => {
+                    return Err(Failure::Usage(
+                        "explain takes two types (one with an --op on one array, as --op sum)"
+                            .into(),
+                    ))
+                }
+            };
+            // A policy defined by rules has no graph to trace, nor has one
+            // array; an operation is then explained by its promotion and
+            // its rule.
+            let rules = match &subject {
+                Subject::Rules(policy) => Some(policy.as_ref()),
+                _ if on_one => subject.policy(),
+                _ => None,
+            };
+            if let (Some(asked), Some(policy)) = (asked, rules) {
+                let given = if on_one { vec![&a] } else { vec![&a, &b] };
+                let types = given
+                    .iter()
+                    .map(|t| t.parse::<TypeSpec>())
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(|err| Failure::Usage(err.to_string()))?;
+                let report = why::RulesReport::new(policy, asked, &types).ok_or_else(|| {
+                    Failure::Usage(policy.not_modelled(asked.operation()).to_string())
+                })?;
                 let text = explain::render_rules(&report, format);
                 out.write_all(escape_controls(&text, true).as_bytes())?;
                 out.flush()?;
@@ -275,7 +310,7 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
                 (policy, _) => why::Report::new(definition, &poset, policy, [&a, &b]),
             }
             .map_err(|err| Failure::Usage(err.to_string()))?;
-            if let Some(op) = op {
+            if let Some(asked) = asked {
                 let (Some(policy), Ok(types)) = (subject.policy(), &types) else {
                     return Err(Failure::Usage(
                         "--op explains an operation of a built-in policy (--policy NAME) on two \
@@ -284,8 +319,10 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
                     ));
                 };
                 report = report
-                    .with_operation(policy, op, *types)
-                    .ok_or_else(|| not_modelled(policy, op))?;
+                    .with_operation(policy, asked, *types)
+                    .ok_or_else(|| {
+                        Failure::Usage(policy.not_modelled(asked.operation()).to_string())
+                    })?;
             }
             // The inputs as the user wrote them, unless the policy took one
             // as another type (JAX without x64: uint64 as uint32).
@@ -352,12 +389,6 @@ fn poset(definition: &Definition) -> Result<Poset, Failure> {
         }
         other => Failure::Usage(other.to_string()),
     })
-}
-
-/// The policy does not model `op`.
-fn not_modelled(policy: &dyn Policy, op: Op) -> Failure {
-    let policy = policy.name();
-    Failure::Usage(Unanswered::NotModelled { policy, op }.to_string())
 }
 
 /// What `table` and `diff` ask: `--op` and `--form` as one question, or

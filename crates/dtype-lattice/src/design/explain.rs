@@ -38,11 +38,13 @@ use std::fmt;
 
 use crate::design::Definition;
 
+use crate::design::table::arguments;
 use crate::engine::{Bound, Explanation, Node, Poset};
 use crate::policy::Policy;
 use crate::text::nearest;
 use crate::types::{
-    DType, NoPathReason, Op, Operand, PromotionError, PyScalar, TypeList, TypeSpec, Typed,
+    Asked, DType, NoPathReason, Operand, Outcome, PromotionError, PyScalar, TypeList, TypeSpec,
+    Typed,
 };
 
 /// The explanation of one pair, with what a front end needs to show it.
@@ -72,26 +74,28 @@ pub struct Report {
 /// The step after promotion: an operation's rule and its answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OperationStep {
-    /// The operation.
-    pub op: Op,
-    /// How the policy computes it ([`Policy::describe_operation`]).
+    /// The operation, with its keywords.
+    pub op: Asked,
+    /// How the policy computes it ([`Policy::describe_operation`],
+    /// [`Policy::describe_array_op`]).
     pub rule: Option<String>,
     /// Its answer for an array of each type (a Python scalar of each
-    /// Python type).
-    pub answer: Result<Typed, PromotionError>,
+    /// Python type), with the type it computes in where the framework
+    /// says.
+    pub answer: Result<Outcome, PromotionError>,
 }
 
 impl OperationStep {
     /// `op`'s step under `policy` for an array of each of `types` (a
-    /// Python scalar of each Python type; a unary operation takes the
-    /// first): its rule and its answer. `None` where the policy does not
-    /// model `op`.
-    pub fn of(policy: &dyn Policy, op: Op, types: [TypeSpec; 2]) -> Option<OperationStep> {
-        let operands = types.map(crate::design::table::value);
-        let answer = policy.operation(op, &operands[..op.arity()])?;
+    /// Python scalar of each Python type; as [`arguments`] makes them):
+    /// its rule and its answer. `None` where the policy does not model
+    /// `op`.
+    pub fn of(policy: &dyn Policy, op: Asked, types: &[TypeSpec]) -> Option<OperationStep> {
+        let operands = arguments(op.operation(), types);
+        let answer = policy.ask(op, &operands)?;
         Some(OperationStep {
             op,
-            rule: policy.describe_operation(op),
+            rule: policy.describe(op.operation()),
             answer,
         })
     }
@@ -106,13 +110,14 @@ impl OperationStep {
 /// ```
 /// use dtype_lattice::design::explain::RulesReport;
 /// use dtype_lattice::registry::{by_name, Settings};
-/// use dtype_lattice::{DType, Op, TypeSpec, Typed};
+/// use dtype_lattice::{Asked, DType, Op, TypeSpec, Typed};
 ///
 /// let numpy = by_name("numpy", Settings::default()).unwrap();
 /// let int8 = TypeSpec::DType(DType::Int8);
-/// let report = RulesReport::new(numpy.as_ref(), Op::TrueDivide, [int8, int8]).unwrap();
+/// let divide = Asked::Elementwise(Op::TrueDivide);
+/// let report = RulesReport::new(numpy.as_ref(), divide, &[int8, int8]).unwrap();
 /// assert_eq!(report.promotion, Ok(Typed::strong(DType::Int8)));
-/// assert_eq!(report.operation.answer, Ok(Typed::strong(DType::Float64)));
+/// assert_eq!(report.operation.answer.unwrap().result, Typed::strong(DType::Float64));
 /// assert!(report.operation.rule.is_some());
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -129,18 +134,18 @@ pub struct RulesReport {
 }
 
 impl RulesReport {
-    /// `op` on an array of each of `types` under `policy`; `None` where
-    /// the policy does not model `op`.
-    pub fn new(policy: &dyn Policy, op: Op, types: [TypeSpec; 2]) -> Option<RulesReport> {
+    /// `op` on an array of each of `types` under `policy` (the operands
+    /// [`arguments`] makes); `None` where the policy does not model `op`.
+    pub fn new(policy: &dyn Policy, op: Asked, types: &[TypeSpec]) -> Option<RulesReport> {
         let operation = OperationStep::of(policy, op, types)?;
-        let operands = types.map(crate::design::table::value);
+        let operands: Vec<_> = types
+            .iter()
+            .map(|&t| crate::design::table::value(t))
+            .collect();
         Some(RulesReport {
             name: policy.name(),
-            inputs: types[..op.arity()]
-                .iter()
-                .map(ToString::to_string)
-                .collect(),
-            promotion: policy.result_type(&operands[..op.arity()]),
+            inputs: types.iter().map(ToString::to_string).collect(),
+            promotion: policy.result_type(&operands),
             operation,
         })
     }
@@ -278,9 +283,15 @@ impl Report {
     pub fn with_operation(
         mut self,
         policy: &dyn Policy,
-        op: Op,
+        op: Asked,
         types: [TypeSpec; 2],
     ) -> Option<Report> {
+        let taken = op.operation().operands();
+        let types = if taken.contains(&2) || *taken.start() > 2 {
+            &types[..]
+        } else {
+            &types[..1]
+        };
         self.operation = Some(OperationStep::of(policy, op, types)?);
         Some(self)
     }

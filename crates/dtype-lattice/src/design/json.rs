@@ -371,14 +371,21 @@ impl Report {
 }
 
 impl OperationStep {
-    /// `{"op", "rule", "answer"}`, the answer as `{"dtype", "weak"}` or
+    /// `{"op", "call", "rule", "answer"}` (`call` with the keywords:
+    /// `sum(dtype=int64)`), the answer as `{"dtype", "weak"}` (with
+    /// `"computes_in"` where the framework computes in another type) or
     /// `{"error": {"type", "message"}}`.
     #[doc(hidden)]
     pub fn to_json(&self) -> Value {
+        let mut answer = answer_json(&self.answer.clone().map(|o| o.result));
+        if let Some(dtype) = self.answer.as_ref().ok().and_then(|o| o.computes_apart()) {
+            answer["computes_in"] = json!(dtype.name());
+        }
         json!({
-            "op": self.op.name(),
+            "op": self.op.operation().name(),
+            "call": self.op.to_string(),
             "rule": self.rule,
-            "answer": answer_json(&self.answer),
+            "answer": answer,
         })
     }
 }

@@ -19,8 +19,8 @@
 
 use crate::policy::Policy;
 use crate::types::{
-    Call, CallError, DType, Kind, Op, OpForm, Operand, PromotionError, PyScalar, TypeSpec, Typed,
-    Unanswered,
+    ArrayOp, Call, CallError, DType, Kind, Op, OpForm, Operand, Operation, PromotionError,
+    PyScalar, TypeSpec, Typed, Unanswered,
 };
 
 /// The 18 types of JAX's documentation table, in its order.
@@ -286,6 +286,26 @@ impl Question {
 /// the type (not the dtype or type itself, which no operation takes).
 pub fn value(spec: TypeSpec) -> Operand {
     Operand::from(spec).as_argument()
+}
+
+/// The operands an operation is asked with for `types`: an array of each
+/// dtype (a Python scalar of each Python type), after `where`'s condition,
+/// a `bool` array, which the types do not name.
+///
+/// ```
+/// use dtype_lattice::design::table::arguments;
+/// use dtype_lattice::{ArrayOp, DType, Operand, Operation, TypeSpec};
+/// let int8 = TypeSpec::DType(DType::Int8);
+/// let condition = Operand::array(DType::Bool, false);
+/// assert_eq!(arguments(Operation::Array(ArrayOp::Where), &[int8, int8])[0], condition);
+/// ```
+pub fn arguments(operation: Operation, types: &[TypeSpec]) -> Vec<Operand> {
+    let condition = (operation == Operation::Array(ArrayOp::Where))
+        .then_some(Operand::array(DType::Bool, false));
+    condition
+        .into_iter()
+        .chain(types.iter().map(|&t| value(t)))
+        .collect()
 }
 
 /// `result_type` (or an operation) of every pair of a list of types under
