@@ -59,6 +59,7 @@ fn markdown(report: &Compatibility) -> String {
     }
     operations(&mut out, report);
     forms(&mut out, report);
+    array_ops(&mut out, report);
     pairs(&mut out, report);
     out
 }
@@ -81,24 +82,75 @@ fn operations(out: &mut String, report: &Compatibility) {
         .iter()
         .map(|row| (row.probe.label, &row.answers[..]));
     answer_table(out, report, rows);
+    let intro = format!(
+        "Each operation's differing cells against {reference}'s, of those compared\n\
+         (arrays of the dtypes both have, and the Python scalars, as for addition);\n\
+         · where either does not model it."
+    );
+    let rows = ops
+        .rows
+        .iter()
+        .map(|row| (row.op.name(), &row.against_reference[..]));
+    against_reference(out, report, &intro, rows);
+}
+
+/// The reductions, contractions and combinations: the cases people file
+/// issues about in every policy, with the type each computes in, then each
+/// operation's differing cells against the first policy.
+fn array_ops(out: &mut String, report: &Compatibility) {
+    let ops = &report.array_ops;
+    let Some(reference) = report.names.first() else {
+        return;
+    };
+    out.push_str(
+        "## Reductions, contractions and combinations\n\n\
+         What `sum`, `mean`, `matmul`, `where` and `clip` return, in every policy: the\n\
+         result's dtype, \"(in T)\" where the framework computes in another type (a\n\
+         half float's mean accumulated in float32, PyTorch's opmath), · where the\n\
+         policy does not model the operation yet, – where the framework lacks the\n\
+         dtype. `where`'s condition is a bool array.\n\n",
+    );
+    let rows = ops
+        .probes
+        .iter()
+        .map(|row| (row.probe.label, &row.answers[..]));
+    answer_table(out, report, rows);
+    let intro = format!(
+        "Each operation's differing cells against {reference}'s (the result, and the\n\
+         type it computes in), of those compared: an array of each dtype both have\n\
+         (a reduction), each pair of them (the others), the Python scalars as the\n\
+         second of `where`, `clip` and `full_like`; · where either does not model it."
+    );
+    let rows = ops
+        .rows
+        .iter()
+        .map(|row| (row.op.name(), &row.against_reference[..]));
+    against_reference(out, report, &intro, rows);
+}
+
+/// Each row's counts against the first policy, for the others.
+fn against_reference<'a>(
+    out: &mut String,
+    report: &Compatibility,
+    intro: &str,
+    rows: impl Iterator<Item = (&'a str, &'a [Option<Count>])>,
+) {
     let others: Vec<&str> = report.names[1..].iter().map(String::as_str).collect();
     let _ = write!(
         out,
-        "\nEach operation's differing cells against {reference}'s, of those compared\n\
-         (arrays of the dtypes both have, and the Python scalars, as for addition);\n\
-         · where either does not model it.\n\n| | {} |\n|---|{}\n",
+        "\n{intro}\n\n| | {} |\n|---|{}\n",
         others.join(" | "),
         "---|".repeat(others.len())
     );
-    for row in &ops.rows {
-        let cells: Vec<String> = row.against_reference[1..]
+    for (name, counts) in rows {
+        let cells: Vec<String> = counts[1..]
             .iter()
             .map(|count| match count {
                 Some(c) => format!("{} / {}", c.differing, c.compared),
                 None => "·".to_string(),
             })
             .collect();
-        let _ = writeln!(out, "| `{}` | {} |", row.op, cells.join(" | "));
+        let _ = writeln!(out, "| `{name}` | {} |", cells.join(" | "));
     }
     out.push('\n');
 }
@@ -184,6 +236,7 @@ fn answer_table<'a>(
                 ProbeAnswer::Error(class) => format!("*{class}*"),
                 ProbeAnswer::Missing(_) => "–".to_string(),
                 ProbeAnswer::NotModelled => "·".to_string(),
+                ProbeAnswer::ComputesIn(dtype, computes) => format!("{dtype} (in {computes})"),
             })
             .collect();
         let _ = writeln!(out, "| `{label}` | {} |", answers.join(" | "));

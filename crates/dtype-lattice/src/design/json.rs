@@ -178,7 +178,9 @@ impl Compatibility {
     /// `reference` policy, per operation its `rows` (each other policy's
     /// count against the reference, `null` where one does not model it)
     /// and the operation `probes`, answered as the others (`null`: not
-    /// modelled).
+    /// modelled); the `forms` likewise; and the `array_ops` as the
+    /// `operations`, an answer that computes in another type
+    /// `{"dtype", "computes_in"}`.
     #[doc(hidden)]
     pub fn to_json(&self) -> Value {
         let count = |c: &Count| json!({ "compared": c.compared, "differing": c.differing });
@@ -228,6 +230,9 @@ impl Compatibility {
                         ProbeAnswer::Error(class) => json!({ "error": class }),
                         ProbeAnswer::Missing(d) => json!({ "missing": d.name() }),
                         ProbeAnswer::NotModelled => Value::Null,
+                        ProbeAnswer::ComputesIn(d, c) => {
+                            json!({ "dtype": d.name(), "computes_in": c.name() })
+                        }
                     };
                     (name.clone(), value)
                 })
@@ -306,12 +311,43 @@ impl Compatibility {
                 })
             })
             .collect();
+        let array_rows: Vec<Value> = self
+            .array_ops
+            .rows
+            .iter()
+            .map(|row| {
+                let against: Map<String, Value> = self
+                    .names
+                    .iter()
+                    .zip(&row.against_reference)
+                    .skip(1)
+                    .map(|(name, c)| (name.clone(), c.as_ref().map_or(Value::Null, count)))
+                    .collect();
+                json!({ "op": row.op.name(), "against_reference": against })
+            })
+            .collect();
+        let array_probes: Vec<Value> = self
+            .array_ops
+            .probes
+            .iter()
+            .map(|p| {
+                let operands: Vec<String> =
+                    p.probe.operands.iter().map(ToString::to_string).collect();
+                json!({
+                    "label": p.probe.label,
+                    "call": p.probe.call.to_string(),
+                    "operands": operands,
+                    "answers": answers(&p.answers),
+                })
+            })
+            .collect();
         json!({
             "policies": self.names,
             "pairs": pairs,
             "probes": probes,
             "operations": { "reference": self.names.first(), "rows": rows, "probes": op_probes },
             "forms": { "rows": form_rows, "probes": form_probes },
+            "array_ops": { "reference": self.names.first(), "rows": array_rows, "probes": array_probes },
         })
     }
 }

@@ -16,7 +16,7 @@
 
 use super::{array, probe_answer, python_scalar, Count, ProbeAnswer, PYTHON_VALUES};
 use crate::policy::Policy;
-use crate::types::{Call, DType, Op, OpForm, Operand};
+use crate::types::{Call, DType, Op, OpForm, Operand, Outcome};
 
 /// Each operation's operator against its function inside every policy,
 /// and the probes.
@@ -207,7 +207,9 @@ fn ask(policy: &dyn Policy, probe: FormProbe) -> ProbeAnswer {
         return ProbeAnswer::NotModelled;
     };
     let operands = &probe.operands[..call.arity()];
-    probe_answer(policy, operands, |operands| policy.call(call, operands))
+    probe_answer(policy, operands, |operands| {
+        Some(policy.call(call, operands)?.map(Outcome::of))
+    })
 }
 
 #[cfg(test)]

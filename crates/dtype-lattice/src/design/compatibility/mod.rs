@@ -27,14 +27,16 @@
 //! assert!(pair.themes.iter().any(|t| t.theme == Theme::IntegersWithFloats));
 //! ```
 
+mod array_ops;
 mod forms;
 mod operations;
 
+pub use array_ops::{ArrayOpRow, ArrayOps, ArrayProbe, ArrayProbeAnswers, ARRAY_PROBES};
 pub use forms::{FormProbe, FormProbeAnswers, FormRow, Forms, FORM_PROBES};
 pub use operations::{OpProbe, OpProbeAnswers, OpRow, Operations, OP_PROBES};
 
 use crate::policy::Policy;
-use crate::types::{DType, Kind, Operand, OperandKind, PromotionError, PyScalar, Typed};
+use crate::types::{DType, Kind, Operand, OperandKind, Outcome, PromotionError, PyScalar, Typed};
 
 /// The report: every pair of the policies given, and the probes.
 #[derive(Clone, Debug)]
@@ -50,6 +52,9 @@ pub struct Compatibility {
     /// Operators against functions inside each policy, and operators
     /// across them.
     pub forms: Forms,
+    /// The reductions, contractions and combinations, each policy against
+    /// the first.
+    pub array_ops: ArrayOps,
 }
 
 /// How two policies compare.
@@ -289,6 +294,9 @@ pub enum ProbeAnswer {
     /// The policy does not model the operation (yet): only an
     /// [`OpProbe`]'s.
     NotModelled,
+    /// The result's dtype and the type the framework computes in, where
+    /// it says and they differ: only an [`ArrayProbe`]'s.
+    ComputesIn(DType, DType),
 }
 
 /// The Python scalars addition is compared on.
@@ -345,7 +353,7 @@ fn telling(example: &Example) -> usize {
 fn probe_answer(
     policy: &dyn Policy,
     operands: &[Operand],
-    ask: impl FnOnce(&[Operand]) -> Option<Result<Typed, PromotionError>>,
+    ask: impl FnOnce(&[Operand]) -> Option<Result<Outcome, PromotionError>>,
 ) -> ProbeAnswer {
     let missing = operands
         .iter()
@@ -357,7 +365,7 @@ fn probe_answer(
     }
     match ask(operands) {
         None => ProbeAnswer::NotModelled,
-        Some(Ok(typed)) => ProbeAnswer::DType(typed.dtype),
+        Some(Ok(outcome)) => array_ops::outcome_answer(outcome),
         Some(Err(error)) => ProbeAnswer::Error(error.python_type()),
     }
 }
@@ -398,7 +406,7 @@ impl Compatibility {
                     .iter()
                     .map(|&(_, policy)| {
                         probe_answer(policy, &probe.operands, |operands| {
-                            Some(add(policy, operands))
+                            Some(add(policy, operands).map(Outcome::of))
                         })
                     })
                     .collect(),
@@ -410,6 +418,7 @@ impl Compatibility {
             probes,
             operations: Operations::new(policies),
             forms: Forms::new(policies),
+            array_ops: ArrayOps::new(policies),
         }
     }
 }

@@ -18,7 +18,7 @@
 
 use super::{add, array, probe_answer, python_scalar, Count, ProbeAnswer, PYTHON_VALUES};
 use crate::policy::Policy;
-use crate::types::{DType, Op, Operand};
+use crate::types::{DType, Op, Operand, Outcome};
 
 /// Every operation but `add` (which [`Compatibility`](super::Compatibility)
 /// compares in full), each policy against the reference, and the probes.
@@ -205,6 +205,6 @@ impl Operations {
 fn ask(policy: &dyn Policy, probe: OpProbe) -> ProbeAnswer {
     let operands = &probe.operands[..probe.op.arity()];
     probe_answer(policy, operands, |operands| {
-        policy.operation(probe.op, operands)
+        Some(policy.operation(probe.op, operands)?.map(Outcome::of))
     })
 }
