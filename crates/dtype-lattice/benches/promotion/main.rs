@@ -40,7 +40,9 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use dtype_lattice::engine::Node;
 use dtype_lattice::frameworks::jax::{Config, ExplicitX64, Jax, Promotion};
 use dtype_lattice::Policy;
-use dtype_lattice::{Call, DType, Op, OpForm, Operand, PyScalar, TypeSpec, Typed};
+use dtype_lattice::{
+    ArrayCall, ArrayOp, Call, DType, Op, OpForm, Operand, PyScalar, TypeSpec, Typed,
+};
 
 mod paired;
 use dtype_lattice_testkit::{floor, rng};
@@ -428,5 +430,71 @@ fn forms(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, binary, nary, ops, forms);
+/// A reduction's and a contraction's answer (result and computation type)
+/// beside promotion of the same operands: the goal is at most one table
+/// load more (BENCHMARKS.md).
+fn array_ops(c: &mut Criterion) {
+    let mut rng = Rng(0xA77);
+    for (name, config) in &CONFIGS[..2] {
+        let jax = black_box(Jax::new(*config));
+        let table = floor::table(jax);
+        for (arity, shape, operations) in [
+            (
+                1,
+                "reduction",
+                &[ArrayOp::Sum, ArrayOp::Mean, ArrayOp::ArgMax][..],
+            ),
+            (
+                2,
+                "contraction",
+                &[ArrayOp::Matmul, ArrayOp::Concatenate][..],
+            ),
+        ] {
+            let group_name = format!("array_ops/{name}/{shape}");
+            let mut group = c.benchmark_group(&group_name);
+            let table = black_box(&table);
+            // Arrays only, each list one every operation answers.
+            let lists: Vec<Vec<Operand>> = operand_lists(jax, Mix::Strong, arity, &mut rng)
+                .into_iter()
+                .filter(|list| {
+                    operations
+                        .iter()
+                        .all(|&op| matches!(jax.array_op(ArrayCall::new(op), list), Some(Ok(_))))
+                })
+                .collect();
+            if lists.is_empty() {
+                continue;
+            }
+            let nodes: Vec<Vec<u8>> = lists
+                .iter()
+                .map(|list| list.iter().map(|o| floor::node(&jax, o)).collect())
+                .collect();
+            group.throughput(Throughput::Elements(lists.len() as u64));
+            let floor_batch = || {
+                for list in black_box(&nodes[..]) {
+                    black_box(floor::fold(table, list));
+                }
+            };
+            let mut pairing = Pairing::new(&mut group, &group_name, lists.len(), floor_batch);
+            pairing.bench("result_type", || {
+                for list in black_box(&lists[..]) {
+                    consume(jax.result_type(list));
+                }
+            });
+            for &op in operations {
+                let call = ArrayCall::new(op);
+                pairing.bench(op.name(), || {
+                    for list in black_box(&lists[..]) {
+                        if let Some(answer) = jax.array_op(black_box(call), list) {
+                            consume(answer);
+                        }
+                    }
+                });
+            }
+            group.finish();
+        }
+    }
+}
+
+criterion_group!(benches, binary, nary, ops, forms, array_ops);
 criterion_main!(benches);
