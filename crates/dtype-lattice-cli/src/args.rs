@@ -4,7 +4,7 @@
 
 use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches, Parser, Subcommand};
 use dtype_lattice::registry::{self, Settings, SETTINGS};
-use dtype_lattice::{DType, Op, OpForm, Operation, Policy};
+use dtype_lattice::{DType, OpForm, Operation, Policy};
 
 use crate::failure::Failure;
 use crate::table::{Format, Labels};
@@ -51,9 +51,12 @@ pub(crate) enum Command {
         /// for int, float, complex). Binary operations: add, subtract,
         /// multiply, true_divide, floor_divide, remainder, power, maximum,
         /// equal, not_equal, less, less_equal, greater, greater_equal,
-        /// bitwise_and, bitwise_or, bitwise_xor, logical_and.
+        /// bitwise_and, bitwise_or, bitwise_xor, logical_and; on whole
+        /// arrays: matmul, dot, tensordot, einsum, where (with a bool
+        /// condition), clip (the column the bound), concatenate, stack,
+        /// full_like (the column the fill value).
         #[arg(long, value_name = "OP")]
-        op: Option<Op>,
+        op: Option<Operation>,
         /// The operation as a program writes it (function, operator,
         /// reflected, inplace; setitem without --op: the dtype of an array
         /// of the row's dtype after `x[...] = v` of the column's). Without
@@ -87,7 +90,7 @@ pub(crate) enum Command {
         /// Compare an operation's results instead of promotion (their
         /// dtypes), as `table --op` computes them.
         #[arg(long, value_name = "OP")]
-        op: Option<Op>,
+        op: Option<Operation>,
         /// The form of the operation compared, as `table --form` takes it.
         #[arg(long, value_name = "FORM")]
         form: Option<OpForm>,

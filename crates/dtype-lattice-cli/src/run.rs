@@ -9,7 +9,7 @@ use dtype_lattice::design::table::{self as promotion_table, Question, Table};
 use dtype_lattice::design::{explain as why, Definition, Subject};
 use dtype_lattice::engine::{GraphError, Poset};
 use dtype_lattice::registry;
-use dtype_lattice::{Call, Op, OpForm, Operand, Operation, Policy, TypeSpec};
+use dtype_lattice::{Call, OpForm, Operand, Operation, Policy, TypeSpec};
 
 use crate::args::{Cli, Command};
 use crate::failure::{escape_controls, warn, Failure};
@@ -393,8 +393,12 @@ fn poset(definition: &Definition) -> Result<Poset, Failure> {
 
 /// What `table` and `diff` ask: `--op` and `--form` as one question, or
 /// why Python has no such call.
-fn question(op: Option<Op>, form: Option<OpForm>) -> Result<Question, Failure> {
-    Question::of(op, form).map_err(|err| Failure::Usage(err.to_string()))
+fn question(op: Option<Operation>, form: Option<OpForm>) -> Result<Question, Failure> {
+    let asked = op
+        .map(|op| op.asked(None, None))
+        .transpose()
+        .map_err(|err| Failure::Usage(err.to_string()))?;
+    Question::asked(asked, form).map_err(|err| Failure::Usage(err.to_string()))
 }
 
 /// The library's refusal of a table of `question` by `policy`, if any.

@@ -93,7 +93,7 @@ export async function runPlayground() {
     if (one.ok) {
       return h('tr', { 'data-policy': p.name },
         h('th', { scope: 'row', text: p.name }),
-        h('td', { class: 'result', text: one.ok.dtype }),
+        h('td', { class: 'result', text: one.ok.computes_in ? `${one.ok.dtype} (computes in ${one.ok.computes_in})` : one.ok.dtype }),
         h('td', {}, one.ok.weak ? h('span', { class: 'weak-yes', text: 'weak' }) : 'strong'),
         h('td', { text: '' }));
     }
@@ -118,9 +118,12 @@ export function setupPlayground() {
   }
   if (state.operands !== null) $('operands').value = state.operands;
   const select = $('play-op');
-  const group = (label, arity) => h('optgroup', { label },
-    info.operations.filter((o) => o.arity === arity).map((o) => h('option', { value: o.name, text: o.name })));
-  select.append(group('binary operations', 2), group('unary operations (the first operand)', 1));
+  const group = (label, keep) => h('optgroup', { label },
+    info.operations.filter(keep).map((o) => h('option', { value: o.name, text: o.name })));
+  select.append(group('binary operations', (o) => !o.family && o.arity === 2),
+    group('unary operations (the first operand)', (o) => !o.family && o.arity === 1),
+    group('reductions (the first operand)', (o) => o.family === 'reduction'),
+    group('contractions and combinations (where: condition first)', (o) => o.family && o.family !== 'reduction'));
   select.value = state.playOp;
   const forms = $('play-form-menu');
   state.playForm = fillForms(forms, state.playOp, state.playForm);

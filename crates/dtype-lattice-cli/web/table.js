@@ -63,6 +63,12 @@ export async function renderTable() {
         'data-differs': mark ? 'true' : null,
       }, breakable(cell.label));
       if (mark) td.append(h('span', { class: 'sym', 'aria-hidden': 'true', text: '≠' }));
+      // The second mark: the type the cell computes in, where it differs.
+      if (cell.computes_label) {
+        td.title += `; computes in ${cell.computes_in}`;
+        td.dataset.computes = cell.computes_in;
+        td.append(h('span', { class: 'computes', text: cell.computes_label }));
+      }
       row.append(td);
     }
     body.append(row);
@@ -118,6 +124,9 @@ function renderLegend(table, diff, diffError) {
   const op = asked(table);
   const fails = op ? `a pair ${op} raises an error for` : 'a pair that does not promote';
   legend.append(h('p', { text: `i*, f*, c* are weak types: Python's int, float and complex, which take the other operand's width. - marks ${fails}.` }));
+  if (table.cells.some((row) => row.some((cell) => cell.computes_label))) {
+    legend.append(h('p', { text: 'A small second label is the type the framework computes the cell in, where it is not the result\'s (a half float\'s accumulator, PyTorch\'s opmath).' }));
+  }
   if (diff) {
     const by = op
       ? `compared by the dtype ${op} gives`
@@ -202,10 +211,13 @@ export function syncTableControls() {
 function fillOps() {
   const select = $('op');
   const models = new Set(policyNamed(state.policy).operations);
-  const binary = info.operations.filter((o) => o.arity === 2);
+  const option = (o) => h('option', { value: o.name, text: o.name + (models.has(o.name) ? '' : ' (not modelled)') });
+  // A reduction takes one array: no table of pairs.
+  const binary = info.operations.filter((o) => !o.family && o.arity === 2);
+  const arrays = info.operations.filter((o) => o.family && o.family !== 'reduction');
   select.replaceChildren(h('option', { value: '', text: 'promotion (result_type)' }),
-    h('optgroup', { label: 'binary operations' },
-      binary.map((o) => h('option', { value: o.name, text: o.name + (models.has(o.name) ? '' : ' (not modelled)') }))));
+    h('optgroup', { label: 'binary operations' }, binary.map(option)),
+    h('optgroup', { label: 'contractions and combinations' }, arrays.map(option)));
   select.value = state.op;
   state.form = fillForms($('form'), state.op, state.form);
 }

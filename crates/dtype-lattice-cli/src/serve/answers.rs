@@ -15,7 +15,9 @@ use dtype_lattice::design::table::{self, Labels, Question, Table};
 use dtype_lattice::design::{Definition, Subject};
 use dtype_lattice::engine::{Bound, Poset};
 use dtype_lattice::registry::{self, Settings, SETTINGS};
-use dtype_lattice::{Call, DType, Op, OpForm, Operand, Policy, TypeSpec, Unanswered};
+use dtype_lattice::{
+    ArrayCall, ArrayOp, Call, DType, Op, OpForm, Operand, Policy, TypeSpec, Unanswered,
+};
 
 use super::assets;
 use super::editor::EDITOR_TABLE_NODES;
@@ -45,7 +47,8 @@ pub fn graph_key(policy: &dyn Policy) -> String {
 /// presets (the same, with the settings they leave free, and under
 /// `preset` their entry and the settings they fix), the
 /// settings, the operations ([`Op::ALL`], each with its arity and the
-/// forms Python has for it), the
+/// forms Python has for it; then [`ArrayOp::ALL`], each with its `family`
+/// and the operands the playground takes), the
 /// table's types and the notebook's lattices. `mode` is `serve` or
 /// `static`.
 pub fn info_json(mode: &str) -> Value {
@@ -57,6 +60,12 @@ pub fn info_json(mode: &str) -> Value {
             .into_iter()
             .filter(|&op| models(built.as_ref(), op))
             .map(Op::name)
+            .chain(
+                ArrayOp::ALL
+                    .into_iter()
+                    .filter(|&op| models_array_op(built.as_ref(), op))
+                    .map(ArrayOp::name),
+            )
             .collect();
         // Each form it answers, with the operations it answers in it
         // (asked of int8 arrays; the assignment has none), for the page's
@@ -112,6 +121,17 @@ pub fn info_json(mode: &str) -> Value {
                 .collect();
             json!({ "name": op.name(), "arity": op.arity(), "forms": forms })
         })
+        .chain(ArrayOp::ALL.into_iter().map(|op| {
+            // The operands the playground takes of what is typed (`where`'s
+            // condition among them), and the family, which says whether a
+            // table has it (a reduction has no pairs).
+            json!({
+                "name": op.name(),
+                "arity": op.usual_operands(),
+                "forms": ["function"],
+                "family": op.family().name(),
+            })
+        }))
         .collect();
     let settings: Vec<Value> = SETTINGS
         .iter()
@@ -155,6 +175,14 @@ pub fn info_json(mode: &str) -> Value {
             "table_nodes": EDITOR_TABLE_NODES,
         },
     })
+}
+
+/// Whether `policy` models `op` ([`Policy::array_op`] answers): asked of
+/// arrays of int8 (`where`'s condition a bool one).
+fn models_array_op(policy: &dyn Policy, op: ArrayOp) -> bool {
+    policy
+        .array_op(ArrayCall::new(op), &table::probe(op))
+        .is_some()
 }
 
 /// Whether `policy` models `op` ([`Policy::operation`] answers): asked of

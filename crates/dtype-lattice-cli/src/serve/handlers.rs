@@ -11,7 +11,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
 use dtype_lattice::design::table::Question;
-use dtype_lattice::Op;
+use dtype_lattice::Operation;
 
 use super::answers::{diff_text_of, explain_json, graph_svg, info_json, table_json_of};
 use super::assets;
@@ -36,7 +36,7 @@ pub async fn info(query: QueryPairs) -> Response {
 
 /// What a cached answer is of: promotion, or an operation in a form.
 fn question_key(question: Question) -> String {
-    let op = question.op().map_or("result_type", Op::name);
+    let op = question.op().map_or("result_type", Operation::name);
     match question.form() {
         Some(form) => format!("{op} {form}"),
         None => op.to_owned(),

@@ -7,7 +7,7 @@ use axum::extract::Query;
 
 use dtype_lattice::design::table::Question;
 use dtype_lattice::registry::{self, Settings, SETTINGS};
-use dtype_lattice::{Op, OpForm, Policy, TypeSpec};
+use dtype_lattice::{OpForm, Operation, Policy, TypeSpec};
 
 use super::error::ApiError;
 
@@ -86,15 +86,18 @@ impl Params {
     /// one question: promotion without either.
     pub(super) fn question(&self) -> Result<Question, ApiError> {
         let bad = |err: &dyn std::fmt::Display| ApiError::bad(err.to_string());
-        let op = self
+        let asked = self
             .get("op")
-            .map(|name| name.parse::<Op>().map_err(|err| bad(&err)))
+            .map(|name| {
+                let op = name.parse::<Operation>().map_err(|err| bad(&err))?;
+                op.asked(None, None).map_err(|err| bad(&err))
+            })
             .transpose()?;
         let form = self
             .get("form")
             .map(|name| name.parse::<OpForm>().map_err(|err| bad(&err)))
             .transpose()?;
-        Question::of(op, form).map_err(|err| bad(&err))
+        Question::asked(asked, form).map_err(|err| bad(&err))
     }
 
     pub(super) fn required(&self, name: &str) -> Result<&str, ApiError> {

@@ -259,6 +259,7 @@ impl Comparison {
             Question::ResultType => String::new(),
             Question::Op(op) => format!(" of {op}"),
             Question::Call(call) => format!(" of {call}"),
+            Question::Array(call) => format!(" of {call}"),
         };
         format!(
             "{} of {cells} cells{of} differ between {} and {}",

@@ -23,7 +23,7 @@ use crate::design::table::{self, Labels, Table};
 use crate::design::Definition;
 use crate::engine::{Bound, Node};
 use crate::policy::Policy;
-use crate::types::{Op, OpForm, PromotionError, Typed};
+use crate::types::{Op, OpForm, Operation, PromotionError, Typed};
 
 /// A typed result as `{"dtype", "weak"}`.
 fn typed_json(typed: &Typed) -> Value {
@@ -46,7 +46,9 @@ impl Table {
     /// dtypes the policy `canonicalized`, the `errors` (each message once),
     /// and each cell twice: in `rows` as its label (`null` where promotion
     /// fails), in `cells` as `{"label", "dtype", "weak"}` or `{"label": "-",
-    /// "error": INDEX}`. With `marks`, `differs_from` and `differs` (a
+    /// "error": INDEX}`, a cell computed in another type with its
+    /// `computes_in` and `computes_label` (PyTorch's opmath, a half
+    /// float's accumulator). With `marks`, `differs_from` and `differs` (a
     /// matrix of flags) say where another policy differs.
     ///
     /// ```
@@ -65,18 +67,24 @@ impl Table {
         let mut error_index: HashMap<String, usize> = HashMap::new();
         let mut rows = Vec::with_capacity(self.cells.len());
         let mut cells = Vec::with_capacity(self.cells.len());
-        for row in &self.cells {
+        for (r, row) in self.cells.iter().enumerate() {
             let (mut shown, mut typed) = (Vec::new(), Vec::new());
-            for cell in row {
+            for (c, cell) in row.iter().enumerate() {
                 match cell {
                     Ok(result) => {
                         let label = table::result_label(*result, labels);
                         shown.push(Value::from(label.clone()));
-                        typed.push(json!({
+                        let mut answer = json!({
                             "label": label,
                             "dtype": result.dtype.name(),
                             "weak": result.weak,
-                        }));
+                        });
+                        // The second mark: the type the cell computes in.
+                        if let Some(d) = self.computes.get(r).and_then(|row| row[c]) {
+                            answer["computes_in"] = Value::from(d.name());
+                            answer["computes_label"] = Value::from(table::dtype_label(d, labels));
+                        }
+                        typed.push(answer);
                     }
                     Err(err) => {
                         let key = format!("{}: {err}", err.python_type());
@@ -110,7 +118,7 @@ impl Table {
             "name": policy.name(),
             "lattice": policy.lattice().is_some(),
             "caption": self.caption(policy, labels),
-            "op": self.question.op().map(Op::name),
+            "op": self.question.op().map(Operation::name),
             "form": self.question.form().map(OpForm::name),
             "types": self.types.iter().map(ToString::to_string).collect::<Vec<_>>(),
             "labels": self.labels(labels),
@@ -159,7 +167,7 @@ impl Comparison {
             "right": self.names[1],
             "cells": self.labels.len() * self.labels.len(),
             "count": self.differences.len(),
-            "op": self.question.op().map(Op::name),
+            "op": self.question.op().map(Operation::name),
             "form": self.question.form().map(OpForm::name),
             "differences": differences,
         })

@@ -19,8 +19,8 @@
 
 use crate::policy::Policy;
 use crate::types::{
-    ArrayOp, Call, CallError, DType, Kind, Op, OpForm, Operand, Operation, PromotionError,
-    PyScalar, TypeSpec, Typed, Unanswered,
+    ArrayCall, ArrayOp, Asked, Call, CallError, DType, Family, Kind, Op, OpForm, Operand,
+    Operation, PromotionError, PyScalar, TypeSpec, Typed, Unanswered,
 };
 
 /// The 18 types of JAX's documentation table, in its order.
@@ -196,6 +196,12 @@ pub enum Question {
     /// Python's types with [`OpForm::Operator`]), or the assignment
     /// `x[...] = v` of the column's value to an array of the row's dtype.
     Call(Call),
+    /// An operation on whole arrays of two operands, with its keywords:
+    /// a contraction or `concatenate`/`stack` of an array of each dtype,
+    /// `where(c, a, b)` with a `bool` condition, `clip(a, b)`,
+    /// `full_like(a, b)`, the row's an array and the column's an array or
+    /// a Python scalar. A reduction takes one array and has no table.
+    Array(ArrayCall),
 }
 
 impl Question {
@@ -211,6 +217,23 @@ impl Question {
         }
     }
 
+    /// [`of`](Question::of) for an operation of either kind, asked with
+    /// its keywords: an operation on whole arrays is asked as its function,
+    /// so another form is refused for it.
+    pub fn asked(asked: Option<Asked>, form: Option<OpForm>) -> Result<Question, QuestionError> {
+        match (asked, form) {
+            (Some(Asked::Array(call)), None | Some(OpForm::Function)) => Ok(Question::Array(call)),
+            (Some(Asked::Array(call)), Some(form)) => Err(QuestionError::FormOfArrayOp {
+                op: call.op(),
+                form,
+            }),
+            (Some(Asked::Elementwise(op)), form) => {
+                Question::of(Some(op), form).map_err(QuestionError::Call)
+            }
+            (None, form) => Question::of(None, form).map_err(QuestionError::Call),
+        }
+    }
+
     /// The policy's answer for `a` with `b`; `None` where it does not model
     /// the operation.
     pub fn ask(
@@ -223,6 +246,34 @@ impl Question {
             Question::ResultType => Some(policy.result_type(&[a.into(), b.into()])),
             Question::Op(op) => policy.operation(op, &[value(a), value(b)]),
             Question::Call(call) => policy.call(call, &[value(a), value(b)]),
+            Question::Array(call) => {
+                let operands = arguments(Operation::Array(call.op()), &[a, b]);
+                Some(
+                    policy
+                        .array_op(call, &operands)?
+                        .map(|outcome| outcome.result),
+                )
+            }
+        }
+    }
+
+    /// The type the policy computes the cell in, where it says and it
+    /// differs from the result (PyTorch's opmath, a half float's
+    /// accumulator): a table's second mark.
+    pub fn computes_in(self, policy: &dyn Policy, a: TypeSpec, b: TypeSpec) -> Option<DType> {
+        match self {
+            Question::ResultType | Question::Call(_) => None,
+            Question::Op(op) => {
+                let operands = [value(a), value(b)];
+                let result = policy.operation(op, &operands)?.ok()?;
+                policy
+                    .computes_in(op, &operands)
+                    .filter(|&d| d != result.dtype)
+            }
+            Question::Array(call) => {
+                let operands = arguments(Operation::Array(call.op()), &[a, b]);
+                policy.array_op(call, &operands)?.ok()?.computes_apart()
+            }
         }
     }
 
@@ -243,6 +294,18 @@ impl Question {
     pub fn unanswered(self, policy: &dyn Policy) -> Option<Unanswered> {
         let (op, arity) = match self {
             Question::ResultType => return None,
+            Question::Array(call) if call.op().family() == Family::Reduction => {
+                return Some(Unanswered::OneArray(call.op()))
+            }
+            Question::Array(call) => {
+                let probe = TypeSpec::DType(DType::Int8);
+                return self.ask(policy, probe, probe).is_none().then(|| {
+                    Unanswered::ArrayOpNotModelled {
+                        policy: policy.name(),
+                        op: call.op(),
+                    }
+                });
+            }
             Question::Op(op) => (Some(op), op.arity()),
             Question::Call(call) => (call.op(), call.arity()),
         };
@@ -264,11 +327,12 @@ impl Question {
     }
 
     /// The operation asked, if any.
-    pub fn op(self) -> Option<Op> {
+    pub fn op(self) -> Option<Operation> {
         match self {
             Question::ResultType => None,
-            Question::Op(op) => Some(op),
-            Question::Call(call) => call.op(),
+            Question::Op(op) => Some(op.into()),
+            Question::Call(call) => call.op().map(Operation::from),
+            Question::Array(call) => Some(call.op().into()),
         }
     }
 
@@ -281,6 +345,34 @@ impl Question {
         }
     }
 }
+
+/// Why `table --op OP --form FORM` asks nothing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum QuestionError {
+    /// Python has no such call of an elementwise operation.
+    Call(CallError),
+    /// An operation on whole arrays is asked as its function only.
+    FormOfArrayOp {
+        /// The operation.
+        op: ArrayOp,
+        /// The form asked.
+        form: OpForm,
+    },
+}
+
+impl std::fmt::Display for QuestionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            QuestionError::Call(err) => err.fmt(f),
+            QuestionError::FormOfArrayOp { op, form } => write!(
+                f,
+                "{op} is asked as its function, not in form '{form}': leave the form out"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for QuestionError {}
 
 /// An operand of an operation: an array of the dtype, or a Python scalar of
 /// the type (not the dtype or type itself, which no operation takes).
@@ -308,6 +400,14 @@ pub fn arguments(operation: Operation, types: &[TypeSpec]) -> Vec<Operand> {
         .collect()
 }
 
+/// Arrays of int8, which every framework has, as many as `op` usually
+/// takes ([`ArrayOp::usual_operands`]; `where`'s condition a bool array):
+/// what asks whether a policy models `op`.
+pub fn probe(op: ArrayOp) -> Vec<Operand> {
+    let types = vec![TypeSpec::DType(DType::Int8); op.usual_operands().min(2)];
+    arguments(Operation::Array(op), &types)
+}
+
 /// `result_type` (or an operation) of every pair of a list of types under
 /// one policy.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -318,6 +418,10 @@ pub struct Table {
     pub cells: Vec<Vec<Result<Typed, PromotionError>>>,
     /// What each cell asks.
     pub question: Question,
+    /// `computes[row][column]`: the type the policy computes the cell in,
+    /// where it says and that differs from the result (a second mark);
+    /// empty when no cell has one.
+    pub computes: Vec<Vec<Option<DType>>>,
 }
 
 impl Table {
@@ -335,6 +439,8 @@ impl Table {
             Question::ResultType => 2,
             Question::Op(op) => op.arity(),
             Question::Call(call) => call.arity(),
+            Question::Array(call) if call.op().family() == Family::Reduction => 1,
+            Question::Array(_) => 2,
         };
         if arity != 2 {
             return None;
@@ -343,10 +449,21 @@ impl Table {
             .iter()
             .map(|&a| types.iter().map(|&b| question.ask(policy, a, b)).collect())
             .collect::<Option<_>>()?;
+        let computes: Vec<Vec<Option<DType>>> = types
+            .iter()
+            .map(|&a| {
+                types
+                    .iter()
+                    .map(|&b| question.computes_in(policy, a, b))
+                    .collect()
+            })
+            .collect();
+        let any = computes.iter().flatten().any(Option::is_some);
         Some(Table {
             types: types.to_vec(),
             cells,
             question,
+            computes: if any { computes } else { Vec::new() },
         })
     }
 
@@ -377,6 +494,20 @@ impl Table {
                 "the type {call} gives, with a an array of the row's dtype and b one of the \
                  column's (Python's types: a scalar of each)"
             ),
+            Question::Array(call) => {
+                let written = match call.op() {
+                    ArrayOp::Where => "where(c, a, b), c a bool array,",
+                    ArrayOp::Clip => "clip(a, b)",
+                    ArrayOp::FullLike => "full_like(a, b)",
+                    ArrayOp::Concatenate | ArrayOp::Stack => "the sequence [a, b]",
+                    _ => "the product of a and b",
+                };
+                format!(
+                    "the type {call} gives for {written} with a an array of the row's dtype and \
+                     b one of the column's (Python's types: a scalar of each); (in T) where it \
+                     computes in another type"
+                )
+            }
         };
         let fails = match self.question {
             Question::ResultType => "promotion fails",

@@ -180,6 +180,19 @@ impl ArrayOp {
         TABLE[self as usize].3..=TABLE[self as usize].4
     }
 
+    /// How many operands it is usually given: two where it takes two (a
+    /// pair of arrays, an array and a value), else the fewest it takes (a
+    /// reduction's array, `where`'s condition and values): what a table, a
+    /// probe and the explorer's playground give it.
+    pub fn usual_operands(self) -> usize {
+        let taken = self.operands();
+        if taken.contains(&2) {
+            2
+        } else {
+            *taken.start()
+        }
+    }
+
     /// Whether it takes `dtype=` (a contraction's is JAX's
     /// `preferred_element_type`).
     pub const fn takes_dtype(self) -> bool {

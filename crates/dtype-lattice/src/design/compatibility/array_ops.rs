@@ -12,9 +12,9 @@
 //! ```
 
 use super::{array, probe_answer, Count, ProbeAnswer, PYTHON_VALUES};
-use crate::design::table::arguments;
+use crate::design::table::probe as int8_arrays;
 use crate::policy::Policy;
-use crate::types::{ArrayCall, ArrayOp, Asked, DType, Family, Operand, Operation, Outcome};
+use crate::types::{ArrayCall, ArrayOp, Asked, DType, Family, Operand, Outcome};
 
 /// Every operation on whole arrays, each policy against the reference,
 /// and the probes.
@@ -111,17 +111,9 @@ fn answer(policy: &dyn Policy, op: ArrayOp, operands: &[Operand]) -> Compared {
 /// Whether `policy` models `op` (asked of int8 arrays, which every
 /// framework has).
 fn models(policy: &dyn Policy, op: ArrayOp) -> bool {
-    let taken = op.operands();
-    let count = if taken.contains(&2) {
-        2
-    } else {
-        *taken.start()
-    };
-    let operands = arguments(
-        Operation::Array(op),
-        &vec![DType::Int8.into(); count.min(2)],
-    );
-    policy.array_op(ArrayCall::new(op), &operands).is_some()
+    policy
+        .array_op(ArrayCall::new(op), &int8_arrays(op))
+        .is_some()
 }
 
 /// The cells of `op` on which `a` and `b` are compared: an array of each
