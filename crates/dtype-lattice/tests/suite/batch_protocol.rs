@@ -131,7 +131,9 @@ fn known_keys() -> String {
         .iter()
         .flat_map(|s| std::iter::once(s.name).chain(s.batch_aliases.iter().map(|(a, _)| *a)))
         .collect();
-    let mut keys = "fn, args, policy, form, x64, strict, promotion, explicit_x64_dtypes".to_owned();
+    let mut keys =
+        "fn, args, policy, form, dtype, promote_integers, x64, strict, promotion, explicit_x64_dtypes"
+            .to_owned();
     for name in others {
         keys.push_str(", ");
         keys.push_str(name);
