@@ -342,7 +342,9 @@ const shownRows = (page) => page.$$eval('#types tbody tr', (rows) => rows.map((t
 async function operationTables(page) {
   const info = await page.evaluate(() => window.fetch('api/info').then((r) => r.json()));
   const offered = await page.$$eval('#op option', (options) => options.map((o) => o.value));
-  assert.deepEqual(offered, ['', ...info.operations.filter((o) => o.arity === 2).map((o) => o.name)], 'the menu: promotion, then the binary operations');
+  const tabled = [...info.operations.filter((o) => !o.family && o.arity === 2),
+    ...info.operations.filter((o) => o.family && o.family !== 'reduction')];
+  assert.deepEqual(offered, ['', ...tabled.map((o) => o.name)], 'the menu: promotion, the binary operations, the contractions and combinations');
   tally.checks++;
   await page.selectOption('#op', 'true_divide');
   await waitForTable(page, { policy: jaxName(false, false), types: 'docs', diff: '', op: 'true_divide' });
@@ -500,6 +502,38 @@ async function playgroundAsksAForm(page) {
   }
   await page.selectOption('#play-op', '');
   await page.selectOption('#play-form-menu', '');
+  await page.locator('.tabs a[data-view="table"]').click();
+}
+
+/** The operations on whole arrays: JAX's `matmul` table is `table --op
+ * matmul`'s, cell for cell, with the type each cell computes in as a
+ * second mark where it has one; the playground's `sum` and `mean` answer
+ * as `result-type --op` does in every policy, the type computed in
+ * included. */
+async function arrayOperations(page) {
+  await page.selectOption('#op', 'matmul');
+  await waitForTable(page, { policy: jaxName(false, false), types: 'docs', diff: '', op: 'matmul' });
+  const theirs = cliJson(['table', '--op', 'matmul', '--labels', 'short', '--format', 'json']);
+  const shown = await page.$$eval('#types tbody tr', (trs) => trs.map((tr) =>
+    Array.from(tr.querySelectorAll('td')).map((td) => [td.dataset.label, td.dataset.computes ?? null])));
+  assert.deepEqual(shown, theirs.cells.map((row) => row.map((cell) => [cell.label, cell.computes_in ?? null])),
+    'jax matmul: every cell and its second mark is the command line\'s');
+  tally.checks++;
+  await page.screenshot({ path: join(shots, 'table-matmul.png'), fullPage: true });
+  await page.selectOption('#op', '');
+  await waitForTable(page, { policy: jaxName(false, false), types: 'docs', diff: '' });
+  await page.locator('.tabs a[data-view="playground"]').click();
+  for (const [op, operands] of [['sum', 'int8'], ['mean', 'float16']]) {
+    await page.selectOption('#play-op', op);
+    await page.fill('#operands', operands);
+    await page.click('#play-form button');
+    await page.waitForSelector(`#play-results[data-operands="${operands}"][data-op="${op}"]`);
+    const counts = await playedAsTheCommandLine(page, (policy) =>
+      ['result-type', '--policy', policy, '--op', op, operands], `${op} ${operands}`);
+    check(counts.ok && counts.unmodelled, `${op}: answers, and policies that do not model it (${JSON.stringify(counts)})`);
+  }
+  await page.screenshot({ path: join(shots, 'playground-mean.png'), fullPage: true });
+  await page.selectOption('#play-op', '');
   await page.locator('.tabs a[data-view="table"]').click();
 }
 
@@ -704,6 +738,7 @@ try {
   await operationTables(page);
   console.log('ok  operations: jax true_divide is `table --op`\'s, the panel explains promotion only, the URL keeps it, a diff with x64 marks `diff --op`\'s cells, refusals are the command line\'s');
   await playgroundAsksAnOperation(page);
+  await arrayOperations(page);
   console.log('ok  the playground answers an operation as `dtype-lattice result-type --op` for every policy, "not modelled" where it is not; a unary one takes the first operand');
   await formTables(page);
   console.log('ok  forms: the menu offers what Python has; numpy a / b, a **= b and x[...] = v are `table --op --form`\'s, the URL keeps the form, a diff with jax marks `diff --op --form`\'s cells');
