@@ -44,9 +44,16 @@ fn modelled(info: &Value) -> Vec<(String, Vec<String>)> {
 fn info_lists_the_operations_and_which_policy_models_which() {
     let server = Server::start();
     let info = server.get("/api/info").json();
+    // The elementwise operations, then those on whole arrays with the
+    // operands they usually take.
     let ops: Vec<(&str, usize)> = dtype_lattice::Op::ALL
         .iter()
         .map(|op| (op.name(), op.arity()))
+        .chain(
+            dtype_lattice::ArrayOp::ALL
+                .iter()
+                .map(|op| (op.name(), op.usual_operands())),
+        )
         .collect();
     let listed: Vec<(&str, usize)> = info["operations"]
         .as_array()

@@ -91,7 +91,7 @@ impl OperationStep {
     /// its rule and its answer. `None` where the policy does not model
     /// `op`.
     pub fn of(policy: &dyn Policy, op: Asked, types: &[TypeSpec]) -> Option<OperationStep> {
-        let operands = arguments(op.operation(), types);
+        let operands = arguments(op.operation(), taken(op, types));
         let answer = policy.ask(op, &operands)?;
         Some(OperationStep {
             op,
@@ -133,10 +133,18 @@ pub struct RulesReport {
     pub operation: OperationStep,
 }
 
+/// The first of `types`, as many as `op` takes at most (a unary
+/// operation the first).
+fn taken(op: Asked, types: &[TypeSpec]) -> &[TypeSpec] {
+    &types[..types.len().min(*op.operation().operands().end())]
+}
+
 impl RulesReport {
     /// `op` on an array of each of `types` under `policy` (the operands
-    /// [`arguments`] makes); `None` where the policy does not model `op`.
+    /// [`arguments`] makes; a unary operation takes the first); `None`
+    /// where the policy does not model `op`.
     pub fn new(policy: &dyn Policy, op: Asked, types: &[TypeSpec]) -> Option<RulesReport> {
+        let types = taken(op, types);
         let operation = OperationStep::of(policy, op, types)?;
         let operands: Vec<_> = types
             .iter()
@@ -286,13 +294,7 @@ impl Report {
         op: Asked,
         types: [TypeSpec; 2],
     ) -> Option<Report> {
-        let taken = op.operation().operands();
-        let types = if taken.contains(&2) || *taken.start() > 2 {
-            &types[..]
-        } else {
-            &types[..1]
-        };
-        self.operation = Some(OperationStep::of(policy, op, types)?);
+        self.operation = Some(OperationStep::of(policy, op, &types)?);
         Some(self)
     }
 
