@@ -119,7 +119,8 @@ fn reduce(call: ArrayCall, op: ArrayOp, x: DType) -> Result<DType, PromotionErro
     }
     // NumPy's own integers and bool, by their scalar type: ml_dtypes'
     // integers are not `np.integer`.
-    let numpy_integral = casts::is_builtin(x) && matches!(x.kind(), Kind::Bool | Kind::Signed | Kind::Unsigned);
+    let numpy_integral =
+        casts::is_builtin(x) && matches!(x.kind(), Kind::Bool | Kind::Signed | Kind::Unsigned);
     Ok(match op {
         ArrayOp::Sum | ArrayOp::Prod | ArrayOp::CumSum | ArrayOp::CumProd if numpy_integral => {
             if x.kind() == Kind::Unsigned {
@@ -236,13 +237,12 @@ fn clip(x: Operand, lower: Operand, upper: Operand) -> Result<DType, PromotionEr
         .ok()
         .filter(|&dtype| casts::is_builtin(dtype) && dtype.is_integer())
         .and_then(|dtype| dtype.iinfo().ok());
-    let past = |bound: Operand, beyond: &dyn Fn(i128, (i128, i128)) -> bool| match (
-        bound.kind(),
-        &limits,
-    ) {
-        (OperandKind::PyInt(value), Some(info)) => beyond(value, (info.min, info.max)),
-        _ => false,
-    };
+    let past =
+        |bound: Operand, beyond: &dyn Fn(i128, (i128, i128)) -> bool| match (bound.kind(), &limits)
+        {
+            (OperandKind::PyInt(value), Some(info)) => beyond(value, (info.min, info.max)),
+            _ => false,
+        };
     let mut operands = vec![x];
     if !past(lower, &|v, (min, _)| v <= min) {
         operands.push(lower);
@@ -265,8 +265,8 @@ fn promoted(operands: &[Operand]) -> Result<DType, PromotionError> {
 /// `int4`, `int8`: its common type with a Python int), whose bounds it
 /// must be within where that is one of NumPy's integers.
 fn converted(operands: &[Operand], dtype: DType) -> Result<(), PromotionError> {
-    let discovered = common_pair(Class::PyInt, Class::DType(dtype))
-        .map_or(dtype, Class::default_dtype);
+    let discovered =
+        common_pair(Class::PyInt, Class::DType(dtype)).map_or(dtype, Class::default_dtype);
     for operand in operands {
         if let OperandKind::PyInt(value) = operand.kind() {
             if casts::is_builtin(discovered) {
