@@ -39,7 +39,8 @@ use crate::frameworks::common::array_ops::counted;
 use crate::frameworks::numpy::Numpy;
 use crate::policy::Policy;
 use crate::types::{
-    ArrayCall, ArrayOp, DType, ErrorKind, Kind, Operand, Outcome, PromotionError, PyScalar, Typed,
+    ArrayCall, ArrayOp, DType, ErrorKind, Kind, Operand, OperandKind, Outcome, PromotionError,
+    PyScalar, Typed,
 };
 
 /// The standard's function for `op`, the category of array it takes, and
@@ -250,8 +251,8 @@ fn clip(
 /// A bound's value where the operand has one: a Python number's.
 fn value(bound: &Operand) -> Option<f64> {
     match bound.kind() {
-        crate::types::OperandKind::PyInt(v) => Some(v as f64),
-        crate::types::OperandKind::PyFloat(v) => Some(v),
+        OperandKind::PyInt(v) => Some(v as f64),
+        OperandKind::PyFloat(v) => Some(v),
         _ => None,
     }
 }

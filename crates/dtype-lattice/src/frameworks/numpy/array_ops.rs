@@ -69,8 +69,13 @@ pub(super) fn array_op(call: ArrayCall, operands: &[Operand]) -> Result<Outcome,
         (ArrayOp::Concatenate | ArrayOp::Stack, all) => Numpy.result_dtype(all)?,
         (ArrayOp::FullLike, &[a, fill]) => full_like(call.dtype().unwrap_or(array(a)?), fill)?,
         (op, &[x]) => reduce(call, op, array(x)?)?,
-        // `counted` let through only the numbers above.
-        (op, _) => return Err(PromotionError::framework(ErrorKind::Type, op.to_string())),
+        // `counted` lets through only the numbers above.
+        (op, all) => {
+            return Err(PromotionError::framework(
+                ErrorKind::Type,
+                format!("np.{op} was given {} operands", all.len()),
+            ))
+        }
     };
     Ok(Outcome::of(Typed::strong(dtype)))
 }
@@ -152,7 +157,7 @@ fn contract(call: ArrayCall, a: DType, b: DType) -> Result<DType, PromotionError
             // have no common type.
             Numpy.result_dtype(&pair).map_err(|_| {
                 PromotionError::framework(
-                    ErrorKind::Type,
+                    ErrorKind::Value,
                     format!(
                         "np.{op} of {a} and {b} answers an array of object dtype (they have no \
                          common type), which dtype-lattice does not model"
