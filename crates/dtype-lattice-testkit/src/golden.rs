@@ -80,6 +80,14 @@ const PINNED: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "conformance/generate_array_ops_numpy.py",
+        &[
+            ("numpy", "2.5.5"),
+            ("ml_dtypes", "0.6.0"),
+            ("array_api_strict", "2.6.1"),
+        ],
+    ),
+    (
         "conformance/generate_ops_numpy_ml_dtypes.py",
         &[("numpy", "2.5.5"), ("ml_dtypes", "0.6.0")],
     ),

@@ -127,6 +127,8 @@ golden! {
     ops_keras => "ops_keras.jsonl";
     ops_paddle => "ops_paddle.jsonl";
     ops_numpy_ml_dtypes => "ops_numpy_ml_dtypes.jsonl";
+    array_ops_numpy => "array_ops_numpy.jsonl";
+    array_ops_array_api => "array_ops_array_api.jsonl";
     forms_numpy_ml_dtypes => "forms_numpy_ml_dtypes.jsonl";
     forms_tinygrad => "forms_tinygrad.jsonl";
     forms_mlx => "forms_mlx.jsonl";

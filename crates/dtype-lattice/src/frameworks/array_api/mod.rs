@@ -50,8 +50,10 @@ use crate::types::DType;
 use crate::types::ErrorKind;
 use crate::types::PromotionError;
 use crate::types::Typed;
+use crate::types::{ArrayCall, ArrayOp, Outcome};
 use crate::types::{Op, OpForm, Operand, OperandKind, PyScalar, TypeSpec};
 
+mod array_ops;
 mod forms;
 mod ops;
 
@@ -418,6 +420,22 @@ impl Policy for ArrayApi {
 
     fn describe_operation(&self, op: Op) -> Option<String> {
         Some(ops::describe(op))
+    }
+
+    /// `xp.sum(x, dtype=...)`, `xp.matmul(a, b)`, `xp.clip(x, lo, hi)` ...
+    /// (`array_ops.rs`): the category checks of array-api-strict's
+    /// functions, then NumPy's rules; `None` for `dot` and `einsum`, which
+    /// it does not have.
+    fn array_op(
+        &self,
+        call: ArrayCall,
+        operands: &[Operand],
+    ) -> Option<Result<Outcome, PromotionError>> {
+        array_ops::array_op(self, call, operands)
+    }
+
+    fn describe_array_op(&self, op: ArrayOp) -> Option<String> {
+        array_ops::describe(op)
     }
 
     /// `a - b` and `2 - x` (`Array.__sub__`, `__rsub__`: the dtype checks

@@ -22,6 +22,7 @@ pub(super) enum Category {
     Numeric,
     RealNumeric,
     FloatingPoint,
+    RealFloatingPoint,
     IntegerOrBoolean,
     Boolean,
 }
@@ -33,6 +34,7 @@ impl Category {
             Category::Numeric => "numeric",
             Category::RealNumeric => "real numeric",
             Category::FloatingPoint => "floating-point",
+            Category::RealFloatingPoint => "real floating-point",
             Category::IntegerOrBoolean => "integer or boolean",
             Category::Boolean => "boolean",
         }
@@ -45,6 +47,7 @@ impl Category {
             Category::Numeric => kind != Kind::Bool,
             Category::RealNumeric => !matches!(kind, Kind::Bool | Kind::Complex),
             Category::FloatingPoint => matches!(kind, Kind::Float | Kind::Complex),
+            Category::RealFloatingPoint => kind == Kind::Float,
             Category::IntegerOrBoolean => {
                 matches!(kind, Kind::Bool | Kind::Signed | Kind::Unsigned)
             }
@@ -204,7 +207,7 @@ fn unary(name: &str, category: Category, x: Operand) -> Result<DType, PromotionE
 /// A binary function: its category's check of the arrays, then promotion
 /// (two arrays by the table, an array and a Python scalar by the scalar's
 /// kind).
-fn binary(
+pub(super) fn binary(
     api: &ArrayApi,
     name: &str,
     category: Category,

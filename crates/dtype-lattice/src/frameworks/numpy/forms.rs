@@ -81,7 +81,7 @@ fn inplace(op: Op, a: Operand, b: Operand) -> Result<Typed, PromotionError> {
 /// signed, float, complex, then the `'V'` that ml_dtypes gives all its
 /// types but `float8_e5m2` (so any of NumPy's dtypes casts to `bfloat16`
 /// or `int4` under `same_kind`, and neither casts back but safely).
-fn same_kind(from: DType, to: DType) -> bool {
+pub(super) fn same_kind(from: DType, to: DType) -> bool {
     let order = |dtype: DType| match dtype.numpy_kind() {
         'b' => 0,
         'u' => 1,
@@ -95,7 +95,7 @@ fn same_kind(from: DType, to: DType) -> bool {
 
 /// A dtype's `repr`, as NumPy's messages print it: `dtype('int8')`, and
 /// ml_dtypes' `dtype(bfloat16)`.
-fn dtype_repr(dtype: DType) -> String {
+pub(super) fn dtype_repr(dtype: DType) -> String {
     if dtype.is_ml_dtypes() {
         format!("dtype({dtype})")
     } else {

@@ -49,6 +49,7 @@
 //! assert_eq!(err.to_string(), "Python integer 300 out of bounds for uint8");
 //! ```
 
+mod array_ops;
 mod casts;
 mod forms;
 mod legacy;
@@ -66,6 +67,7 @@ use crate::types::DType;
 use crate::types::ErrorKind;
 use crate::types::PromotionError;
 use crate::types::Typed;
+use crate::types::{ArrayCall, ArrayOp, Outcome};
 use crate::types::{Op, OpForm, Operand, OperandKind, PyScalar, TypeSpec};
 use promotion::{common_pair, promote_sequence, Class};
 
@@ -302,6 +304,20 @@ impl Policy for Numpy {
 
     fn describe_operation(&self, op: Op) -> Option<String> {
         Some(ops::describe(op))
+    }
+
+    /// `np.sum(x, dtype=...)`, `np.matmul(a, b)`, `np.where(c, x, y)` ...
+    /// (`array_ops.rs`): every operation NumPy has.
+    fn array_op(
+        &self,
+        call: ArrayCall,
+        operands: &[Operand],
+    ) -> Option<Result<Outcome, PromotionError>> {
+        Some(array_ops::array_op(call, operands))
+    }
+
+    fn describe_array_op(&self, op: ArrayOp) -> Option<String> {
+        Some(array_ops::describe(op))
     }
 
     /// `a / b` and `2 / x` (the ufuncs, Python's own arithmetic between

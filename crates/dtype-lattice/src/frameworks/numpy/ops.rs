@@ -274,6 +274,33 @@ fn refuse_negative_power(
     Ok(())
 }
 
+/// `np.matmul` or `np.clip` (`name`) of `operands`: a ufunc with the loops
+/// of `like`'s (`add`'s, `maximum`'s: every numeric type and `bool`) and
+/// none that ml_dtypes registers, so that an ml_dtypes operand takes the
+/// legacy search among NumPy's own loops (`bfloat16 @ bfloat16` runs the
+/// `float32` loop), and NumPy's own dtypes promote first. Python ints are
+/// converted to the loop's type and must fit it.
+pub(crate) fn call_unregistered(
+    name: &str,
+    like: Op,
+    operands: &[Operand],
+) -> Result<DType, PromotionError> {
+    let loops = || UFUNCS[like].loops.bytes().map(code_dtype);
+    let dtype = if operands
+        .iter()
+        .any(|o| array_dtype(o).is_some_and(DType::is_ml_dtypes))
+    {
+        user_loops::first_taking(loops(), operands).ok_or_else(|| no_loop_named(name))?
+    } else {
+        let promoted = Numpy.result_dtype(operands)?;
+        loops()
+            .find(|&dtype| casts::can_cast_safely(promoted, dtype))
+            .ok_or_else(|| no_loop_named(name))?
+    };
+    user_loops::convert_scalars(operands, dtype)?;
+    Ok(dtype)
+}
+
 /// NumPy's ufunc for `op` where a dtype of ml_dtypes takes part: the loop
 /// of the legacy search (but for `logical_and`, whose promoter casts every
 /// input to `bool`), the Python scalars converted to it, and the loop's own
@@ -310,12 +337,16 @@ pub(crate) fn select_loop(op: Op, promoted: DType) -> Result<DType, PromotionErr
 
 /// NumPy's error where no loop of `op`'s ufunc takes the operands.
 fn not_supported(op: Op) -> PromotionError {
+    no_loop_named(UFUNCS[op].name)
+}
+
+/// NumPy's error where no loop of the ufunc `name` takes the operands.
+fn no_loop_named(name: &str) -> PromotionError {
     PromotionError::framework(
         ErrorKind::Type,
         format!(
-            "ufunc '{}' not supported for the input types, and the inputs could not be safely \
-             coerced to any supported types according to the casting rule ''safe''",
-            UFUNCS[op].name
+            "ufunc '{name}' not supported for the input types, and the inputs could not be \
+             safely coerced to any supported types according to the casting rule ''safe''"
         ),
     )
 }

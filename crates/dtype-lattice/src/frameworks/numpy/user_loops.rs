@@ -51,8 +51,17 @@ pub(super) fn search(
         .iter()
         .filter_map(array_dtype)
         .filter_map(|dtype| own_loop(op, dtype));
-    own.chain(numpy_loops)
-        .find(|&to| operands.iter().all(|operand| casts_to(operand, to)))
+    first_taking(own.chain(numpy_loops), operands)
+}
+
+/// The first of `loops` every operand casts to safely: the legacy search
+/// of a ufunc for which ml_dtypes registers no loop (`matmul`, `clip`),
+/// whose candidates are NumPy's own loops alone.
+pub(super) fn first_taking(
+    mut loops: impl Iterator<Item = DType>,
+    operands: &[Operand],
+) -> Option<DType> {
+    loops.find(|&to| operands.iter().all(|operand| casts_to(operand, to)))
 }
 
 /// Whether the loop search lets `operand` into a loop of type `to`

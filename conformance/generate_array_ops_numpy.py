@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Golden data for the operations on whole arrays of the `numpy` and
+`array-api` policies.
+
+Usage:
+    python generate_array_ops_numpy.py [--out DIR]
+
+Runs in the environment of ``generate_ops_numpy.py``
+(``requirements-numpy.txt``, Python 3.12) and writes, in the format of
+``golden_array_ops.py`` (read its docstring):
+
+* ``array_ops_numpy.jsonl``: NumPy's functions on arrays of all 32 dtypes
+  (NumPy's 14 and ml_dtypes' 18; ``int1`` arrays hold zeros, its only
+  values being -1 and 0), ``dtype=`` each of the 32 (of NumPy's 14 for
+  ``matmul`` and ``einsum``: an ml_dtypes type as a ufunc's ``dtype=``
+  goes through resolution paths the policy does not model, and says so);
+* ``array_ops_array_api.jsonl``: array-api-strict's functions (API version
+  2025.12) on arrays of its 13 dtypes, ``dtype=`` each of the 13.
+
+Python scalars: those of ``golden_ops.PY_SCALARS``. Each operation is
+called as::
+
+    operation     NumPy                             array-api-strict
+    sum ... all   np.sum(x, **kw) ...               xp.sum(x, **kw) ...
+    cumsum        np.cumsum(x, **kw)                xp.cumulative_sum(x, axis=0, **kw)
+    cumprod       np.cumprod(x, **kw)               xp.cumulative_prod(x, axis=0, **kw)
+    matmul        np.matmul(a, b, **kw)             xp.matmul(a, b, **kw)
+    dot           np.dot(a, b, **kw)                (none)
+    tensordot     np.tensordot(a, b, **kw)          xp.tensordot(a, b, **kw)
+    einsum        np.einsum("ij,jk->ik", a, b, **kw)  (none)
+    where         np.where(c, x, y)                 xp.where(c, x, y)
+    clip          np.clip(x, lo[, hi])              xp.clip(x, lo[, hi])
+    concatenate   np.concatenate([a, b])            xp.concat([a, b])
+    stack         np.stack([a, b])                  xp.stack([a, b])
+    full_like     np.full_like(x, v, **kw)          xp.full_like(x, v, **kw)
+
+(array-api-strict's cumulative functions want an axis for arrays of two
+dimensions.) ``dtype=`` is given where the function takes one; where the
+library's function has none (``np.dot``, ``np.tensordot``, the Array
+API's ``mean``, ``var``, ``std``, ``matmul``, ``tensordot``) one row with
+``dtype="float64"`` records the refusal. NumPy reports no type it computes
+in, so the files have no ``"computes"``.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, Callable
+
+import array_api_strict as xp
+import ml_dtypes
+import numpy as np
+
+import golden_io
+from golden_array_ops import (ARRAY_OPS, CONTRACTIONS, TAKES_DTYPE,
+                              header_operands, record_array_ops)
+from golden_io import DTYPE_NAMES, ours, parse_args
+from golden_ops import PY_SCALARS, Table, typed, write_op_table
+
+GENERATOR = "conformance/generate_array_ops_numpy.py"
+XP_NAMES = [n for n in DTYPE_NAMES if hasattr(xp, n)]
+NUMPY_NAMES = [n for n in DTYPE_NAMES if not hasattr(ml_dtypes, n)]
+SHAPE = (2, 2)
+
+
+def np_array(name: str) -> Any:
+    make = np.zeros if name == "int1" else np.ones
+    return make(SHAPE, np.dtype(name))
+
+
+NUMPY: dict[str, Callable[..., Any]] = {
+    "matmul": np.matmul, "dot": np.dot, "tensordot": np.tensordot,
+    "einsum": lambda a, b, **kw: np.einsum("ij,jk->ik", a, b, **kw),
+    "where": np.where, "clip": np.clip,
+    "concatenate": lambda *arrays: np.concatenate(arrays),
+    "stack": lambda *arrays: np.stack(arrays),
+    "full_like": np.full_like,
+}
+XP: dict[str, Callable[..., Any]] = {
+    "cumsum": lambda x, **kw: xp.cumulative_sum(x, axis=0, **kw),
+    "cumprod": lambda x, **kw: xp.cumulative_prod(x, axis=0, **kw),
+    "concatenate": lambda *arrays: xp.concat(arrays),
+    "stack": lambda *arrays: xp.stack(arrays),
+}
+XP_OPS = [op for op in ARRAY_OPS if op not in ("dot", "einsum")]
+# The functions that take ``dtype=`` in each library.
+NUMPY_DTYPE = TAKES_DTYPE - {"dot", "tensordot"}
+XP_DTYPE = {"sum", "prod", "cumsum", "cumprod", "full_like"}
+
+
+def keywords(names: list[str], takes: set[str],
+             contracting: list[str] | None = None) -> Callable[[str], list[dict]]:
+    """No keywords; then each ``dtype=`` of ``names`` (of ``contracting``
+    for a contraction, where given) where the library's function takes
+    one, or ``float64`` alone to record the refusal where ours takes one
+    and the library's does not."""
+    def of(op: str) -> list[dict]:
+        if op in takes:
+            given = contracting if op in CONTRACTIONS and contracting else names
+            return [{}] + [{"dtype": n} for n in given]
+        return [{}, {"dtype": "float64"}] if op in TAKES_DTYPE else [{}]
+    return of
+
+
+def np_call(op: str, values: list, kw: dict) -> str:
+    function = NUMPY.get(op) or getattr(np, op)
+    return typed(ours(str(np.dtype(function(*values, **kw).dtype))))
+
+
+def xp_call(op: str, values: list, kw: dict) -> str:
+    function = XP.get(op) or getattr(xp, op)
+    if "dtype" in kw:
+        kw = {**kw, "dtype": getattr(xp, kw["dtype"])}
+    result = function(*values, **kw)
+    return typed(ours(str(result.dtype).removeprefix("array_api_strict.")))
+
+
+def main(argv: list[str] | None = None) -> None:
+    out = parse_args(__doc__, argv).out
+    head = golden_io.header(
+        GENERATOR,
+        {"numpy": np.__version__, "ml_dtypes": ml_dtypes.__version__,
+         "array_api_strict": xp.__version__},
+        array_api_strict_flags={
+            "api_version": xp.get_array_api_strict_flags()["api_version"]})
+    scalars = [(lambda v=v: v, form) for v, form in PY_SCALARS]
+
+    arrays = [(lambda n=n: np_array(n), n) for n in DTYPE_NAMES]
+    table = Table()
+    record_array_ops(table, "numpy", arrays, scalars, np_call,
+                     keywords=keywords(DTYPE_NAMES, NUMPY_DTYPE, NUMPY_NAMES))
+    forms = header_operands(arrays, scalars)
+    head["header"]["arrays"] = forms["arrays"]
+    write_op_table(out / "array_ops_numpy.jsonl", head, forms["operands"],
+                   table)
+
+    arrays = [(lambda n=n: xp.ones(SHAPE, dtype=getattr(xp, n)), n)
+              for n in XP_NAMES]
+    table = Table()
+    record_array_ops(table, "array-api", arrays, scalars, xp_call,
+                     ops=XP_OPS, keywords=keywords(XP_NAMES, XP_DTYPE))
+    forms = header_operands(arrays, scalars)
+    head["header"]["arrays"] = forms["arrays"]
+    write_op_table(out / "array_ops_array_api.jsonl", head,
+                   forms["operands"], table)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
