@@ -248,7 +248,8 @@ pub fn table_json_of(
                 .collect()
         })
         .collect();
-    let native: Vec<bool> = types
+    let native: Vec<bool> = question
+        .types(&types)
         .iter()
         .map(|spec| match spec {
             TypeSpec::DType(dtype) => policy.is_native(*dtype),

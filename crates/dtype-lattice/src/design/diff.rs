@@ -74,6 +74,7 @@ pub fn differences_in(
     types: &[TypeSpec],
     question: Question,
 ) -> Vec<Difference> {
+    let types = &question.types(types)[..];
     let policies = [left, right];
     let answers = policies.map(|policy| compared(policy, types, question));
     let mut found = Vec::new();
@@ -131,6 +132,7 @@ pub fn compared(
     types: &[TypeSpec],
     question: Question,
 ) -> Vec<Vec<Option<DType>>> {
+    let types = &question.types(types)[..];
     types
         .iter()
         .map(|&a| {
@@ -179,7 +181,7 @@ impl CellMarks {
         types: &[TypeSpec],
         question: Question,
     ) -> CellMarks {
-        let size = types.len();
+        let size = question.types(types).len();
         let mut cells = vec![vec![false; size]; size];
         for d in differences_in(policy, other, types, question) {
             cells[d.row][d.column] = true;
@@ -239,7 +241,11 @@ impl Comparison {
     ) -> Comparison {
         Comparison {
             names: names.map(str::to_owned),
-            labels: types.iter().map(|&t| type_label(t, label_style)).collect(),
+            labels: question
+                .types(types)
+                .iter()
+                .map(|&t| type_label(t, label_style))
+                .collect(),
             label_style,
             differences: differences_in(policies[0], policies[1], types, question),
             question,
