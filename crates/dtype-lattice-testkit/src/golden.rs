@@ -96,6 +96,10 @@ const PINNED: &[(&str, &[(&str, &str)])] = &[
         &[("torch", "2.15.0+cu132")],
     ),
     (
+        "conformance/generate_array_ops_torch.py",
+        &[("torch", "2.15.0+cu132")],
+    ),
+    (
         "conformance/generate_tensorflow.py",
         &[
             ("tensorflow", "2.21.0"),

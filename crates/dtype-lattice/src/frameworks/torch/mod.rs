@@ -61,6 +61,7 @@
 //! ```
 
 mod args;
+mod array_ops;
 mod forms;
 mod kernels;
 mod ops;
@@ -76,6 +77,7 @@ use crate::types::Op;
 use crate::types::OpForm;
 use crate::types::PromotionError;
 use crate::types::Typed;
+use crate::types::{ArrayCall, ArrayOp, Outcome};
 use crate::types::{DType, Kind};
 use crate::types::{Operand, OperandKind, PyScalar, TypeSpec};
 
@@ -196,8 +198,14 @@ impl Torch {
 
     /// The promotion of two operands read into their tiers.
     fn promote_tiers(&self, a: Tiered, b: Tiered) -> Result<ScalarType, PromotionError> {
+        self.promote_all_tiers(&[a, b])
+    }
+
+    /// `torch.result_type`'s state over any number of operands, as
+    /// `torch.where` and `torch.clamp` keep it.
+    fn promote_all_tiers(&self, operands: &[Tiered]) -> Result<ScalarType, PromotionError> {
         let mut tiers = Tiers::default();
-        for (slot, dtype) in [a, b] {
+        for &(slot, dtype) in operands {
             let tier = match slot {
                 Slot::Dim => &mut tiers.dim,
                 Slot::ZeroDim => &mut tiers.zero_dim,
@@ -209,9 +217,10 @@ impl Torch {
             .combine_categories(tiers.zero_dim, tiers.wrapped)
             .and_then(|lower| self.combine_categories(tiers.dim, lower));
         match combined {
-            // An operand sits in some tier, and combining keeps a defined tier.
-            Ok(result) => Ok(ScalarType::of(
-                result.expect("two operands leave a tier defined"),
+            Ok(Some(result)) => Ok(ScalarType::of(result)),
+            Ok(None) => Err(PromotionError::framework(
+                ErrorKind::Type,
+                "result_type needs at least one operand",
             )),
             Err(NoDType::Error(err)) => Err(err),
             Err(NoDType::HalfComplex(parts)) => Ok(ScalarType::HalfComplex(parts)),
@@ -638,6 +647,50 @@ impl Policy for Torch {
     /// ```
     fn assign(&self, target: Operand, value: Operand) -> Option<Result<Typed, PromotionError>> {
         Some(forms::assign(target, value))
+    }
+
+    /// PyTorch's reductions, contractions, `torch.where`, `torch.clamp`,
+    /// `torch.cat`, `torch.stack` and `torch.full_like` on the CPU, with
+    /// the type `torch._refs` computes a reduction in (`array_ops.rs`).
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::torch::Torch;
+    /// use dtype_lattice::{ArrayCall, ArrayOp, DType, Operand, Policy};
+    /// let x = Operand::dtype(DType::BFloat16);
+    /// let sum = Torch.array_op(ArrayCall::new(ArrayOp::Sum), &[x]).unwrap().unwrap();
+    /// assert_eq!(sum.to_string(), "bfloat16 (computes in float32)");
+    /// let y = Operand::dtype(DType::Float32);
+    /// let err = Torch.array_op(ArrayCall::new(ArrayOp::Dot), &[x, y]).unwrap().unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "dot : expected both vectors to have same dtype, but found BFloat16 and Float"
+    /// );
+    /// ```
+    fn array_op(
+        &self,
+        call: ArrayCall,
+        operands: &[Operand],
+    ) -> Option<Result<Outcome, PromotionError>> {
+        Some(array_ops::array_op(self, call, operands))
+    }
+
+    fn describe_array_op(&self, op: ArrayOp) -> Option<String> {
+        Some(array_ops::describe(op))
+    }
+
+    /// The first dtype of `torch._prims_common.elementwise_dtypes`: a
+    /// `float16` or `bfloat16` operation computes in `float32`, a
+    /// `complex32` one in `complex64` (PyTorch's "opmath").
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::torch::Torch;
+    /// use dtype_lattice::{DType, Op, Operand, Policy};
+    /// let x = Operand::dtype(DType::BFloat16);
+    /// assert_eq!(Torch.computes_in(Op::Add, &[x, x]), Some(DType::Float32));
+    /// assert_eq!(Torch.computes_in(Op::Less, &[x, x]), Some(DType::Float32));
+    /// ```
+    fn computes_in(&self, op: Op, operands: &[Operand]) -> Option<DType> {
+        array_ops::computes_in(self, op, operands)
     }
 }
 
