@@ -22,12 +22,28 @@
 //!     Torch.array_op(ArrayCall::new(op), &operands).unwrap()
 //! };
 //! assert_eq!(ask(ArrayOp::Sum, &[DType::Int8]).unwrap().to_string(), "int64");
-//! assert_eq!(ask(ArrayOp::Var, &[DType::Complex64]).unwrap().to_string(), "float32");
+//! let var = ask(ArrayOp::Var, &[DType::Complex64]).unwrap();
+//! assert_eq!(var.to_string(), "float32 (computes in complex64)"); // torch._refs.var
 //! let err = ask(ArrayOp::Matmul, &[DType::Float32, DType::Float64]).unwrap_err();
 //! assert_eq!(
 //!     err.to_string(),
 //!     "expected m1 and m2 to have the same dtype, but got: float != double"
 //! );
+//! let sum = ask(ArrayOp::Sum, &[DType::BFloat16]).unwrap();
+//! assert_eq!(sum.to_string(), "bfloat16 (computes in float32)");
+//! ```
+//!
+//! The elementwise operations' computation type is
+//! [`computes_in`](crate::Policy::computes_in)'s:
+//!
+//! ```
+//! use dtype_lattice::frameworks::torch::Torch;
+//! use dtype_lattice::{DType, Op, Operand, Policy};
+//! let x = Operand::dtype(DType::BFloat16);
+//! assert_eq!(Torch.computes_in(Op::Add, &[x, x]), Some(DType::Float32));
+//! assert_eq!(Torch.computes_in(Op::Less, &[x, Operand::py_int(2)]), Some(DType::Float32));
+//! let i = Operand::dtype(DType::Int8);
+//! assert_eq!(Torch.computes_in(Op::Add, &[i, i]), Some(DType::Int8));
 //! ```
 
 use super::args::{self, python_class, signature, Parser, Type};

@@ -649,23 +649,7 @@ impl Policy for Torch {
         Some(forms::assign(target, value))
     }
 
-    /// PyTorch's reductions, contractions, `torch.where`, `torch.clamp`,
-    /// `torch.cat`, `torch.stack` and `torch.full_like` on the CPU, with
-    /// the type `torch._refs` computes a reduction in (`array_ops.rs`).
-    ///
-    /// ```
-    /// use dtype_lattice::frameworks::torch::Torch;
-    /// use dtype_lattice::{ArrayCall, ArrayOp, DType, Operand, Policy};
-    /// let x = Operand::dtype(DType::BFloat16);
-    /// let sum = Torch.array_op(ArrayCall::new(ArrayOp::Sum), &[x]).unwrap().unwrap();
-    /// assert_eq!(sum.to_string(), "bfloat16 (computes in float32)");
-    /// let y = Operand::dtype(DType::Float32);
-    /// let err = Torch.array_op(ArrayCall::new(ArrayOp::Dot), &[x, y]).unwrap().unwrap_err();
-    /// assert_eq!(
-    ///     err.to_string(),
-    ///     "dot : expected both vectors to have same dtype, but found BFloat16 and Float"
-    /// );
-    /// ```
+    /// PyTorch's reductions, contractions and combinations (`array_ops.rs`).
     fn array_op(
         &self,
         call: ArrayCall,
@@ -678,17 +662,7 @@ impl Policy for Torch {
         Some(array_ops::describe(op))
     }
 
-    /// The first dtype of `torch._prims_common.elementwise_dtypes`: a
-    /// `float16` or `bfloat16` operation computes in `float32`, a
-    /// `complex32` one in `complex64` (PyTorch's "opmath").
-    ///
-    /// ```
-    /// use dtype_lattice::frameworks::torch::Torch;
-    /// use dtype_lattice::{DType, Op, Operand, Policy};
-    /// let x = Operand::dtype(DType::BFloat16);
-    /// assert_eq!(Torch.computes_in(Op::Add, &[x, x]), Some(DType::Float32));
-    /// assert_eq!(Torch.computes_in(Op::Less, &[x, x]), Some(DType::Float32));
-    /// ```
+    /// PyTorch's opmath type (`array_ops.rs`).
     fn computes_in(&self, op: Op, operands: &[Operand]) -> Option<DType> {
         array_ops::computes_in(self, op, operands)
     }
