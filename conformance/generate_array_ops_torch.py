@@ -56,6 +56,13 @@ Python references of PyTorch's operations, decide it:
   operation's reference in ``torch._refs`` is declared with (read from its
   ``elementwise_type_promotion_wrapper``).
 * contractions and the combinations: none recorded (no ``"computes"``).
+
+After the table come call lines (``golden_io.py``'s format, answers
+without a computation type) of calls off its grid: zero-dimensional
+tensors (``"0d:int8"``), which ``where`` and ``clamp`` promote in a tier of
+their own and ``cat`` refuses; Python numbers where a tensor belongs;
+conditions other than bool; sequences of one and three; numbers at the
+edges of a dtype's range (``EXTRA_CALLS``).
 """
 
 from __future__ import annotations
@@ -76,7 +83,7 @@ import generate_ops_torch  # noqa: E402
 import generate_torch  # noqa: E402
 from golden_array_ops import (CONTRACTIONS, REDUCTIONS,  # noqa: E402
                               TAKES_DTYPE, header_operands, record_array_ops)
-from golden_io import NotOurs, ours, parse_args  # noqa: E402
+from golden_io import NotOurs, answer, line, ours, parse_args  # noqa: E402
 from golden_ops import (OPS, PY_SCALARS, UNARY, Table, typed,  # noqa: E402
                         write_op_table)
 
@@ -242,6 +249,104 @@ def record_elementwise(table: Table, operands: list[tuple[Any, Any]]) -> None:
             table.lines[-1]["computes"] = computes
 
 
+COMPLEX_2J = {"complex": [0.0, 2.0]}
+# Calls off the table's grid, as (fn, operand forms).
+EXTRA_CALLS: list[tuple[str, list]] = [
+    ("where", ["bool", "0d:float16", "int8"]),
+    ("where", ["bool", "int8", "0d:float16"]),
+    ("where", ["bool", "float16", "0d:float64"]),
+    ("where", ["py:bool", "int8", "int8"]),
+    ("where", ["int8", "int8", "int8"]),
+    ("where", ["uint8", "int8", "int16"]),
+    ("where", ["0d:bool", "int8", 2.5]),
+    ("where", ["bool", 2.5, 2]),
+    ("where", ["bool", 2, COMPLEX_2J]),
+    ("where", ["bool", "float16", 100000]),
+    ("where", ["bool", "float32", 1e300]),
+    ("where", ["bool", "int64", 2**63]),
+    ("where", ["bool", "uint64", 2**63]),
+    ("where", ["bool", "uint8", -255]),
+    ("where", ["bool", "uint8", -256]),
+    ("clip", ["float16", "0d:float64"]),
+    ("clip", ["int8", "0d:float64"]),
+    ("clip", ["int8", "0d:int64", "0d:float32"]),
+    ("clip", ["uint8", 2, -300]),
+    ("clip", ["int8", 2, -129]),
+    ("clip", ["int8", -200, -300]),
+    ("clip", ["int64", 2**63]),
+    ("clip", ["float16", 10**10]),
+    ("clip", ["float16", 2, 10**10]),
+    ("clip", ["bool", "py:bool", "py:bool"]),
+    ("clip", [2, 3]),
+    ("clip", ["uint8", -256]),
+    ("concatenate", ["int8", "uint8", "float16"]),
+    ("concatenate", ["int8"]),
+    ("concatenate", ["int8", 2]),
+    ("concatenate", ["float32", "0d:float64"]),
+    ("stack", ["0d:float16", "0d:float64"]),
+    ("stack", ["int8", 2.5]),
+    ("stack", ["uint1", "float32", "int8"]),
+    ("sum", ["0d:int8"]),
+    ("sum", [2]),
+    ("mean", [2.5]),
+    ("any", ["py:bool"]),
+    ("var", [2.5]),
+    ("argmax", ["0d:bool"]),
+    ("cumsum", ["0d:float16"]),
+    ("matmul", ["float32", 2]),
+    ("matmul", [2, "float32"]),
+    ("dot", ["float32", 2]),
+    ("tensordot", ["float32", 2]),
+    ("tensordot", [2, "float32"]),
+    ("einsum", ["float32", 2]),
+    ("einsum", [2, "float32"]),
+    ("full_like", ["float16", 100000]),
+    ("full_like", ["int64", 2**63]),
+    ("full_like", ["uint8", -255]),
+    ("full_like", ["uint8", -256]),
+    ("full_like", ["float32", 1e39]),
+    ("full_like", ["uint8", 2500.0]),
+    ("full_like", [2, 2]),
+    ("full_like", ["0d:uint8", 300]),
+    ("full_like", ["float8_e4m3fn", 449]),
+    ("full_like", ["float8_e8m0fnu", -1]),
+]
+
+
+def value_of(form: Any) -> Any:
+    """The value a form stands for: a tensor of ones, 2 by 2 or
+    zero-dimensional, or a Python number."""
+    if form == "py:bool":
+        return True
+    if isinstance(form, dict):
+        return complex(*form["complex"])
+    if isinstance(form, str):
+        name = form.removeprefix("0d:")
+        shape = () if form.startswith("0d:") else (2, 2)
+        return generate_ops_torch.ones(name, shape)
+    return form
+
+
+def extra_calls() -> list[dict]:
+    """``EXTRA_CALLS`` as call lines, run on PyTorch; ``dot`` of 2 by 2
+    tensors flattened as the table's."""
+    lines = []
+    for fn, forms in EXTRA_CALLS:
+        def run(fn: str = fn, forms: list = forms) -> dict:
+            values = [value_of(f) for f in forms]
+            function = FUNCTIONS[fn]
+            if fn in ("concatenate", "stack"):
+                result = (torch.cat if fn == "concatenate"
+                          else torch.stack)(values)
+            elif fn == "dot":
+                result = torch.dot(*values)
+            else:
+                result = function(*values)
+            return {"dtype": name_of(result.dtype), "weak": False}
+        lines.append(line(fn, POLICY, forms, answer(run)))
+    return lines
+
+
 def main(argv: list[str] | None = None) -> None:
     out_dir = parse_args(__doc__, argv).out
     generate_torch.check_environment()
@@ -263,7 +368,8 @@ def main(argv: list[str] | None = None) -> None:
     head = generate_torch.header(GENERATOR)
     operands = header_operands(arrays, scalars)
     head["header"]["arrays"] = operands["arrays"]
-    write_op_table(out_dir / OUT_FILE, head, operands["operands"], table)
+    write_op_table(out_dir / OUT_FILE, head, operands["operands"], table,
+                   (head, extra_calls()))
 
 
 if __name__ == "__main__":
