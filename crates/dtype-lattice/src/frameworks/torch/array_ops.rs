@@ -47,10 +47,11 @@
 //! ```
 
 use super::args::{self, python_class, signature, Parser, Type};
+use super::combinations;
 use super::kernels::{
-    Types, BAREBONES, BOOL, CLASSIC, COMPLEX, FLOAT8, FLOATING, HALVES, INTEGRAL, ORDERED, REAL,
+    Types, BOOL, CLASSIC, COMPLEX, FLOAT8, FLOATING, HALVES, INTEGRAL, ORDERED, REAL,
 };
-use super::ops::{self, cast, copy, fill, is_integral, run};
+use super::ops::{self, cast, is_integral, run};
 use super::{
     check_tensors, is_float8, is_floating, known, scalar_type_name, tier, ScalarType, Slot, Tiered,
     Torch,
@@ -121,8 +122,6 @@ const ADDMM: Types = INTEGRAL
     .with(COMPLEX);
 /// `dot`'s and `bmm`'s (`torch.einsum`) types.
 const DOT: Types = REAL.with(COMPLEX);
-/// The kernels of `torch.clamp` (both bounds, or Python numbers).
-const CLAMP: Types = REAL.with(BAREBONES);
 
 /// The signatures `var`, `std`, `any` and `all` list where none takes the
 /// arguments; the other reductions have one that names the bad argument.
@@ -133,49 +132,6 @@ const VAR_SIGNATURES: &str = " * (Tensor input, tuple of ints dim, bool unbiased
 const ANY_SIGNATURES: &str = " * (Tensor input, *, Tensor out = None)\n * (Tensor input, tuple \
      of ints dim = None, bool keepdim = False, *, Tensor out = None)\n * (Tensor input, int dim, \
      bool keepdim = False, *, Tensor out = None)\n";
-const CLAMP_SIGNATURES: &str = " * (Tensor input, Tensor min = None, Tensor max = None, *, Tensor \
-     out = None)\n * (Tensor input, Number min = None, Number max = None, *, Tensor out = None)\n";
-
-/// `torch.where`'s signatures, in the parser's order.
-const WHERE: Parser = Parser {
-    name: "where",
-    signatures: &[
-        signature(&[(Type::Tensor, "condition")], false),
-        signature(
-            &[
-                (Type::Tensor, "condition"),
-                (Type::Tensor, "input"),
-                (Type::Tensor, "other"),
-            ],
-            true,
-        ),
-        signature(
-            &[
-                (Type::Tensor, "condition"),
-                (Type::Number, "self"),
-                (Type::Tensor, "other"),
-            ],
-            false,
-        ),
-        signature(
-            &[
-                (Type::Tensor, "condition"),
-                (Type::Tensor, "input"),
-                (Type::Number, "other"),
-            ],
-            false,
-        ),
-        signature(
-            &[
-                (Type::Tensor, "condition"),
-                (Type::Number, "self"),
-                (Type::Number, "other"),
-            ],
-            false,
-        ),
-    ],
-    numbers_as_tensors: false,
-};
 
 /// `torch.<op>(...)` on the CPU: [`Policy::array_op`](crate::Policy::array_op).
 pub(super) fn array_op(
@@ -199,10 +155,10 @@ pub(super) fn array_op(
         ArrayOp::Matmul | ArrayOp::Dot | ArrayOp::Tensordot | ArrayOp::Einsum => {
             contract(op, &arguments, dtype).map(Typed::strong)
         }
-        ArrayOp::Where => select(torch, &arguments),
-        ArrayOp::Clip => clamp(torch, &arguments),
-        ArrayOp::Concatenate | ArrayOp::Stack => join(torch, op, &arguments),
-        _ => full_like(&arguments, dtype),
+        ArrayOp::Where => combinations::select(torch, &arguments),
+        ArrayOp::Clip => combinations::clamp(torch, &arguments),
+        ArrayOp::Concatenate | ArrayOp::Stack => combinations::join(torch, op, &arguments),
+        _ => combinations::full_like(&arguments, dtype),
     };
     result.map(Outcome::of)
 }
@@ -217,7 +173,7 @@ fn opmath(dtype: DType) -> DType {
     }
 }
 
-fn framework(kind: ErrorKind, message: impl Into<String>) -> PromotionError {
+pub(super) fn framework(kind: ErrorKind, message: impl Into<String>) -> PromotionError {
     PromotionError::framework(kind, message.into())
 }
 
@@ -350,7 +306,7 @@ fn is_inexact(dtype: DType) -> bool {
 }
 
 /// The dtype of a tensor operand, `None` for a Python number.
-fn tensor(operand: &Operand) -> Option<DType> {
+pub(super) fn tensor(operand: &Operand) -> Option<DType> {
     match operand.kind() {
         OperandKind::DType(dtype)
         | OperandKind::ZeroDim(dtype)
@@ -459,15 +415,6 @@ const DOT_PARSER: Parser = Parser {
     )],
     numbers_as_tensors: false,
 };
-/// `torch.full_like(input, fill_value)`.
-const FULL_LIKE: Parser = Parser {
-    name: "full_like",
-    signatures: &[signature(
-        &[(Type::Tensor, "input"), (Type::Number, "fill_value")],
-        false,
-    )],
-    numbers_as_tensors: false,
-};
 
 fn zero_dim(arguments: &[Operand]) -> bool {
     arguments
@@ -509,322 +456,6 @@ fn cpp_type(dtype: DType) -> String {
         DType::Complex128 => "c10::complex<double>".to_owned(),
         other => format!("c10::{}", scalar_type_name(other)),
     }
-}
-
-/// The name `c10::checked_convert` gives the type it converts a Python
-/// number to.
-fn converted_name(dtype: DType) -> String {
-    match dtype {
-        DType::Int32 => "int".to_owned(),
-        DType::Float32 => "float".to_owned(),
-        DType::Float64 => "double".to_owned(),
-        d if d.is_integer() => format!("{}_t", d.name()),
-        other => format!("c10::{}", scalar_type_name(other)),
-    }
-}
-
-/// The largest finite value of a float type.
-fn float_max(dtype: DType) -> f64 {
-    match dtype {
-        DType::Float16 => 65504.0,
-        DType::BFloat16 => 3.389_531_389_251_535_5e38,
-        DType::Float32 => f64::from(f32::MAX),
-        DType::Float8E4M3Fn => 448.0,
-        DType::Float8E4M3Fnuz => 240.0,
-        DType::Float8E5M2 | DType::Float8E5M2Fnuz => 57344.0,
-        DType::Float8E8M0Fnu => 1.701_411_834_604_692_3e38,
-        _ => f64::MAX,
-    }
-}
-
-/// An integer type's least and greatest values.
-fn int_range(dtype: DType) -> (i128, i128) {
-    let bits = dtype.bits().min(64);
-    if dtype.kind() == Kind::Unsigned {
-        (0, (1 << bits) - 1)
-    } else {
-        (-(1 << (bits - 1)), (1 << (bits - 1)) - 1)
-    }
-}
-
-/// A Python number's value.
-#[derive(Clone, Copy)]
-enum Number {
-    Int(i128),
-    Float(f64),
-    /// A complex number with an imaginary part.
-    Complex,
-}
-
-impl Number {
-    fn of(operand: &Operand) -> Option<Number> {
-        Some(match operand.kind() {
-            OperandKind::PyInt(n) => Number::Int(n),
-            OperandKind::PyBool(b) => Number::Int(i128::from(b)),
-            OperandKind::PyFloat(x) => Number::Float(x),
-            OperandKind::PyComplex { imag, .. } if imag != 0.0 => Number::Complex,
-            OperandKind::PyComplex { real, .. } => Number::Float(real),
-            _ => return None,
-        })
-    }
-
-    /// Whether it lies in `least..=most`.
-    fn within(self, least: i128, most: i128) -> bool {
-        match self {
-            Number::Int(n) => (least..=most).contains(&n),
-            Number::Float(x) => x >= least as f64 && x <= most as f64,
-            Number::Complex => false,
-        }
-    }
-
-    fn as_f64(self) -> f64 {
-        match self {
-            Number::Int(n) => n as f64,
-            Number::Float(x) => x,
-            Number::Complex => f64::NAN,
-        }
-    }
-}
-
-/// `c10::checked_convert` of a Python number to `to`, as `torch.full_like`
-/// fills with it: an integer must fit (an unsigned one down to minus its
-/// greatest value, as C++ wraps), a finite float too; a complex number
-/// with an imaginary part converts to no real type.
-fn checked_convert(number: &Operand, to: DType) -> Result<(), PromotionError> {
-    let Some(number) = Number::of(number) else {
-        return Ok(());
-    };
-    let fits = match (to.kind(), number) {
-        (Kind::Bool | Kind::Complex, _) => true,
-        (_, Number::Complex) => false,
-        (Kind::Signed | Kind::Unsigned, _) => {
-            let (least, most) = int_range(to);
-            let least = if to.kind() == Kind::Unsigned {
-                -most
-            } else {
-                least
-            };
-            number.within(least, most)
-        }
-        _ => {
-            let x = number.as_f64();
-            !x.is_finite() || x.abs() <= float_max(to)
-        }
-    };
-    if fits {
-        Ok(())
-    } else {
-        Err(framework(
-            ErrorKind::Runtime,
-            format!(
-                "value cannot be converted to type {} without overflow",
-                converted_name(to)
-            ),
-        ))
-    }
-}
-
-/// `torch.where(condition, x, y)`: `torch.result_type` of `x` and `y`, a
-/// tensor cast to it, a Python number filled into it.
-fn select(torch: &Torch, arguments: &[Operand]) -> Result<Typed, PromotionError> {
-    args::parse(&WHERE, arguments)?;
-    let [condition, values @ ..] = arguments else {
-        unreachable!("counted: where takes three operands")
-    };
-    if let Some(c) = tensor(condition).filter(|&c| c != DType::Bool && c != DType::UInt8) {
-        return Err(framework(
-            ErrorKind::Runtime,
-            format!(
-                "where expected condition to be a boolean tensor, but got a tensor with dtype {}",
-                scalar_type_name(c)
-            ),
-        ));
-    }
-    let tiered = values
-        .iter()
-        .map(tier)
-        .collect::<Result<Vec<Tiered>, _>>()?;
-    let common = torch.promote_all_tiers(&tiered)?;
-    for (operand, &tiered) in values.iter().zip(&tiered) {
-        if tensor(operand).is_some() {
-            cast(tiered, common)?;
-        } else {
-            fill(common, tiered)?;
-            // The reduced floats take any value unchecked (measured).
-            let checked = !is_floating(common.dtype()?) || common.dtype()?.bits() >= 32;
-            if checked {
-                checked_convert(operand, common.dtype()?)?;
-            }
-        }
-    }
-    common.dtype().map(Typed::strong)
-}
-
-/// `torch.clamp(x, min)` and `torch.clamp(x, min, max)`: tensor bounds
-/// promote with `x` and run `maximum` or `clamp`; Python numbers join the
-/// promotion only of an `x` that is not floating, and must fit the result.
-fn clamp(torch: &Torch, arguments: &[Operand]) -> Result<Typed, PromotionError> {
-    let [input, bounds @ ..] = arguments else {
-        unreachable!("counted: clip takes two or three operands")
-    };
-    let tensors = bounds.iter().all(|b| tensor(b).is_some());
-    let numbers = bounds.iter().all(|b| Number::of(b).is_some());
-    let x = match tensor(input) {
-        Some(x) if tensors || numbers => x,
-        _ => {
-            let classes: Vec<&str> = arguments.iter().map(python_class).collect();
-            return Err(framework(
-                ErrorKind::Type,
-                format!(
-                    "clamp() received an invalid combination of arguments - got ({}), but \
-                     expected one of:\n{CLAMP_SIGNATURES}",
-                    classes.join(", ")
-                ),
-            ));
-        }
-    };
-    let complex = || {
-        framework(
-            ErrorKind::NotImplemented,
-            "clamp is not supported for complex types",
-        )
-    };
-    if x.kind() == Kind::Complex {
-        return Err(complex());
-    }
-    let tiered = arguments
-        .iter()
-        .map(tier)
-        .collect::<Result<Vec<Tiered>, _>>()?;
-    let both = bounds.len() == 2;
-    if tensors {
-        let common = torch.promote_all_tiers(&tiered)?;
-        for &operand in &tiered {
-            cast(operand, common)?;
-        }
-        match both {
-            true => run("clamp_cpu", CLAMP, common)?,
-            false => run("maximum_cpu", ORDERED.with(BAREBONES), common)?,
-        }
-        return common.dtype().map(Typed::strong);
-    }
-    let common = if is_floating(x) {
-        ScalarType::of(x)
-    } else {
-        torch.promote_all_tiers(&tiered)?
-    };
-    let dtype = common.dtype()?;
-    if dtype.kind() == Kind::Complex {
-        return Err(complex());
-    }
-    cast(tiered[0], common)?;
-    // The bounds are read as doubles before the kernel is chosen.
-    if bounds
-        .iter()
-        .any(|b| matches!(Number::of(b), Some(Number::Complex)))
-    {
-        return Err(framework(
-            ErrorKind::Runtime,
-            "value cannot be converted to type double without overflow",
-        ));
-    }
-    let kernel = if both {
-        "clamp_scalar_cpu"
-    } else {
-        "clamp_min_scalar_cpu"
-    };
-    run(kernel, CLAMP, common)?;
-    if dtype.is_integer() {
-        let (least, most) = int_range(dtype);
-        for (at, bound) in bounds.iter().enumerate() {
-            let Some(v) = Number::of(bound) else { continue };
-            // Only a lower bound above the type, or an upper one below it.
-            let (which, outside) = if at == 0 {
-                ("min", !v.within(i128::MIN, most))
-            } else {
-                ("max", !v.within(least, i128::MAX))
-            };
-            if outside {
-                return Err(framework(
-                    ErrorKind::Runtime,
-                    format!(
-                        "Clamp {which} value {} is outside the representable range of {}",
-                        cpp_double(v.as_f64()),
-                        scalar_type_name(dtype)
-                    ),
-                ));
-            }
-        }
-    } else {
-        for bound in bounds {
-            checked_convert(bound, dtype)?;
-        }
-    }
-    Ok(Typed::strong(dtype))
-}
-
-/// A double as C++'s `ostream` prints it: six significant digits.
-fn cpp_double(v: f64) -> String {
-    if v.fract() == 0.0 && v.abs() < 1e6 {
-        return format!("{v:.0}");
-    }
-    let text = format!("{v:.5e}");
-    let (mantissa, exponent) = text.split_once('e').unwrap_or((&text, "0"));
-    let mantissa = mantissa.trim_end_matches('0').trim_end_matches('.');
-    let exponent: i32 = exponent.parse().unwrap_or(0);
-    let sign = if exponent < 0 { '-' } else { '+' };
-    format!("{mantissa}e{sign}{:02}", exponent.abs())
-}
-
-/// `torch.cat` and `torch.stack` of the tensors: their promotion, each
-/// copied into it.
-fn join(torch: &Torch, op: ArrayOp, arguments: &[Operand]) -> Result<Typed, PromotionError> {
-    let mut dtypes = Vec::with_capacity(arguments.len());
-    for (at, operand) in arguments.iter().enumerate() {
-        let Some(dtype) = tensor(operand) else {
-            return Err(framework(
-                ErrorKind::Type,
-                format!(
-                    "expected Tensor as element {at} in argument 0, but got {}",
-                    python_class(operand)
-                ),
-            ));
-        };
-        dtypes.push(dtype);
-    }
-    if op == ArrayOp::Concatenate {
-        if let Some(at) = arguments
-            .iter()
-            .position(|o| matches!(o.kind(), OperandKind::ZeroDim(_)))
-        {
-            return Err(framework(
-                ErrorKind::Runtime,
-                format!("zero-dimensional tensor (at position {at}) cannot be concatenated"),
-            ));
-        }
-    }
-    let mut common = dtypes[0];
-    for &dtype in &dtypes[1..] {
-        common = torch.promote(common, dtype)?;
-    }
-    for &dtype in &dtypes {
-        copy("copy_kernel", ScalarType::of(dtype), ScalarType::of(common))?;
-    }
-    Ok(Typed::strong(common))
-}
-
-/// `torch.full_like(x, value, dtype=...)`: `x`'s dtype or `dtype=`, filled
-/// with the value, which must fit it.
-fn full_like(arguments: &[Operand], dtype: Option<DType>) -> Result<Typed, PromotionError> {
-    args::parse(&FULL_LIKE, arguments)?;
-    let [input, number] = arguments else {
-        unreachable!("counted: full_like takes two operands")
-    };
-    let x = tier(input)?;
-    let target = dtype.unwrap_or(x.1);
-    fill(ScalarType::of(target), x)?;
-    checked_convert(number, target)?;
-    Ok(Typed::strong(target))
 }
 
 /// The type PyTorch computes an elementwise `op` in, as
@@ -940,13 +571,6 @@ mod tests {
             let reduction = op.family() == crate::types::Family::Reduction;
             assert_eq!(REDUCTIONS.iter().any(|r| r.0 == op), reduction, "{op}");
         }
-    }
-
-    #[test]
-    fn doubles_print_as_cpp_does() {
-        assert_eq!(cpp_double(300.0), "300");
-        assert_eq!(cpp_double(-300.0), "-300");
-        assert_eq!(cpp_double(9_223_372_036_854_775_808.0), "9.22337e+18");
     }
 
     #[test]

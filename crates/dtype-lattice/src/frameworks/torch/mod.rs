@@ -62,6 +62,7 @@
 
 mod args;
 mod array_ops;
+mod combinations;
 mod forms;
 mod kernels;
 mod ops;
