@@ -37,7 +37,9 @@ Calls (``x``, ``a``, ``b`` arrays, ``s`` an operand, ``kw`` the row's
 ``dtype=``: every dtype for the functions that take it (``sum``, ``prod``,
 ``cumsum``, ``cumprod``, ``mean``, ``full_like``); ``dtype=torch.float32``
 alone for those the library's ``ArrayOp`` gives one but PyTorch does not
-(``var``, ``std`` and the contractions), recording the refusal.
+(``var``, ``std`` and the contractions), recording the refusal; and JAX's
+``promote_integers=False`` for ``sum``, ``prod``, ``cumsum``, ``cumprod``,
+which PyTorch refuses too.
 
 ``"computes"`` (the type each call computes in), as ``torch._refs``, the
 Python references of PyTorch's operations, decide it:
@@ -90,13 +92,17 @@ from golden_ops import (OPS, PY_SCALARS, UNARY, Table, typed,  # noqa: E402
 GENERATOR = "conformance/generate_array_ops_torch.py"
 POLICY = "torch"
 OUT_FILE = "array_ops_torch.jsonl"
+# The functions JAX gives ``promote_integers=``, which PyTorch refuses.
+PROMOTE_INTEGERS = {"sum", "prod", "cumsum", "cumprod"}
 # The functions that take ``dtype=``.
 TORCH_TAKES_DTYPE = {"sum", "prod", "cumsum", "cumprod", "mean", "full_like"}
 EINSUM = "ij,jk->ik"
 
 
 def dtype_of(kw: dict) -> dict:
-    return {k: getattr(torch, v) for k, v in kw.items()}
+    """The keywords as PyTorch takes them: ``dtype`` a ``torch.dtype``."""
+    return {k: getattr(torch, v) if k == "dtype" else v
+            for k, v in kw.items()}
 
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {
@@ -216,7 +222,9 @@ def elementwise_computes(op: str, values: list) -> str:
 def keywords(dtypes: list[str]) -> Callable[[str], list[dict]]:
     def of(op: str) -> list[dict]:
         if op in TORCH_TAKES_DTYPE:
-            return [{}, *({"dtype": d} for d in dtypes)]
+            jax_only = ([{"promote_integers": False}]
+                        if op in PROMOTE_INTEGERS else [])
+            return [{}, *({"dtype": d} for d in dtypes), *jax_only]
         if op in TAKES_DTYPE:
             return [{}, {"dtype": "float32"}]
         return [{}]

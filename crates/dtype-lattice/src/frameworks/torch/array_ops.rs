@@ -149,7 +149,8 @@ pub(super) fn array_op(
     let dtype = call.dtype().map(known).transpose()?;
     let op = call.op();
     if let Some((_, name, kernel, rule)) = REDUCTIONS.iter().find(|r| r.0 == op) {
-        return reduce(name, kernel, *rule, &arguments, dtype);
+        let promote_integers = call.promote_integers().is_some();
+        return reduce(name, kernel, *rule, &arguments, dtype, promote_integers);
     }
     let result = match op {
         ArrayOp::Matmul | ArrayOp::Dot | ArrayOp::Tensordot | ArrayOp::Einsum => {
@@ -184,6 +185,7 @@ fn reduce(
     rule: Reduce,
     arguments: &[Operand],
     dtype: Option<DType>,
+    promote_integers: bool,
 ) -> Result<Outcome, PromotionError> {
     let [input] = arguments else {
         unreachable!("counted: a reduction takes one operand")
@@ -209,6 +211,25 @@ fn reduce(
             },
         ));
     };
+    if promote_integers {
+        return Err(framework(
+            ErrorKind::Type,
+            match name {
+                "sum" | "prod" => format!(
+                    "{name}() received an invalid combination of arguments - got (Tensor, \
+                     promote_integers=bool), but expected one of:\n * (Tensor input, *, \
+                     torch.dtype dtype = None)\n * (Tensor input, {} dim, bool keepdim = \
+                     False, *, torch.dtype dtype = None, Tensor out = None)\n",
+                    if name == "sum" {
+                        "tuple of ints"
+                    } else {
+                        "int"
+                    }
+                ),
+                _ => format!("{name}() got an unexpected keyword argument 'promote_integers'"),
+            },
+        ));
+    }
     if let (Some(_), true) = (dtype, spread) {
         let list = VAR_SIGNATURES.replace(
             "unbiased = True)\n",
