@@ -64,7 +64,7 @@ without a computation type) of calls off its grid: zero-dimensional
 tensors (``"0d:int8"``), which ``where`` and ``clamp`` promote in a tier of
 their own and ``cat`` refuses; Python numbers where a tensor belongs;
 conditions other than bool; sequences of one and three; numbers at the
-edges of a dtype's range (``EXTRA_CALLS``).
+edges of a dtype's range; ``clamp``'s bounds ``None`` (``EXTRA_CALLS``).
 """
 
 from __future__ import annotations
@@ -287,6 +287,19 @@ EXTRA_CALLS: list[tuple[str, list]] = [
     ("clip", ["bool", "py:bool", "py:bool"]),
     ("clip", [2, 3]),
     ("clip", ["uint8", -256]),
+    ("clip", ["int8", None]),
+    ("clip", ["int8", None, None]),
+    ("clip", ["int8", None, 3]),
+    ("clip", ["int8", None, 3.5]),
+    ("clip", ["int8", None, -300]),
+    ("clip", ["bool", None, "py:bool"]),
+    ("clip", ["int8", None, "float16"]),
+    ("clip", ["bool", None, "bool"]),
+    ("clip", ["int8", 2, None]),
+    ("clip", ["int8", "float16", None]),
+    ("clip", ["float8_e5m2", "float8_e5m2", None]),
+    ("clip", ["float8_e5m2", None, 3]),
+    ("clip", ["int8", None, "complex64"]),
     ("concatenate", ["int8", "uint8", "float16"]),
     ("concatenate", ["int8"]),
     ("concatenate", ["int8", 2]),

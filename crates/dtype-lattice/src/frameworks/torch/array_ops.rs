@@ -174,10 +174,6 @@ fn opmath(dtype: DType) -> DType {
     }
 }
 
-pub(super) fn framework(kind: ErrorKind, message: impl Into<String>) -> PromotionError {
-    PromotionError::framework(kind, message.into())
-}
-
 /// A reduction of one tensor, with `dtype=` if given.
 fn reduce(
     name: &str,
@@ -198,7 +194,7 @@ fn reduce(
     };
     let Some(x) = tensor(input) else {
         let class = python_class(input);
-        return Err(framework(
+        return Err(PromotionError::framework(
             ErrorKind::Type,
             match listed {
                 Some(list) => format!(
@@ -212,7 +208,7 @@ fn reduce(
         ));
     };
     if promote_integers {
-        return Err(framework(
+        return Err(PromotionError::framework(
             ErrorKind::Type,
             match name {
                 "sum" | "prod" => format!(
@@ -236,7 +232,7 @@ fn reduce(
             "unbiased = True)\n      didn't match because some of the keywords were incorrect: \
              dtype\n",
         );
-        return Err(framework(
+        return Err(PromotionError::framework(
             ErrorKind::Type,
             format!(
                 "{name}() received an invalid combination of arguments - got (Tensor, \
@@ -260,7 +256,7 @@ fn reduce(
         Reduce::Mean => {
             let target = dtype.unwrap_or(x);
             if !is_inexact(target) {
-                return Err(framework(
+                return Err(PromotionError::framework(
                     ErrorKind::NotImplemented,
                     format!(
                         "mean(): could not infer output dtype. {} dtype must be either a \
@@ -276,13 +272,13 @@ fn reduce(
         }
         Reduce::Spread => {
             if !is_inexact(x) {
-                return Err(framework(
+                return Err(PromotionError::framework(
                     ErrorKind::NotImplemented,
                     "std and var only support floating point and complex dtypes",
                 ));
             }
             if is_float8(x) {
-                return Err(framework(
+                return Err(PromotionError::framework(
                     ErrorKind::Runtime,
                     format!("{kernel}: Unsupported dtype {}", scalar_type_name(x)),
                 ));
@@ -300,7 +296,7 @@ fn reduce(
                 _ => None,
             };
             if let Some((kind, what)) = refused {
-                return Err(framework(
+                return Err(PromotionError::framework(
                     kind,
                     format!("{name}(): does not support {what} input"),
                 ));
@@ -350,7 +346,7 @@ fn contract(
         _ => "einsum",
     };
     if dtype.is_some() {
-        return Err(framework(
+        return Err(PromotionError::framework(
             ErrorKind::Type,
             format!("{name}() got an unexpected keyword argument 'dtype'"),
         ));
@@ -370,12 +366,12 @@ fn contract(
             let at = usize::from(first.is_some());
             let class = python_class(&arguments[at]);
             return Err(if op == ArrayOp::Tensordot {
-                framework(
+                PromotionError::framework(
                     ErrorKind::Attribute,
                     format!("'{class}' object has no attribute 'dim'"),
                 )
             } else {
-                framework(
+                PromotionError::framework(
                     ErrorKind::Type,
                     format!("expected Tensor as element {at} in argument 1, but got {class}"),
                 )
@@ -413,7 +409,7 @@ fn contract(
                 of_b.name()
             ),
         };
-        return Err(framework(ErrorKind::Runtime, message));
+        return Err(PromotionError::framework(ErrorKind::Runtime, message));
     }
     run(kernel.0, kernel.1, of_a)?;
     Ok(a)
@@ -446,7 +442,7 @@ fn zero_dim(arguments: &[Operand]) -> bool {
 /// A contraction of a zero-dimensional tensor, which PyTorch refuses with
 /// the operands' numbers of dimensions: a dtype operand has none said.
 fn zero_dim_contraction(name: &str) -> PromotionError {
-    framework(
+    PromotionError::framework(
         ErrorKind::Value,
         format!(
             "dtype-lattice models torch.{name} of tensors with dimensions; PyTorch refuses a \

@@ -19,7 +19,7 @@
 //! ```
 
 use super::args::{self, python_class, signature, Parser, Type};
-use super::array_ops::{framework, tensor};
+use super::array_ops::tensor;
 use super::kernels::{Types, BAREBONES, ORDERED, REAL};
 use super::ops::{cast, copy, fill, run};
 use super::{is_floating, scalar_type_name, tier, ScalarType, Tiered, Torch};
@@ -186,7 +186,7 @@ fn checked_convert(number: &Operand, to: DType) -> Result<(), PromotionError> {
     if fits {
         Ok(())
     } else {
-        Err(framework(
+        Err(PromotionError::framework(
             ErrorKind::Runtime,
             format!(
                 "value cannot be converted to type {} without overflow",
@@ -204,7 +204,7 @@ pub(super) fn select(torch: &Torch, arguments: &[Operand]) -> Result<Typed, Prom
         unreachable!("counted: where takes three operands")
     };
     if let Some(c) = tensor(condition).filter(|&c| c != DType::Bool && c != DType::UInt8) {
-        return Err(framework(
+        return Err(PromotionError::framework(
             ErrorKind::Runtime,
             format!(
                 "where expected condition to be a boolean tensor, but got a tensor with dtype {}",
@@ -232,20 +232,28 @@ pub(super) fn select(torch: &Torch, arguments: &[Operand]) -> Result<Typed, Prom
     common.dtype().map(Typed::strong)
 }
 
-/// `torch.clamp(x, min)` and `torch.clamp(x, min, max)`: tensor bounds
-/// promote with `x` and run `maximum` or `clamp`; Python numbers join the
-/// promotion only of an `x` that is not floating, and must fit the result.
+/// `torch.clamp(x, min)` and `torch.clamp(x, min, max)`, a bound `None`
+/// where not given: tensor bounds promote with `x` and run `maximum`,
+/// `minimum` or `clamp`; Python numbers join the promotion only of an `x`
+/// that is not floating, and must fit the result.
 pub(super) fn clamp(torch: &Torch, arguments: &[Operand]) -> Result<Typed, PromotionError> {
     let [input, bounds @ ..] = arguments else {
         unreachable!("counted: clip takes two or three operands")
     };
-    let tensors = bounds.iter().all(|b| tensor(b).is_some());
-    let numbers = bounds.iter().all(|b| Number::of(b).is_some());
+    // Each bound given, with whether it is the lower one.
+    let given: Vec<(bool, &Operand)> = bounds
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| !b.is_none())
+        .map(|(at, b)| (at == 0, b))
+        .collect();
+    let tensors = given.iter().all(|(_, b)| tensor(b).is_some());
+    let numbers = given.iter().all(|(_, b)| Number::of(b).is_some());
     let x = match tensor(input) {
         Some(x) if tensors || numbers => x,
         _ => {
             let classes: Vec<&str> = arguments.iter().map(python_class).collect();
-            return Err(framework(
+            return Err(PromotionError::framework(
                 ErrorKind::Type,
                 format!(
                     "clamp() received an invalid combination of arguments - got ({}), but \
@@ -255,8 +263,14 @@ pub(super) fn clamp(torch: &Torch, arguments: &[Operand]) -> Result<Typed, Promo
             ));
         }
     };
+    if given.is_empty() {
+        return Err(PromotionError::framework(
+            ErrorKind::Runtime,
+            "torch.clamp: At least one of 'min' or 'max' must not be None",
+        ));
+    }
     let complex = || {
-        framework(
+        PromotionError::framework(
             ErrorKind::NotImplemented,
             "clamp is not supported for complex types",
         )
@@ -264,20 +278,22 @@ pub(super) fn clamp(torch: &Torch, arguments: &[Operand]) -> Result<Typed, Promo
     if x.kind() == Kind::Complex {
         return Err(complex());
     }
-    let tiered = arguments
-        .iter()
-        .map(tier)
-        .collect::<Result<Vec<Tiered>, _>>()?;
-    let both = bounds.len() == 2;
+    let mut tiered = vec![tier(input)?];
+    for (_, bound) in &given {
+        tiered.push(tier(bound)?);
+    }
+    let (lower, upper) = (given.iter().any(|g| g.0), given.iter().any(|g| !g.0));
     if tensors {
         let common = torch.promote_all_tiers(&tiered)?;
         for &operand in &tiered {
             cast(operand, common)?;
         }
-        match both {
-            true => run("clamp_cpu", CLAMP, common)?,
-            false => run("maximum_cpu", ORDERED.with(BAREBONES), common)?,
-        }
+        let kernel = match (lower, upper) {
+            (true, true) => ("clamp_cpu", CLAMP),
+            (true, false) => ("maximum_cpu", ORDERED.with(BAREBONES)),
+            _ => ("minimum_cpu", ORDERED.with(BAREBONES)),
+        };
+        run(kernel.0, kernel.1, common)?;
         return common.dtype().map(Typed::strong);
     }
     let common = if is_floating(x) {
@@ -291,45 +307,44 @@ pub(super) fn clamp(torch: &Torch, arguments: &[Operand]) -> Result<Typed, Promo
     }
     cast(tiered[0], common)?;
     // The bounds are read as doubles before the kernel is chosen.
-    if bounds
+    if given
         .iter()
-        .any(|b| matches!(Number::of(b), Some(Number::Complex)))
+        .any(|(_, b)| matches!(Number::of(b), Some(Number::Complex)))
     {
-        return Err(framework(
+        return Err(PromotionError::framework(
             ErrorKind::Runtime,
             "value cannot be converted to type double without overflow",
         ));
     }
-    let kernel = if both {
-        "clamp_scalar_cpu"
-    } else {
-        "clamp_min_scalar_cpu"
+    let kernel = match (lower, upper) {
+        (true, true) => "clamp_scalar_cpu",
+        (true, false) => "clamp_min_scalar_cpu",
+        _ => "clamp_max_scalar_cpu",
     };
     run(kernel, CLAMP, common)?;
-    if dtype.is_integer() {
-        let (least, most) = int_range(dtype);
-        for (at, bound) in bounds.iter().enumerate() {
-            let Some(v) = Number::of(bound) else { continue };
-            // Only a lower bound above the type, or an upper one below it.
-            let (which, outside) = if at == 0 {
-                ("min", !v.within(i128::MIN, most))
-            } else {
-                ("max", !v.within(least, i128::MAX))
-            };
-            if outside {
-                return Err(framework(
-                    ErrorKind::Runtime,
-                    format!(
-                        "Clamp {which} value {} is outside the representable range of {}",
-                        cpp_double(v.as_f64()),
-                        scalar_type_name(dtype)
-                    ),
-                ));
-            }
-        }
-    } else {
-        for bound in bounds {
+    for &(is_lower, bound) in &given {
+        if !dtype.is_integer() {
             checked_convert(bound, dtype)?;
+            continue;
+        }
+        let Some(v) = Number::of(bound) else { continue };
+        let (least, most) = int_range(dtype);
+        // Only a lower bound above the type, or an upper one below it,
+        // clamps every value out of it.
+        let (which, outside) = if is_lower {
+            ("min", !v.within(i128::MIN, most))
+        } else {
+            ("max", !v.within(least, i128::MAX))
+        };
+        if outside {
+            return Err(PromotionError::framework(
+                ErrorKind::Runtime,
+                format!(
+                    "Clamp {which} value {} is outside the representable range of {}",
+                    cpp_double(v.as_f64()),
+                    scalar_type_name(dtype)
+                ),
+            ));
         }
     }
     Ok(Typed::strong(dtype))
@@ -358,7 +373,7 @@ pub(super) fn join(
     let mut dtypes = Vec::with_capacity(arguments.len());
     for (at, operand) in arguments.iter().enumerate() {
         let Some(dtype) = tensor(operand) else {
-            return Err(framework(
+            return Err(PromotionError::framework(
                 ErrorKind::Type,
                 format!(
                     "expected Tensor as element {at} in argument 0, but got {}",
@@ -373,7 +388,7 @@ pub(super) fn join(
             .iter()
             .position(|o| matches!(o.kind(), OperandKind::ZeroDim(_)))
         {
-            return Err(framework(
+            return Err(PromotionError::framework(
                 ErrorKind::Runtime,
                 format!("zero-dimensional tensor (at position {at}) cannot be concatenated"),
             ));
