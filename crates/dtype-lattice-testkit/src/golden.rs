@@ -138,6 +138,10 @@ const PINNED: &[(&str, &[(&str, &str)])] = &[
         "conformance/generate_forms_paddle.py",
         &[("paddlepaddle", "3.3.1")],
     ),
+    (
+        "conformance/generate_array_ops_paddle.py",
+        &[("paddlepaddle", "3.3.1")],
+    ),
     ("conformance/generate_keras.py", KERAS),
     ("conformance/generate_ops_keras.py", KERAS),
     (
