@@ -27,8 +27,8 @@ use super::kernels::{kernel, Kernel};
 use super::methods::not_a_tensor;
 use super::{form, known, Form};
 use crate::frameworks::common::array_ops::counted;
-use crate::types::{ArrayCall, ArrayOp, DType, ErrorKind, Operand, Outcome, PromotionError};
 use crate::types::Typed;
+use crate::types::{ArrayCall, ArrayOp, DType, ErrorKind, Operand, Outcome, PromotionError};
 
 use DType::{
     BFloat16 as BF16, Bool, Complex128 as C128, Complex64 as C64, Float16 as F16, Float32 as F32,
