@@ -104,6 +104,10 @@ const PINNED: &[(&str, &[(&str, &str)])] = &[
         &[("torch", "2.15.0+cu132")],
     ),
     (
+        "conformance/generate_array_ops_torch.py",
+        &[("torch", "2.15.0+cu132")],
+    ),
+    (
         "conformance/generate_tensorflow.py",
         &[
             ("tensorflow", "2.21.0"),
@@ -140,6 +144,10 @@ const PINNED: &[(&str, &[(&str, &str)])] = &[
     ),
     (
         "conformance/generate_forms_paddle.py",
+        &[("paddlepaddle", "3.3.1")],
+    ),
+    (
+        "conformance/generate_array_ops_paddle.py",
         &[("paddlepaddle", "3.3.1")],
     ),
     ("conformance/generate_keras.py", KERAS),

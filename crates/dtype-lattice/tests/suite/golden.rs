@@ -99,6 +99,8 @@ golden! {
     torch_promote_types => "torch_promote_types.jsonl";
     torch_result_type => "torch_result_type.jsonl";
     ops_torch => "ops_torch.jsonl";
+    array_ops_torch => "array_ops_torch.jsonl";
+    array_ops_paddle => "array_ops_paddle.jsonl";
     tensorflow_safe_result_type => "tensorflow_safe_result_type.jsonl";
     tensorflow_all_result_type => "tensorflow_all_result_type.jsonl";
     tensorflow_safe_promote_types => "tensorflow_safe_promote_types.jsonl";

@@ -24,7 +24,7 @@ pub(super) struct Kernel {
     dtypes: &'static [DType],
 }
 
-const fn kernel(name: &'static str, dtypes: &'static [DType]) -> Kernel {
+pub(super) const fn kernel(name: &'static str, dtypes: &'static [DType]) -> Kernel {
     Kernel { name, dtypes }
 }
 

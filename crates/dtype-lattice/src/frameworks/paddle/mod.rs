@@ -55,6 +55,7 @@
 //! assert_eq!(err.python_type(), "TypeError");
 //! ```
 
+mod array_ops;
 mod forms;
 mod kernels;
 mod methods;
@@ -66,6 +67,7 @@ use self::promotion::{common, Tensor, ZeroDim};
 use crate::frameworks::common::DTypeSet;
 use crate::frameworks::python::{self, Number};
 use crate::policy::{Policy, TypedLattice};
+use crate::types::{ArrayCall, ArrayOp, Outcome};
 use crate::types::{DType, Op, OpForm, Operand, OperandKind, PromotionError, TypeSpec, Typed};
 
 /// Paddle's dtypes among the 32 (`paddle.uint16` is a dtype of its own,
@@ -234,6 +236,19 @@ impl Policy for Paddle {
             Some(_) => OpForm::Operator,
             None => OpForm::Function,
         }
+    }
+
+    /// Paddle's reductions but `var` and `std` (`array_ops.rs`).
+    fn array_op(
+        &self,
+        call: ArrayCall,
+        operands: &[Operand],
+    ) -> Option<Result<Outcome, PromotionError>> {
+        array_ops::array_op(call, operands)
+    }
+
+    fn describe_array_op(&self, op: ArrayOp) -> Option<String> {
+        array_ops::describe(op)
     }
 
     fn describe_operation(&self, op: Op) -> Option<String> {

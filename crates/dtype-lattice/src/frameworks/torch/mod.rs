@@ -61,6 +61,8 @@
 //! ```
 
 mod args;
+mod array_ops;
+mod combinations;
 mod forms;
 mod kernels;
 mod ops;
@@ -76,6 +78,7 @@ use crate::types::Op;
 use crate::types::OpForm;
 use crate::types::PromotionError;
 use crate::types::Typed;
+use crate::types::{ArrayCall, ArrayOp, Outcome};
 use crate::types::{DType, Kind};
 use crate::types::{Operand, OperandKind, PyScalar, TypeSpec};
 
@@ -196,8 +199,14 @@ impl Torch {
 
     /// The promotion of two operands read into their tiers.
     fn promote_tiers(&self, a: Tiered, b: Tiered) -> Result<ScalarType, PromotionError> {
+        self.promote_all_tiers(&[a, b])
+    }
+
+    /// `torch.result_type`'s state over any number of operands, as
+    /// `torch.where` and `torch.clamp` keep it.
+    fn promote_all_tiers(&self, operands: &[Tiered]) -> Result<ScalarType, PromotionError> {
         let mut tiers = Tiers::default();
-        for (slot, dtype) in [a, b] {
+        for &(slot, dtype) in operands {
             let tier = match slot {
                 Slot::Dim => &mut tiers.dim,
                 Slot::ZeroDim => &mut tiers.zero_dim,
@@ -209,9 +218,10 @@ impl Torch {
             .combine_categories(tiers.zero_dim, tiers.wrapped)
             .and_then(|lower| self.combine_categories(tiers.dim, lower));
         match combined {
-            // An operand sits in some tier, and combining keeps a defined tier.
-            Ok(result) => Ok(ScalarType::of(
-                result.expect("two operands leave a tier defined"),
+            Ok(Some(result)) => Ok(ScalarType::of(result)),
+            Ok(None) => Err(PromotionError::framework(
+                ErrorKind::Type,
+                "result_type needs at least one operand",
             )),
             Err(NoDType::Error(err)) => Err(err),
             Err(NoDType::HalfComplex(parts)) => Ok(ScalarType::HalfComplex(parts)),
@@ -638,6 +648,24 @@ impl Policy for Torch {
     /// ```
     fn assign(&self, target: Operand, value: Operand) -> Option<Result<Typed, PromotionError>> {
         Some(forms::assign(target, value))
+    }
+
+    /// PyTorch's reductions, contractions and combinations (`array_ops.rs`).
+    fn array_op(
+        &self,
+        call: ArrayCall,
+        operands: &[Operand],
+    ) -> Option<Result<Outcome, PromotionError>> {
+        Some(array_ops::array_op(self, call, operands))
+    }
+
+    fn describe_array_op(&self, op: ArrayOp) -> Option<String> {
+        Some(array_ops::describe(op))
+    }
+
+    /// PyTorch's opmath type (`array_ops.rs`).
+    fn computes_in(&self, op: Op, operands: &[Operand]) -> Option<DType> {
+        array_ops::computes_in(self, op, operands)
     }
 }
 

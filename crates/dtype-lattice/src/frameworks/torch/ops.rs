@@ -284,6 +284,11 @@ const RULES: OpTable<Rule> = OpTable::new([
     ),
 ]);
 
+/// What `op`'s result is of the dtype it computes in.
+pub(super) fn output(op: Op) -> Output {
+    RULES[op].output
+}
+
 /// PyTorch's default dtype, which integers divide into.
 const DEFAULT_FLOAT: ScalarType = ScalarType::DType(DType::Float32);
 
@@ -440,9 +445,16 @@ pub(super) fn cast((slot, dtype): Tiered, to: ScalarType) -> Result<(), Promotio
         Slot::Wrapped => wrapped_storage(dtype),
         Slot::Dim | Slot::ZeroDim => dtype,
     });
+    copy("copy_", from, to)
+}
+
+/// A copy from `from` into `to` by the kernel `name` (`copy_`,
+/// `copy_kernel`), which has no code for the sub-byte integers and checks
+/// the end it copies to first; none where they are the same.
+pub(super) fn copy(name: &str, from: ScalarType, to: ScalarType) -> Result<(), PromotionError> {
     if from != to {
-        run("copy_", STORED, to)?;
-        run("copy_", STORED, from)?;
+        run(name, STORED, to)?;
+        run(name, STORED, from)?;
     }
     Ok(())
 }
