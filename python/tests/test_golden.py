@@ -261,6 +261,10 @@ def op_table_cases(header: dict, lines: list[str]) -> list[dict]:
     for line in lines:
         row = json.loads(line)
         if "answer" in row:
+            # A call line of an operation (``sum`` with ``dtype``, off the
+            # table's grid) is asked as the table's calls are.
+            if row.get("fn") not in PYTHON_FUNCTIONS:
+                row["op_table"] = True
             cases.append(row)
             continue
         if "answers" not in row:

@@ -258,20 +258,23 @@ impl Compatibility {
                 })
             })
             .collect();
+        // An operation's counts against the reference, by each other
+        // policy's name (`null` where either does not model it).
+        let against = |op: &str, counts: &[Option<Count>]| -> Value {
+            let by_name: Map<String, Value> = self
+                .names
+                .iter()
+                .zip(counts)
+                .skip(1)
+                .map(|(name, c)| (name.clone(), c.as_ref().map_or(Value::Null, count)))
+                .collect();
+            json!({ "op": op, "against_reference": by_name })
+        };
         let rows: Vec<Value> = self
             .operations
             .rows
             .iter()
-            .map(|row| {
-                let against: Map<String, Value> = self
-                    .names
-                    .iter()
-                    .zip(&row.against_reference)
-                    .skip(1)
-                    .map(|(name, c)| (name.clone(), c.as_ref().map_or(Value::Null, count)))
-                    .collect();
-                json!({ "op": row.op.name(), "against_reference": against })
-            })
+            .map(|row| against(row.op.name(), &row.against_reference))
             .collect();
         let op_probes: Vec<Value> = self
             .operations
@@ -323,16 +326,7 @@ impl Compatibility {
             .array_ops
             .rows
             .iter()
-            .map(|row| {
-                let against: Map<String, Value> = self
-                    .names
-                    .iter()
-                    .zip(&row.against_reference)
-                    .skip(1)
-                    .map(|(name, c)| (name.clone(), c.as_ref().map_or(Value::Null, count)))
-                    .collect();
-                json!({ "op": row.op.name(), "against_reference": against })
-            })
+            .map(|row| against(row.op.name(), &row.against_reference))
             .collect();
         let array_probes: Vec<Value> = self
             .array_ops
