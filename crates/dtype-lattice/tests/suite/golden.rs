@@ -137,6 +137,7 @@ golden! {
     ops_tensorflow_legacy => "ops_tensorflow_legacy.jsonl";
     ops_tensorflow_tnp_float32 => "ops_tensorflow_tnp_float32.jsonl";
     tensorflow_legacy_promote_types => "tensorflow_legacy_promote_types.jsonl";
+    array_ops_tensorflow => "array_ops_tensorflow.jsonl";
 }
 
 /// The batch protocol's answer to one request, as the CLI's `batch` gives it.
