@@ -1,8 +1,7 @@
 #!/usr/bin/env python3
-"""Generate the tables of TensorFlow's operations on whole arrays
+"""Generate the table of TensorFlow's operations on whole arrays
 (reductions, contractions, where/clip/concatenate/stack/full_like) by
-running real TensorFlow (CPU), for the policies ``tensorflow`` and
-``tensorflow-numpy``.
+running real TensorFlow (CPU), for the policy ``tensorflow``.
 
 Usage:
     python generate_array_ops_tensorflow.py [--out DIR]
@@ -10,24 +9,17 @@ Usage:
 DIR defaults to ``golden/`` next to this script; the pinned versions are
 ``requirements-tensorflow.txt``'s. The format is ``golden_array_ops.py``'s
 (read its docstring). NumPy behaviour cannot be turned off once on, so each
-setting runs in a child process of this script (``--mode``, ``--api``), as
-in ``generate_ops_tensorflow.py``.
+setting runs in a child process of this script (``--mode``), as in
+``generate_ops_tensorflow.py``.
 
-Files:
-
-* ``array_ops_tensorflow.jsonl``: TensorFlow's own functions, with
-  ``tensorflow_numpy_behavior`` ``off`` (as TensorFlow starts), ``safe``
-  and ``all`` (``weak_tensor_ops`` then wraps ``reduce_*``,
-  ``clip_by_value`` and ``matmul``). TensorFlow takes no ``dtype=`` on
-  any of these (``tf.linalg.matmul``'s ``output_type``, whose kernels
-  exist only for 8-bit integers to int32, is not recorded), so every row
-  is without keywords. It has no ``dot``: no rows.
-* ``array_ops_tensorflow_numpy.jsonl``: ``tf.experimental.numpy``'s
-  functions, with ``tensorflow_numpy_behavior`` ``safe`` and ``all`` (the
-  settings of ``ops_tensorflow_tnp.jsonl``; ``prefer_float32`` off), and
-  ``dtype=`` each of the 25 dtypes where the function takes one
-  (``sum``, ``prod``, ``cumsum``, ``cumprod``, ``mean``, ``var``, ``std``,
-  ``full_like``; tnp's contractions take none).
+File ``array_ops_tensorflow.jsonl``: TensorFlow's own functions, with
+``tensorflow_numpy_behavior`` ``off`` (as TensorFlow starts), ``safe`` and
+``all`` (``weak_tensor_ops`` then wraps ``reduce_*``, ``clip_by_value``,
+``minimum``, ``maximum`` and ``matmul``). TensorFlow takes no ``dtype=``
+on any of these (``tf.linalg.matmul``'s ``output_type``, whose kernels
+exist only for 8-bit integers to int32, is not recorded), so every row is
+without keywords. It has no ``dot``: no rows. ``tf.experimental.numpy``'s
+functions (policy ``tensorflow-numpy``) are not recorded yet.
 
 Arrays: ``tf.constant(np.ones((2, 2), dtype))`` for each of the 25 dtypes
 TensorFlow has (``generate_ops_tensorflow.tf_names``); Python scalars
@@ -36,22 +28,19 @@ TensorFlow has (``generate_ops_tensorflow.tf_names``); Python scalars
 
 Calls (``x``, ``a``, ``b`` arrays, ``lo``/``hi`` bounds, ``v`` a value):
 
-    op           tensorflow                         tensorflow-numpy
-    sum ...      tf.reduce_sum(x) (prod, mean,      tnp.sum(x[, dtype=d]) and
-                 max, min, any, all alike)          alike
-    cumsum       tf.math.cumsum(x) (cumprod alike)  tnp.cumsum(x[, dtype=d])
-    var, std     tf.math.reduce_variance(x),        tnp.var(x[, dtype=d]),
-                 tf.math.reduce_std(x)              tnp.std
-    argmax       tf.argmax(x) (argmin alike)        tnp.argmax(x)
-    matmul       tf.linalg.matmul(a, b)             tnp.matmul(a, b)
-    dot          (none)                             tnp.dot(a, b)
-    tensordot    tf.tensordot(a, b, axes=1)         tnp.tensordot(a, b, axes=1)
-    einsum       tf.einsum("ij,jk->ik", a, b)       tnp.einsum("ij,jk->ik", a, b)
-    where        tf.where(c, x, y)                  tnp.where(c, x, y)
-    clip         tf.clip_by_value(x, lo[, hi])      tnp.clip(x, lo[, hi])
-    concatenate  tf.concat([a, b], 0)               tnp.concatenate([a, b])
-    stack        tf.stack([a, b])                   tnp.stack([a, b])
-    full_like    tf.fill(tf.shape(x), v)            tnp.full_like(x, v[, dtype=d])
+    op           call
+    sum ...      tf.reduce_sum(x) (prod, mean, max, min, any, all alike)
+    cumsum       tf.math.cumsum(x) (cumprod alike)
+    var, std     tf.math.reduce_variance(x), tf.math.reduce_std(x)
+    argmax       tf.argmax(x) (argmin alike)
+    matmul       tf.linalg.matmul(a, b)
+    tensordot    tf.tensordot(a, b, axes=1)
+    einsum       tf.einsum("ij,jk->ik", a, b)
+    where        tf.where(c, x, y)
+    clip         tf.clip_by_value(x, lo[, hi])
+    concatenate  tf.concat([a, b], 0)
+    stack        tf.stack([a, b])
+    full_like    tf.fill(tf.shape(x), v)
 
 Before its calls each child process converts ``-1`` to ``uint64`` once:
 TensorFlow refuses the first such conversion in a process
@@ -59,7 +48,7 @@ TensorFlow refuses the first such conversion in a process
 program's calls answer after its first.
 
 ``clip`` with one bound is the call with the upper bound left out, which
-both refuse (a ``TypeError``: the bound is required). TensorFlow has no
+TensorFlow refuses (a ``TypeError``: the bound is required). TensorFlow has no
 ``full_like``; ``tf.fill(tf.shape(x), v)`` is what TensorFlow programs
 write for it (``tf.fill``'s documentation compares it to ``np.full``): the
 value's dtype, not ``x``'s, and an array value is refused (it must be a
@@ -82,13 +71,11 @@ import tensorflow as tf  # noqa: E402
 
 import golden_io  # noqa: E402
 from generate_ops_tensorflow import dtype_of, tf_names  # noqa: E402
-from golden_array_ops import (ARRAY_OPS, CONTRACTIONS,  # noqa: E402
-                              default_keywords, header_operands,
+from golden_array_ops import (ARRAY_OPS, header_operands,  # noqa: E402
                               record_array_ops)
 from golden_ops import PY_SCALARS, Table, write_op_table  # noqa: E402
 
 GENERATOR = "conformance/generate_array_ops_tensorflow.py"
-tnp = tf.experimental.numpy
 EINSUM = "ij,jk->ik"
 
 
@@ -116,22 +103,8 @@ def tf_call(op: str, v: list, kw: dict) -> Any:
     }[op]()
 
 
-def tnp_call(op: str, v: list, kw: dict) -> Any:
-    special = {
-        "tensordot": lambda: tnp.tensordot(*v, axes=1),
-        "einsum": lambda: tnp.einsum(EINSUM, *v),
-        "concatenate": lambda: tnp.concatenate(v),
-        "stack": lambda: tnp.stack(v),
-    }
-    if op in special:
-        return special[op]()
-    return getattr(tnp, op)(*v, **kw)
-
-
-APIS = {"tf": (tf_call, [op for op in ARRAY_OPS if op != "dot"]),
-        "tnp": (tnp_call, ARRAY_OPS)}
-MODES = {"tf": ["off", "safe", "all"], "tnp": ["safe", "all"]}
-POLICIES = {"tf": "tensorflow", "tnp": "tensorflow-numpy"}
+OPS = [op for op in ARRAY_OPS if op != "dot"]
+MODES = ["off", "safe", "all"]
 
 
 def arrays() -> list[tuple[Any, Any]]:
@@ -157,20 +130,16 @@ def first_negative_uint64() -> None:
     raise AssertionError("the first conversion of -1 to uint64 passed")
 
 
-def child(mode: str, api: str) -> None:
+def child(mode: str) -> None:
     """One setting's rows on stdout, each answer a dtype or [type, message]."""
     if mode != "off":
-        tnp.experimental_enable_numpy_behavior(dtype_conversion_mode=mode)
+        tf.experimental.numpy.experimental_enable_numpy_behavior(dtype_conversion_mode=mode)
     tf.get_logger().setLevel("ERROR")
     first_negative_uint64()
-    call, ops = APIS[api]
-    keywords = ((lambda op: [{}] if op in CONTRACTIONS
-                 else default_keywords(tf_names())(op)) if api == "tnp"
-                else lambda op: [{}])
     table = Table()
-    record_array_ops(table, POLICIES[api], arrays(), scalars(),
-                     lambda op, v, kw: dtype_of(call(op, v, kw)), ops=ops,
-                     keywords=keywords, tensorflow_numpy_behavior=mode,
+    record_array_ops(table, "tensorflow", arrays(), scalars(),
+                     lambda op, v, kw: dtype_of(tf_call(op, v, kw)), ops=OPS,
+                     tensorflow_numpy_behavior=mode,
                      tensorflow_prefer_float32=False)
     messages = {e["error"]: [e["type"], e["message"]]
                 for e in table.lines if "error" in e}
@@ -181,14 +150,13 @@ def child(mode: str, api: str) -> None:
             print(json.dumps(entry, separators=(",", ":")))
 
 
-def write(api: str, out: Any, name: str) -> None:
+def write(out: Any) -> None:
     table = Table()
-    for mode in MODES[api]:
-        run = subprocess.run(
-            [sys.executable, __file__, "--mode", mode, "--api", api],
-            capture_output=True, text=True)
+    for mode in MODES:
+        run = subprocess.run([sys.executable, __file__, "--mode", mode],
+                             capture_output=True, text=True)
         if run.returncode != 0:
-            sys.exit(f"--mode {mode} --api {api} failed:\n{run.stderr[-3000:]}")
+            sys.exit(f"--mode {mode} failed:\n{run.stderr[-3000:]}")
         for text in run.stdout.splitlines():
             entry = json.loads(text)
             entry["answers"] = [table.error(*a) if isinstance(a, list) else a
@@ -199,19 +167,19 @@ def write(api: str, out: Any, name: str) -> None:
         GENERATOR, {"tensorflow": tf.__version__, "numpy": np.__version__,
                     "ml_dtypes": ml_dtypes.__version__},
         device="cpu", arrays=forms["arrays"])
-    write_op_table(out / name, head, forms["operands"], table)
+    write_op_table(out / "array_ops_tensorflow.jsonl", head,
+                   forms["operands"], table)
 
 
 def main(argv: list[str] | None = None) -> None:
     def extra(parser):
-        parser.add_argument("--mode", choices=["off", "safe", "all"])
-        parser.add_argument("--api", choices=list(APIS), default="tf")
+        parser.add_argument("--mode", choices=MODES,
+                            help="run one mode, print its rows")
     args = golden_io.parse_args(__doc__, argv, extra)
     if args.mode:
-        child(args.mode, args.api)
+        child(args.mode)
         return
-    write("tf", args.out, "array_ops_tensorflow.jsonl")
-    write("tnp", args.out, "array_ops_tensorflow_numpy.jsonl")
+    write(args.out)
 
 
 if __name__ == "__main__":
