@@ -129,6 +129,10 @@ const PINNED: &[(&str, &[(&str, &str)])] = &[
     ),
     ("conformance/generate_mlx.py", &[("mlx", "0.32.4")]),
     ("conformance/generate_ops_mlx.py", &[("mlx", "0.32.4")]),
+    (
+        "conformance/generate_array_ops_mlx.py",
+        &[("mlx", "0.32.4")],
+    ),
     ("conformance/generate_forms_mlx.py", &[("mlx", "0.32.4")]),
     (
         "conformance/generate_paddle.py",

@@ -138,6 +138,7 @@ golden! {
     ops_tensorflow_tnp_float32 => "ops_tensorflow_tnp_float32.jsonl";
     tensorflow_legacy_promote_types => "tensorflow_legacy_promote_types.jsonl";
     array_ops_tensorflow => "array_ops_tensorflow.jsonl";
+    array_ops_mlx => "array_ops_mlx.jsonl";
 }
 
 /// The batch protocol's answer to one request, as the CLI's `batch` gives it.
