@@ -153,6 +153,10 @@ const PINNED: &[(&str, &[(&str, &str)])] = &[
         &[("tinygrad", "0.14.0")],
     ),
     (
+        "conformance/generate_array_ops_tinygrad.py",
+        &[("tinygrad", "0.14.0")],
+    ),
+    (
         "conformance/generate_ops_tinygrad.py",
         &[("tinygrad", "0.14.0")],
     ),
