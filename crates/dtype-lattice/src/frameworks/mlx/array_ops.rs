@@ -133,11 +133,15 @@ fn combine(op: ArrayOp, call: ArrayCall, operands: &[Operand]) -> Result<DType, 
     match op {
         ArrayOp::Where => pair(&operands[1], &operands[2], op),
         // `mx.clip(a, a_min, a_max)`: each bound made an array beside
-        // `a`, then `minimum(maximum(a, a_min), a_max)`.
+        // `a`, then `minimum(maximum(a, a_min), a_max)`; a bound of `None`
+        // is no bound.
         ArrayOp::Clip => {
             let a = own(&operands[0], op)?;
             operands[1..].iter().try_fold(a, |joined, bound| {
                 let bound = bound.as_argument();
+                if bound.is_none() {
+                    return Ok(joined);
+                }
                 let dtype = match array_dtype(&bound)? {
                     Some(dtype) => dtype,
                     None => scalar_array(&bound, Some(a))?,
@@ -195,4 +199,19 @@ pub(super) fn describe(op: ArrayOp) -> Option<String> {
         _ => "the input's dtype",
     };
     Some(format!("{name}: {rule}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bound_of_none_is_no_bound() {
+        let x = Operand::array(DType::Int8, false);
+        let clip = ArrayCall::new(ArrayOp::Clip);
+        let clipped = answer("clip", clip, &[x, Operand::NONE, Operand::py_float(2.5)]);
+        assert_eq!(clipped, Ok(DType::Float32));
+        let err = answer("clip", clip, &[Operand::NONE, x]).unwrap_err();
+        assert_eq!(err.python_type(), "TypeError");
+    }
 }

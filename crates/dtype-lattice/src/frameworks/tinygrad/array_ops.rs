@@ -204,7 +204,8 @@ impl Tinygrad {
             // promotion of two.
             ArrayOp::Clip => {
                 let mut joined = self.operand_node(&operands[0])?;
-                for bound in &operands[1..] {
+                // A bound of `None` is no bound.
+                for bound in operands[1..].iter().filter(|b| !b.is_none()) {
                     let node = self.operand_node(bound)?;
                     joined = least_upper([joined, node]).unwrap_or(joined);
                 }
@@ -270,4 +271,24 @@ pub(super) fn describe(op: ArrayOp) -> Option<String> {
         _ => "the input's dtype (stored dtype of a weak tensor)",
     };
     Some(format!("Tensor.{name}: {rule}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::Policy;
+
+    #[test]
+    fn int8_contractions_compute_in_int32_and_answer_int8() {
+        let x = Operand::array(DType::Int8, false);
+        let tinygrad = Tinygrad::default();
+        let matmul = tinygrad
+            .array_op(ArrayCall::new(ArrayOp::Matmul), &[x, x])
+            .unwrap()
+            .unwrap();
+        assert_eq!(matmul.to_string(), "int8 (computes in int32)");
+        let clip = ArrayCall::new(ArrayOp::Clip);
+        let clipped = tinygrad.array_op(clip, &[x, Operand::NONE, Operand::py_int(3)]);
+        assert_eq!(clipped.unwrap().unwrap().result, Typed::strong(DType::Int8));
+    }
 }
