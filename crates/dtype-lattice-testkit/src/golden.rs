@@ -131,8 +131,20 @@ const PINNED: &[(&str, &[(&str, &str)])] = &[
             ("ml_dtypes", "0.6.0"),
         ],
     ),
+    (
+        "conformance/generate_array_ops_tensorflow.py",
+        &[
+            ("tensorflow", "2.21.0"),
+            ("numpy", "2.4.6"),
+            ("ml_dtypes", "0.6.0"),
+        ],
+    ),
     ("conformance/generate_mlx.py", &[("mlx", "0.32.4")]),
     ("conformance/generate_ops_mlx.py", &[("mlx", "0.32.4")]),
+    (
+        "conformance/generate_array_ops_mlx.py",
+        &[("mlx", "0.32.4")],
+    ),
     ("conformance/generate_forms_mlx.py", &[("mlx", "0.32.4")]),
     (
         "conformance/generate_paddle.py",
@@ -154,6 +166,10 @@ const PINNED: &[(&str, &[(&str, &str)])] = &[
     ("conformance/generate_ops_keras.py", KERAS),
     (
         "conformance/generate_tinygrad.py",
+        &[("tinygrad", "0.14.0")],
+    ),
+    (
+        "conformance/generate_array_ops_tinygrad.py",
         &[("tinygrad", "0.14.0")],
     ),
     (

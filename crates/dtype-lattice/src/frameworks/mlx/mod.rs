@@ -44,10 +44,12 @@
 //! assert_eq!(err.to_string(), "[result_type] Inputs must be arrays or dtypes.");
 //! ```
 
+mod array_ops;
 mod forms;
 mod ops;
 
 use crate::policy::{Policy, TypedLattice};
+use crate::types::{ArrayCall, ArrayOp, Outcome};
 use crate::types::{DType, ErrorKind, Kind, Op, OpForm, PromotionError, Typed};
 use crate::types::{Operand, OperandKind, PyScalar, TypeSpec};
 
@@ -302,6 +304,20 @@ impl Policy for Mlx {
     /// ```
     fn operation(&self, op: Op, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
         Some(ops::operation(op, operands))
+    }
+
+    /// `mx.sum(x)`, `mx.matmul(a, b)` and the others of `array_ops`
+    /// (`full_like` as `mx.full(x.shape, value)`; MLX has no `dot`).
+    fn array_op(
+        &self,
+        call: ArrayCall,
+        operands: &[Operand],
+    ) -> Option<Result<Outcome, PromotionError>> {
+        self.mlx_array_op(call, operands)
+    }
+
+    fn describe_array_op(&self, op: ArrayOp) -> Option<String> {
+        array_ops::describe(op)
     }
 
     fn describe_operation(&self, op: Op) -> Option<String> {

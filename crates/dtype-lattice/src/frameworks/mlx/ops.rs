@@ -198,7 +198,7 @@ fn own_array(operand: &Operand, dtype: Option<DType>) -> Result<DType, Promotion
 
 /// `to_arrays` of `python/src/utils.cpp`: each Python scalar made an array
 /// beside the other operand (the first first when neither is an array).
-fn beside(
+pub(super) fn beside(
     a: &Operand,
     b: &Operand,
     x: Option<DType>,

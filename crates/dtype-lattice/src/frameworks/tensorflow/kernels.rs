@@ -26,7 +26,7 @@ pub(super) enum Inputs {
 
 /// The devices with a kernel for each allowed type.
 #[derive(Clone, Copy, Debug)]
-enum Devices {
+pub(super) enum Devices {
     /// A CPU kernel for every type the registration allows.
     Every,
     /// The registry's listing, line by line: a type has a CPU kernel where
@@ -45,7 +45,7 @@ pub(super) enum Output {
 
 /// A kernel's own check of the values it computes on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Check {
+pub(super) enum Check {
     None,
     /// `Pow`: an integer base to a negative integer power.
     NegativePower,
@@ -59,18 +59,34 @@ pub(super) struct Kernel {
     /// The op's name (`AddV2`), in every message.
     pub(super) name: &'static str,
     /// The signature `Op<...>` prints.
-    signature: &'static str,
+    pub(super) signature: &'static str,
     pub(super) inputs: Inputs,
     /// Quantized types the registration lists after the others
     /// (`Relu`'s `qint8`), which have no [`DType`] here.
-    quantized: &'static [&'static str],
+    pub(super) quantized: &'static [&'static str],
     /// The flags `Op<...>` prints after the attribute.
-    traits: &'static str,
+    pub(super) traits: &'static str,
     /// The node's other attributes, as `NotFoundError` prints the node.
-    node_attrs: &'static str,
-    devices: Devices,
+    pub(super) node_attrs: &'static str,
+    pub(super) devices: Devices,
     pub(super) output: Output,
-    check: Check,
+    pub(super) check: Check,
+    /// Where the registration is not one list of `T` and flags (the
+    /// reductions' `keep_dims` before it, quantized types among the
+    /// others): the allowed values and the `Op<...>` text as TensorFlow
+    /// prints them.
+    pub(super) registration: Option<(&'static str, &'static str)>,
+    /// The node's attributes `NotFoundError` prints before `T` (`N=2, `).
+    pub(super) node_before: &'static str,
+    /// The node's name the fast path prints after `name: ` (`tf.concat`'s
+    /// `concat`); empty where the call passes none.
+    pub(super) node_name: &'static str,
+    /// The types whose node oneDNN rewrites to `_Mkl<name>`, which a
+    /// mismatch of inputs names.
+    pub(super) mkl: &'static [DType],
+    /// The position of the first input of type `T` (`SelectV2`'s
+    /// condition comes before).
+    pub(super) first_input: usize,
 }
 
 use DType::{
@@ -84,7 +100,7 @@ const COMPARE: &str = "x:T, y:T -> z:bool";
 const UNARY: &str = "x:T -> y:T";
 const COMMUTATIVE: &str = "; is_commutative=true";
 
-const fn kernel(
+pub(super) const fn kernel(
     name: &'static str,
     signature: &'static str,
     allowed: &'static [DType],
@@ -100,6 +116,11 @@ const fn kernel(
         devices: Devices::Every,
         output: Output::Same,
         check: Check::None,
+        registration: None,
+        node_before: "",
+        node_name: "",
+        mkl: &[],
+        first_input: 0,
     }
 }
 
@@ -177,6 +198,11 @@ const fn equality(name: &'static str, listing: &'static [&'static str]) -> Kerne
         devices: Devices::Listed(listing),
         output: Output::Bool,
         check: Check::None,
+        registration: None,
+        node_before: "",
+        node_name: "",
+        mkl: &[],
+        first_input: 0,
     }
 }
 
@@ -287,6 +313,11 @@ pub(super) const MAXIMUM: Kernel = kernel(
     &[BF16, F16, F32, F64, I8, U8, I16, U16, I32, U32, I64, U64],
     "",
 );
+/// `Minimum`, which `tf.clip_by_value` calls with the upper bound.
+pub(super) const MINIMUM: Kernel = Kernel {
+    name: "Minimum",
+    ..MAXIMUM
+};
 pub(super) const EQUAL: Kernel = equality("Equal", &EQUAL_LISTING);
 pub(super) const NOT_EQUAL: Kernel = equality("NotEqual", &NOT_EQUAL_LISTING);
 pub(super) const LESS: Kernel = compare("Less");
@@ -336,7 +367,7 @@ pub(super) fn cpp_name(dtype: DType) -> &'static str {
 }
 
 /// The dtype's `DataType` enum name: `DT_HALF`, `DT_INT8`.
-fn enum_name(dtype: DType) -> String {
+pub(super) fn enum_name(dtype: DType) -> String {
     format!("DT_{}", cpp_name(dtype).to_uppercase())
 }
 
@@ -344,7 +375,7 @@ fn enum_name(dtype: DType) -> String {
 /// error: `name: ` and the op's name, which these calls leave `None`
 /// (empty). The Python fallback's `execute` appends nothing without a
 /// name.
-fn suffix(fast: bool) -> &'static str {
+pub(super) fn suffix(fast: bool) -> &'static str {
     if fast {
         " name: "
     } else {
@@ -373,16 +404,21 @@ impl Kernel {
             }
         };
         if let Some(i) = dtypes.iter().position(|&dtype| dtype != t) {
+            let node = if self.mkl.contains(&t) {
+                format!("_Mkl{}", self.name)
+            } else {
+                self.name.to_owned()
+            };
             return Err(PromotionError::framework(
                 ErrorKind::InvalidArgument,
                 format!(
-                    "cannot compute {} as input #{i}(zero-based) was expected to be a {} tensor \
+                    "cannot compute {node} as input #{}(zero-based) was expected to be a {} tensor \
                      but is a {} tensor [Op:{}]{}",
-                    self.name,
+                    i + self.first_input,
                     cpp_name(t),
                     cpp_name(dtypes[i]),
                     self.name,
-                    suffix(fast)
+                    self.suffix(fast)
                 ),
             ));
         }
@@ -396,8 +432,51 @@ impl Kernel {
     /// Whether the op takes `T = dtype`: in its registration's list, then
     /// with a CPU kernel.
     pub(super) fn check_type(&self, dtype: DType, fast: bool) -> Result<(), PromotionError> {
-        if let Inputs::Attr(Some(allowed)) = self.inputs {
-            if !allowed.contains(&dtype) {
+        let allowed = match (self.registration, self.inputs) {
+            (Some((names, _)), _) => names.split(", ").any(|name| name == cpp_name(dtype)),
+            (None, Inputs::Attr(Some(allowed))) => allowed.contains(&dtype),
+            (None, _) => true,
+        };
+        if !allowed {
+            return Err(self.not_allowed("T", dtype, fast));
+        }
+        if let Devices::Listed(lines) = self.devices {
+            let cpu = format!("device='CPU'; T in [{}]", enum_name(dtype));
+            // `Fill`'s lines name its `index_type` after `T`.
+            let has = lines.iter().any(|line| {
+                line.strip_prefix(cpu.as_str())
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with(';'))
+            });
+            if !has {
+                let listing: String = lines.iter().map(|line| format!("  {line}\n")).collect();
+                return Err(PromotionError::framework(
+                    ErrorKind::NotFound,
+                    format!(
+                        "Could not find device for node: {{{{node {name}}}}} = \
+                         {name}[{}T={}{}]\n\
+                         All kernels registered for op {name}:\n{listing} [Op:{name}]{}",
+                        self.node_before,
+                        enum_name(dtype),
+                        self.node_attrs,
+                        self.suffix(fast),
+                        name = self.name,
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The registration's refusal of `dtype` for the type attribute
+    /// `attr` (`T`; `SparseMatMul`'s `Ta` and `Tb`).
+    pub(super) fn not_allowed(&self, attr: &str, dtype: DType, fast: bool) -> PromotionError {
+        let (names, op) = match self.registration {
+            Some((names, op)) => (names.to_owned(), op.to_owned()),
+            None => {
+                let allowed: &[DType] = match self.inputs {
+                    Inputs::Attr(Some(allowed)) => allowed,
+                    Inputs::Attr(None) | Inputs::Fixed(_) => &[],
+                };
                 let mut names: Vec<&str> = allowed.iter().map(|&d| cpp_name(d)).collect();
                 let mut enums: Vec<String> = allowed.iter().map(|&d| enum_name(d)).collect();
                 names.extend(self.quantized);
@@ -406,41 +485,36 @@ impl Kernel {
                         .iter()
                         .map(|q| format!("DT_{}", q.to_uppercase())),
                 );
-                return Err(PromotionError::framework(
-                    ErrorKind::InvalidArgument,
-                    format!(
-                        "Value for attr 'T' of {} is not in the list of allowed values: {}\n\t; \
-                         NodeDef: {{{{node {name}}}}}; Op<name={name}; signature={}; \
-                         attr=T:type,allowed=[{}]{}> [Op:{name}]{}",
-                        cpp_name(dtype),
-                        names.join(", "),
-                        self.signature,
-                        enums.join(", "),
-                        self.traits,
-                        suffix(fast),
-                        name = self.name,
-                    ),
-                ));
+                let op = format!(
+                    "Op<name={}; signature={}; attr=T:type,allowed=[{}]{}>",
+                    self.name,
+                    self.signature,
+                    enums.join(", "),
+                    self.traits
+                );
+                (names.join(", "), op)
             }
+        };
+        PromotionError::framework(
+            ErrorKind::InvalidArgument,
+            format!(
+                "Value for attr '{attr}' of {} is not in the list of allowed values: {names}\n\t; \
+                 NodeDef: {{{{node {name}}}}}; {op} [Op:{name}]{}",
+                cpp_name(dtype),
+                self.suffix(fast),
+                name = self.name,
+            ),
+        )
+    }
+
+    /// What the call appends to an error: [`suffix`], and the node's name
+    /// where the fast path was given one.
+    fn suffix(&self, fast: bool) -> String {
+        if fast {
+            format!("{}{}", suffix(fast), self.node_name)
+        } else {
+            String::new()
         }
-        if let Devices::Listed(lines) = self.devices {
-            let cpu = format!("device='CPU'; T in [{}]", enum_name(dtype));
-            if !lines.contains(&cpu.as_str()) {
-                let listing: String = lines.iter().map(|line| format!("  {line}\n")).collect();
-                return Err(PromotionError::framework(
-                    ErrorKind::NotFound,
-                    format!(
-                        "Could not find device for node: {{{{node {name}}}}} = {name}[T={}{}]\n\
-                         All kernels registered for op {name}:\n{listing} [Op:{name}]{}",
-                        enum_name(dtype),
-                        self.node_attrs,
-                        suffix(fast),
-                        name = self.name,
-                    ),
-                ));
-            }
-        }
-        Ok(())
     }
 
     /// The kernel's own check of what it computes on: the second input

@@ -49,6 +49,7 @@
 //! assert_eq!(safe.result_type(&[i32, f32]).unwrap_err().python_type(), "TypeError");
 //! ```
 
+mod array_ops;
 mod auto;
 mod convert;
 mod forms;
@@ -62,7 +63,7 @@ use crate::policy::TypedLattice;
 use crate::types::ErrorKind;
 use crate::types::PromotionError;
 use crate::types::Typed;
-use crate::types::{DType, Op, OpForm};
+use crate::types::{ArrayCall, ArrayOp, DType, Op, OpForm, Outcome};
 use crate::types::{Operand, OperandKind, TypeSpec};
 
 use auto::{auto_typed, lattice};
@@ -611,6 +612,27 @@ impl Policy for TensorFlow {
         operands: &[Operand],
     ) -> Option<Result<Typed, PromotionError>> {
         self.operation_in(op, form, operands)
+    }
+
+    /// `tf.reduce_sum(x)`, `tf.linalg.matmul(a, b)` and the others of
+    /// `array_ops` (TensorFlow has no `dot`: `None`); for
+    /// `tensorflow-numpy`, `tf.experimental.numpy`'s.
+    fn array_op(
+        &self,
+        call: ArrayCall,
+        operands: &[Operand],
+    ) -> Option<Result<Outcome, PromotionError>> {
+        match self.api {
+            Api::Tf => self.tf_array_op(call, operands),
+            Api::Tnp => None,
+        }
+    }
+
+    fn describe_array_op(&self, op: ArrayOp) -> Option<String> {
+        match self.api {
+            Api::Tf => array_ops::describe(op),
+            Api::Tnp => None,
+        }
     }
 
     /// `x[...] = v`: TensorFlow's `TypeError`, a tensor does not support

@@ -75,6 +75,7 @@
 //! The device changes no answer (measured on `PYTHON` and `CPU`: no kernel
 //! runs, and tinygrad checks no dtype support when it builds a tensor).
 
+mod array_ops;
 mod forms;
 mod ops;
 
@@ -83,6 +84,7 @@ use std::sync::OnceLock;
 use crate::engine::Poset;
 use crate::frameworks::common::DTypeSet;
 use crate::policy::{Policy, TypedLattice, WrittenGraph};
+use crate::types::{ArrayCall, ArrayOp, Outcome};
 use crate::types::{DType, ErrorKind, Op, OpForm, PromotionError, Typed};
 use crate::types::{Operand, OperandKind, PyScalar, TypeSpec};
 
@@ -579,6 +581,20 @@ impl Policy for Tinygrad {
     /// ```
     fn assign(&self, target: Operand, value: Operand) -> Option<Result<Typed, PromotionError>> {
         Some(forms::assign(*self, target, value))
+    }
+
+    /// `x.sum()`, `a.matmul(b)` and the others of `array_ops`, with the
+    /// dtype tinygrad accumulates in (tinygrad has no `tensordot`).
+    fn array_op(
+        &self,
+        call: ArrayCall,
+        operands: &[Operand],
+    ) -> Option<Result<Outcome, PromotionError>> {
+        self.tinygrad_array_op(call, operands)
+    }
+
+    fn describe_array_op(&self, op: ArrayOp) -> Option<String> {
+        array_ops::describe(op)
     }
 
     fn describe_operation(&self, op: Op) -> Option<String> {
