@@ -10,7 +10,6 @@ use crate::types::{ArrayCall, ErrorKind, Operand, PromotionError};
 
 /// `operands`, if they are as many as `call`'s operation takes; else the
 /// `TypeError` that says how many it takes.
-#[allow(dead_code)] // until every framework's array_ops.rs calls it
 pub(crate) fn counted(call: ArrayCall, operands: &[Operand]) -> Result<&[Operand], PromotionError> {
     let op = call.op();
     let range = op.operands();
