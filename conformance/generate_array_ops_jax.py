@@ -130,6 +130,8 @@ REDUCERS = {"reduce", "reduce_sum", "reduce_prod", "reduce_max", "reduce_min",
 # The arrays of ``full_like``'s rows with ``dtype=`` (the module
 # docstring, "Size").
 FULL_LIKE_FIRSTS = ["bool", "int8", "float32"]
+# The ``dtype=`` of the contractions and ``full_like`` under ``--quick``.
+QUICK_DTYPES = ["float32", "int8", "bool"]
 
 
 class Ones(NamedTuple):
@@ -230,34 +232,44 @@ def keywords(op: str) -> list[dict]:
     return kws
 
 
-def gen_jax(every_row: bool = False) -> Table:
+def gen_jax(every_row: bool = False, quick: bool = False) -> Table:
     """Every operation in the four configurations; with ``dtype=``, the
-    rows the module docstring ("Size") says, the rest checked."""
+    rows the module docstring ("Size") says, the rest checked. ``quick``:
+    x64 off and standard promotion alone, the contractions and
+    ``full_like`` with ``dtype=`` each of ``QUICK_DTYPES``, nothing
+    checked."""
     table = Table()
     arrs, scals = arrays(), scalars()
     fill_firsts = [a for a in arrs if a[1]["dtype"] in FULL_LIKE_FIRSTS]
     no_keywords = lambda op: [{}]  # noqa: E731
     with_dtype = lambda op: default_keywords(DTYPE_NAMES)(op)[1:]  # noqa: E731
-    for x64 in (False, True):
-        for promotion in ("standard", "strict"):
-            configure(x64, promotion)
-            config = {"x64": x64, "promotion": promotion}
-            for op in ARRAY_OPS:
-                reporter = computes if op in REDUCTIONS else None
-                if every_row or op not in CONTRACTIONS + ["full_like"]:
-                    record_array_ops(table, "jax", arrs, scals, call, [op],
-                                     keywords, reporter, **config)
-                    continue
+    quick_keywords = lambda op: [{}, *({"dtype": d} for d in QUICK_DTYPES)]  # noqa: E731
+    configs = [(False, "standard")] if quick else [
+        (x64, promotion) for x64 in (False, True)
+        for promotion in ("standard", "strict")]
+    for x64, promotion in configs:
+        configure(x64, promotion)
+        config = {"x64": x64, "promotion": promotion}
+        for op in ARRAY_OPS:
+            reporter = computes if op in REDUCTIONS else None
+            if quick and op in CONTRACTIONS + ["full_like"]:
                 record_array_ops(table, "jax", arrs, scals, call, [op],
-                                 no_keywords, reporter, **config)
-                if op == "full_like":
-                    record_array_ops(table, "jax", fill_firsts, scals, call,
-                                     [op], with_dtype, **config)
-                elif op == "matmul" and promotion == "standard":
-                    record_array_ops(table, "jax", arrs, scals, call, [op],
-                                     with_dtype, **config)
-            if not every_row:
-                check_left_out(table, arrs, scals, x64, promotion)
+                                 quick_keywords, reporter, **config)
+                continue
+            if every_row or op not in CONTRACTIONS + ["full_like"]:
+                record_array_ops(table, "jax", arrs, scals, call, [op],
+                                 keywords, reporter, **config)
+                continue
+            record_array_ops(table, "jax", arrs, scals, call, [op],
+                             no_keywords, reporter, **config)
+            if op == "full_like":
+                record_array_ops(table, "jax", fill_firsts, scals, call,
+                                 [op], with_dtype, **config)
+            elif op == "matmul" and promotion == "standard":
+                record_array_ops(table, "jax", arrs, scals, call, [op],
+                                 with_dtype, **config)
+        if not (every_row or quick):
+            check_left_out(table, arrs, scals, x64, promotion)
     configure(False, "standard")
     return table
 
@@ -425,18 +437,26 @@ def renumbered(into: Table, source: Table, answer: Any) -> Any:
 
 
 def main(argv: list[str] | None = None) -> None:
-    args = parse_args(__doc__, argv, lambda parser: parser.add_argument(
-        "--every-row", action="store_true",
-        help="write the rows left out too (some 10 MB), for study"))
+    def options(parser: Any) -> None:
+        parser.add_argument(
+            "--every-row", action="store_true",
+            help="write the rows left out too (some 10 MB), for study")
+        parser.add_argument(
+            "--quick", action="store_true",
+            help="array_ops_jax alone, x64 off and standard promotion, "
+                 "a few dtype= for the contractions and full_like")
+    args = parse_args(__doc__, argv, options)
     out_dir = args.out
     head = generate_jax_lax.header(GENERATOR)
     assert head["header"]["platform"] == "cpu", head
     operands = header_operands(arrays(), scalars())
     head["header"]["arrays"] = operands["arrays"]
-    if not args.every_row:
+    if not (args.every_row or args.quick):
         head["header"]["full_like_firsts"] = FULL_LIKE_FIRSTS
     write_op_table(out_dir / "array_ops_jax.jsonl", head,
-                   operands["operands"], gen_jax(args.every_row))
+                   operands["operands"], gen_jax(args.every_row, args.quick))
+    if args.quick:
+        return
     lax_operands = header_operands(
         [(m, f["dtype"]) for m, f in arrays()], scalars())
     lax_head = {"header": {
