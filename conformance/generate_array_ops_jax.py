@@ -263,8 +263,14 @@ def gen_jax(every_row: bool = False, quick: bool = False) -> Table:
             record_array_ops(table, "jax", arrs, scals, call, [op],
                              no_keywords, reporter, **config)
             if op == "full_like":
-                record_array_ops(table, "jax", fill_firsts, scals, call,
-                                 [op], with_dtype, **config)
+                # Rows led by a few arrays, over every operand as the fill
+                # value: the header's operands, as the other rows.
+                for kw in with_dtype(op):
+                    for make_a, form_a in fill_firsts:
+                        row = [table.answer(
+                            lambda m=m: call(op, [make_a(), m()], kw))
+                            for m, _ in arrs + scals]
+                        table.row(op, "jax", row, a=form_a, **config, **kw)
             elif op == "matmul" and promotion == "standard":
                 record_array_ops(table, "jax", arrs, scals, call, [op],
                                  with_dtype, **config)

@@ -150,12 +150,13 @@ fn reduction(
 ) -> Result<Outcome, PromotionError> {
     let default_int = jax.default_dtype(PyScalar::Int);
     match op {
-        // `_cast_to_numeric` first: `bool` becomes the default integer.
+        // `_cast_to_numeric` first: `bool` becomes `int32`, whatever x64
+        // says (`promote_dtypes_numeric`).
         ArrayOp::Sum | ArrayOp::Prod => Ok(match dtype {
             Some(dtype) => reduced(dtype, dtype),
             None => {
                 let numeric = if input == DType::Bool {
-                    default_int
+                    DType::Int32
                 } else {
                     input
                 };
@@ -390,7 +391,7 @@ pub(super) fn full_like(
 pub(super) fn describe(op: ArrayOp) -> String {
     let rule = match op {
         ArrayOp::Sum | ArrayOp::Prod => {
-            "bool is made the default integer; then dtype= if given, else the input's type \
+            "bool is made int32 (whatever x64 says); then dtype= if given, else the input's type \
              with promote_integers=True (the default) widening integers narrower than the \
              default integer of their signedness (sub-byte integers refused: NumPy's iinfo \
              knows none); float16 and bfloat16 are summed in float32 where no dtype= is given"
