@@ -103,8 +103,15 @@ fn answer(
     };
     match op {
         ArrayOp::Sum | ArrayOp::Prod | ArrayOp::CumSum | ArrayOp::CumProd => {
+            // Their dtype rule names the class `number` as such.
             if !primitives::takes(primitives::NUMBER, input) {
-                return Err(primitives::refused(name, primitives::NUMBER, input, None));
+                return Err(PromotionError::framework(
+                    ErrorKind::Type,
+                    format!(
+                        "{name} does not accept dtype {input}. Accepted dtypes are subtypes of \
+                         number."
+                    ),
+                ));
             }
             Ok(reduced(input))
         }
@@ -154,11 +161,10 @@ fn same(name: &str, tip: Option<&str>, arrays: &[Typed]) -> Result<Outcome, Prom
             " (Tip: jnp.{f} is a similar function that does automatic type promotion on inputs)."
         )
     });
-    let stop = if tip.is_empty() { "." } else { "" };
     Err(PromotionError::framework(
         ErrorKind::Type,
         format!(
-            "lax.{name} requires arguments to have the same dtypes, got {}{stop}{tip}",
+            "lax.{name} requires arguments to have the same dtypes, got {}.{tip}",
             names.join(", ")
         ),
     ))
