@@ -55,6 +55,7 @@ const PINNED: &[(&str, &[(&str, &str)])] = &[
     ("conformance/generate_jax_explicit_x64.py", JAX),
     ("conformance/generate_ops_jax.py", JAX),
     ("conformance/generate_forms_jax.py", JAX),
+    ("conformance/generate_array_ops_jax.py", JAX),
     (
         "conformance/generate_numpy.py",
         &[

@@ -120,6 +120,7 @@ golden! {
     paddle_result_type => "paddle_result_type.jsonl";
     ops_jax => "ops_jax.jsonl";
     ops_jax_lax => "ops_jax_lax.jsonl";
+    array_ops_jax => "array_ops_jax.jsonl";
     ops_numpy => "ops_numpy.jsonl";
     forms_numpy => "forms_numpy.jsonl";
     forms_array_api => "forms_array_api.jsonl";

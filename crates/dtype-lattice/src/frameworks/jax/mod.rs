@@ -75,6 +75,7 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::str::FromStr;
 
+mod array_ops;
 mod forms;
 mod lattice;
 pub mod lax;
@@ -85,8 +86,8 @@ mod tables;
 
 use crate::policy::{JaxFunctions, Policy, TypedLattice};
 use crate::types::{
-    DType, Op, OpForm, Operand, OperandKind, PromotionError, PyScalar, TypeSpec, Typed, Warning,
-    WarningKind,
+    ArrayCall, ArrayOp, DType, Op, OpForm, Operand, OperandKind, Outcome, PromotionError, PyScalar,
+    TypeSpec, Typed, Warning, WarningKind,
 };
 use tables::{compiled, Input, Tables};
 
@@ -708,6 +709,20 @@ impl Policy for Jax {
 
     fn describe_operation(&self, op: Op) -> Option<String> {
         Some(ops::describe(op))
+    }
+
+    /// `jnp.sum`, `jnp.matmul`, `jnp.where`, ...: every [`ArrayOp`], with
+    /// the type the reduction or `dot_general` runs in (`array_ops.rs`).
+    fn array_op(
+        &self,
+        call: ArrayCall,
+        operands: &[Operand],
+    ) -> Option<Result<Outcome, PromotionError>> {
+        Some(array_ops::array_op(self, call, operands))
+    }
+
+    fn describe_array_op(&self, op: ArrayOp) -> Option<String> {
+        Some(array_ops::describe(op))
     }
 
     /// `a / b` and `2 / x` (the `jax.numpy` function, or Python's own

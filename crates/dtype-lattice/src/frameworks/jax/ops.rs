@@ -228,7 +228,7 @@ fn promote(jax: &Jax, rule: Promote, operands: &[Operand]) -> Result<Typed, Prom
 
 /// `dtypes.to_inexact_dtype`: JAX's own table, which leaves out the 1- and
 /// 2-bit integers (they stay integers, and `lax.sqrt` refuses them).
-fn to_inexact(dtype: DType) -> DType {
+pub(super) fn to_inexact(dtype: DType) -> DType {
     use DType::*;
     match dtype {
         Bool | UInt4 | Int4 | UInt8 | Int8 | UInt16 | Int16 | UInt32 | Int32 => Float32,
