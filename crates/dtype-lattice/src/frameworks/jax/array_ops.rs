@@ -32,7 +32,7 @@ use super::Jax;
 use crate::frameworks::common::array_ops::counted;
 use crate::types::{
     ArrayCall, ArrayOp, DType, ErrorKind, Kind, Op, Operand, OperandKind, Outcome, PromotionError,
-    PyScalar, Typed,
+    PyScalar, Typed, MAX_SEQUENCE,
 };
 
 /// `jnp.<op>(*operands, dtype=..., promote_integers=...)`.
@@ -49,7 +49,13 @@ pub(super) fn array_op(
             format!("{op}() got an unexpected keyword argument 'promote_integers'"),
         ));
     }
-    let args: Vec<Operand> = operands.iter().map(|&o| argument_of(jax, o)).collect();
+    // On the stack: `counted` bounds the operands by `MAX_SEQUENCE`, and
+    // an answer allocates nothing.
+    let mut read = [Operand::NONE; MAX_SEQUENCE];
+    for (slot, &operand) in read.iter_mut().zip(operands) {
+        *slot = argument_of(jax, operand);
+    }
+    let args = &read[..operands.len()];
     if let Some(position) = args.iter().position(|o| o.is_none()) {
         return Err(PromotionError::framework(
             ErrorKind::Type,
@@ -69,8 +75,8 @@ pub(super) fn array_op(
             contraction(jax, args[0], args[1], dtype)
         }
         ArrayOp::Where => Ok(Outcome::of(jax.result_type(&args[1..])?)),
-        ArrayOp::Concatenate | ArrayOp::Stack => Ok(Outcome::of(jax.result_type(&args)?)),
-        ArrayOp::Clip => clip(jax, &args).map(Outcome::of),
+        ArrayOp::Concatenate | ArrayOp::Stack => Ok(Outcome::of(jax.result_type(args)?)),
+        ArrayOp::Clip => clip(jax, args).map(Outcome::of),
         ArrayOp::FullLike => {
             full_like(jax.dtype_and_weak_type(args[0]).dtype, args[1], dtype).map(Outcome::of)
         }
