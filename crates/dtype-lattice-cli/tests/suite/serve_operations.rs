@@ -123,7 +123,28 @@ fn info_lists_the_operations_and_which_policy_models_which() {
             );
         }
     }
-    assert_eq!(modelled[0].1.len(), 24, "jax models every operation");
+    // And those on whole arrays, asked of int8 arrays (`where`'s condition
+    // a bool one), as `/api/info` probes them.
+    for (policy, ops) in &modelled {
+        for op in dtype_lattice::ArrayOp::ALL {
+            let mut args = vec!["result-type", "--policy", policy, "--op", op.name()];
+            if op == dtype_lattice::ArrayOp::Where {
+                args.push("bool");
+            }
+            args.extend(std::iter::repeat_n("int8", op.usual_operands().min(2)));
+            let code = run(&args).status.code();
+            assert_eq!(
+                ops.iter().any(|o| o == op.name()),
+                code != Some(2),
+                "{policy} {op}: exit {code:?}"
+            );
+        }
+    }
+    assert_eq!(
+        modelled[0].1.len(),
+        dtype_lattice::Op::COUNT + dtype_lattice::ArrayOp::COUNT,
+        "jax models every operation"
+    );
 }
 
 /// `/api/table?op=OP` is `table --op OP --format json --labels short`, with
