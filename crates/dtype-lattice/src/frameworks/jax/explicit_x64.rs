@@ -30,7 +30,7 @@ pub enum ExplicitX64 {
     #[default]
     Warn,
     /// Refuse it with a `ValueError`
-    /// ([`PromotionError::ExplicitX64Refused`]).
+    /// ([`PromotionError::ExplicitX64Refused`](crate::PromotionError::ExplicitX64Refused)).
     Error,
     /// Keep it: the 64-bit dtype takes part in promotion, though Python
     /// scalars still default to 32 bits.
