@@ -276,16 +276,17 @@ impl Report {
     /// use dtype_lattice::design::explain::Report;
     /// use dtype_lattice::design::Definition;
     /// use dtype_lattice::frameworks::jax::Jax;
-    /// use dtype_lattice::{DType, Op, TypeSpec, Typed};
+    /// use dtype_lattice::{Asked, DType, Op, TypeSpec, Typed};
     ///
     /// let jax = Jax::default();
     /// let definition = Definition::from_policy(&jax).unwrap();
     /// let poset = definition.poset().unwrap();
     /// let types = [TypeSpec::DType(DType::Int32), TypeSpec::DType(DType::Int32)];
     /// let report = Report::of_types(&definition, &poset, &jax, types).unwrap();
-    /// let report = report.with_operation(&jax, Op::TrueDivide, types).unwrap();
+    /// let divide = Asked::Elementwise(Op::TrueDivide);
+    /// let report = report.with_operation(&jax, divide, types).unwrap();
     /// let step = report.operation.as_ref().unwrap();
-    /// assert_eq!(step.answer, Ok(Typed::strong(DType::Float32)));
+    /// assert_eq!(step.answer.as_ref().unwrap().result, Typed::strong(DType::Float32));
     /// assert!(step.rule.as_ref().unwrap().contains("promote_args_inexact"));
     /// ```
     pub fn with_operation(
