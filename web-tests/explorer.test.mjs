@@ -520,6 +520,28 @@ async function arrayOperations(page) {
     'jax matmul: every cell and its second mark is the command line\'s');
   tally.checks++;
   await page.screenshot({ path: join(shots, 'table-matmul.png'), fullPage: true });
+  // A reduction's table: a row per array dtype, a column per dtype= (None
+  // first), each cell and its second mark the command line's; a cell's
+  // panel gives the answer and the policy's rule; a diff marks `diff`'s cells.
+  await page.selectOption('#op', 'mean');
+  await waitForTable(page, { policy: jaxName(false, false), types: 'docs', diff: '', op: 'mean' });
+  const mean = cliJson(['table', '--op', 'mean', '--labels', 'short', '--format', 'json']);
+  const heads = await page.$$eval('#types thead th', (ths) => ths.slice(1).map((th) => th.textContent));
+  assert.deepEqual(heads, mean.column_labels, 'jax mean: the columns are None and each dtype=');
+  const meanShown = await page.$$eval('#types tbody tr', (trs) => trs.map((tr) =>
+    Array.from(tr.querySelectorAll('td')).map((td) => [td.dataset.label, td.dataset.computes ?? null])));
+  assert.deepEqual(meanShown, mean.cells.map((row) => row.map((cell) => [cell.label, cell.computes_in ?? null])),
+    'jax mean: every cell and its second mark is the command line\'s');
+  check(mean.cells[10][0].computes_in === 'float32', `jax's float16 mean computes in float32: ${JSON.stringify(mean.cells[10][0])}`);
+  await page.click('#types td[data-r="10"][data-c="0"]');
+  await page.waitForSelector('#panel[data-cell="float16,None"]');
+  const panel = await page.textContent('#panel');
+  check(panel.includes('computes in float32') && panel.includes(mean.rule), `the panel gives the answer and the rule: ${panel}`);
+  await page.screenshot({ path: join(shots, 'table-mean.png'), fullPage: true });
+  await page.selectOption('#diff', 'numpy');
+  await waitForTable(page, { policy: jaxName(false, false), types: 'docs', diff: 'numpy', op: 'mean' });
+  await checkDiffIsTheCli(page, ['jax', 'numpy', '--op', 'mean']);
+  await page.selectOption('#diff', '');
   await page.selectOption('#op', '');
   await waitForTable(page, { policy: jaxName(false, false), types: 'docs', diff: '' });
   await page.locator('.tabs a[data-view="playground"]').click();

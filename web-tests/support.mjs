@@ -196,8 +196,10 @@ export const jaxName = (x64, strict) => `jax (x64 ${x64 ? 'on' : 'off'}, ${stric
 export async function markedCells(page) {
   return page.$$eval('#types td[data-differs="true"]', (cells) => {
     const table = document.getElementById('types');
-    const labels = Array.from(table.querySelectorAll('thead th')).slice(1).map((th) => th.textContent);
-    return cells.map((td) => `${labels[+td.dataset.r]}|${labels[+td.dataset.c]}`).sort();
+    // Rows and columns apart: a reduction's columns are its dtype=.
+    const columns = Array.from(table.querySelectorAll('thead th')).slice(1).map((th) => th.textContent);
+    const rows = Array.from(table.querySelectorAll('tbody tr th')).map((th) => th.textContent);
+    return cells.map((td) => `${rows[+td.dataset.r]}|${columns[+td.dataset.c]}`).sort();
   });
 }
 
@@ -207,8 +209,9 @@ export const diffCells = (report) => report.differences.map((d) => `${d.row}|${d
  * title says of the partner, and the legend's count. */
 async function shownDiff(page, partner) {
   const cells = await page.$$eval('#types td[data-differs="true"]', (tds, partner) => {
-    const labels = Array.from(document.querySelectorAll('#types thead th')).slice(1).map((th) => th.textContent);
-    return tds.map((td) => `${labels[+td.dataset.r]}|${labels[+td.dataset.c]}|${td.title.slice(td.title.lastIndexOf(`; ${partner}: `))}`).sort();
+    const columns = Array.from(document.querySelectorAll('#types thead th')).slice(1).map((th) => th.textContent);
+    const rows = Array.from(document.querySelectorAll('#types tbody tr th')).map((th) => th.textContent);
+    return tds.map((td) => `${rows[+td.dataset.r]}|${columns[+td.dataset.c]}|${td.title.slice(td.title.lastIndexOf(`; ${partner}: `))}`).sort();
   }, partner);
   return { cells, legend: await page.textContent('#legend') };
 }

@@ -30,7 +30,7 @@ fn text(report: &Comparison) -> String {
             out,
             "{} {}: {left} {}, {right} {}",
             report.labels[d.row],
-            report.labels[d.column],
+            report.column_labels[d.column],
             report.answer(d.left),
             report.answer(d.right)
         );

@@ -66,9 +66,10 @@ pub fn render(
         caption,
         legend,
         labels: table.labels(style),
+        columns: table.column_labels(style),
         cells: (0..table.types.len())
             .map(|r| {
-                (0..table.types.len())
+                (0..table.columns.len())
                     .map(|c| table.cell_label(r, c, style))
                     .collect()
             })
@@ -109,7 +110,10 @@ struct Shown<'a> {
     caption: String,
     /// Each short label with the dtype it stands for.
     legend: Vec<(String, &'static str)>,
+    /// The rows' labels.
     labels: Vec<String>,
+    /// The columns' labels: the rows' but for a reduction (its `dtype=`).
+    columns: Vec<String>,
     cells: Vec<Vec<String>>,
     marks: Option<&'a CellMarks>,
 }
@@ -151,7 +155,7 @@ impl Shown<'_> {
         self.labels.iter().enumerate().map(move |(r, label)| {
             (
                 label.as_str(),
-                (0..self.labels.len()).map(move |c| self.cell(r, c)),
+                (0..self.columns.len()).map(move |c| self.cell(r, c)),
             )
         })
     }
@@ -166,17 +170,17 @@ impl Shown<'_> {
     }
 
     fn text(&self) -> String {
-        let n = self.labels.len();
-        let shown: Vec<Vec<String>> = (0..n)
-            .map(|r| (0..n).map(|c| self.shown(r, c)).collect())
+        let (rows, columns) = (self.labels.len(), self.columns.len());
+        let shown: Vec<Vec<String>> = (0..rows)
+            .map(|r| (0..columns).map(|c| self.shown(r, c)).collect())
             .collect();
         // Each column as wide as its widest entry, right-aligned.
-        let widths: Vec<usize> = (0..n)
+        let widths: Vec<usize> = (0..columns)
             .map(|c| {
                 shown
                     .iter()
                     .map(|row| row[c].len())
-                    .chain([self.labels[c].len()])
+                    .chain([self.columns[c].len()])
                     .max()
                     .unwrap_or(1)
             })
@@ -190,7 +194,7 @@ impl Shown<'_> {
             }
             out.push('\n');
         };
-        line("", &self.labels);
+        line("", &self.columns);
         for (head, cells) in self.labels.iter().zip(&shown) {
             line(head, cells);
         }
@@ -200,15 +204,15 @@ impl Shown<'_> {
 
     fn markdown(&self) -> String {
         let mut out = String::from("|    |");
-        for label in &self.labels {
+        for label in &self.columns {
             let _ = write!(out, " {label} |");
         }
         out.push_str("\n|----|");
-        out.push_str(&"----|".repeat(self.labels.len()));
+        out.push_str(&"----|".repeat(self.columns.len()));
         out.push('\n');
         for (r, head) in self.labels.iter().enumerate() {
             let _ = write!(out, "| **{}** |", head.replace('*', "\\*"));
-            for c in 0..self.labels.len() {
+            for c in 0..self.columns.len() {
                 let cell = self.cell(r, c);
                 if self.marked(r, c) {
                     // Escaped so that `i*` stays literal inside the bold.
@@ -227,7 +231,7 @@ impl Shown<'_> {
         let mut out = String::new();
         out.push_str(
             &std::iter::once("")
-                .chain(self.labels.iter().map(String::as_str))
+                .chain(self.columns.iter().map(String::as_str))
                 .collect::<Vec<_>>()
                 .join(","),
         );
@@ -250,13 +254,13 @@ impl Shown<'_> {
             "<table id=\"types\">\n<caption>{}</caption>\n<tr><th></th>",
             escape_html(&self.caption)
         );
-        for label in &self.labels {
+        for label in &self.columns {
             let _ = write!(out, "<th>{}</th>", escape_html(label));
         }
         out.push_str("</tr>\n");
         for (r, head) in self.labels.iter().enumerate() {
             let _ = write!(out, "<tr><td>{}</td>", escape_html(head));
-            for c in 0..self.labels.len() {
+            for c in 0..self.columns.len() {
                 let class = if self.marked(r, c) {
                     " class=\"d\""
                 } else {

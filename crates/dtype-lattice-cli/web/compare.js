@@ -9,28 +9,28 @@
  * same types: a cell differs when the two answers differ (a failure is
  * `null` on either side), or when one of its dtypes is native to one
  * policy but not the other. `names` are the policies as the user named
- * them. */
+ * them. A reduction's columns are its `dtype=` (`None` first). */
 export function compare(left, right, names) {
-  const n = left.types.length;
+  const [n, m] = [left.types.length, left.columns.length];
   const sides = [left, right];
   const differences = [];
   for (let r = 0; r < n; r++) {
-    for (let c = 0; c < n; c++) {
-      // The cell's types, once each; Python's types are native to every
-      // policy, so they never count.
+    for (let c = 0; c < m; c++) {
+      // The cell's dtypes, once each; Python's types (and a reduction
+      // without dtype=) are native to every policy, so they never count.
+      const types = [[left.types[r], (t) => t.native[r]]];
+      if (left.columns[c] !== left.types[r]) types.push([left.columns[c], (t) => t.column_native[c]]);
       const notNative = [];
-      for (const i of r === c ? [r] : [r, c]) {
+      for (const [dtype, native] of types) {
         for (const side of [0, 1]) {
-          if (!sides[side].native[i] && sides[1 - side].native[i]) {
-            notNative.push({ dtype: left.types[i], policy: names[side] });
-          }
+          if (!native(sides[side]) && native(sides[1 - side])) notNative.push({ dtype, policy: names[side] });
         }
       }
       const [a, b] = [left.compared[r][c], right.compared[r][c]];
       if (a !== b || notNative.length) {
-        differences.push({ row: left.labels[r], column: left.labels[c], left: a, right: b, not_native: notNative, r, c });
+        differences.push({ row: left.labels[r], column: left.column_labels[c], left: a, right: b, not_native: notNative, r, c });
       }
     }
   }
-  return { left: names[0], right: names[1], cells: n * n, count: differences.length, op: left.op, differences };
+  return { left: names[0], right: names[1], cells: n * m, count: differences.length, op: left.op, differences };
 }

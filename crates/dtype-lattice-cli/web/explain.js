@@ -34,14 +34,26 @@ export async function showExplanation(table) {
   for (const key of ['join', 'joinDtype', 'joinWeak', 'outcome']) delete panel.dataset[key];
   const [a, b] = state.cell;
   const r = table.types.indexOf(a);
-  const c = table.types.indexOf(b);
+  const c = table.columns.indexOf(b);
   const cell = table.cells[r][c];
   const op = table.op;
   panel.dataset.op = op ?? '';
+  const keyword = table.column_keyword ? `${table.column_keyword}=` : '';
   const head = [
-    h('h3', {}, `${table.names[r]} with ${table.names[c]}`),
-    h('p', { class: 'answer' }, `${op ?? 'result_type'}: `, h('b', { text: answerText(cell, table) })),
+    h('h3', {}, `${table.names[r]} with ${keyword}${table.column_names[c]}`),
+    h('p', { class: 'answer' }, `${op ?? 'result_type'}: `, h('b', { text: answerText(cell, table) }),
+      cell.computes_in ? ` (computes in ${cell.computes_in})` : ''),
   ];
+  // A reduction's cell is one array and a dtype=: no pair to promote, so
+  // the panel gives the answer and the policy's rule in words.
+  if (table.column_keyword) {
+    const rule = table.rule ? [h('p', { class: 'why', text: `${table.name}'s rule for ${op}: ${table.rule}` })] : [];
+    panel.replaceChildren(...head, ...errorBlock(cell, table), ...rule);
+    panel.dataset.join = '';
+    panel.dataset.cell = state.cell.join(',');
+    await drawPolicy(table, null, turn);
+    return;
+  }
   // An operation's error is its answer, shown at once; promotion's comes
   // with the explanation (or without one where there is none).
   const promotionError = op ? [] : errorBlock(cell, table);

@@ -23,14 +23,16 @@ export function makeGrid(table, activate) {
     if (!td) return;
     const r = +td.dataset.r;
     const c = +td.dataset.c;
+    // Rows and columns may differ in number (a reduction's table).
     const n = table.querySelectorAll('tbody tr').length;
+    const m = td.parentElement.querySelectorAll('td[data-r]').length;
     const moves = {
       ArrowUp: [r - 1, c], ArrowDown: [r + 1, c], ArrowLeft: [r, c - 1], ArrowRight: [r, c + 1],
-      Home: [r, 0], End: [r, n - 1], PageUp: [0, c], PageDown: [n - 1, c],
+      Home: [r, 0], End: [r, m - 1], PageUp: [0, c], PageDown: [n - 1, c],
     };
     if (event.key in moves) {
       const [nr, nc] = moves[event.key];
-      focus(cellAt(Math.max(0, Math.min(n - 1, nr)), Math.max(0, Math.min(n - 1, nc))));
+      focus(cellAt(Math.max(0, Math.min(n - 1, nr)), Math.max(0, Math.min(m - 1, nc))));
       event.preventDefault();
     } else if (event.key === 'Enter' || event.key === ' ') {
       activate(r, c);

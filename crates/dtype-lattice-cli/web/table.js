@@ -39,20 +39,22 @@ export async function renderTable() {
   const diff = other && other.value ? compare(table, other.value, [state.policy, state.diff]) : null;
   // What a cell is of: an operation (in a form), or the assignment.
   const op = asked(table);
-  const n = table.types.length;
+  const [n, m] = [table.types.length, table.columns.length];
   const marks = new Map();
   if (diff) for (const d of diff.differences) marks.set(d.r + ',' + d.c, d);
   const grid = $('types');
   const head = h('tr', {}, h('th', { scope: 'col', 'aria-label': 'row type, column type' }));
-  table.labels.forEach((label, c) =>
-    head.append(h('th', { scope: 'col', title: table.names[c], class: label.length > 3 ? 'long' : null, text: label })));
+  // A reduction's columns are its dtype= (None: without it).
+  const keyword = table.column_keyword ? `${table.column_keyword}=` : '';
+  table.column_labels.forEach((label, c) =>
+    head.append(h('th', { scope: 'col', title: keyword + table.column_names[c], class: label.length > 3 ? 'long' : null, text: label })));
   const body = document.createDocumentFragment();
   for (let r = 0; r < n; r++) {
     const row = h('tr', {}, h('th', { scope: 'row', title: table.names[r], text: table.labels[r] }));
-    for (let c = 0; c < n; c++) {
+    for (let c = 0; c < m; c++) {
       const cell = table.cells[r][c];
       const mark = marks.get(r + ',' + c);
-      let title = `${op ? op + ' of ' : ''}${table.names[r]} with ${table.names[c]}: ${answerText(cell, table)}`;
+      let title = `${op ? op + ' of ' : ''}${table.names[r]} with ${keyword}${table.column_names[c]}: ${answerText(cell, table)}`;
       if (mark) title += `; ${state.diff}: ${mark.right === null ? (op ? 'an error' : 'no promotion') : mark.right}` +
         mark.not_native.map((x) => ` (${x.dtype} is not native to ${x.policy})`).join('');
       const td = h('td', {
@@ -75,8 +77,8 @@ export async function renderTable() {
   }
   grid.replaceChildren(h('caption', { text: table.caption }), h('thead', {}, head), h('tbody', {}, body));
   grid.dataset.size = n;
-  grid.classList.toggle('wide', n > 20);
-  $('table-wrap').classList.toggle('wide', n > 20);
+  grid.classList.toggle('wide', m > 20);
+  $('table-wrap').classList.toggle('wide', m > 20);
   grid.dataset.policy = table.name;
   grid.dataset.diff = state.diff;
   grid.dataset.types = state.types;
@@ -84,14 +86,16 @@ export async function renderTable() {
   grid.dataset.form = table.form ?? '';
   current = { table, diff };
   $('table-help').hidden = false;
-  $('table-help').textContent = op
-    ? `Click a cell, or move with the arrow keys and press Enter, to see what ${op} gives, and why its two types promote as they do (the panel explains promotion, not ${op}).`
-    : 'Click a cell, or move with the arrow keys and press Enter, to see why its two types promote as they do.';
+  $('table-help').textContent = table.column_keyword
+    ? `Click a cell, or move with the arrow keys and press Enter, to see what ${op} gives of an array of the row's dtype with the column's ${keyword} and the rule it follows.`
+    : op
+      ? `Click a cell, or move with the arrow keys and press Enter, to see what ${op} gives, and why its two types promote as they do (the panel explains promotion, not ${op}).`
+      : 'Click a cell, or move with the arrow keys and press Enter, to see why its two types promote as they do.';
   renderLegend(table, diff, other && other.error);
   let selected = null;
   if (state.cell) {
     const r = table.types.indexOf(state.cell[0]);
-    const c = table.types.indexOf(state.cell[1]);
+    const c = table.columns.indexOf(state.cell[1]);
     if (r >= 0 && c >= 0) selected = [r, c];
     else state.cell = null;
   }
@@ -142,7 +146,7 @@ function renderLegend(table, diff, diffError) {
 
 async function selectCell(r, c) {
   const { table } = current;
-  state.cell = [table.types[r], table.types[c]];
+  state.cell = [table.types[r], table.columns[c]];
   writeUrl();
   markSelected($('types'), r, c);
   await showExplanation(table);
@@ -212,11 +216,13 @@ function fillOps() {
   const select = $('op');
   const models = new Set(policyNamed(state.policy).operations);
   const option = (o) => h('option', { value: o.name, text: o.name + (models.has(o.name) ? '' : ' (not modelled)') });
-  // A reduction takes one array: no table of pairs.
+  // A reduction's table: a row per input dtype, a column per dtype=.
   const binary = info.operations.filter((o) => !o.family && o.arity === 2);
+  const reductions = info.operations.filter((o) => o.family === 'reduction');
   const arrays = info.operations.filter((o) => o.family && o.family !== 'reduction');
   select.replaceChildren(h('option', { value: '', text: 'promotion (result_type)' }),
     h('optgroup', { label: 'binary operations' }, binary.map(option)),
+    h('optgroup', { label: 'reductions (a row per array dtype, a column per dtype=)' }, reductions.map(option)),
     h('optgroup', { label: 'contractions and combinations' }, arrays.map(option)));
   select.value = state.op;
   state.form = fillForms($('form'), state.op, state.form);

@@ -209,7 +209,8 @@ pub(super) fn unanswered(policy: &dyn Policy, question: Question) -> Option<ApiE
 /// cells refer to them by index), the caption and the legend, and what
 /// `diff` compares of each cell (`compared`: its `promote_types` as a short
 /// label, `null` where it fails) and of each type (`native`: whether the
-/// policy has that dtype of its own; Python's types always).
+/// policy has that dtype of its own; Python's types always), of each
+/// column too (`column_native`: a reduction's `dtype=`).
 pub fn table_json(name: &str, settings: Settings, all: bool) -> Result<Value, ApiError> {
     table_json_of(name, settings, all, Question::ResultType)
 }
@@ -256,8 +257,15 @@ pub fn table_json_of(
             TypeSpec::Python(_) => true,
         })
         .collect();
+    // A column's dtype (a reduction's dtype=; none without it).
+    let column_native: Vec<bool> = question
+        .columns(&types)
+        .iter()
+        .map(|column| column.dtype().is_none_or(|dtype| policy.is_native(dtype)))
+        .collect();
     value["compared"] = json!(compared);
     value["native"] = json!(native);
+    value["column_native"] = json!(column_native);
     Ok(value)
 }
 

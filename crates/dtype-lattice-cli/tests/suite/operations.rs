@@ -78,7 +78,8 @@ fn result_type_op_gives_what_jax_recorded() {
 
 /// Every cell of `table ARGS --format json` is the batch protocol's answer
 /// to `request` (a JSON object's fields, without the operands) of its
-/// row's and column's types.
+/// row's and column's types; for a reduction's table, of its row's type
+/// with the column's `dtype=` (none for `None`).
 fn table_is_the_batch_answers(args: &[&str], request: &str) -> Value {
     let mut command = vec!["table", "--all"];
     command.extend(args);
@@ -86,16 +87,26 @@ fn table_is_the_batch_answers(args: &[&str], request: &str) -> Value {
     let output = run(&command);
     assert!(output.status.success(), "{command:?}");
     let table: Value = serde_json::from_slice(&output.stdout).unwrap();
-    let types: Vec<&str> = table["types"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t.as_str().unwrap())
-        .collect();
+    let strings = |key: &str| -> Vec<String> {
+        table[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_str().unwrap().to_owned())
+            .collect()
+    };
+    let (types, columns) = (strings("types"), strings("columns"));
+    let keyword = table["column_keyword"].as_str();
     let mut requests = String::new();
     for a in &types {
-        for b in &types {
-            requests.push_str(&format!("{{{request}, \"args\": [\"{a}\", \"{b}\"]}}\n"));
+        for b in &columns {
+            let line = match (keyword, b.as_str()) {
+                (None, _) => format!("{{{request}, \"args\": [\"{a}\", \"{b}\"]}}"),
+                (Some(_), "None") => format!("{{{request}, \"args\": [\"{a}\"]}}"),
+                (Some(key), _) => format!("{{{request}, \"args\": [\"{a}\"], \"{key}\": \"{b}\"}}"),
+            };
+            requests.push_str(&line);
+            requests.push('\n');
         }
     }
     let answers = run_with_input(&["batch"], requests);
@@ -107,7 +118,7 @@ fn table_is_the_batch_answers(args: &[&str], request: &str) -> Value {
     let mut errors = 0;
     for (r, row) in cells.iter().enumerate() {
         for (c, cell) in row.as_array().unwrap().iter().enumerate() {
-            let answer = &answers[r * types.len() + c];
+            let answer = &answers[r * columns.len() + c];
             match cell.get("error") {
                 Some(_) => {
                     assert!(
@@ -119,15 +130,48 @@ fn table_is_the_batch_answers(args: &[&str], request: &str) -> Value {
                 None => {
                     assert_eq!(cell["dtype"], answer["ok"]["dtype"], "{command:?} {r},{c}");
                     assert_eq!(cell["weak"], answer["ok"]["weak"], "{command:?} {r},{c}");
+                    assert_eq!(
+                        cell.get("computes_in"),
+                        answer["ok"].get("computes_in"),
+                        "{command:?} {r},{c}"
+                    );
                 }
             }
         }
     }
     assert!(
-        errors < types.len() * types.len(),
+        errors < types.len() * columns.len(),
         "{command:?}: every cell fails"
     );
     table
+}
+
+/// A reduction's table is a row per array dtype and a column per `dtype=`
+/// (`None` first), each cell the batch protocol's answer; one that takes
+/// no `dtype=` has the one column.
+#[test]
+fn a_reductions_table_is_the_batch_answers_per_dtype() {
+    for policy in ["numpy", "torch", "jax"] {
+        let table = table_is_the_batch_answers(
+            &["--op", "sum", "--policy", policy],
+            &format!(r#""fn": "sum", "policy": "{policy}""#),
+        );
+        assert_eq!(table["column_keyword"], "dtype");
+        assert_eq!(table["columns"][0], "None");
+        let rows = table["types"].as_array().unwrap().len();
+        assert_eq!(table["columns"].as_array().unwrap().len(), rows + 1);
+        assert!(table["rule"].as_str().is_some_and(|r| !r.is_empty()));
+    }
+    let mean = table_is_the_batch_answers(
+        &["--op", "mean", "--policy", "torch"],
+        r#""fn": "mean", "policy": "torch""#,
+    );
+    assert!(mean["caption"]
+        .as_str()
+        .unwrap()
+        .contains("mean(a, dtype=...)"));
+    let argmax = table_is_the_batch_answers(&["--op", "argmax"], r#""fn": "argmax""#);
+    assert_eq!(argmax["columns"], serde_json::json!(["None"]));
 }
 
 #[test]

@@ -187,7 +187,7 @@ fn operation_tables_are_the_command_lines() {
         );
         // What `diff --op` compares, beside the table: the browser tests
         // check the page's comparison of two of them against `diff`.
-        for extra in ["graph", "compared", "native"] {
+        for extra in ["graph", "compared", "native", "column_native"] {
             ours.as_object_mut().unwrap().remove(extra);
         }
         let mut args = vec![

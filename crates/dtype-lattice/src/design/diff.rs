@@ -20,7 +20,7 @@
 //! assert_eq!((cell.left, cell.right), (Some(DType::Float16), Some(DType::Float64)));
 //! ```
 
-use crate::design::table::{dtype_label, type_label, Labels, Question};
+use crate::design::table::{dtype_label, type_label, Column, Labels, Question};
 use crate::policy::Policy;
 use crate::types::{DType, TypeSpec};
 
@@ -74,18 +74,16 @@ pub fn differences_in(
     types: &[TypeSpec],
     question: Question,
 ) -> Vec<Difference> {
-    let types = &question.types(types)[..];
     let policies = [left, right];
     let answers = policies.map(|policy| compared(policy, types, question));
+    let columns = question.columns(types);
+    let types = &question.types(types)[..];
     let mut found = Vec::new();
     for (row, &a) in types.iter().enumerate() {
-        for (column, &b) in types.iter().enumerate() {
-            let mut dtypes: Vec<DType> = [a, b]
+        for (column, &b) in columns.iter().enumerate() {
+            let mut dtypes: Vec<DType> = [Column::Type(a), b]
                 .into_iter()
-                .filter_map(|spec| match spec {
-                    TypeSpec::DType(dtype) => Some(dtype),
-                    TypeSpec::Python(_) => None,
-                })
+                .filter_map(Column::dtype)
                 .collect();
             dtypes.dedup();
             let not_native: Vec<(DType, usize)> = dtypes
@@ -111,7 +109,7 @@ pub fn differences_in(
 }
 
 /// What [`differences_in`] compares of one policy, cell by cell over
-/// `types` (rows, then columns): the `promote_types` answer, or where
+/// `types` (rows, then [`Question::columns`]): the `promote_types` answer, or where
 /// `question` asks an operation the dtype of its result; `None` where it
 /// fails or the policy does not model the operation. A front end that holds two policies' answers
 /// compares them as [`differences_in`] does, with [`Policy::is_native`].
@@ -132,14 +130,15 @@ pub fn compared(
     types: &[TypeSpec],
     question: Question,
 ) -> Vec<Vec<Option<DType>>> {
+    let columns = question.columns(types);
     let types = &question.types(types)[..];
     types
         .iter()
         .map(|&a| {
-            types
+            columns
                 .iter()
-                .map(|&b| match question {
-                    Question::ResultType => policy.promote_types(a, b).ok(),
+                .map(|&b| match (question, b) {
+                    (Question::ResultType, Column::Type(b)) => policy.promote_types(a, b).ok(),
                     _ => match question.ask(policy, a, b) {
                         Some(Ok(typed)) => Some(typed.dtype),
                         _ => None,
@@ -182,7 +181,7 @@ impl CellMarks {
         question: Question,
     ) -> CellMarks {
         let size = question.types(types).len();
-        let mut cells = vec![vec![false; size]; size];
+        let mut cells = vec![vec![false; question.columns(types).len()]; size];
         for d in differences_in(policy, other, types, question) {
             cells[d.row][d.column] = true;
         }
@@ -208,8 +207,11 @@ impl CellMarks {
 pub struct Comparison {
     /// The policies' names, as the user gave them.
     pub names: [String; 2],
-    /// The labels of the types compared.
+    /// The labels of the rows compared.
     pub labels: Vec<String>,
+    /// The labels of the columns: the rows' but for a reduction's table
+    /// (its `dtype=`, [`Question::columns`]).
+    pub column_labels: Vec<String>,
     /// How answers are written.
     pub label_style: Labels,
     /// The cells that differ, rows first.
@@ -246,6 +248,11 @@ impl Comparison {
                 .iter()
                 .map(|&t| type_label(t, label_style))
                 .collect(),
+            column_labels: question
+                .columns(types)
+                .iter()
+                .map(|&c| c.label(label_style))
+                .collect(),
             label_style,
             differences: differences_in(policies[0], policies[1], types, question),
             question,
@@ -260,7 +267,7 @@ impl Comparison {
 
     /// `N of M cells differ between A and B`.
     pub fn summary(&self) -> String {
-        let cells = self.labels.len() * self.labels.len();
+        let cells = self.labels.len() * self.column_labels.len();
         let of = match self.question {
             Question::ResultType => String::new(),
             Question::Op(op) => format!(" of {op}"),

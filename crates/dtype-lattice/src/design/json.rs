@@ -41,8 +41,12 @@ fn answer_json(answer: &Result<Typed, PromotionError>) -> Value {
 impl Table {
     /// The table as `table --format json` prints it and the explorer shows
     /// it: the policy's `name` and whether a `lattice` defines it, the
-    /// `caption`, the `types`, their `labels` in `labels` style and their
-    /// full `names`, the short labels' `legend` (with short labels), which
+    /// `caption`, the rows' `types`, their `labels` in `labels` style and
+    /// their full `names`, the same of the `columns` (`column_labels`,
+    /// `column_names`: the rows' but for a reduction, whose columns are its
+    /// `dtype=`, `"None"` first, and `column_keyword` is `"dtype"`), the
+    /// rule of an operation on whole arrays in words (`rule`, where the
+    /// policy gives one), the short labels' `legend` (with short labels), which
     /// dtypes the policy `canonicalized`, the `errors` (each message once),
     /// and each cell twice: in `rows` as its label (`null` where promotion
     /// fails), in `cells` as `{"label", "dtype", "weak"}` or `{"label": "-",
@@ -60,6 +64,7 @@ impl Table {
     /// assert_eq!(json["labels"][1], "u1");
     /// assert_eq!(json["rows"][1][5], "i2"); // uint8 with int8
     /// assert_eq!(json["cells"][1][5]["dtype"], "int16");
+    /// assert_eq!(json["column_labels"], json["labels"]);
     /// ```
     #[doc(hidden)]
     pub fn to_json(&self, policy: &dyn Policy, labels: Labels, marks: Option<&CellMarks>) -> Value {
@@ -123,12 +128,26 @@ impl Table {
             "types": self.types.iter().map(ToString::to_string).collect::<Vec<_>>(),
             "labels": self.labels(labels),
             "names": self.labels(Labels::Names),
+            "columns": self.columns.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            "column_labels": self.column_labels(labels),
+            "column_names": self.column_labels(Labels::Names),
+            "column_keyword": self
+                .columns
+                .iter()
+                .any(|c| matches!(c, table::Column::Dtype(_)))
+                .then_some("dtype"),
             "legend": legend,
             "canonicalized": canonicalized,
             "errors": errors,
             "rows": rows,
             "cells": cells,
         });
+        if let Some(rule) = self.question.op().and_then(|op| match op {
+            Operation::Array(_) => policy.describe(op),
+            Operation::Elementwise(_) => None,
+        }) {
+            value["rule"] = Value::from(rule);
+        }
         if let Some(marks) = marks {
             value["differs_from"] = Value::from(marks.against.as_str());
             value["differs"] = json!(marks.cells);
@@ -155,7 +174,7 @@ impl Comparison {
                     .collect();
                 json!({
                     "row": self.labels[d.row],
-                    "column": self.labels[d.column],
+                    "column": self.column_labels[d.column],
                     "left": label(d.left),
                     "right": label(d.right),
                     "not_native": not_native,
@@ -165,7 +184,7 @@ impl Comparison {
         json!({
             "left": self.names[0],
             "right": self.names[1],
-            "cells": self.labels.len() * self.labels.len(),
+            "cells": self.labels.len() * self.column_labels.len(),
             "count": self.differences.len(),
             "op": self.question.op().map(Operation::name),
             "form": self.question.form().map(OpForm::name),

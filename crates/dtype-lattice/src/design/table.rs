@@ -20,7 +20,7 @@
 use crate::policy::Policy;
 use crate::types::{
     ArrayCall, ArrayOp, Asked, Call, CallError, DType, Family, Kind, Op, OpForm, Operand,
-    Operation, PromotionError, PyScalar, TypeSpec, Typed, Unanswered,
+    Operation, Outcome, PromotionError, PyScalar, TypeSpec, Typed, Unanswered,
 };
 
 /// The 18 types of JAX's documentation table, in its order.
@@ -196,12 +196,12 @@ pub enum Question {
     /// Python's types with [`OpForm::Operator`]), or the assignment
     /// `x[...] = v` of the column's value to an array of the row's dtype.
     Call(Call),
-    /// An operation on whole arrays of two operands, with its keywords:
-    /// a contraction or `concatenate`/`stack` of an array of each dtype,
-    /// `where(c, a, b)` with a `bool` condition, `clip(a, b)`,
-    /// `full_like(a, b)`, of an array of the row's dtype and one of the
-    /// column's (its table has no Python types). A reduction takes one
-    /// array and has no table.
+    /// An operation on whole arrays, with its keywords: a contraction or
+    /// `concatenate`/`stack` of an array of each dtype, `where(c, a, b)`
+    /// with a `bool` condition, `clip(a, b)`, `full_like(a, b)`, of an
+    /// array of the row's dtype and one of the column's (its table has no
+    /// Python types); a reduction of an array of the row's dtype with
+    /// the column's `dtype=` ([`Column::Dtype`]).
     Array(ArrayCall),
 }
 
@@ -235,46 +235,80 @@ impl Question {
         }
     }
 
-    /// The policy's answer for `a` with `b`; `None` where it does not model
-    /// the operation.
+    /// The policy's answer for the cell of row `a` and `column`; `None`
+    /// where it does not model the operation (or the column is not one of
+    /// this question's [`columns`](Question::columns)).
     pub fn ask(
         self,
         policy: &dyn Policy,
         a: TypeSpec,
-        b: TypeSpec,
+        column: Column,
     ) -> Option<Result<Typed, PromotionError>> {
+        let b = match (self, column) {
+            (Question::Array(call), column) => {
+                return Some(array_outcome(call, policy, a, column)?.map(|o| o.result))
+            }
+            (_, Column::Type(b)) => b,
+            (_, Column::Dtype(_)) => return None,
+        };
         match self {
             Question::ResultType => Some(policy.result_type(&[a.into(), b.into()])),
             Question::Op(op) => policy.operation(op, &[value(a), value(b)]),
             Question::Call(call) => policy.call(call, &[value(a), value(b)]),
-            Question::Array(call) => {
-                let operands = arguments(Operation::Array(call.op()), &[a, b]);
-                Some(
-                    policy
-                        .array_op(call, &operands)?
-                        .map(|outcome| outcome.result),
-                )
-            }
+            Question::Array(_) => None,
         }
     }
 
     /// The type the policy computes the cell in, where it says and it
     /// differs from the result (PyTorch's opmath, a half float's
     /// accumulator): a table's second mark.
-    pub fn computes_in(self, policy: &dyn Policy, a: TypeSpec, b: TypeSpec) -> Option<DType> {
-        match self {
-            Question::ResultType | Question::Call(_) => None,
-            Question::Op(op) => {
+    pub fn computes_in(self, policy: &dyn Policy, a: TypeSpec, column: Column) -> Option<DType> {
+        match (self, column) {
+            (Question::Op(op), Column::Type(b)) => {
                 let operands = [value(a), value(b)];
                 let result = policy.operation(op, &operands)?.ok()?;
                 policy
                     .computes_in(op, &operands)
                     .filter(|&d| d != result.dtype)
             }
-            Question::Array(call) => {
-                let operands = arguments(Operation::Array(call.op()), &[a, b]);
-                policy.array_op(call, &operands)?.ok()?.computes_apart()
+            (Question::Array(call), column) => array_outcome(call, policy, a, column)?
+                .ok()?
+                .computes_apart(),
+            _ => None,
+        }
+    }
+
+    /// The columns of the question's table over `types`: each of its
+    /// [`types`](Question::types), but for a reduction, which takes one
+    /// array, the `dtype=` it is asked with: without it, then each dtype
+    /// (only the one asked where the call has one, none where the
+    /// operation takes no `dtype=`).
+    ///
+    /// ```
+    /// use dtype_lattice::design::table::{Column, Question, DOCS_TYPES};
+    /// use dtype_lattice::{ArrayCall, ArrayOp, DType};
+    ///
+    /// let sum = Question::Array(ArrayCall::new(ArrayOp::Sum));
+    /// let columns = sum.columns(&DOCS_TYPES);
+    /// assert_eq!(columns.len(), 16); // no dtype=, then the 15 dtypes
+    /// assert_eq!(columns[1], Column::Dtype(Some(DType::Bool)));
+    /// let argmax = Question::Array(ArrayCall::new(ArrayOp::ArgMax));
+    /// assert_eq!(argmax.columns(&DOCS_TYPES), [Column::Dtype(None)]);
+    /// ```
+    pub fn columns(self, types: &[TypeSpec]) -> Vec<Column> {
+        match self {
+            Question::Array(call) if call.op().family() == Family::Reduction => {
+                let asked = Column::Dtype(call.dtype());
+                if call.dtype().is_some() || !call.op().takes_dtype() {
+                    return vec![asked];
+                }
+                let each = self.types(types).into_iter().filter_map(|t| match t {
+                    TypeSpec::DType(d) => Some(Column::Dtype(Some(d))),
+                    TypeSpec::Python(_) => None,
+                });
+                std::iter::once(asked).chain(each).collect()
             }
+            _ => self.types(types).into_iter().map(Column::Type).collect(),
         }
     }
 
@@ -295,12 +329,10 @@ impl Question {
     pub fn unanswered(self, policy: &dyn Policy) -> Option<Unanswered> {
         let (op, arity) = match self {
             Question::ResultType => return None,
-            Question::Array(call) if call.op().family() == Family::Reduction => {
-                return Some(Unanswered::OneArray(call.op()))
-            }
             Question::Array(call) => {
                 let probe = TypeSpec::DType(DType::Int8);
-                return self.ask(policy, probe, probe).is_none().then(|| {
+                let column = self.columns(&[probe])[0];
+                return self.ask(policy, probe, column).is_none().then(|| {
                     Unanswered::ArrayOpNotModelled {
                         policy: policy.name(),
                         op: call.op(),
@@ -314,7 +346,7 @@ impl Question {
             return Some(Unanswered::NoTable(op));
         }
         let probe = TypeSpec::DType(DType::Int8);
-        if self.ask(policy, probe, probe).is_some() {
+        if self.ask(policy, probe, probe.into()).is_some() {
             return None;
         }
         Some(match (self, op) {
@@ -327,9 +359,9 @@ impl Question {
         })
     }
 
-    /// The types of `types` the question's table has: all of them, but
-    /// only the dtypes for an operation on whole arrays, which is asked of
-    /// arrays (a table of Python scalars would ask `matmul(2, x)`, which
+    /// The types of `types` the question's table has as rows (and, but
+    /// for a reduction, columns): all of them, but only the dtypes for an
+    /// operation on whole arrays, which is asked of arrays (a table of Python scalars would ask `matmul(2, x)`, which
     /// the golden data does not check; `result-type --op` asks a Python
     /// scalar beside an array).
     pub fn types(self, types: &[TypeSpec]) -> Vec<TypeSpec> {
@@ -391,6 +423,91 @@ impl std::fmt::Display for QuestionError {
 
 impl std::error::Error for QuestionError {}
 
+/// The answer of `call` for the cell of row `a` and `column`: with an
+/// array of each type (a pair's table), or for a reduction an array of
+/// `a` with the column's `dtype=`.
+fn array_outcome(
+    call: ArrayCall,
+    policy: &dyn Policy,
+    a: TypeSpec,
+    column: Column,
+) -> Option<Result<Outcome, PromotionError>> {
+    match column {
+        Column::Type(b) => policy.array_op(call, &arguments(Operation::Array(call.op()), &[a, b])),
+        Column::Dtype(dtype) => {
+            let call = match dtype {
+                Some(dtype) => call.with_dtype(dtype).ok()?,
+                None => call.without_dtype(),
+            };
+            policy.array_op(call, &[value(a)])
+        }
+    }
+}
+
+/// What a table's column stands for: the second operand's type, or in
+/// the table of a reduction (which takes one array) the `dtype=` the
+/// row's array is reduced with.
+///
+/// ```
+/// use dtype_lattice::design::table::{Column, Labels, Question, Table, DOCS_TYPES};
+/// use dtype_lattice::frameworks::numpy::Numpy;
+/// use dtype_lattice::{ArrayCall, ArrayOp, DType};
+///
+/// let sum = Question::Array(ArrayCall::new(ArrayOp::Sum));
+/// let table = Table::of(&Numpy, &DOCS_TYPES, sum).unwrap();
+/// assert_eq!(table.column_labels(Labels::Short)[..3], ["None", "b1", "u1"]);
+/// // int8 (row 5) without dtype=: NumPy sums small integers in int64;
+/// // with dtype=int16 (column 7), in int16.
+/// assert_eq!(table.cells[5][0].as_ref().unwrap().dtype, DType::Int64);
+/// assert_eq!(table.cells[5][7].as_ref().unwrap().dtype, DType::Int16);
+/// assert_eq!(table.columns[7], Column::Dtype(Some(DType::Int16)));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Column {
+    /// An operand of the type: an array of the dtype, a Python scalar of
+    /// the Python type (a value, as a row's).
+    Type(TypeSpec),
+    /// A reduction's `dtype=`; `None` without it (the framework's own
+    /// choice).
+    Dtype(Option<DType>),
+}
+
+impl Column {
+    /// The column's label in the chosen style; `None` for a reduction
+    /// without `dtype=`, as Python writes the default.
+    pub fn label(self, labels: Labels) -> String {
+        match self {
+            Column::Type(spec) => type_label(spec, labels),
+            Column::Dtype(Some(dtype)) => dtype_label(dtype, labels),
+            Column::Dtype(None) => "None".to_owned(),
+        }
+    }
+
+    /// The dtype the column names, if any.
+    pub fn dtype(self) -> Option<DType> {
+        match self {
+            Column::Type(TypeSpec::DType(dtype)) | Column::Dtype(Some(dtype)) => Some(dtype),
+            _ => None,
+        }
+    }
+}
+
+impl From<TypeSpec> for Column {
+    fn from(spec: TypeSpec) -> Column {
+        Column::Type(spec)
+    }
+}
+
+impl std::fmt::Display for Column {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Column::Type(spec) => spec.fmt(f),
+            Column::Dtype(Some(dtype)) => dtype.fmt(f),
+            Column::Dtype(None) => f.write_str("None"),
+        }
+    }
+}
+
 /// An operand of an operation: an array of the dtype, or a Python scalar of
 /// the type (not the dtype or type itself, which no operation takes).
 pub fn value(spec: TypeSpec) -> Operand {
@@ -426,11 +543,14 @@ pub fn probe(op: ArrayOp) -> Vec<Operand> {
 }
 
 /// `result_type` (or an operation) of every pair of a list of types under
-/// one policy.
+/// one policy; a reduction of an array of each type with each `dtype=`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Table {
-    /// The types of the rows and of the columns.
+    /// The types of the rows.
     pub types: Vec<TypeSpec>,
+    /// What the columns stand for: the same types, or a reduction's
+    /// `dtype=` ([`Question::columns`]).
+    pub columns: Vec<Column>,
     /// `cells[row][column]`: the policy's answer for the two.
     pub cells: Vec<Vec<Result<Typed, PromotionError>>>,
     /// What each cell asks.
@@ -449,28 +569,33 @@ impl Table {
         Table::of(policy, types, Question::ResultType).expect("every policy has result_type")
     }
 
-    /// The table of `question` over pairs of `types`; `None` where the
-    /// policy does not model the operation, or it takes one operand.
+    /// The table of `question` over `types` (rows, and [`Question::columns`]);
+    /// `None` where the policy does not model the operation, or it is an
+    /// elementwise one of one operand.
     pub fn of(policy: &dyn Policy, types: &[TypeSpec], question: Question) -> Option<Table> {
         let arity = match question {
-            Question::ResultType => 2,
+            Question::ResultType | Question::Array(_) => 2,
             Question::Op(op) => op.arity(),
             Question::Call(call) => call.arity(),
-            Question::Array(call) if call.op().family() == Family::Reduction => 1,
-            Question::Array(_) => 2,
         };
         if arity != 2 {
             return None;
         }
+        let columns = question.columns(types);
         let types = &question.types(types)[..];
         let cells = types
             .iter()
-            .map(|&a| types.iter().map(|&b| question.ask(policy, a, b)).collect())
+            .map(|&a| {
+                columns
+                    .iter()
+                    .map(|&b| question.ask(policy, a, b))
+                    .collect()
+            })
             .collect::<Option<_>>()?;
         let computes: Vec<Vec<Option<DType>>> = types
             .iter()
             .map(|&a| {
-                types
+                columns
                     .iter()
                     .map(|&b| question.computes_in(policy, a, b))
                     .collect()
@@ -479,6 +604,7 @@ impl Table {
         let any = computes.iter().flatten().any(Option::is_some);
         Some(Table {
             types: types.to_vec(),
+            columns,
             cells,
             question,
             computes: if any { computes } else { Vec::new() },
@@ -512,6 +638,23 @@ impl Table {
                 "the type {call} gives, with a an array of the row's dtype and b one of the \
                  column's (Python's types: a scalar of each)"
             ),
+            Question::Array(call) if call.op().family() == Family::Reduction => {
+                let each = self.columns.len() > 1;
+                let asked = if each {
+                    format!("{}(a, dtype=...)", call.op())
+                } else {
+                    call.to_string()
+                };
+                let columns = if each {
+                    " and dtype= the column's (None: without it, the framework's own choice)"
+                } else {
+                    ""
+                };
+                format!(
+                    "the type {asked} gives, a an array of the row's dtype{columns}; a second \
+                     label where it computes in another type"
+                )
+            }
             Question::Array(call) => {
                 let written = match call.op() {
                     ArrayOp::Where => "where(c, a, b), c a bool array,",
@@ -537,16 +680,22 @@ impl Table {
         )
     }
 
-    /// The rows' (and columns') labels.
+    /// The rows' labels.
     pub fn labels(&self, labels: Labels) -> Vec<String> {
         self.types.iter().map(|&t| type_label(t, labels)).collect()
+    }
+
+    /// The columns' labels ([`Column::label`]).
+    pub fn column_labels(&self, labels: Labels) -> Vec<String> {
+        self.columns.iter().map(|&c| c.label(labels)).collect()
     }
 
     /// A cell's label ([`result_label`]), `-` where promotion fails.
     ///
     /// # Panics
     ///
-    /// If `row` or `column` is not below the number of types.
+    /// If `row` is not below the number of rows or `column` below that of
+    /// columns.
     pub fn cell_label(&self, row: usize, column: usize, labels: Labels) -> String {
         match &self.cells[row][column] {
             Ok(result) => result_label(*result, labels),

@@ -308,6 +308,15 @@ impl ArrayCall {
         })
     }
 
+    /// The same call without `dtype=`: the framework's own choice, a
+    /// reduction table's first column.
+    pub const fn without_dtype(self) -> ArrayCall {
+        ArrayCall {
+            dtype: None,
+            ..self
+        }
+    }
+
     /// The operation.
     pub const fn op(self) -> ArrayOp {
         self.op

@@ -225,8 +225,6 @@ pub enum Unanswered {
     },
     /// The operation takes one operand, so it has no table of pairs.
     NoTable(Op),
-    /// The operation reduces one array, so it has no table of pairs.
-    OneArray(ArrayOp),
     /// The policy does not model the operation in this form (or the
     /// assignment): [`dyn Policy::call`](crate::Policy#method.call)
     /// answers `None`.
@@ -268,10 +266,6 @@ impl fmt::Display for Unanswered {
                 f,
                 "{policy} does not answer {call}: {}; ask policy '{}' for it",
                 by.why, by.policy
-            ),
-            Unanswered::OneArray(op) => write!(
-                f,
-                "{op} reduces one array, so it has no table: ask `dtype-lattice result-type --op {op} TYPE`"
             ),
             Unanswered::NoTable(op) => write!(
                 f,

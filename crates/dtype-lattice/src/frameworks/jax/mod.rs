@@ -77,6 +77,7 @@
 use std::fmt;
 use std::hash::{Hash, Hasher};
 
+mod array_op_tables;
 mod array_ops;
 mod explicit_x64;
 mod forms;
@@ -625,7 +626,12 @@ impl Policy for Jax {
         call: ArrayCall,
         operands: &[Operand],
     ) -> Option<Result<Outcome, PromotionError>> {
-        Some(array_ops::array_op(self, call, operands))
+        Some(
+            match array_op_tables::ArrayOpTables::of(self).get(call, operands) {
+                Some(outcome) => Ok(outcome),
+                None => array_ops::array_op(self, call, operands),
+            },
+        )
     }
 
     fn describe_array_op(&self, op: ArrayOp) -> Option<String> {

@@ -22,12 +22,12 @@ use crate::types::{DType, Op, Operand, OperandKind, Typed};
 /// A (dtype, weak) index of no value (above every strong dtype, below the
 /// weak ones): an operand the tables do not read (`None`, or a Python
 /// scalar where its value matters).
-const NOT_READ: usize = TYPED_VALUES / 2 - 1;
+pub(super) const NOT_READ: usize = TYPED_VALUES / 2 - 1;
 
 const _: () = assert!(NOT_READ >= DType::COUNT && NOT_READ < 0x80);
 
 /// The bit of a decoded code that marks a Python scalar.
-const PYTHON: u8 = 0x80;
+pub(super) const PYTHON: u8 = 0x80;
 
 /// One configuration's tables.
 pub(super) struct OpTables {
@@ -45,7 +45,7 @@ pub(super) struct OpTables {
 }
 
 /// Indices per operand: every (dtype, weak) value and [`NOT_READ`].
-const SIDE: usize = TYPED_VALUES;
+pub(super) const SIDE: usize = TYPED_VALUES;
 
 /// Where an answer is in [`OpTables::answers`].
 #[inline(always)]
@@ -118,6 +118,15 @@ impl OpTables {
     #[inline]
     pub(super) fn of(jax: &Jax) -> &'static OpTables {
         jax.tables.ops.get_or_init(|| OpTables::new(jax.config))
+    }
+
+    /// How an operand is read: its (dtype, weak) index as an operation
+    /// takes it, [`PYTHON`] set for a Python scalar ([`NOT_READ`] where
+    /// the tables read none). Shared by the tables of the operations on
+    /// whole arrays, which read operands as these do.
+    #[inline(always)]
+    pub(super) fn decoded(&self, operand: &Operand) -> u8 {
+        self.decode[usize::from(operand.code())]
     }
 
     /// `op`'s answer for `operands` if the tables have it; `None` sends

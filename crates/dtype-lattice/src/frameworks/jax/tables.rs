@@ -5,6 +5,7 @@
 
 use std::sync::OnceLock;
 
+use super::array_op_tables::ArrayOpTables;
 use super::op_tables::OpTables;
 
 use super::lattice::{
@@ -324,6 +325,9 @@ pub(super) struct Tables {
     /// The operations' answers, built by the first operation asked
     /// (`op_tables.rs`).
     pub(super) ops: OnceLock<OpTables>,
+    /// The operations on whole arrays' answers, built by the first asked
+    /// (`array_op_tables.rs`).
+    pub(super) array_ops: OnceLock<ArrayOpTables>,
 }
 
 /// How many sets of tables there are: [`Config::index`].
@@ -360,6 +364,7 @@ pub(super) fn compiled() -> &'static Compiled {
                 lattice_short: ShortLists::new(config, &automaton, false, true),
                 automaton,
                 ops: OnceLock::new(),
+                array_ops: OnceLock::new(),
             }
         });
         let tables = tables.collect();
