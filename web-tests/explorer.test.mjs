@@ -343,8 +343,9 @@ async function operationTables(page) {
   const info = await page.evaluate(() => window.fetch('api/info').then((r) => r.json()));
   const offered = await page.$$eval('#op option', (options) => options.map((o) => o.value));
   const tabled = [...info.operations.filter((o) => !o.family && o.arity === 2),
+    ...info.operations.filter((o) => o.family === 'reduction'),
     ...info.operations.filter((o) => o.family && o.family !== 'reduction')];
-  assert.deepEqual(offered, ['', ...tabled.map((o) => o.name)], 'the menu: promotion, the binary operations, the contractions and combinations');
+  assert.deepEqual(offered, ['', ...tabled.map((o) => o.name)], 'the menu: promotion, the binary operations, the reductions, the contractions and combinations');
   tally.checks++;
   await page.selectOption('#op', 'true_divide');
   await waitForTable(page, { policy: jaxName(false, false), types: 'docs', diff: '', op: 'true_divide' });

@@ -42,12 +42,13 @@ def _file(name: str) -> str:
 def _calls(recorder: Any) -> list[tuple]:
     """The recorder's calls as the library's ``promotions`` reads them."""
     out = []
-    for ((file, line, function), (name, operands, result, error, settings)), count \
+    for ((file, line, function), (name, operands, result, error, settings, keywords)), count \
             in list(recorder.calls.items()):
         x64, strict, mode = settings
         out.append((_file(file), line, function, linecache.getline(file, line).strip(),
                     name, list(operands), result, error,
-                    {"x64": x64, "strict": strict, "explicit_x64_dtypes": mode}, count))
+                    {"x64": x64, "strict": strict, "explicit_x64_dtypes": mode}, count,
+                    keywords))
     return out
 
 
@@ -153,7 +154,8 @@ class Promotions:
                         *compared])
         rows = "".join(_row(entry) for entry in data["entries"])
         note = ("result: the type the operands are promoted to (\u2192 what the operation "
-                "then gives, where that differs); <i>italic</i>: weak (a Python scalar); "
+                "then gives, where that differs), a reduction's what JAX returned (and the "
+                "type it computes in, where another); <i>italic</i>: weak (a Python scalar); "
                 "implicit: strict JAX refuses it; red: differs from JAX or refused")
         return (f"{_STYLE}<div class='dl'><table class='dl-table'><caption>"
                 f"{escape(heading)}</caption><tr>{head}</tr>{rows}</table>"
@@ -170,7 +172,11 @@ def _row(entry: dict) -> str:
     site = entry["site"]
     where = (f"<span title='{escape(site['file'])}'>{escape(os.path.basename(site['file']))}"
              f":{site['line']}</span><div class='dl-note'>{escape(site['function'])}</div>")
-    operands = ", ".join(_typed(o) for o in entry["operands"])
+    given = entry["keywords"]
+    operands = ", ".join([_typed(o) for o in entry["operands"]]
+                         + ([f"dtype={escape(given['dtype'])}"] if given["dtype"] else [])
+                         + (["promote_integers=False"]
+                            if given["promote_integers"] is False else []))
     result = entry["result"]
     if "error" in result:
         shown = (f"<td class='dl-bad' title='{escape(result['error']['message'])}'>"
@@ -181,6 +187,9 @@ def _row(entry: dict) -> str:
         if gives is not None and gives.get("dtype") != result["dtype"]:
             # What the operation then gives (true_divide of ints: a float).
             then = " \u2192 " + ("refused" if "error" in gives else _typed(gives))
+        if entry["computes_in"]:
+            # A reduction's accumulator, where it is not the result's type.
+            then += f" <span class='dl-note'>(computes in {escape(entry['computes_in'])})</span>"
         shown = (f"<td class='{_kind_class(result['dtype'], result['weak'])}'>"
                  f"{_typed(result)}{then}</td>")
     judgement = ([("<b class='dl-bad'>implicit</b>")] if entry["implicit"] else []) + \

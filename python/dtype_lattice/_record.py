@@ -19,6 +19,18 @@ JAX's own ``result_type`` of them (or its refusal) and JAX's configuration.
 JAX's functions that call others (``floor_divide`` calls ``where``) are
 recorded at the user's line too.
 
+The reductions promote nothing but choose the type they accumulate in
+(``jnp.sum`` of ``int8`` is ``int32`` with x64 off, a ``float16`` mean
+sums in ``float32``): recording also replaces the functions JAX's
+reductions call (the table :data:`REDUCTIONS`: ``_reduce_sum`` for
+``jnp.sum`` and ``x.sum()``, ``_cumulative_reduction`` for ``cumsum``,
+``_argmax`` ...), noting the array as JAX reads it, the ``dtype=`` and
+``promote_integers=`` given (``True``, the default, as not given: JAX's
+own functions pass it), and the type of what JAX returned. What JAX does
+inside a reduction (``mean``'s ``sum`` in ``float32``, the promotions of
+its arguments) is its way of computing it, not the user's call, and is not
+recorded.
+
 JAX traces its NumPy functions once per argument types and caches the trace
 (``jnp.add`` is a ``jit`` inlined into its caller), so after the first call
 the promotion functions are not called again. Recording therefore also
@@ -48,6 +60,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import inspect
 import sys
 import threading
 from collections.abc import Callable
@@ -63,6 +76,27 @@ _PE = "jax._src.interpreters.partial_eval"
 
 
 Names = dict[tuple[str, str], tuple[str, ...]]
+
+# The functions JAX's reductions call, by module, with the operation each
+# is: what recording replaces to see a reduction (the public functions and
+# the array methods all reach them through their module's globals).
+# ``_cumulative_reduction`` takes the operation's name first.
+_REDUCTIONS_MODULE = "jax._src.numpy.reductions"
+_LAX_NUMPY = "jax._src.numpy.lax_numpy"
+REDUCTIONS: dict[tuple[str, str], str | None] = {
+    (_REDUCTIONS_MODULE, "_reduce_sum"): "sum",
+    (_REDUCTIONS_MODULE, "_reduce_prod"): "prod",
+    (_REDUCTIONS_MODULE, "_reduce_max"): "max",
+    (_REDUCTIONS_MODULE, "_reduce_min"): "min",
+    (_REDUCTIONS_MODULE, "_reduce_any"): "any",
+    (_REDUCTIONS_MODULE, "_reduce_all"): "all",
+    (_REDUCTIONS_MODULE, "_mean"): "mean",
+    (_REDUCTIONS_MODULE, "_var"): "var",
+    (_REDUCTIONS_MODULE, "_std"): "std",
+    (_REDUCTIONS_MODULE, "_cumulative_reduction"): None,
+    (_LAX_NUMPY, "_argmax"): "argmax",
+    (_LAX_NUMPY, "_argmin"): "argmin",
+}
 
 
 def _checked(changes: Names) -> Names:
@@ -102,6 +136,8 @@ def _checked(changes: Names) -> Names:
         (_PJIT, "_infer_params"): (_PJIT,),
         (_PJIT, "_get_fastpath_data"): (_PJIT,),
         (_PE, "trace_to_jaxpr"): (_PE,),
+        # The reductions' own functions, each bound in its module only.
+        **{key: (key[0],) for key in REDUCTIONS},
     }
     names = dict(shared)
     for key, more in changes.items():
@@ -130,7 +166,10 @@ CHECKED: dict[str, Names] = {
 #: A recorded call's key: the site ``(file, line, function)`` and what was
 #: called ``(operation, operands, result, refusal, settings)``.
 Site = tuple[str, int, str]
-Payload = tuple[str, tuple, Any, Any, tuple[bool, bool, str]]
+# (name, operands as read, result, refusal, settings, keywords): keywords
+# a reduction's (dtype= name, promote_integers=), each None where not given.
+Payload = tuple[str, tuple, Any, Any, tuple[bool, bool, str], tuple[str | None, bool | None]]
+
 #: In a trace's memory, a call made at the line that called the cached
 #: function (which a replay reports at its own caller's line).
 _AT_CALLER = None
@@ -213,20 +252,26 @@ class Recorder:
         with self._lock:
             self.calls[key] = self.calls.get(key, 0) + 1
 
+    def _settings(self) -> tuple[bool, bool, str]:
+        config = self._config
+        return (bool(config.enable_x64.value),
+                config.numpy_dtype_promotion.value == "strict",
+                config.explicit_x64_dtypes.value.name.lower())
+
     def promoted(self, name: str, args: tuple, refusal: BaseException | None,
                  caller: Any, result: Any = None) -> None:
         """Notes a call of a promotion function: JAX's reading of ``args``,
         its ``result_type`` of them (``result``, or asked here; none if it
         refused), its configuration; ``caller`` is the frame that called
         the promotion function."""
-        config, dtypes = self._config, self._dtypes
+        if getattr(self._local, "reducing", False):
+            return  # inside a reduction: how JAX computes it
+        dtypes = self._dtypes
         read = tuple(dtypes._dtype_and_weaktype(arg) for arg in args)
         if not all(_native_dtype(dtype) for dtype, _ in read):
             self.skipped += 1  # JAX's extended dtypes: no promotion to judge
             return
-        settings = (bool(config.enable_x64.value),
-                    config.numpy_dtype_promotion.value == "strict",
-                    config.explicit_x64_dtypes.value.name.lower())
+        settings = self._settings()
         if refusal is not None:
             result, error = None, (type(refusal).__name__, str(refusal))
         else:
@@ -240,7 +285,35 @@ class Recorder:
                     result = self._results[known] = dtypes.result_type(
                         *args, return_weak_type_flag=True)
             error = None
-        payload: Payload = (name, read, result, error, settings)
+        self._note((name, read, result, error, settings, (None, None)), caller)
+
+    def reduced(self, name: str, array: Any, dtype: Any, promote_integers: Any,
+                out: Any, refusal: BaseException | None, caller: Any) -> None:
+        """Notes a reduction: the array as JAX read it, the keywords given
+        (``dtype`` by name), the (dtype, weak) of what JAX returned or its
+        refusal; ``caller`` is the frame that called JAX's function."""
+        import numpy as np
+
+        dtypes = self._dtypes
+        read = (dtypes._dtype_and_weaktype(array),)
+        try:
+            keyword = None if dtype is None else np.dtype(dtype).name
+        except TypeError:
+            keyword = None
+        if not _native_dtype(read[0][0]) or (keyword is not None
+                                             and not _native_dtype(np.dtype(keyword))):
+            self.skipped += 1
+            return
+        if refusal is not None:
+            result, error = None, (type(refusal).__name__, str(refusal))
+        else:
+            result, error = dtypes._dtype_and_weaktype(out), None
+        flag = None if promote_integers is None or bool(promote_integers) else False
+        self._note((name, read, result, error, self._settings(), (keyword, flag)), caller)
+
+    def _note(self, payload: Payload, caller: Any) -> None:
+        """Counts ``payload`` at the user's line above ``caller``, and
+        remembers it with the traces being made."""
         user = self._user_frame(caller)
         site = self._site(user)
         self._count(site, payload)
@@ -350,6 +423,35 @@ class Recorder:
                 return out
             return promote_dtypes
 
+        def reduction(original: Callable[..., Any], op: str | None) -> Callable[..., Any]:
+            signature = inspect.signature(original)
+
+            @functools.wraps(original)
+            def reduce(*args: Any, **kwargs: Any) -> Any:
+                if _active is not self or getattr(local, "reducing", False):
+                    return original(*args, **kwargs)
+                caller = sys._getframe(1)
+                try:
+                    bound = signature.bind(*args, **kwargs).arguments
+                except TypeError:
+                    return original(*args, **kwargs)
+                name = op if op is not None else bound.get("name")
+                keywords = (bound.get("a"), bound.get("dtype"), bound.get("promote_integers"))
+                local.reducing = True
+                try:
+                    out = original(*args, **kwargs)
+                except (TypeError, ValueError) as err:
+                    local.reducing = False
+                    if isinstance(name, str):
+                        self.reduced(name, *keywords, None, err, caller)
+                    raise
+                finally:
+                    local.reducing = False
+                if isinstance(name, str):
+                    self.reduced(name, *keywords, out, None, caller)
+                return out
+            return reduce
+
         contractions = frozenset(importlib.import_module(name).__file__
                                  for name in CONTRACTIONS)
         original_result_type = own(dtypes.result_type)
@@ -371,6 +473,10 @@ class Recorder:
 
         ours: dict[tuple[str, str], Any] = {(_DTYPES, "result_type"): result_type}
         originals: dict[tuple[str, str], Any] = {(_DTYPES, "result_type"): original_result_type}
+        for (module, function), op in REDUCTIONS.items():
+            found = getattr(importlib.import_module(module), function)
+            originals[(module, function)] = own(found)
+            ours[(module, function)] = reduction(originals[(module, function)], op)
         for function in ("promote_args", "promote_args_inexact", "promote_args_numeric",
                          "promote_args_complex"):
             originals[(_UTIL, function)] = own(getattr(util, function))

@@ -15,10 +15,11 @@ use crate::json::to_python;
 use crate::policy::read_settings;
 
 /// A recorded call as the recorder hands it over: `(file, line, function,
-/// code, operation, operands, result, refusal, settings, count)`, the
-/// operands and the result as `(dtype, weak)`, the result `None` where
+/// code, operation, operands, result, refusal, settings, count, keywords)`,
+/// the operands and the result as `(dtype, weak)`, the result `None` where
 /// JAX refused (then `refusal` is `(class, message)`), the settings a dict
-/// by registry names.
+/// by registry names, the keywords a reduction's `(dtype, promote_integers)`
+/// (each `None` where not given).
 type RawCall<'py> = (
     String,
     u32,
@@ -30,10 +31,23 @@ type RawCall<'py> = (
     Option<(String, String)>,
     Bound<'py, PyDict>,
     u64,
+    (Option<Bound<'py, PyAny>>, Option<bool>),
 );
 
 fn read_call(py: Python<'_>, raw: RawCall<'_>) -> PyResult<Call> {
-    let (file, line, function, code, operation, operands, result, refusal, settings, count) = raw;
+    let (
+        file,
+        line,
+        function,
+        code,
+        operation,
+        operands,
+        result,
+        refusal,
+        settings,
+        count,
+        keywords,
+    ) = raw;
     let known = known(py)?;
     let typed = |(dtype, weak): &(Bound<'_, PyAny>, bool)| -> PyResult<Typed> {
         Ok(Typed {
@@ -62,6 +76,8 @@ fn read_call(py: Python<'_>, raw: RawCall<'_>) -> PyResult<Call> {
         result,
         settings: read_settings(Some(&settings))?,
         count,
+        dtype: keywords.0.map(|d| known.dtype(&d)).transpose()?,
+        promote_integers: keywords.1,
     })
 }
 

@@ -47,7 +47,8 @@ if jax.__version__ not in _record.CHECKED:
                 allow_module_level=True)
 
 #: What the tests checked, for ``check_record.py``'s summary.
-STATS: dict[str, int] = {"entries": 0, "compared": 0, "numpy": 0, "programs": 0}
+STATS: dict[str, int] = {"entries": 0, "compared": 0, "numpy": 0, "programs": 0,
+                         "reductions": 0}
 
 HERE = Path(__file__).resolve()
 VERSION = jax.__version__
@@ -209,11 +210,29 @@ def stand_in(operand: dict, x64: bool) -> Any:
     return np.ones(2, dtype=jnp.dtype(operand["dtype"]))
 
 
-def traced(operation: str, values: list) -> Any:
-    """``operation`` on ``values`` alone, traced (the arrays as arguments):
-    the output's shape and dtype. An operation that is not a ``jax.numpy``
-    function (a helper of JAX's own, ``cast_to_numeric``) is its promotion
-    alone: ``result_type``, which refuses as the promotion functions do."""
+#: The reductions recording sees: their entries' results are what JAX
+#: returned, not a promotion.
+REDUCTIONS = {"sum", "prod", "cumsum", "cumprod", "mean", "var", "std", "max", "min",
+              "argmax", "argmin", "any", "all"}
+
+
+def keywords(entry: dict) -> dict[str, Any]:
+    """A reduction's keywords as given (none for the other entries)."""
+    given = entry["keywords"]
+    out: dict[str, Any] = {}
+    if given["dtype"] is not None:
+        out["dtype"] = np.dtype(given["dtype"])
+    if given["promote_integers"] is not None:
+        out["promote_integers"] = given["promote_integers"]
+    return out
+
+
+def traced(operation: str, values: list, **kwargs: Any) -> Any:
+    """``operation`` on ``values`` alone (with a reduction's keywords),
+    traced (the arrays as arguments): the output's shape and dtype. An
+    operation that is not a ``jax.numpy`` function (a helper of JAX's own,
+    ``cast_to_numeric``) is its promotion alone: ``result_type``, which
+    refuses as the promotion functions do."""
     arrays = [i for i, v in enumerate(values) if isinstance(v, np.ndarray)]
     function = getattr(jnp, operation, None) or dtypes.result_type
 
@@ -221,7 +240,7 @@ def traced(operation: str, values: list) -> Any:
         args = list(values)
         for i, t in zip(arrays, traced):
             args[i] = t
-        out = function(*args)
+        out = function(*args, **kwargs)
         return jnp.zeros((), out) if function is dtypes.result_type else out
 
     return jax.eval_shape(alone, *[values[i] for i in arrays])
@@ -255,20 +274,23 @@ def library_answer(policy: dl.Policy, question: str, entry: dict) -> Any:
         if question == "result_type":
             dtype, weak = policy.result_type(*args, return_weak_type_flag=True)
         else:
-            dtype, weak = policy.operation(question, *args, return_weak_type_flag=True)
+            dtype, weak = policy.operation(question, *args, return_weak_type_flag=True,
+                                           **keywords(entry))
         return {"dtype": str(dtype), "weak": weak}
     except Exception as err:  # noqa: BLE001 - compared as data
         return {"error": type(err).__name__}
 
 
 def numpy_computes(question: str, entry: dict) -> Any:
-    """NumPy's dtype for the operation on the same values, or its error."""
+    """NumPy's dtype for the operation on the same values (with a
+    reduction's keywords), or its error."""
     args = [np.ones(2, dtype=np.dtype(o["dtype"])) if not o["weak"]
             else PYTHON[kind_of(o["dtype"])] for o in entry["operands"]]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            return {"dtype": str(np.asarray(getattr(np, question)(*args)).dtype)}
+            answer = getattr(np, question)(*args, **keywords(entry))
+            return {"dtype": str(np.asarray(answer).dtype)}
         except Exception as err:  # noqa: BLE001 - compared as data
             return {"error": type(err).__name__}
 
@@ -280,14 +302,22 @@ def check_entries(report: dl.Promotions, x64: bool) -> None:
         values = [stand_in(o, x64) for o in entry["operands"]]
         where = f"{entry['operation']}{tuple(o['dtype'] for o in entry['operands'])}"
         result = entry["result"]
-        if "error" in result:
+        reduction = entry["operation"] in REDUCTIONS
+        if reduction:
+            # A reduction's result is what JAX returned for the array (with
+            # the keywords given), the type it computes in JAX's too.
+            out = traced(entry["operation"], values, **keywords(entry))
+            assert str(out.dtype) == result["dtype"], where
+            assert entry["gives"] is not None and entry["gives"]["dtype"] == result["dtype"], where
+            STATS["reductions"] += 1
+        elif "error" in result:
             with pytest.raises(dtypes.TypePromotionError):
                 jnp.result_type(*values)
         else:
             dtype, weak = dtypes.result_type(*values, return_weak_type_flag=True)
             assert (str(dtype), weak) == (result["dtype"], result["weak"]), where
         assert strict_refuses(entry["operation"], values) == entry["implicit"], where
-        if entry["gives"] is not None and "dtype" in entry["gives"]:
+        if not reduction and entry["gives"] is not None and "dtype" in entry["gives"]:
             # What the operation gives: JAX's own, on the same values.
             assert str(traced(entry["operation"], values).dtype) == \
                 entry["gives"]["dtype"], where
@@ -514,3 +544,56 @@ def test_command_line(tmp_path: Path) -> None:
     assert bad.returncode == 2 and "unknown policy 'nump'" in bad.stderr
     helped = run_cli(tmp_path, "--help")
     assert helped.returncode == 0 and "--only-differences" in helped.stdout
+
+
+# ---------------------------------------------------------------------------
+# Reductions: what they accumulate in.
+
+def reduce_sum_inputs(jaxpr: Any) -> list[str]:
+    """The dtypes JAX's ``reduce_sum`` primitives run in, nested jaxprs
+    included: what a reduction computes in."""
+    found = []
+    for eqn in jaxpr.eqns:
+        if eqn.primitive.name == "reduce_sum":
+            found.append(str(eqn.invars[0].aval.dtype))
+        for value in eqn.params.values():
+            inner = getattr(value, "jaxpr", value)
+            if hasattr(inner, "eqns"):
+                found += reduce_sum_inputs(inner)
+    return found
+
+
+def test_reductions_are_recorded_with_what_they_accumulate_in() -> None:
+    set_config(False, "standard")
+    x, h = jnp.ones(3, jnp.int8), jnp.ones(3, jnp.float16)
+    with dl.record(compare=("numpy",)) as report:
+        total = x.sum()  # sum of int8
+        narrow = jnp.sum(x, promote_integers=False)  # kept narrow
+        average = jnp.mean(h)  # half mean
+        running = jnp.cumsum(x, dtype=jnp.int16)  # cumsum with dtype
+    check_entries(report, x64=False)
+    at: dict[int, list[dict]] = {}
+    for e in report.filter(noops=True):
+        at.setdefault(e["site"]["line"], []).append(e)
+    # One entry a line: what JAX does inside a reduction is not the user's.
+    assert all(len(entries) == 1 for entries in at.values()), at
+    for marker, out in [("sum of int8", total), ("kept narrow", narrow),
+                        ("half mean", average), ("cumsum with dtype", running)]:
+        entry, = at[line_of(marker)]
+        assert entry["result"]["dtype"] == str(out.dtype), marker
+    entry, = at[line_of("sum of int8")]
+    assert entry["promotes"] and "wider_than_inputs" in entry["criteria"]
+    numpy = entry["compared"][0]
+    assert numpy["question"] == "sum"
+    assert numpy["answer"]["dtype"] == str(np.sum(np.ones(3, np.int8)).dtype)
+    assert numpy["differs"] == (numpy["answer"]["dtype"] != str(total.dtype))
+    narrowed, = at[line_of("kept narrow")]
+    assert narrowed["keywords"]["promote_integers"] is False and not narrowed["promotes"]
+    mean, = at[line_of("half mean")]
+    assert mean["computes_in"] == reduce_sum_inputs(jax.make_jaxpr(jnp.mean)(h).jaxpr)[0]
+    assert mean["computes_in"] != mean["result"]["dtype"]
+    assert f"(computes in {mean['computes_in']})" in str(report)
+    keyed, = at[line_of("cumsum with dtype")]
+    assert keyed["keywords"]["dtype"] == "int16"
+    assert "cumsum(int8, dtype=int16)" in str(report)
+    assert "computes in" in report._repr_html_()

@@ -644,6 +644,11 @@ impl Entry {
             "count": call.count,
             "result": result,
             "gives": self.gives.as_ref().map(answer_json),
+            "computes_in": self.computes_in.map(|d| d.name()),
+            "keywords": {
+                "dtype": call.dtype.map(|d| d.name()),
+                "promote_integers": call.promote_integers,
+            },
             "promotes": self.promotes,
             "implicit": self.implicit,
             "criteria": self.criteria.iter().map(|c| c.name()).collect::<Vec<_>>(),
@@ -663,7 +668,10 @@ impl Promotions {
     /// `configuration`, `count`, JAX's `result` (`{"dtype", "weak"}` or
     /// `{"error": {"type", "message"}}`), what the operation `gives` (an
     /// answer as `result`, or `null` where the library does not model the
-    /// operation), whether it `promotes`, is
+    /// operation), the type the running JAX `computes_in` where it differs
+    /// from the result (`null` elsewhere), a reduction's `keywords`
+    /// (`{"dtype", "promote_integers"}`, `null` where not given), whether
+    /// it `promotes`, is
     /// `implicit` and `differs`, its `criteria` by name, and per compared
     /// policy `{"spec", "policy", "question" (an operation or
     /// "result_type"), "answer", "reference" (the running JAX's answer to

@@ -8,7 +8,10 @@ use super::{Answer, Call, Entry, Question};
 use crate::design::audit::{violations, Criterion};
 use crate::policy::Policy;
 use crate::registry::{self, PolicySpec, Settings};
-use crate::types::{DType, Kind, Op, Operand, PromotionError, PyScalar, Typed};
+use crate::types::{
+    ArrayCall, ArrayOp, Asked, DType, Family, Kind, Op, Operand, Operation, PromotionError,
+    PyScalar, Typed,
+};
 
 /// The policies an analysis asks, each built once per configuration.
 pub(super) struct Policies(pub(super) HashMap<(&'static str, Settings), Box<dyn Policy>>);
@@ -97,17 +100,40 @@ fn criteria(operands: &[Typed], result: DType) -> Vec<Criterion> {
     found
 }
 
+/// The reduction `call` made, with its keywords, where it is one (of one
+/// operand): recorded from JAX's reductions, which promote nothing but
+/// choose an accumulator.
+fn reduction(call: &Call) -> Option<ArrayCall> {
+    let op = call.operation.parse::<ArrayOp>().ok()?;
+    if op.family() != Family::Reduction || call.operands.len() != 1 {
+        return None;
+    }
+    match Operation::Array(op).asked(call.dtype, call.promote_integers) {
+        Ok(Asked::Array(asked)) => Some(asked),
+        _ => None,
+    }
+}
+
 pub(super) fn judge(call: Call, compare: &[PolicySpec], policies: &mut Policies) -> Entry {
     let op = call
         .operation
         .parse::<Op>()
         .ok()
         .filter(|op| op.arity() == call.operands.len());
+    let reduced = reduction(&call);
     let arguments: Vec<Operand> = call.operands.iter().map(|&t| argument(t)).collect();
     let jax_info = &registry::POLICIES[0];
     let running = policies.get(jax_info, call.settings);
     let configuration = running.name();
-    let gives = op.and_then(|op| running.operation(op, &arguments));
+    let (gives, computes_in) = match (op, reduced) {
+        (Some(op), _) => (running.operation(op, &arguments), None),
+        (None, Some(reduced)) => match running.array_op(reduced, &arguments) {
+            Some(Ok(outcome)) => (Some(Ok(outcome.result)), outcome.computes_apart()),
+            Some(Err(err)) => (Some(Err(err)), None),
+            None => (None, None),
+        },
+        (None, None) => (None, None),
+    };
     let compared = compare
         .iter()
         .map(|spec| {
@@ -115,16 +141,24 @@ pub(super) fn judge(call: Call, compare: &[PolicySpec], policies: &mut Policies)
             let answer_of = |policy: &dyn Policy, question: Question| match question {
                 Question::Operation(op) => policy.operation(op, &arguments),
                 Question::Promotion => Some(policy.result_type(&arguments)),
+                Question::Array(reduced) => policy
+                    .array_op(reduced, &arguments)
+                    .map(|answer| answer.map(|outcome| outcome.result)),
             };
-            let modelled = |policies: &mut Policies, info, settings, op| {
-                answer_of(policies.get(info, settings), Question::Operation(op)).is_some()
+            let modelled = |policies: &mut Policies, info, settings, question| {
+                answer_of(policies.get(info, settings), question).is_some()
             };
-            let question = match op {
-                Some(op)
-                    if modelled(policies, spec.info(), settings, op)
-                        && modelled(policies, jax_info, call.settings, op) =>
+            let asked = match (op, reduced) {
+                (Some(op), _) => Some(Question::Operation(op)),
+                (None, Some(reduced)) => Some(Question::Array(reduced)),
+                (None, None) => None,
+            };
+            let question = match asked {
+                Some(question)
+                    if modelled(policies, spec.info(), settings, question)
+                        && modelled(policies, jax_info, call.settings, question) =>
                 {
-                    Question::Operation(op)
+                    question
                 }
                 _ => Question::Promotion,
             };
@@ -159,6 +193,7 @@ pub(super) fn judge(call: Call, compare: &[PolicySpec], policies: &mut Policies)
         implicit: refused_by_strict(&call, policies),
         op,
         gives,
+        computes_in,
         configuration,
         promotes,
         criteria,

@@ -70,7 +70,7 @@ use std::path::Path;
 
 use crate::design::audit::Criterion;
 use crate::registry::{PolicySpec, Settings};
-use crate::types::{Op, PromotionError, Typed};
+use crate::types::{ArrayCall, DType, Op, PromotionError, Typed};
 
 use judge::{judge, Policies};
 
@@ -132,6 +132,10 @@ pub struct Call {
     pub settings: Settings,
     /// How many times the call was made.
     pub count: u64,
+    /// A reduction's `dtype=`, where given.
+    pub dtype: Option<DType>,
+    /// A reduction's `promote_integers=`, where given.
+    pub promote_integers: Option<bool>,
 }
 
 impl Call {
@@ -150,6 +154,36 @@ impl Call {
             result,
             settings,
             count: 1,
+            dtype: None,
+            promote_integers: None,
+        }
+    }
+
+    /// The call with a reduction's keywords: `dtype=` and JAX's
+    /// `promote_integers=`, where given.
+    ///
+    /// ```
+    /// use dtype_lattice::design::promotions::{Call, Promotions, Site};
+    /// use dtype_lattice::registry::{PolicySpec, Settings};
+    /// use dtype_lattice::{DType, Typed};
+    ///
+    /// let (int8, float16) = (Typed::strong(DType::Int8), Typed::strong(DType::Float16));
+    /// let site = Site::new("m.py", 4, "f", "total = x.sum(dtype=jnp.int8)");
+    /// let keyed = Call::new(site.clone(), "sum", vec![int8], Ok(int8), Settings::default())
+    ///     .with_keywords(Some(DType::Int8), None);
+    /// let mean = Call::new(site, "mean", vec![float16], Ok(float16), Settings::default());
+    /// let report = Promotions::new([keyed, mean], &PolicySpec::parse_list("numpy").unwrap());
+    /// let sum = report.entries.iter().find(|e| e.call.operation == "sum").unwrap();
+    /// assert_eq!(sum.gives, Some(Ok(int8)));
+    /// // JAX sums a float16 mean in float32 and casts back.
+    /// let mean = report.entries.iter().find(|e| e.call.operation == "mean").unwrap();
+    /// assert_eq!(mean.computes_in, Some(DType::Float32));
+    /// ```
+    pub fn with_keywords(self, dtype: Option<DType>, promote_integers: Option<bool>) -> Call {
+        Call {
+            dtype,
+            promote_integers,
+            ..self
         }
     }
 }
@@ -162,6 +196,10 @@ pub enum Question {
     Operation(Op),
     /// The promotion ([`Policy::result_type`](crate::Policy::result_type)).
     Promotion,
+    /// A reduction's result, with its keywords
+    /// ([`Policy::array_op`](crate::Policy::array_op)), where both
+    /// policies model it.
+    Array(ArrayCall),
 }
 
 impl Question {
@@ -170,6 +208,7 @@ impl Question {
         match self {
             Question::Operation(op) => op.name(),
             Question::Promotion => "result_type",
+            Question::Array(call) => call.op().name(),
         }
     }
 }
@@ -214,8 +253,12 @@ pub struct Entry {
     pub configuration: String,
     /// What the operation then gives under the running JAX, as the library
     /// models it (`true_divide` of two int32 promotes to int32 and gives
-    /// float32; `less` gives bool), where it models the operation.
+    /// float32; `less` gives bool; `sum` of int8 accumulates in int32 with
+    /// x64 off), where it models the operation.
     pub gives: Option<Result<Typed, PromotionError>>,
+    /// The type the running JAX computes the call in, where it differs
+    /// from the result: a `float16` `mean` sums in `float32`.
+    pub computes_in: Option<DType>,
     /// Whether an array operand's dtype (with only Python scalars, a
     /// scalar's) is not the result's, or JAX refused.
     pub promotes: bool,
@@ -316,7 +359,14 @@ impl Promotions {
     /// configuration (summing their counts) and judges each entry against
     /// the policies in `compare` (module docs), riskiest first.
     pub fn new(calls: impl IntoIterator<Item = Call>, compare: &[PolicySpec]) -> Promotions {
-        type Key = (Site, String, Vec<Typed>, Settings);
+        type Key = (
+            Site,
+            String,
+            Vec<Typed>,
+            Settings,
+            Option<DType>,
+            Option<bool>,
+        );
         let mut index: HashMap<Key, usize> = HashMap::new();
         let mut merged: Vec<Call> = Vec::new();
         for call in calls {
@@ -325,6 +375,8 @@ impl Promotions {
                 call.operation.clone(),
                 call.operands.clone(),
                 call.settings,
+                call.dtype,
+                call.promote_integers,
             );
             match index.get(&key) {
                 Some(&i) => merged[i].count += call.count,

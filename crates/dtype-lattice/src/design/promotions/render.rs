@@ -80,7 +80,12 @@ impl fmt::Display for Entry {
         if !site.code.is_empty() {
             writeln!(f, "    {}", site.code)?;
         }
-        let operands: Vec<String> = call.operands.iter().map(operand).collect();
+        let mut operands: Vec<String> = call.operands.iter().map(operand).collect();
+        operands.extend(call.dtype.map(|d| format!("dtype={d}")));
+        operands.extend(
+            call.promote_integers
+                .map(|on| format!("promote_integers={}", if on { "True" } else { "False" })),
+        );
         let result = match &call.result {
             Ok(typed) => operand(typed),
             Err(refusal) => refused(&refusal.error, &refusal.message),
@@ -95,6 +100,9 @@ impl fmt::Display for Entry {
             if gives.as_ref().map_or(true, |g| g.dtype != promoted.dtype) {
                 write!(f, " ({} gives {})", call.operation, answer(gives))?;
             }
+        }
+        if let Some(computes) = self.computes_in {
+            write!(f, " (computes in {computes})")?;
         }
         let verdict = self.verdict();
         if !verdict.is_empty() {
