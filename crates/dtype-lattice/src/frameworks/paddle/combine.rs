@@ -316,8 +316,15 @@ fn clip(x: Form, bounds: &[Form]) -> Result<DType, Stop> {
     Ok(x)
 }
 
-/// The tensors of `concat`'s or `stack`'s list, which takes nothing else.
+/// The tensors of `concat`'s or `stack`'s list, which takes nothing else
+/// (and, as `counted` lets through, at least one).
 fn tensors(name: &str, forms: &[Form]) -> Result<Vec<DType>, Stop> {
+    if forms.is_empty() {
+        return Err(Stop::Error(PromotionError::framework(
+            ErrorKind::Type,
+            format!("paddle.{name} of no tensors"),
+        )));
+    }
     forms
         .iter()
         .map(|form| match form {
