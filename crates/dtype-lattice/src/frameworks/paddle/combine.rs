@@ -40,7 +40,9 @@ use super::promotion::{common, Tensor, ZeroDim};
 use super::{form, known, Form};
 use crate::frameworks::common::array_ops::counted;
 use crate::frameworks::python::{class_name, Number};
-use crate::types::{ArrayCall, ArrayOp, DType, ErrorKind, Kind, Operand, Outcome, PromotionError};
+use crate::types::{
+    ArrayCall, ArrayOp, DType, ErrorKind, Family, Kind, Operand, Outcome, PromotionError, Typed,
+};
 
 use DType::{Float32 as F32, Int32 as I32, Int64 as I64};
 
@@ -54,7 +56,7 @@ pub(super) fn array_op(call: ArrayCall, operands: &[Operand]) -> Result<Outcome,
         .collect::<Result<Vec<Form>, _>>()?;
     let dtype = call.dtype().map(known).transpose()?;
     let answer = match (call.op(), forms.as_slice()) {
-        (op, &[x, y]) if op.family() == crate::Family::Contraction => contraction(op, x, y, dtype),
+        (op, &[x, y]) if op.family() == Family::Contraction => contraction(op, x, y, dtype),
         (ArrayOp::Where, &[condition, x, y]) => select(condition, x, y),
         (ArrayOp::Clip, [x, bounds @ ..]) => clip(*x, bounds),
         (ArrayOp::Concatenate, forms) => concat(forms),
@@ -69,7 +71,7 @@ pub(super) fn array_op(call: ArrayCall, operands: &[Operand]) -> Result<Outcome,
     };
     answer
         .map_err(Stop::error)
-        .map(|dtype| Outcome::of(crate::Typed::strong(dtype)))
+        .map(|dtype| Outcome::of(Typed::strong(dtype)))
 }
 
 /// What Python raises reading `attribute` of a number or `None`.
