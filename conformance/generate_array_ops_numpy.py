@@ -38,8 +38,12 @@ called as::
 dimensions.) ``dtype=`` is given where the function takes one; where the
 library's function has none (``np.dot``, ``np.tensordot``, the Array
 API's ``mean``, ``var``, ``std``, ``matmul``, ``tensordot``) one row with
-``dtype="float64"`` records the refusal. NumPy reports no type it computes
-in, so the files have no ``"computes"``.
+``dtype="float64"`` records the refusal. NumPy's ``sum``, ``prod``, ``max``
+and ``min`` also take ``initial=`` (``INITIALS``), recorded as rows of
+``"initial"`` (alone, and with a ``dtype=`` or two, ``INITIAL_DTYPES``):
+it never changes the result's type, but its conversion to the reduction's
+type can fail. NumPy reports no type it computes in, so the files have no
+``"computes"``.
 """
 
 from __future__ import annotations
@@ -88,6 +92,14 @@ NUMPY_DTYPE = TAKES_DTYPE - {"dot", "tensordot"}
 XP_DTYPE = {"sum", "prod", "cumsum", "cumprod", "full_like"}
 
 
+# ``initial=``'s values: ``golden_ops.PY_SCALARS``' and a negative float
+# (truncated, then bounds-checked for an unsigned type).
+TAKES_INITIAL = {"sum", "prod", "max", "min"}
+INITIALS: list[Any] = [v for v, _ in PY_SCALARS] + [-2.5]
+INITIAL_DTYPES: list[dict] = [{"dtype": "int8", "initial": 300},
+                              {"dtype": "float32", "initial": 2j}]
+
+
 def keywords(names: list[str], takes: set[str],
              contracting: list[str] | None = None) -> Callable[[str], list[dict]]:
     """No keywords; then each ``dtype=`` of ``names`` (of ``contracting``
@@ -100,6 +112,16 @@ def keywords(names: list[str], takes: set[str],
             return [{}] + [{"dtype": n} for n in given]
         return [{}, {"dtype": "float64"}] if op in TAKES_DTYPE else [{}]
     return of
+
+
+def numpy_keywords(op: str) -> list[dict]:
+    """``keywords`` for NumPy, then ``initial=`` where NumPy takes it."""
+    extra = []
+    if op in TAKES_INITIAL:
+        extra = [{"initial": v} for v in INITIALS]
+        if op in NUMPY_DTYPE:
+            extra += INITIAL_DTYPES
+    return keywords(DTYPE_NAMES, NUMPY_DTYPE, NUMPY_NAMES)(op) + extra
 
 
 def np_call(op: str, values: list, kw: dict) -> str:
@@ -128,7 +150,7 @@ def main(argv: list[str] | None = None) -> None:
     arrays = [(lambda n=n: np_array(n), n) for n in DTYPE_NAMES]
     table = Table()
     record_array_ops(table, "numpy", arrays, scalars, np_call,
-                     keywords=keywords(DTYPE_NAMES, NUMPY_DTYPE, NUMPY_NAMES))
+                     keywords=numpy_keywords)
     forms = header_operands(arrays, scalars)
     head["header"]["arrays"] = forms["arrays"]
     write_op_table(out / "array_ops_numpy.jsonl", head, forms["operands"],

@@ -20,6 +20,9 @@ these additions:
 ``"dtype": NAME``      the call's ``dtype=`` keyword (JAX's
                        ``preferred_element_type`` for a contraction).
 ``"promote_integers": B``  JAX's keyword of ``sum``/``prod``/``cumsum``/``cumprod``.
+``"initial": V``       NumPy's keyword of ``sum``/``prod``/``max``/``min``, a
+                       Python number written as an operand is (``300``,
+                       ``2.5``, ``true``, ``{"complex": [0.0, 2.0]}``).
 ``"computes": [T]``    lined up with ``"answers"``: the dtype the framework
                        computes each call in, as it reports it (PyTorch's
                        ``torch._prims_common`` helpers, the dtype of the
@@ -114,7 +117,8 @@ def record_array_ops(table: Table, policy: str,
         if over is arrays:
             entry["over"] = "arrays"
         answers = [one(op, ms, kw) for ms in makes]
-        settings = {**config, **entry, **{k: v for k, v in kw.items()}}
+        settings = {**config, **entry,
+                    **{k: keyword_form(v) for k, v in kw.items()}}
         if computes is not None:
             settings["computes"] = [computed(op, ms, kw) for ms in makes]
         table.row(op, policy, answers, a=a, **settings)
@@ -146,6 +150,14 @@ def record_array_ops(table: Table, policy: str,
                     row(op, kw, operands, [make_a], a=form_a)
             else:
                 raise ValueError(f"unknown array operation {op!r}")
+
+
+def keyword_form(value: Any) -> Any:
+    """A keyword's value as a row writes it: a Python complex as
+    ``{"complex": [REAL, IMAG]}`` (JSON has none), the rest as it is."""
+    if isinstance(value, complex):
+        return {"complex": [value.real, value.imag]}
+    return value
 
 
 def header_operands(arrays: list[tuple[Make, Any]],

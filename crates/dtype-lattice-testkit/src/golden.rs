@@ -292,7 +292,10 @@ pub fn in_todays_vocabulary(request: &mut Value) {
 /// call lines of the other files: each row's answers lined up with the
 /// header's operands (those of the row's settings where the header's
 /// `operands_at` lists them), errors numbered in lines of their own, and
-/// the call lines the file carries after its rows.
+/// the call lines the file carries after its rows. A row's other keys go
+/// into each request as they are: its settings, and the keywords of the
+/// operations on whole arrays (`"dtype"`, `"promote_integers"`,
+/// `"initial"`, which the batch protocol reads).
 fn op_table<'a>(name: &str, header: &Value, lines: impl Iterator<Item = &'a str>) -> Vec<Case> {
     let mut errors: Vec<Value> = Vec::new();
     let mut cases = Vec::new();

@@ -59,7 +59,7 @@ impl Number {
     }
 
     /// The value as a real number (a complex's real part).
-    fn real(self) -> f64 {
+    pub(crate) fn real(self) -> f64 {
         match self {
             Number::Bool(value) => f64::from(u8::from(value)),
             Number::Int(value) => value as f64,

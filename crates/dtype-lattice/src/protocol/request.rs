@@ -12,12 +12,12 @@ use crate::policy::Policy;
 use crate::registry::{self, Setting, Settings, SETTINGS};
 use crate::text::{nearest, quote};
 use crate::types::hierarchy::{isdtype, issubdtype};
-use crate::types::{ArrayOp, Asked, Call, Op, OpForm, Operation, Warning};
+use crate::types::{ArrayOp, Asked, Call, KeywordError, Op, OpForm, Operation, Warning};
 
 /// The functions a policy answers: every policy `promote_types` and
 /// `result_type`, the rest where its framework has them; so are the
 /// operations ([`Operation`]) by name (`"add"`, `"sum"`), with the
-/// keywords `"dtype"` and `"promote_integers"`.
+/// keywords `"dtype"`, `"promote_integers"` and `"initial"`.
 const POLICY_FNS: &[&str] = &[
     "promote_types",
     "result_type",
@@ -39,7 +39,15 @@ const FACT_FNS: &[&str] = &[
 ];
 
 /// The keys a request may have besides the settings.
-const KEYS: &[&str] = &["fn", "args", "policy", "form", "dtype", "promote_integers"];
+const KEYS: &[&str] = &[
+    "fn",
+    "args",
+    "policy",
+    "form",
+    "dtype",
+    "promote_integers",
+    "initial",
+];
 
 /// Keys a request once had, refused with what to write instead rather
 /// than mapped: `tf.experimental.numpy` became a policy of its own, and a
@@ -159,7 +167,7 @@ pub(super) fn evaluate(
             .ok_or_else(|| ErrorAnswer::value(policy.not_modelled(operation).to_string()))?;
         return outcome(answer?);
     }
-    if let Some(key) = ["dtype", "promote_integers"]
+    if let Some(key) = ["dtype", "promote_integers", "initial"]
         .into_iter()
         .find(|key| request.contains_key(*key))
     {
@@ -182,7 +190,8 @@ pub(super) fn evaluate(
 }
 
 /// `operation` with the request's keywords: `"dtype"` a dtype's name,
-/// `"promote_integers"` a bool.
+/// `"promote_integers"` a bool, `"initial"` a Python number as an
+/// argument is written.
 fn keywords(operation: Operation, request: &Map<String, Value>) -> Result<Asked, ErrorAnswer> {
     let dtype = match request.get("dtype") {
         None | Some(Value::Null) => None,
@@ -198,9 +207,21 @@ fn keywords(operation: Operation, request: &Map<String, Value>) -> Result<Asked,
             )))
         }
     };
-    operation
+    let asked = operation
         .asked(dtype, promote_integers)
-        .map_err(|err| ErrorAnswer::type_error(err.to_string()))
+        .map_err(|err| ErrorAnswer::type_error(err.to_string()))?;
+    let initial = match request.get("initial") {
+        None | Some(Value::Null) => return Ok(asked),
+        Some(value) => operand(value)?,
+    };
+    match asked {
+        Asked::Array(call) => call.with_initial(initial).map(Asked::Array),
+        Asked::Elementwise(op) => Err(KeywordError {
+            op: Operation::Elementwise(op),
+            keyword: "initial",
+        }),
+    }
+    .map_err(|err| ErrorAnswer::type_error(err.to_string()))
 }
 
 /// Every key a request may have: [`KEYS`], the settings, and their batch

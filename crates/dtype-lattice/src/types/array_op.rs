@@ -27,7 +27,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::text::{nearest, quote};
-use crate::types::{DType, Operation, Typed};
+use crate::types::{DType, Operand, OperandKind, Operation, Typed};
 
 /// What an [`ArrayOp`] does with its operands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -244,10 +244,10 @@ impl fmt::Display for ParseArrayOpError {
 
 impl std::error::Error for ParseArrayOpError {}
 
-/// An [`ArrayOp`] with its keywords: `dtype=` and JAX's
-/// `promote_integers=`. Made with [`ArrayCall::new`] and the `with_`
-/// methods, which refuse a keyword the operation does not take, so a
-/// policy is never asked for `argmax(dtype=...)`.
+/// An [`ArrayOp`] with its keywords: `dtype=`, JAX's
+/// `promote_integers=` and NumPy's `initial=`. Made with [`ArrayCall::new`]
+/// and the `with_` methods, which refuse a keyword the operation does not
+/// take, so a policy is never asked for `argmax(dtype=...)`.
 ///
 /// ```
 /// use dtype_lattice::{ArrayCall, ArrayOp, DType};
@@ -263,6 +263,17 @@ pub struct ArrayCall {
     op: ArrayOp,
     dtype: Option<DType>,
     promote_integers: Option<bool>,
+    initial: Option<Initial>,
+}
+
+/// `initial=`'s Python number, its float parts by their bits, so that a
+/// call is `Eq` and `Hash` (a NaN initial equals itself).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Initial {
+    Bool(bool),
+    Int(i128),
+    Float(u64),
+    Complex(u64, u64),
 }
 
 impl ArrayCall {
@@ -272,6 +283,7 @@ impl ArrayCall {
             op,
             dtype: None,
             promote_integers: None,
+            initial: None,
         }
     }
 
@@ -317,6 +329,44 @@ impl ArrayCall {
         }
     }
 
+    /// With `initial=` (NumPy's and JAX's first value of a `sum`, `prod`,
+    /// `max` or `min`, which NumPy converts to the reduction's type: the
+    /// conversion, not the type, can fail), or why the operation takes
+    /// none. The value is a Python number (a Python type stands for its
+    /// usual value, as [`Operand::as_argument`] says); `None` is no
+    /// `initial=`, as in Python.
+    ///
+    /// ```
+    /// use dtype_lattice::{ArrayCall, ArrayOp, Operand};
+    /// let call = ArrayCall::new(ArrayOp::Max).with_initial(Operand::py_int(300)).unwrap();
+    /// assert_eq!(call.to_string(), "max(initial=300)");
+    /// assert_eq!(call.initial(), Some(Operand::py_int(300)));
+    /// let err = ArrayCall::new(ArrayOp::Mean).with_initial(Operand::py_int(0)).unwrap_err();
+    /// assert_eq!(err.to_string(), "mean takes no initial=: NumPy and JAX have it on sum, prod, max and min");
+    /// let err = ArrayCall::new(ArrayOp::Sum).with_initial("int8".parse().unwrap()).unwrap_err();
+    /// assert!(err.to_string().starts_with("sum's initial= is a Python number"));
+    /// ```
+    pub fn with_initial(self, value: Operand) -> Result<ArrayCall, KeywordError> {
+        let refused = KeywordError {
+            op: self.op.into(),
+            keyword: "initial",
+        };
+        if !takes_initial(self.op) {
+            return Err(refused);
+        }
+        let initial = match value.as_argument().kind() {
+            OperandKind::None => None,
+            OperandKind::PyBool(b) => Some(Initial::Bool(b)),
+            OperandKind::PyInt(i) => Some(Initial::Int(i)),
+            OperandKind::PyFloat(f) => Some(Initial::Float(f.to_bits())),
+            OperandKind::PyComplex { real, imag } => {
+                Some(Initial::Complex(real.to_bits(), imag.to_bits()))
+            }
+            _ => return Err(refused),
+        };
+        Ok(ArrayCall { initial, ..self })
+    }
+
     /// The operation.
     pub const fn op(self) -> ArrayOp {
         self.op
@@ -331,6 +381,26 @@ impl ArrayCall {
     pub const fn promote_integers(self) -> Option<bool> {
         self.promote_integers
     }
+
+    /// `initial=`, if given: a Python number.
+    pub fn initial(self) -> Option<Operand> {
+        self.initial.map(|initial| match initial {
+            Initial::Bool(b) => Operand::py_bool(b),
+            Initial::Int(i) => Operand::py_int(i),
+            Initial::Float(bits) => Operand::py_float(f64::from_bits(bits)),
+            Initial::Complex(real, imag) => {
+                Operand::py_complex(f64::from_bits(real), f64::from_bits(imag))
+            }
+        })
+    }
+}
+
+/// The reductions NumPy and JAX give `initial=`.
+const fn takes_initial(op: ArrayOp) -> bool {
+    matches!(
+        op,
+        ArrayOp::Sum | ArrayOp::Prod | ArrayOp::Max | ArrayOp::Min
+    )
 }
 
 impl fmt::Display for ArrayCall {
@@ -345,6 +415,9 @@ impl fmt::Display for ArrayCall {
                 "promote_integers={}",
                 if on { "True" } else { "False" }
             ));
+        }
+        if let Some(initial) = self.initial() {
+            keywords.push(format!("initial={initial}"));
         }
         if !keywords.is_empty() {
             write!(f, "({})", keywords.join(", "))?;
@@ -391,6 +464,19 @@ impl fmt::Display for KeywordError {
                 "{op} takes no dtype=: {why} (the operations that take one: {})",
                 takers.join(", ")
             );
+        }
+        if keyword == "initial" {
+            return if takes_initial(op) {
+                write!(
+                    f,
+                    "{op}'s initial= is a Python number (bool, int, float or complex) or None"
+                )
+            } else {
+                write!(
+                    f,
+                    "{op} takes no initial=: NumPy and JAX have it on sum, prod, max and min"
+                )
+            };
         }
         write!(
             f,

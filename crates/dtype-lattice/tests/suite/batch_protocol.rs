@@ -132,7 +132,7 @@ fn known_keys() -> String {
         .flat_map(|s| std::iter::once(s.name).chain(s.batch_aliases.iter().map(|(a, _)| *a)))
         .collect();
     let mut keys =
-        "fn, args, policy, form, dtype, promote_integers, x64, strict, promotion, explicit_x64_dtypes"
+        "fn, args, policy, form, dtype, promote_integers, initial, x64, strict, promotion, explicit_x64_dtypes"
             .to_owned();
     for name in others {
         keys.push_str(", ");
@@ -170,6 +170,25 @@ fn an_unknown_key_is_an_error_naming_the_nearest_known_key() {
             "{message}"
         );
     }
+}
+
+#[test]
+fn initial_is_a_keyword_of_the_reductions_that_take_it() {
+    let (kind, message) = error(&answer(
+        r#"{"fn": "max", "args": ["int8"], "policy": "numpy", "initial": 300}"#,
+    ));
+    assert_eq!(kind, "OverflowError");
+    assert_eq!(message, "Python integer 300 out of bounds for int8");
+    let (kind, message) = error(&answer(
+        r#"{"fn": "mean", "args": ["int8"], "policy": "numpy", "initial": 1}"#,
+    ));
+    assert_eq!(kind, "TypeError");
+    assert!(message.starts_with("mean takes no initial="), "{message}");
+    let (kind, message) = error(&answer(
+        r#"{"fn": "add", "args": ["int8", "int8"], "policy": "numpy", "initial": 1}"#,
+    ));
+    assert_eq!(kind, "TypeError");
+    assert!(message.starts_with("add takes no initial="), "{message}");
 }
 
 #[test]

@@ -12,6 +12,11 @@
 //!   `var` and `std` of a complex array are real.
 //! - `dtype=` casts the input to it and answers it; between two of
 //!   ml_dtypes' types the reduction's ufunc finds no loop.
+//! - `initial=` (`sum`, `prod`, `max`, `min`) never changes the type: NumPy
+//!   converts it to the reduction's type, which can fail (`np.max(int8,
+//!   initial=300)` is an `OverflowError`, a complex initial of a real type a
+//!   `TypeError`). `where=` changes no type either (not modelled: `np.max`
+//!   and `np.min` with a mask and no `initial` are a `ValueError`).
 //! - `max`, `min` run `np.maximum`'s loops (an ml_dtypes integer takes the
 //!   `int8` loop: ml_dtypes registers none for it), `argmax` answers
 //!   `int64`, `any` and `all` `bool`.
@@ -68,7 +73,13 @@ pub(super) fn array_op(call: ArrayCall, operands: &[Operand]) -> Result<Outcome,
         (ArrayOp::Clip, &[x, lower, upper]) => clip(x, lower, upper)?,
         (ArrayOp::Concatenate | ArrayOp::Stack, all) => Numpy.result_dtype(all)?,
         (ArrayOp::FullLike, &[a, fill]) => full_like(call.dtype().unwrap_or(array(a)?), fill)?,
-        (op, &[x]) => reduce(call, op, array(x)?)?,
+        (op, &[x]) => {
+            let dtype = reduce(call, op, array(x)?)?;
+            if let Some(value) = call.initial() {
+                initial(value, dtype)?;
+            }
+            dtype
+        }
         // `counted` lets through only the numbers above.
         (op, all) => {
             return Err(PromotionError::framework(
@@ -141,6 +152,81 @@ fn reduce(call: ArrayCall, op: ArrayOp, x: DType) -> Result<DType, PromotionErro
         ArrayOp::Any | ArrayOp::All => DType::Bool,
         _ => x,
     })
+}
+
+/// NumPy's conversion of `initial=` to the reduction's type `to`, as it
+/// packs a Python scalar into an array of it: `int()` of the value and
+/// the Python int's bounds for NumPy's integers, `float()` for its floats,
+/// anything for `bool` and the complex types; ml_dtypes' types take any
+/// real number, but that their integers refuse a float past their range
+/// (an `int4` sum wraps an int 300, refuses a float 7.9).
+fn initial(value: Operand, to: DType) -> Result<(), PromotionError> {
+    let refuse = |kind, message: &str| Err(PromotionError::framework(kind, message));
+    let complex = matches!(value.kind(), OperandKind::PyComplex { .. });
+    if to == DType::Bool || to.kind() == Kind::Complex {
+        return Ok(());
+    }
+    let builtin = casts::is_builtin(to);
+    if complex {
+        return refuse(
+            ErrorKind::Type,
+            match (builtin, to.kind()) {
+                (false, _) => "expected number, got complex",
+                (true, Kind::Float) => {
+                    "float() argument must be a string or a real number, not 'complex'"
+                }
+                (true, _) => {
+                    "int() argument must be a string, a bytes-like object or a real number, \
+                     not 'complex'"
+                }
+            },
+        );
+    }
+    if to.kind() == Kind::Float {
+        return Ok(());
+    }
+    if !builtin {
+        // ml_dtypes' integers: a float is range-checked as it is (its
+        // message names int4 whatever the type), an int wraps.
+        return match (value.kind(), to.iinfo()) {
+            (OperandKind::PyFloat(f), Ok(info))
+                if f.is_finite() && (f < info.min as f64 || f > info.max as f64) =>
+            {
+                refuse(
+                    ErrorKind::Overflow,
+                    "out of range value cannot be converted to int4",
+                )
+            }
+            (OperandKind::PyFloat(f), _) if !f.is_finite() => int_of_float(f).map(|_| ()),
+            _ => Ok(()),
+        };
+    }
+    let int = match value.kind() {
+        OperandKind::PyBool(b) => i128::from(b),
+        OperandKind::PyInt(i) => i,
+        OperandKind::PyFloat(f) => int_of_float(f)?,
+        // A Python number is all `with_initial` keeps.
+        _ => return Ok(()),
+    };
+    check_python_int(int, to)
+}
+
+/// Python's `int()` of a float.
+fn int_of_float(f: f64) -> Result<i128, PromotionError> {
+    if f.is_nan() {
+        return Err(PromotionError::framework(
+            ErrorKind::Value,
+            "cannot convert float NaN to integer",
+        ));
+    }
+    if f.is_infinite() {
+        return Err(PromotionError::framework(
+            ErrorKind::Overflow,
+            "cannot convert float infinity to integer",
+        ));
+    }
+    // Saturating: past i128 it is past every bound all the same.
+    Ok(f.trunc() as i128)
 }
 
 /// A contraction of arrays of `a` and `b`.
@@ -305,7 +391,13 @@ fn full_like(to: DType, fill: Operand) -> Result<DType, PromotionError> {
 /// How NumPy types `op`, in words.
 pub(super) fn describe(op: ArrayOp) -> String {
     let text = match op {
-        ArrayOp::Sum | ArrayOp::Prod | ArrayOp::CumSum | ArrayOp::CumProd => {
+        ArrayOp::Sum | ArrayOp::Prod => {
+            "bool and NumPy's integers accumulate in int64 (unsigned: uint64), every other type \
+             in itself (ml_dtypes' integers too); dtype= is the result wherever NumPy has a \
+             cast to it; initial= is converted to the result's type and changes no type (a \
+             Python int out of its bounds, or a complex for a real type, is an error)"
+        }
+        ArrayOp::CumSum | ArrayOp::CumProd => {
             "bool and NumPy's integers accumulate in int64 (unsigned: uint64), every other type \
              in itself (ml_dtypes' integers too); dtype= is the result wherever NumPy has a \
              cast to it"
@@ -319,7 +411,8 @@ pub(super) fn describe(op: ArrayOp) -> String {
              type itself; dtype= is the result wherever NumPy has a cast to it"
         }
         ArrayOp::Max | ArrayOp::Min => {
-            "np.maximum's loop for the type (ml_dtypes' integers take int8's)"
+            "np.maximum's loop for the type (ml_dtypes' integers take int8's); initial= is \
+             converted to it and changes no type (np.max(int8, initial=300) is an OverflowError)"
         }
         ArrayOp::ArgMax | ArrayOp::ArgMin => "int64, the index type",
         ArrayOp::Any | ArrayOp::All => "bool",
@@ -369,6 +462,18 @@ mod tests {
             err.to_string(),
             "No loop matching the specified signature and casting was found for ufunc add"
         );
+    }
+
+    #[test]
+    fn initial_is_converted_to_the_reductions_type() {
+        let int8 = Operand::array(DType::Int8, false);
+        let with = |op, value| ArrayCall::new(op).with_initial(value).unwrap();
+        let sum = array_op(with(ArrayOp::Sum, Operand::py_int(300)), &[int8]).unwrap();
+        assert_eq!(sum.result.dtype, DType::Int64);
+        let err = array_op(with(ArrayOp::Max, Operand::py_int(300)), &[int8]).unwrap_err();
+        assert_eq!(err.to_string(), "Python integer 300 out of bounds for int8");
+        let err = array_op(with(ArrayOp::Min, Operand::py_float(f64::NAN)), &[int8]).unwrap_err();
+        assert_eq!(err.to_string(), "cannot convert float NaN to integer");
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //! has no integers. A missing kernel is a `RuntimeError` whose message
 //! starts `(NotFound)`.
 
-use crate::types::{DType, ErrorKind, PromotionError};
+use crate::types::{DType, ErrorKind, Kind, PromotionError};
 
 use DType::{
     BFloat16 as BF16, Bool, Complex128 as C128, Complex64 as C64, Float16 as F16, Float32 as F32,
@@ -39,12 +39,11 @@ pub(super) static ADD: Kernel = kernel("add", &[I16, F64, C128, I32, U8, F32, C6
 /// `x * a + b` of a tensor and Python numbers (`Tensor.__add__` of an int).
 pub(super) static SCALE: Kernel = kernel("scale", SCALE_DTYPES);
 /// A tensor filled with one value (`Tensor.__add__` of a bool).
-pub(super) static FULL: Kernel = kernel(
-    "full",
-    &[
-        I64, Bool, I8, BF16, U8, I32, C64, E5M2, F32, I16, E4M3, F64, F16, C128,
-    ],
-);
+pub(super) static FULL: Kernel = kernel("full", FULL_DTYPES);
+/// `full`'s dtypes, which `concat` has too (the float8 types among them).
+const FULL_DTYPES: &[DType] = &[
+    I64, Bool, I8, BF16, U8, I32, C64, E5M2, F32, I16, E4M3, F64, F16, C128,
+];
 pub(super) static SUBTRACT: Kernel =
     kernel("subtract", &[I64, I16, F64, C128, F32, C64, I32, BF16]);
 pub(super) static MULTIPLY: Kernel =
@@ -88,6 +87,14 @@ pub(super) static SET_VALUE: Kernel = kernel("set_value", SET_VALUE_DTYPES);
 pub(super) static SET_VALUE_WITH_TENSOR: Kernel = kernel("set_value_with_tensor", SET_VALUE_DTYPES);
 const SET_VALUE_DTYPES: &[DType] = &[I16, F64, C128, F16, F32, C64, I32, U8, BF16, Bool, I64, I8];
 pub(super) static FLOOR: Kernel = kernel("floor", &[I16, F64, F16, F32, I32, U8, BF16, I64, I8]);
+pub(super) static MATMUL: Kernel = kernel("matmul", &[I32, I64, F64, C128, F32, C64]);
+pub(super) static DOT: Kernel = kernel("dot", &[I32, I64, F64, C128, F32, C64]);
+pub(super) static EINSUM: Kernel = kernel("einsum", &[F64, C128, F32, C64]);
+pub(super) static WHERE: Kernel = kernel("where", &[I32, I64, F64, C128, F32, C64, Bool]);
+pub(super) static CLIP: Kernel = kernel("clip", &[I32, I64, F64, F32]);
+pub(super) static CONCAT: Kernel = kernel("concat", FULL_DTYPES);
+pub(super) static STACK: Kernel = kernel("stack", SCALE_DTYPES);
+pub(super) static FULL_LIKE: Kernel = kernel("full_like", SCALE_DTYPES);
 
 impl Kernel {
     /// `dtype`, if the CPU has this kernel for it.
@@ -216,6 +223,39 @@ pub(super) fn wrong_data(kernel: DType, held: DType) -> PromotionError {
     )
 }
 
+/// A kernel of `key` dtype on `inputs`, as Paddle's generated API runs
+/// one (`PrepareData`, then the kernel): the kernel must exist; where
+/// `key` is complex, each input of another dtype but `bool`, `int32` and
+/// `int64` (`NeedTransformDataType`) is cast to it first, which
+/// `CastDataType` can do only from the types it dispatches on; then the
+/// kernel reads every input as `key` and fails on the first that holds
+/// another dtype.
+pub(super) fn run_inputs(
+    kernel: &'static Kernel,
+    key: DType,
+    inputs: &[DType],
+) -> Result<DType, Stop> {
+    kernel.run(key)?;
+    let transformed = |input: DType| {
+        input != key && key.kind() == Kind::Complex && !matches!(input, Bool | I32 | I64)
+    };
+    for &input in inputs.iter().filter(|&&d| transformed(d)) {
+        if !matches!(input, F32 | F64 | I16 | U8 | F16 | BF16) {
+            return Err(Stop::Error(PromotionError::framework(
+                ErrorKind::NotImplemented,
+                format!(
+                    "(Unimplemented) Data type ({input}) is not supported when casting data \
+                     type. (at /paddle/paddle/phi/api/lib/data_transform.cc:111)\n"
+                ),
+            )));
+        }
+    }
+    match inputs.iter().find(|&&d| d != key && !transformed(d)) {
+        Some(&held) => Err(Stop::Error(wrong_data(key, held))),
+        None => Ok(key),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -226,6 +266,19 @@ mod tests {
         assert_eq!(phi_number(C128), 13);
         assert_eq!(phi_number(F16), 15);
         assert_eq!(phi_number(E5M2), 18);
+    }
+
+    #[test]
+    fn a_complex_key_casts_the_inputs_it_can() {
+        assert_eq!(run_inputs(&DOT, C64, &[C64, U8]).unwrap(), C64);
+        let err = run_inputs(&DOT, C64, &[C64, DType::UInt16])
+            .unwrap_err()
+            .error();
+        assert_eq!(err.python_type(), "NotImplementedError");
+        let err = run_inputs(&DOT, C64, &[C64, I32]).unwrap_err().error();
+        assert!(err.to_string().contains("retrieve (complex64)"));
+        let err = run_inputs(&DOT, F32, &[F32, C64]).unwrap_err().error();
+        assert!(err.to_string().contains("retrieve (float32)"));
     }
 
     #[test]

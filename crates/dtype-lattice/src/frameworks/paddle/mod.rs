@@ -56,6 +56,7 @@
 //! ```
 
 mod array_ops;
+mod combine;
 mod forms;
 mod kernels;
 mod methods;
@@ -238,7 +239,8 @@ impl Policy for Paddle {
         }
     }
 
-    /// Paddle's reductions but `var` and `std` (`array_ops.rs`).
+    /// Paddle's reductions (`array_ops.rs`), contractions and
+    /// combinations (`combine.rs`).
     fn array_op(
         &self,
         call: ArrayCall,
