@@ -145,39 +145,47 @@ FormName = Literal["function", "operator", "reflected", "inplace", "setitem"]
 
 
 class Operation(Protocol):
-    """``operation(op, *args, form=None, dtype=None, promote_integers=None)``:
-    the dtype the framework's ``op`` (NumPy's name: ``"true_divide"``,
-    ``"less"``, ``"sqrt"``; ``"sum"``, ``"mean"``, ``"matmul"``, ``"where"``,
-    ...) gives on the operands, in ``form`` where given (``op`` ``None`` for
-    ``"setitem"``), with ``dtype=`` and JAX's ``promote_integers=`` for the
-    reductions, contractions and combinations; ``(dtype, weak)`` with
+    """``operation(op, *args, form=None, dtype=None, promote_integers=None,
+    initial=None)``: the dtype the framework's ``op`` (NumPy's name:
+    ``"true_divide"``, ``"less"``, ``"sqrt"``; ``"sum"``, ``"mean"``,
+    ``"matmul"``, ``"where"``, ...) gives on the operands, in ``form`` where
+    given (``op`` ``None`` for ``"setitem"``), with ``dtype=``, JAX's
+    ``promote_integers=`` and ``initial=`` (a Python number: ``sum``,
+    ``prod``, ``max``, ``min``) for the reductions, contractions and
+    combinations; ``(dtype, weak)`` with
     ``return_weak_type_flag=True``."""
 
     @overload
     def __call__(self, op: str | None, /, *args: OperandLike,
                  form: FormName | None = None, dtype: DTypeLike | None = None,
                  promote_integers: bool | None = None,
+                 initial: bool | int | float | complex | None = None,
                  return_weak_type_flag: Literal[False] = False) -> np.dtype[Any]: ...
     @overload
     def __call__(self, op: str | None, /, *args: OperandLike,
                  form: FormName | None = None, dtype: DTypeLike | None = None,
                  promote_integers: bool | None = None,
+                 initial: bool | int | float | complex | None = None,
                  return_weak_type_flag: Literal[True]) -> WeakTyped: ...
     @overload
     def __call__(self, op: str | None, /, *args: OperandLike,
                  form: FormName | None = None, dtype: DTypeLike | None = None,
                  promote_integers: bool | None = None,
+                 initial: bool | int | float | complex | None = None,
                  return_weak_type_flag: bool) -> np.dtype[Any] | WeakTyped: ...
 
 
 class ComputesIn(Protocol):
-    """``computes_in(op, *args, dtype=None, promote_integers=None)``: the
+    """``computes_in(op, *args, dtype=None, promote_integers=None,
+    initial=None)``: the
     dtype the framework computes ``op`` in where it says (JAX's ``float16``
     ``mean`` sums in ``float32``), else ``None``."""
 
     def __call__(self, op: str, /, *args: OperandLike,
                  dtype: DTypeLike | None = None,
-                 promote_integers: bool | None = None) -> np.dtype[Any] | None: ...
+                 promote_integers: bool | None = None,
+                 initial: bool | int | float | complex | None = None
+                 ) -> np.dtype[Any] | None: ...
 
 
 class CanCast(Protocol):

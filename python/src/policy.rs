@@ -89,6 +89,20 @@ fn modelled<T>(name: &str, policy: &str, answer: Option<T>) -> PyResult<T> {
     })
 }
 
+/// The keywords of an operation as Python passed them.
+#[derive(Clone, Copy)]
+struct Keywords<'a, 'py> {
+    dtype: Option<&'a Bound<'py, PyAny>>,
+    promote_integers: Option<bool>,
+    initial: Option<&'a Bound<'py, PyAny>>,
+}
+
+impl Keywords<'_, '_> {
+    fn given(self) -> bool {
+        self.dtype.is_some() || self.promote_integers.is_some() || self.initial.is_some()
+    }
+}
+
 impl Policy {
     /// The library's answer for the operation named `op` with its keywords
     /// ([`dyn Policy::ask`](dtype_lattice::Policy)), raised as the
@@ -98,17 +112,25 @@ impl Policy {
         py: Python<'_>,
         op: &str,
         args: &Bound<'_, PyTuple>,
-        dtype: Option<&Bound<'_, PyAny>>,
-        promote_integers: Option<bool>,
+        keywords: Keywords<'_, '_>,
     ) -> PyResult<Outcome> {
         let operation: Operation =
             op.parse()
                 .map_err(|err: dtype_lattice::ParseOperationError| {
                     PyValueError::new_err(err.to_string())
                 })?;
-        let dtype = dtype.map(|d| known(py)?.dtype(d)).transpose()?;
+        let known = known(py)?;
+        let dtype = keywords.dtype.map(|d| known.dtype(d)).transpose()?;
+        let initial = keywords
+            .initial
+            .map(|value| known.operand(value, self.policy.as_ref()))
+            .transpose()?;
         let asked = operation
-            .asked(dtype, promote_integers)
+            .asked(dtype, keywords.promote_integers)
+            .and_then(|asked| match initial {
+                Some(value) => asked.with_initial(value),
+                None => Ok(asked),
+            })
             .map_err(|err| PyTypeError::new_err(err.to_string()))?;
         let operands = operands(py, args, self.policy.as_ref())?;
         self.policy
@@ -228,7 +250,8 @@ impl Policy {
         Ok((known(py)?.numpy(py, typed.dtype)?, typed.weak))
     }
 
-    /// `operation(op, *args, form=None, dtype=None, promote_integers=None)`:
+    /// `operation(op, *args, form=None, dtype=None, promote_integers=None,
+    /// initial=None)`:
     /// the dtype the framework's `op` (NumPy's name: `"true_divide"`,
     /// `"less"`, `"sqrt"`; `"sum"`, `"mean"`, `"matmul"`, `"where"`, ...)
     /// gives on the operands; `(dtype, weak)` with
@@ -237,9 +260,10 @@ impl Policy {
     /// operation as a program writes it: `"function"`, `"operator"` (`a /
     /// b`), `"reflected"` (`b.__rtruediv__(a)`), `"inplace"` (`a /= b`), or
     /// `"setitem"` (`a[...] = b`, with `op` `None`); without it, the form
-    /// the policy has always answered. `dtype` and `promote_integers` are
-    /// the keywords of the reductions, contractions and combinations.
-    #[pyo3(signature = (op, *args, form = None, dtype = None, promote_integers = None, return_weak_type_flag = None))]
+    /// the policy has always answered. `dtype`, `promote_integers` and
+    /// `initial` (a Python number) are the keywords of the reductions,
+    /// contractions and combinations.
+    #[pyo3(signature = (op, *args, form = None, dtype = None, promote_integers = None, initial = None, return_weak_type_flag = None))]
     #[allow(clippy::too_many_arguments)] // Python's keywords, each its own
     fn operation(
         &self,
@@ -249,22 +273,28 @@ impl Policy {
         form: Option<&str>,
         dtype: Option<&Bound<'_, PyAny>>,
         promote_integers: Option<bool>,
+        initial: Option<&Bound<'_, PyAny>>,
         return_weak_type_flag: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
+        let keywords = Keywords {
+            dtype,
+            promote_integers,
+            initial,
+        };
         let typed = match form {
             None => {
                 let op = op.ok_or_else(|| {
                     PyValueError::new_err("op None asks for the assignment: pass form=\"setitem\"")
                 })?;
-                self.outcome(py, op, args, dtype, promote_integers)?.result
+                self.outcome(py, op, args, keywords)?.result
             }
             Some(form) => {
                 let value_error =
                     |err: &dyn std::fmt::Display| PyValueError::new_err(err.to_string());
-                if dtype.is_some() || promote_integers.is_some() {
+                if keywords.given() {
                     return Err(PyTypeError::new_err(
-                        "form= is asked of an elementwise operation, which takes no dtype= or \
-                         promote_integers=",
+                        "form= is asked of an elementwise operation, which takes no dtype=, \
+                         promote_integers= or initial=",
                     ));
                 }
                 let op: Option<Op> = op
@@ -290,11 +320,12 @@ impl Policy {
         }
     }
 
-    /// `computes_in(op, *args, dtype=None, promote_integers=None)`: the
+    /// `computes_in(op, *args, dtype=None, promote_integers=None,
+    /// initial=None)`: the
     /// dtype the framework computes `op` in, where it says (JAX's
     /// `float16` `mean` sums in `float32`; PyTorch computes a `bfloat16`
     /// addition in `float32`), else `None`. Raises as `operation` does.
-    #[pyo3(signature = (op, *args, dtype = None, promote_integers = None))]
+    #[pyo3(signature = (op, *args, dtype = None, promote_integers = None, initial = None))]
     fn computes_in(
         &self,
         py: Python<'_>,
@@ -302,8 +333,14 @@ impl Policy {
         args: &Bound<'_, PyTuple>,
         dtype: Option<&Bound<'_, PyAny>>,
         promote_integers: Option<bool>,
+        initial: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Option<Py<PyAny>>> {
-        let outcome = self.outcome(py, op, args, dtype, promote_integers)?;
+        let keywords = Keywords {
+            dtype,
+            promote_integers,
+            initial,
+        };
+        let outcome = self.outcome(py, op, args, keywords)?;
         outcome
             .computes_in
             .map(|dtype| known(py)?.numpy(py, dtype))

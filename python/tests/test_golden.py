@@ -141,8 +141,9 @@ def run(case: dict):
     if fn in ("lattice_result_type", "docs_table_cell"):
         return answer_of(lambda: typed(p.lattice_result_type(*args)))
     if case.get("op_table"):
-        keywords = {k: case[k] if k != "dtype" else dtype(case[k])
-                    for k in ("dtype", "promote_integers") if k in case}
+        convert = {"dtype": dtype, "promote_integers": lambda flag: flag,
+                   "initial": lambda number: value(number, False)}
+        keywords = {k: convert[k](case[k]) for k in convert if k in case}
         answer = answer_of(lambda: typed(p.operation(fn, *args, return_weak_type_flag=True,
                                                      **keywords)))
         if fn == "add":

@@ -216,13 +216,15 @@ REDUCTIONS = {"sum", "prod", "cumsum", "cumprod", "mean", "var", "std", "max", "
               "argmax", "argmin", "any", "all"}
 
 
-def keywords(entry: dict) -> dict[str, Any]:
-    """A reduction's keywords as given (none for the other entries)."""
+def keywords(entry: dict, jax: bool = True) -> dict[str, Any]:
+    """A reduction's keywords as given (none for the other entries), as a
+    program asks JAX (``jax``) or another framework, which has no
+    ``promote_integers``."""
     given = entry["keywords"]
     out: dict[str, Any] = {}
     if given["dtype"] is not None:
         out["dtype"] = np.dtype(given["dtype"])
-    if given["promote_integers"] is not None:
+    if given["promote_integers"] is not None and jax:
         out["promote_integers"] = given["promote_integers"]
     return out
 
@@ -275,7 +277,7 @@ def library_answer(policy: dl.Policy, question: str, entry: dict) -> Any:
             dtype, weak = policy.result_type(*args, return_weak_type_flag=True)
         else:
             dtype, weak = policy.operation(question, *args, return_weak_type_flag=True,
-                                           **keywords(entry))
+                                           **keywords(entry, policy.name.startswith("jax")))
         return {"dtype": str(dtype), "weak": weak}
     except Exception as err:  # noqa: BLE001 - compared as data
         return {"error": type(err).__name__}
@@ -289,7 +291,7 @@ def numpy_computes(question: str, entry: dict) -> Any:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            answer = getattr(np, question)(*args, **keywords(entry))
+            answer = getattr(np, question)(*args, **keywords(entry, jax=False))
             return {"dtype": str(np.asarray(answer).dtype)}
         except Exception as err:  # noqa: BLE001 - compared as data
             return {"error": type(err).__name__}

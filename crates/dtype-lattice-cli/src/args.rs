@@ -4,7 +4,7 @@
 
 use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches, Parser, Subcommand};
 use dtype_lattice::registry::{self, Settings, SETTINGS};
-use dtype_lattice::{DType, OpForm, Operation, Policy};
+use dtype_lattice::{DType, OpForm, Operand, Operation, Policy};
 
 use crate::failure::Failure;
 use crate::table::{Format, Labels};
@@ -151,6 +151,16 @@ pub(crate) enum Command {
         /// JAX's promote_integers= of sum, prod, cumsum and cumprod.
         #[arg(long, value_name = "BOOL", requires = "op")]
         promote_integers: Option<bool>,
+        /// The initial= of sum, prod, max and min: a Python number
+        /// (300, -2.5, 1j, True), which NumPy converts to the reduction's
+        /// type.
+        #[arg(
+            long,
+            value_name = "NUMBER",
+            requires = "op",
+            allow_hyphen_values = true
+        )]
+        initial: Option<Operand>,
         /// The operation as a program writes it: function (lib.op(a, b)),
         /// operator (a OP b), reflected (b.__rOP__(a)), inplace (a OP= b),
         /// or setitem (a[...] = b, without --op). Without it, the form the

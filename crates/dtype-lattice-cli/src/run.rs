@@ -141,6 +141,7 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
             op,
             dtype,
             promote_integers,
+            initial,
             form,
             operands,
         } => {
@@ -182,6 +183,10 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
             if let Some(operation) = op {
                 let asked = operation
                     .asked(dtype, promote_integers)
+                    .and_then(|asked| match initial {
+                        Some(value) => asked.with_initial(value),
+                        None => Ok(asked),
+                    })
                     .map_err(|err| Failure::Usage(err.to_string()))?;
                 if let Some(why) = operation.miscount(operands.len()) {
                     return Err(Failure::Usage(why));

@@ -55,6 +55,7 @@ export async function renderTable() {
       const cell = table.cells[r][c];
       const mark = marks.get(r + ',' + c);
       let title = `${op ? op + ' of ' : ''}${table.names[r]} with ${keyword}${table.column_names[c]}: ${answerText(cell, table)}`;
+      if (cell.computes_label) title += `; computes in ${cell.computes_in}`;
       if (mark) title += `; ${state.diff}: ${mark.right === null ? (op ? 'an error' : 'no promotion') : mark.right}` +
         mark.not_native.map((x) => ` (${x.dtype} is not native to ${x.policy})`).join('');
       const td = h('td', {
@@ -67,7 +68,6 @@ export async function renderTable() {
       if (mark) td.append(h('span', { class: 'sym', 'aria-hidden': 'true', text: '≠' }));
       // The second mark: the type the cell computes in, where it differs.
       if (cell.computes_label) {
-        td.title += `; computes in ${cell.computes_in}`;
         td.dataset.computes = cell.computes_in;
         td.append(h('span', { class: 'computes', text: cell.computes_label }));
       }

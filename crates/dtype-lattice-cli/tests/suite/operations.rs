@@ -360,7 +360,23 @@ fn what_cannot_be_answered_is_refused_with_the_reason() {
         env!("CARGO_MANIFEST_DIR"),
         "/../../examples/lattices/jax.toml"
     );
-    let cases: [(&[&str], &str); 8] = [
+    let cases: [(&[&str], &str); 10] = [
+        (
+            &[
+                "result-type",
+                "--op",
+                "add",
+                "--initial",
+                "1",
+                "int8",
+                "int8",
+            ],
+            "add takes no initial=",
+        ),
+        (
+            &["result-type", "--op", "sum", "--initial", "int8", "int8"],
+            "sum's initial= is a Python number",
+        ),
         (
             &["result-type", "--op", "sqrtt", "int8"],
             "unknown operation 'sqrtt': did you mean 'sqrt'?",

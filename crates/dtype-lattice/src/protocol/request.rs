@@ -12,7 +12,7 @@ use crate::policy::Policy;
 use crate::registry::{self, Setting, Settings, SETTINGS};
 use crate::text::{nearest, quote};
 use crate::types::hierarchy::{isdtype, issubdtype};
-use crate::types::{ArrayOp, Asked, Call, KeywordError, Op, OpForm, Operation, Warning};
+use crate::types::{ArrayOp, Asked, Call, Op, OpForm, Operation, Warning};
 
 /// The functions a policy answers: every policy `promote_types` and
 /// `result_type`, the rest where its framework has them; so are the
@@ -214,14 +214,9 @@ fn keywords(operation: Operation, request: &Map<String, Value>) -> Result<Asked,
         None | Some(Value::Null) => return Ok(asked),
         Some(value) => operand(value)?,
     };
-    match asked {
-        Asked::Array(call) => call.with_initial(initial).map(Asked::Array),
-        Asked::Elementwise(op) => Err(KeywordError {
-            op: Operation::Elementwise(op),
-            keyword: "initial",
-        }),
-    }
-    .map_err(|err| ErrorAnswer::type_error(err.to_string()))
+    asked
+        .with_initial(initial)
+        .map_err(|err| ErrorAnswer::type_error(err.to_string()))
 }
 
 /// Every key a request may have: [`KEYS`], the settings, and their batch

@@ -320,6 +320,15 @@ impl ArrayCall {
         })
     }
 
+    /// The same call without JAX's `promote_integers=`: as another
+    /// framework, which has no such keyword, is asked it.
+    pub const fn without_promote_integers(self) -> ArrayCall {
+        ArrayCall {
+            promote_integers: None,
+            ..self
+        }
+    }
+
     /// The same call without `dtype=`: the framework's own choice, a
     /// reduction table's first column.
     pub const fn without_dtype(self) -> ArrayCall {

@@ -12,7 +12,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::text::{nearest, quote};
-use crate::types::{ArrayCall, ArrayOp, DType, KeywordError, Op};
+use crate::types::{ArrayCall, ArrayOp, DType, KeywordError, Op, Operand};
 
 /// An operation by name.
 ///
@@ -152,6 +152,29 @@ pub enum Asked {
     Elementwise(Op),
     /// An operation on whole arrays with its keywords.
     Array(ArrayCall),
+}
+
+impl Asked {
+    /// With `initial=` ([`ArrayCall::with_initial`]), or why the operation
+    /// takes none (no elementwise one does): the one place every surface
+    /// adds it.
+    ///
+    /// ```
+    /// use dtype_lattice::{ArrayOp, Asked, Op, Operand, Operation};
+    /// let max = Operation::Array(ArrayOp::Max).asked(None, None).unwrap();
+    /// assert_eq!(max.with_initial(Operand::py_int(300)).unwrap().to_string(), "max(initial=300)");
+    /// let add = Operation::Elementwise(Op::Add).asked(None, None).unwrap();
+    /// assert!(add.with_initial(Operand::py_int(0)).unwrap_err().to_string().starts_with("add takes no initial="));
+    /// ```
+    pub fn with_initial(self, value: Operand) -> Result<Asked, KeywordError> {
+        match self {
+            Asked::Array(call) => call.with_initial(value).map(Asked::Array),
+            Asked::Elementwise(op) => Err(KeywordError {
+                op: Operation::Elementwise(op),
+                keyword: "initial",
+            }),
+        }
+    }
 }
 
 impl Operation {

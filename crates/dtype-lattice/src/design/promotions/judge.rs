@@ -150,6 +150,11 @@ pub(super) fn judge(call: Call, compare: &[PolicySpec], policies: &mut Policies)
             };
             let asked = match (op, reduced) {
                 (Some(op), _) => Some(Question::Operation(op)),
+                // `promote_integers=` is JAX's own: another framework is
+                // asked the reduction as a program would write it there.
+                (None, Some(reduced)) if spec.info().name != jax_info.name => {
+                    Some(Question::Array(reduced.without_promote_integers()))
+                }
                 (None, Some(reduced)) => Some(Question::Array(reduced)),
                 (None, None) => None,
             };
