@@ -56,6 +56,7 @@ mod forms;
 mod kernels;
 mod ops;
 mod tnp;
+mod tnp_array_ops;
 
 use crate::frameworks::common::DTypeSet;
 use crate::policy::Policy;
@@ -624,14 +625,14 @@ impl Policy for TensorFlow {
     ) -> Option<Result<Outcome, PromotionError>> {
         match self.api {
             Api::Tf => self.tf_array_op(call, operands),
-            Api::Tnp => None,
+            Api::Tnp => self.tnp_array_op(call, operands),
         }
     }
 
     fn describe_array_op(&self, op: ArrayOp) -> Option<String> {
         match self.api {
             Api::Tf => array_ops::describe(op),
-            Api::Tnp => None,
+            Api::Tnp => Some(tnp_array_ops::describe(op)),
         }
     }
 
