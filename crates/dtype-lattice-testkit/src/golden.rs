@@ -173,6 +173,7 @@ const PINNED: &[(&str, &[(&str, &str)])] = &[
     ),
     ("conformance/generate_keras.py", KERAS),
     ("conformance/generate_ops_keras.py", KERAS),
+    ("conformance/generate_array_ops_keras.py", KERAS),
     (
         "conformance/generate_tinygrad.py",
         &[("tinygrad", "0.14.0")],

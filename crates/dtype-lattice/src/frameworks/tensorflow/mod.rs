@@ -70,6 +70,7 @@ use crate::types::{Operand, OperandKind, TypeSpec};
 use auto::{auto_typed, lattice};
 pub(crate) use convert::to_tensor;
 pub(crate) use ops::{call_plain, function_name};
+pub(crate) use tnp::cast as cast_kernel;
 
 /// TensorFlow's NumPy behaviour (setting `tensorflow_numpy_behavior`):
 /// off, as TensorFlow starts, or turned on by

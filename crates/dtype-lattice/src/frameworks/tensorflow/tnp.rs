@@ -391,7 +391,7 @@ impl TensorFlow {
 
 /// `tf.cast` of a tensor of `from` to `to`: nothing to do for one dtype,
 /// the CPU `Cast` kernel's error where it lacks the pair.
-pub(super) fn cast(from: DType, to: DType) -> Result<(), PromotionError> {
+pub(crate) fn cast(from: DType, to: DType) -> Result<(), PromotionError> {
     if from == to || casts(from, to) {
         return Ok(());
     }
