@@ -721,9 +721,13 @@ pub(super) fn describe(backend: Backend, op: ArrayOp) -> String {
         ArrayOp::Std => "integers cast to floatx first (on JAX int64 only)",
         ArrayOp::ArgMax | ArrayOp::ArgMin => "int32 (JAX: jnp's default integer)",
         ArrayOp::Matmul | ArrayOp::Einsum => {
-            "int8 with int8 is int32; otherwise Keras's result_type of the two"
+            "int8 with int8 is int32; otherwise the two promoted (Keras's result_type on NumPy \
+             and TensorFlow, jnp's promotion on JAX)"
         }
-        _ => "Keras's result_type of the operands where the backend converts them",
+        _ => {
+            "Keras's result_type of the operands where the backend's function converts them \
+             (NumPy, TensorFlow), jnp's promotion on JAX"
+        }
     };
     format!("keras.ops.{}: {keras}, then {framework}", op.name())
 }
