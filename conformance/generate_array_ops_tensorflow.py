@@ -19,7 +19,8 @@ File ``array_ops_tensorflow.jsonl``: TensorFlow's own functions, with
 on any of these (``tf.linalg.matmul``'s ``output_type``, whose kernels
 exist only for 8-bit integers to int32, is not recorded), so every row is
 without keywords. It has no ``dot``: no rows. ``tf.experimental.numpy``'s
-functions (policy ``tensorflow-numpy``) are not recorded yet.
+functions (policy ``tensorflow-numpy``) are recorded by
+``generate_array_ops_tensorflow_numpy.py``.
 
 Arrays: ``tf.constant(np.ones((2, 2), dtype))`` for each of the 25 dtypes
 TensorFlow has (``generate_ops_tensorflow.tf_names``); Python scalars

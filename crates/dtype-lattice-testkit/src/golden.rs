@@ -140,6 +140,14 @@ const PINNED: &[(&str, &[(&str, &str)])] = &[
             ("ml_dtypes", "0.6.0"),
         ],
     ),
+    (
+        "conformance/generate_array_ops_tensorflow_numpy.py",
+        &[
+            ("tensorflow", "2.21.0"),
+            ("numpy", "2.4.6"),
+            ("ml_dtypes", "0.6.0"),
+        ],
+    ),
     ("conformance/generate_mlx.py", &[("mlx", "0.32.4")]),
     ("conformance/generate_ops_mlx.py", &[("mlx", "0.32.4")]),
     (
@@ -165,6 +173,7 @@ const PINNED: &[(&str, &[(&str, &str)])] = &[
     ),
     ("conformance/generate_keras.py", KERAS),
     ("conformance/generate_ops_keras.py", KERAS),
+    ("conformance/generate_array_ops_keras.py", KERAS),
     (
         "conformance/generate_tinygrad.py",
         &[("tinygrad", "0.14.0")],

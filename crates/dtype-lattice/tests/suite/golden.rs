@@ -143,6 +143,8 @@ golden! {
     ops_tensorflow_tnp_float32 => "ops_tensorflow_tnp_float32.jsonl";
     tensorflow_legacy_promote_types => "tensorflow_legacy_promote_types.jsonl";
     array_ops_tensorflow => "array_ops_tensorflow.jsonl";
+    array_ops_tensorflow_numpy => "array_ops_tensorflow_numpy.jsonl";
+    array_ops_keras => "array_ops_keras.jsonl";
     array_ops_mlx => "array_ops_mlx.jsonl";
     array_ops_tinygrad => "array_ops_tinygrad.jsonl";
 }

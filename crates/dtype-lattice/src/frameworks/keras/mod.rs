@@ -77,6 +77,7 @@
 //!
 //! The PyTorch backend is not measured.
 
+mod array_ops;
 mod jax_backend;
 mod numpy_backend;
 mod ops;
@@ -87,7 +88,8 @@ use std::fmt;
 
 use crate::policy::{Policy, TypedLattice, WrittenGraph};
 use crate::types::{
-    Call, DType, Elsewhere, Op, OpForm, Operand, PromotionError, PyScalar, TypeSpec, Typed,
+    ArrayCall, ArrayOp, Call, DType, Elsewhere, Op, OpForm, Operand, Outcome, PromotionError,
+    PyScalar, TypeSpec, Typed,
 };
 use jax_backend::JaxBackend;
 use numpy_backend::NumpyBackend;
@@ -299,6 +301,20 @@ impl Policy for Keras {
     /// let div = Call::new(Some(Op::TrueDivide), OpForm::Reflected).unwrap();
     /// assert_eq!(Keras::default().answered_by(div).unwrap().policy, "tensorflow");
     /// ```
+    /// `keras.ops.sum` and the others, eagerly on the backend
+    /// (`array_ops`).
+    fn array_op(
+        &self,
+        call: ArrayCall,
+        operands: &[Operand],
+    ) -> Option<Result<Outcome, PromotionError>> {
+        self.keras_array_op(call, operands)
+    }
+
+    fn describe_array_op(&self, op: ArrayOp) -> Option<String> {
+        Some(array_ops::describe(self.backend, op))
+    }
+
     fn answered_by(&self, call: Call) -> Option<Elsewhere> {
         if call.form() == OpForm::Function {
             return None;

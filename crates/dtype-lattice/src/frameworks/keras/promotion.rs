@@ -239,7 +239,7 @@ fn quoted_name(operand: &Operand) -> String {
 }
 
 /// Python's `repr` of a tuple of these items' reprs.
-fn python_tuple(items: Vec<String>) -> String {
+pub(super) fn python_tuple(items: Vec<String>) -> String {
     match items.as_slice() {
         [one] => format!("({one},)"),
         _ => format!("({})", items.join(", ")),

@@ -155,8 +155,8 @@ const fn all_bool(name: &'static str) -> Kernel {
         ..kernel(name, "", &[], "")
     }
 }
-const ANY: Kernel = all_bool("Any");
-const ALL: Kernel = all_bool("All");
+pub(super) const ANY: Kernel = all_bool("Any");
+pub(super) const ALL: Kernel = all_bool("All");
 
 /// The types oneDNN's `_MklMatMul` and `_MklEinsum` take.
 const MKL: &[DType] = &[F32, F16, BF16];
@@ -202,7 +202,7 @@ const SPARSE_MATMUL: Kernel = registered(
      attr=Tb:type,default=DT_FLOAT,allowed=[DT_FLOAT, DT_BFLOAT16]>",
 );
 
-const EINSUM: Kernel = Kernel {
+pub(super) const EINSUM: Kernel = Kernel {
     inputs: Inputs::Attr(None),
     devices: Devices::Listed(&[
         "device='XLA_CPU_JIT'; T in [DT_FLOAT, DT_DOUBLE, DT_INT32, DT_COMPLEX64, DT_INT64, \
@@ -284,7 +284,7 @@ const SELECT_V2: Kernel = Kernel {
     )
 };
 
-const CONCAT_V2: Kernel = Kernel {
+pub(super) const CONCAT_V2: Kernel = Kernel {
     node_before: "N=2, ",
     node_attrs: ", Tidx=DT_INT32",
     node_name: "concat",
@@ -305,7 +305,7 @@ const CONCAT_V2: Kernel = Kernel {
     )
 };
 
-const PACK: Kernel = Kernel {
+pub(super) const PACK: Kernel = Kernel {
     node_before: "N=2, ",
     node_attrs: ", axis=0",
     node_name: "stack",
@@ -353,6 +353,22 @@ const FILL: Kernel = Kernel {
     )
 };
 
+/// What `tnp.full_like` broadcasts its fill value with.
+pub(super) const BROADCAST_TO: Kernel = Kernel {
+    node_attrs: ", Tidx=DT_INT32",
+    ..mover(
+        "BroadcastTo",
+        cpu_usual!(
+            xla_any!("Tidx in [DT_INT32, DT_INT64]; "),
+            "device='CPU'; T in [DT_FLOAT8_E4M3FN]",
+            "device='CPU'; T in [DT_FLOAT8_E5M2]",
+            "device='CPU'; T in [DT_VARIANT]",
+            "device='CPU'; T in [DT_RESOURCE]",
+            "device='CPU'; T in [DT_STRING]"
+        ),
+    )
+};
+
 /// What `tf.<function>` each operation is, for the descriptions.
 fn function(op: ArrayOp) -> Option<&'static str> {
     Some(match op {
@@ -382,7 +398,7 @@ fn function(op: ArrayOp) -> Option<&'static str> {
 }
 
 /// The kernel of a reduction that runs one.
-fn reduction_kernel(op: ArrayOp) -> Option<&'static Kernel> {
+pub(super) fn reduction_kernel(op: ArrayOp) -> Option<&'static Kernel> {
     Some(match op {
         ArrayOp::Sum => &SUM,
         ArrayOp::Prod => &PROD,
@@ -399,7 +415,7 @@ fn reduction_kernel(op: ArrayOp) -> Option<&'static Kernel> {
     })
 }
 
-fn tensor(dtype: DType) -> Value {
+pub(super) fn tensor(dtype: DType) -> Value {
     Value::Tensor { dtype, weak: false }
 }
 
@@ -459,7 +475,12 @@ impl TensorFlow {
     /// A reduction: its kernel on the tensor (under auto dtype conversion
     /// a Python scalar's weak type), `tf.math.reduce_variance` refusing an
     /// integer mean and answering a complex one's real part.
-    fn reduce(&self, op: ArrayOp, kernel: &Kernel, value: Value) -> Result<Typed, PromotionError> {
+    pub(super) fn reduce(
+        &self,
+        op: ArrayOp,
+        kernel: &Kernel,
+        value: Value,
+    ) -> Result<Typed, PromotionError> {
         let typed = match value {
             Value::Tensor { weak: false, .. } => {
                 Typed::strong(self.run_generated(kernel, &[value])?)
@@ -504,7 +525,7 @@ impl TensorFlow {
         })
     }
 
-    fn plain_matmul(&self, a: Value, b: Value) -> Result<DType, PromotionError> {
+    pub(super) fn plain_matmul(&self, a: Value, b: Value) -> Result<DType, PromotionError> {
         let x = self.hinted(a, None)?;
         let y = self.hinted(b, Some(x))?;
         let small = |d: DType| matches!(d, DType::Int8 | DType::UInt8);
@@ -522,7 +543,7 @@ impl TensorFlow {
 
     /// `tf.where(condition, x, y)`: a `bool` condition, then `SelectV2` on
     /// `x` and `y` as its fast path converts them.
-    fn select(&self, values: &[Value]) -> Result<DType, PromotionError> {
+    pub(super) fn select(&self, values: &[Value]) -> Result<DType, PromotionError> {
         match values[0] {
             Value::Tensor { dtype, .. } if dtype != DType::Bool => {
                 return Err(PromotionError::framework(
@@ -546,7 +567,7 @@ impl TensorFlow {
     /// `maximum(minimum(t, max), min)`, each promoting under auto dtype
     /// conversion to a result that is never weak (`weak_tensor_ops` counts
     /// them among the comparisons). Both bounds are required.
-    fn clip_by_value(&self, values: &[Value]) -> Result<Typed, PromotionError> {
+    pub(super) fn clip_by_value(&self, values: &[Value]) -> Result<Typed, PromotionError> {
         let [t, low, high] = values else {
             return Err(PromotionError::framework(
                 ErrorKind::Type,
@@ -591,7 +612,7 @@ impl TensorFlow {
     /// converted to it), or on them as they are where the promotion falls
     /// back to the old semantics; without it, `run` on them as they are.
     /// The result is weak where the promotion is and `weak` allows.
-    fn wrapped(
+    pub(super) fn wrapped(
         &self,
         values: &[Value],
         weak: bool,
@@ -622,7 +643,7 @@ impl TensorFlow {
 
 /// A `ConcatV2` or `Pack` error of `count` inputs, where the kernel's
 /// node prints two.
-fn renumbered(err: PromotionError, count: usize) -> PromotionError {
+pub(super) fn renumbered(err: PromotionError, count: usize) -> PromotionError {
     match err {
         PromotionError::Framework { kind, message } if count != 2 => PromotionError::framework(
             kind,

@@ -56,6 +56,7 @@ mod forms;
 mod kernels;
 mod ops;
 mod tnp;
+mod tnp_array_ops;
 
 use crate::frameworks::common::DTypeSet;
 use crate::policy::Policy;
@@ -69,6 +70,7 @@ use crate::types::{Operand, OperandKind, TypeSpec};
 use auto::{auto_typed, lattice};
 pub(crate) use convert::to_tensor;
 pub(crate) use ops::{call_plain, function_name};
+pub(crate) use tnp::cast as cast_kernel;
 
 /// TensorFlow's NumPy behaviour (setting `tensorflow_numpy_behavior`):
 /// off, as TensorFlow starts, or turned on by
@@ -624,14 +626,14 @@ impl Policy for TensorFlow {
     ) -> Option<Result<Outcome, PromotionError>> {
         match self.api {
             Api::Tf => self.tf_array_op(call, operands),
-            Api::Tnp => None,
+            Api::Tnp => self.tnp_array_op(call, operands),
         }
     }
 
     fn describe_array_op(&self, op: ArrayOp) -> Option<String> {
         match self.api {
             Api::Tf => array_ops::describe(op),
-            Api::Tnp => None,
+            Api::Tnp => Some(tnp_array_ops::describe(op)),
         }
     }
 

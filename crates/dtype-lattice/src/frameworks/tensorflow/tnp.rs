@@ -260,7 +260,7 @@ impl TensorFlow {
     /// scalars; where NumPy raises `ValueError`, `np_utils.result_type`
     /// (auto dtype conversion's in modes safe and all; in mode legacy the
     /// same NumPy `result_type`, which raises again).
-    fn numpy_result_type(&self, values: &[Value]) -> Result<DType, PromotionError> {
+    pub(super) fn numpy_result_type(&self, values: &[Value]) -> Result<DType, PromotionError> {
         match self.np_dtypes_result_type(values) {
             Err(err) if err.python_type() == "ValueError" && self.mode().converts() => {
                 Ok(self.auto_result_type(values)?.dtype)
@@ -318,7 +318,7 @@ impl TensorFlow {
     /// functions cast to: auto dtype conversion's in modes safe and all
     /// (a weak float32), NumPy's float64 in mode legacy (`prefer_float32`
     /// makes floats float32, not the type `float`).
-    fn float_type(&self) -> Result<DType, PromotionError> {
+    pub(super) fn float_type(&self) -> Result<DType, PromotionError> {
         if self.mode().converts() {
             return Ok(self.auto_result_type(&[Value::Float(0.0)])?.dtype);
         }
@@ -336,7 +336,7 @@ impl TensorFlow {
 
     /// `tnp.array(value, dtype)`: a tensor cast; a Python scalar converted
     /// with `dtype` as a hint, then cast.
-    fn tnp_array(&self, value: Value, dtype: DType) -> Result<(), PromotionError> {
+    pub(super) fn tnp_array(&self, value: Value, dtype: DType) -> Result<(), PromotionError> {
         let from = match value {
             Value::Tensor { dtype: from, .. } => from,
             _ => self.hinted(value, Some(dtype))?,
@@ -391,7 +391,7 @@ impl TensorFlow {
 
 /// `tf.cast` of a tensor of `from` to `to`: nothing to do for one dtype,
 /// the CPU `Cast` kernel's error where it lacks the pair.
-pub(super) fn cast(from: DType, to: DType) -> Result<(), PromotionError> {
+pub(crate) fn cast(from: DType, to: DType) -> Result<(), PromotionError> {
     if from == to || casts(from, to) {
         return Ok(());
     }
