@@ -126,7 +126,8 @@ function renderLegend(table, diff, diffError) {
     legend.append(h('dl', {}, table.legend.map((l) => h('div', {}, h('dt', { text: l.label }), h('dd', { text: l.dtype })))));
   }
   const op = asked(table);
-  const fails = op ? `a pair ${op} raises an error for` : 'a pair that does not promote';
+  const fails = table.column_keyword ? `a call ${op} raises an error for`
+    : op ? `a pair ${op} raises an error for` : 'a pair that does not promote';
   legend.append(h('p', { text: `i*, f*, c* are weak types: Python's int, float and complex, which take the other operand's width. - marks ${fails}.` }));
   if (table.cells.some((row) => row.some((cell) => cell.computes_label))) {
     legend.append(h('p', { text: 'A small second label is the type the framework computes the cell in, where it is not the result\'s (a half float\'s accumulator, PyTorch\'s opmath).' }));

@@ -169,7 +169,13 @@ pub(super) fn judge(call: Call, compare: &[PolicySpec], policies: &mut Policies)
             };
             let policy = policies.get(spec.info(), settings);
             let (name, answer) = (policy.name(), answer_of(policy, question));
-            let reference = answer_of(policies.get(jax_info, call.settings), question);
+            // The running JAX is asked the call as it was made (with
+            // `promote_integers=`), what the compared answer stands beside.
+            let own = match (question, reduced) {
+                (Question::Array(_), Some(reduced)) => Question::Array(reduced),
+                _ => question,
+            };
+            let reference = answer_of(policies.get(jax_info, call.settings), own);
             // Both are `Some`: the question was chosen so.
             let answer = answer.unwrap_or(Err(PromotionError::NoOperands));
             let reference = reference.unwrap_or(Err(PromotionError::NoOperands));

@@ -304,7 +304,8 @@ impl Entry {
 }
 
 /// Which entries a report keeps. The default keeps every entry that
-/// promotes or differs from a compared policy.
+/// promotes, differs from a compared policy, or computes in another type
+/// than it returns (a `float16` `mean` summed in `float32`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Filter {
     /// Only entries where a compared policy's answer differs or fails.
@@ -323,7 +324,7 @@ pub struct Filter {
 impl Filter {
     /// Whether the filter keeps `entry`.
     pub fn keeps(&self, entry: &Entry) -> bool {
-        (self.noops || entry.promotes || entry.differs())
+        (self.noops || entry.promotes || entry.differs() || entry.computes_in.is_some())
             && (!self.differences || entry.differs())
             && self
                 .criterion
