@@ -4,8 +4,11 @@ policies.
 
 Usage:
     python generate_array_ops_jax.py [--out DIR] [--every-row]
+        [--quick | --lax-only]
 
-DIR defaults to ``golden/`` next to this script. The pinned versions are in
+DIR defaults to ``golden/`` next to this script. ``--quick`` writes
+``array_ops_jax`` alone (x64 off, standard promotion, a few ``dtype=``),
+``--lax-only`` ``array_ops_jax_lax`` alone. The pinned versions are in
 ``requirements-jax12.txt`` (JAX 0.12.0.1, Python 3.12). The format is the
 one ``golden_array_ops.py`` describes; every answer is the dtype of
 ``jax.eval_shape`` of the call (nothing is compiled), with `` (weak)``
@@ -54,7 +57,7 @@ off) and its rows carry no ``"computes"``.
 
 Size: every operation, keyword and configuration is recorded, but for
 the rows with ``dtype=`` of two kinds, which would make some 10 MB
-(``--every-row`` writes them all, for study):
+(``--every-row`` writes them all, for study, in both files):
 
 * the contractions' ``preferred_element_type``: the rows are
   ``jnp.matmul``'s under standard promotion (every first array, every
@@ -79,14 +82,31 @@ that has one (the header's ``"functions"``: ``sum`` is
 ``lax.stack([a, b])``, ``full_like`` ``lax.full_like``), x64 off and on;
 the generator checks that strict promotion answers every call alike and
 leaves it out. ``mean``, ``var``, ``std``, ``matmul`` and ``einsum``
-have none (the header's ``"missing"``). ``dtype=`` is recorded for every
-dtype where the function takes one (``lax.dot``'s and
-``lax.dot_general``'s ``preferred_element_type``, ``lax.full_like``'s
-``dtype``), and once elsewhere (with ``promote_integers=`` once), where
-Python refuses the keyword. Arrays are in ``ops_jax_lax.jsonl``'s
-notation (``"int8"``). ``where``'s rows are over the arrays alone:
-``lax.select`` takes cases of one shape, so a Python scalar beside a
-2-by-2 array is refused for its shape, which no policy models.
+have none (the header's ``"missing"``). ``dtype=`` is recorded once where
+the function takes none (with ``promote_integers=`` once), where Python
+refuses the keyword; where it takes one, as in ``array_ops_jax`` (the
+whole would make some 5 MB):
+
+* ``preferred_element_type``: the rows are ``lax.dot``'s, every first
+  array, every ``dtype=``, x64 off and on; the generator checks, on every
+  call it leaves out, that ``lax.dot_general`` (over both axes) answers
+  as ``lax.dot``, with the same computation type (``lax.dot`` is a
+  ``dot_general`` over one axis each).
+* ``lax.full_like``'s ``dtype=``: the rows of the arrays of
+  ``FULL_LIKE_FIRSTS`` (the header's ``"full_like_firsts"``); the
+  generator checks, x64 off and on, that every other array answers as
+  ``bool``'s (given ``dtype=``, ``lax.full_like`` reads only the array's
+  shape).
+
+These checks run under standard promotion (``jax.lax`` does not promote,
+and strict promotion answers every recorded call alike). Arrays are in
+``ops_jax_lax.jsonl``'s notation (``"int8"``). ``where``'s rows are over
+the arrays alone: ``lax.select`` takes cases of one shape, so a Python
+scalar beside a 2-by-2 array is refused for its shape, which no policy
+models. ``lax.full_like`` refuses an array fill value for its shape
+(``lax.full`` takes a scalar), ``full must be called with scalar
+fill_value, got fill_value.shape (2, 2).``: the policies answer with
+``(...)`` for the shape, which the golden tests read as any shape.
 
 Determinism: the script re-executes itself with PYTHONHASHSEED=0 (as
 ``generate_jax.py``), since JAX names sets of dtypes in set order.
@@ -263,14 +283,8 @@ def gen_jax(every_row: bool = False, quick: bool = False) -> Table:
             record_array_ops(table, "jax", arrs, scals, call, [op],
                              no_keywords, reporter, **config)
             if op == "full_like":
-                # Rows led by a few arrays, over every operand as the fill
-                # value: the header's operands, as the other rows.
-                for kw in with_dtype(op):
-                    for make_a, form_a in fill_firsts:
-                        row = [table.answer(
-                            lambda m=m: call(op, [make_a(), m()], kw))
-                            for m, _ in arrs + scals]
-                        table.row(op, "jax", row, a=form_a, **config, **kw)
+                full_like_rows(table, "jax", call, fill_firsts,
+                               arrs + scals, with_dtype(op), **config)
             elif op == "matmul" and promotion == "standard":
                 record_array_ops(table, "jax", arrs, scals, call, [op],
                                  with_dtype, **config)
@@ -278,6 +292,30 @@ def gen_jax(every_row: bool = False, quick: bool = False) -> Table:
             check_left_out(table, arrs, scals, x64, promotion)
     configure(False, "standard")
     return table
+
+
+def full_like_rows(table: Table, policy: str, call: Callable,
+                   firsts: list, operands: list, kws: list[dict],
+                   **config: Any) -> None:
+    """``full_like``'s rows with ``dtype=``: per keyword set, a row per
+    array of ``firsts`` over every operand as the fill value (the
+    header's operands, as the other rows)."""
+    for kw in kws:
+        for make_a, form_a in firsts:
+            row = [table.answer(lambda m=m: call("full_like", [make_a(), m()], kw))
+                   for m, _ in operands]
+            table.row("full_like", policy, row, a=form_a, **config, **kw)
+
+
+def answer_of(call: Callable, op: str, values: list, kw: dict) -> Any:
+    """``call``'s answer, an error as ``(type, message)`` (the key of a
+    ``Table``'s error)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # as Table.answer: not answers
+            return call(op, values, kw)
+    except Exception as e:  # noqa: BLE001 - an error is an answer
+        return (golden_io.error_type(e), str(e))
 
 
 def check_left_out(table: Table, arrs: list, scals: list, x64: bool,
@@ -297,12 +335,6 @@ def check_left_out(table: Table, arrs: list, scals: list, x64: bool,
                if line.get("fn") == "matmul" and "dtype" in line
                and line["x64"] == x64}
 
-    def answer_of(op: str, values: list, kw: dict) -> Any:
-        try:
-            return call(op, values, kw)
-        except Exception as e:  # noqa: BLE001 - an error is an answer
-            return (golden_io.error_type(e), str(e))
-
     for name in DTYPE_NAMES:
         kw = {"dtype": name}
         for make_a, form_a in arrs:
@@ -310,16 +342,16 @@ def check_left_out(table: Table, arrs: list, scals: list, x64: bool,
                 a, b = make_a(), make_b()
                 matmul = written[(form_a["dtype"], name)][j]
                 if promotion == "strict":
-                    assert answer_of("matmul", [a, b], kw) == matmul, (a, b)
+                    assert answer_of(call, "matmul", [a, b], kw) == matmul, (a, b)
                     continue
                 for op in ("dot", "tensordot", "einsum"):
-                    assert answer_of(op, [a, b], kw) == matmul, (op, a, b)
+                    assert answer_of(call, op, [a, b], kw) == matmul, (op, a, b)
                 if isinstance(matmul, str) and not x64:
                     assert computes("matmul", [a, b], kw) == matmul, (a, b)
             if promotion == "standard" and not x64:
                 for make_v, _ in arrs + scals:
-                    assert (answer_of("full_like", [make_a(), make_v()], kw)
-                            == answer_of("full_like",
+                    assert (answer_of(call, "full_like", [make_a(), make_v()], kw)
+                            == answer_of(call, "full_like",
                                          [arrs[0][0](), make_v()], kw))
 
 
@@ -379,11 +411,15 @@ def lax_function(op: str, kw: dict) -> Callable:
 call_lax, computes_lax = caller(lax_function)
 
 
-def lax_keywords(op: str) -> list[dict]:
-    """``dtype=`` where the function takes it; one ``dtype=`` and one
+def lax_keywords(op: str, every_row: bool = False) -> list[dict]:
+    """``dtype=`` where the function takes it (``lax.dot``'s every one;
+    ``lax.dot_general``'s and ``lax.full_like``'s with ``every_row``, else
+    the module docstring's "Size" rows); one ``dtype=`` and one
     ``promote_integers=`` elsewhere, to record how Python refuses it."""
-    if op in ("dot", "tensordot", "full_like"):
+    if op == "dot" or (every_row and op in ("tensordot", "full_like")):
         return default_keywords(DTYPE_NAMES)(op)
+    if op in ("tensordot", "full_like"):
+        return [{}]
     kws = [{}]
     if op in TAKES_DTYPE:
         kws.append({"dtype": "float32"})
@@ -392,11 +428,14 @@ def lax_keywords(op: str) -> list[dict]:
     return kws
 
 
-def gen_jax_lax() -> Table:
+def gen_jax_lax(every_row: bool = False) -> Table:
     """x64 off and on, standard promotion: the generator checks that
-    strict promotion answers every call alike."""
+    strict promotion answers every recorded call alike, and (but with
+    ``every_row``) that the calls the rows with ``dtype=`` leave out
+    answer as recorded ones."""
     table = Table()
     arrs = [(make, form["dtype"]) for make, form in arrays()]
+    fill_firsts = [a for a in arrs if a[1] in FULL_LIKE_FIRSTS]
     for x64 in (False, True):
         tables = []
         for promotion in ("standard", "strict"):
@@ -410,12 +449,20 @@ def gen_jax_lax() -> Table:
                 scals = [] if op == "where" else scalars()
                 start = len(tables[-1].lines)
                 record_array_ops(tables[-1], "jax-lax", arrs, scals,
-                                 call_lax, [op], lax_keywords, reporter,
-                                 x64=x64, promotion="standard")
+                                 call_lax,
+                                 [op], lambda op: lax_keywords(op, every_row),
+                                 reporter, x64=x64, promotion="standard")
                 if op == "where":
                     for line in tables[-1].lines[start:]:
                         if "answers" in line:
                             line["over"] = "arrays"
+                if op == "full_like" and not every_row:
+                    full_like_rows(tables[-1], "jax-lax", call_lax,
+                                   fill_firsts, arrs + scals,
+                                   default_keywords(DTYPE_NAMES)(op)[1:],
+                                   x64=x64, promotion="standard")
+            if promotion == "standard" and not every_row:
+                check_lax_left_out(tables[-1], arrs, scalars())
         assert answers(tables[0]) == answers(tables[1]), \
             f"strict promotion changes jax.lax's answers (x64={x64})"
         for line in tables[0].lines:
@@ -425,6 +472,48 @@ def gen_jax_lax() -> Table:
                 table.lines.append(line)
     configure(False, "standard")
     return table
+
+
+def check_lax_left_out(table: Table, arrs: list, scals: list) -> None:
+    """What the lax rows with ``dtype=`` leave out answers as those
+    written (read back from ``table``, one configuration's): every
+    ``lax.dot_general`` as ``lax.dot`` on the same operands (answer and
+    computation type), and ``lax.full_like`` on every array as on
+    ``bool``'s (with ``dtype=`` it reads only the array's shape)."""
+    errors = {number: key for key, number in table.errors.items()}
+
+    def read(answers: list) -> list:
+        return [errors.get(a, a) if isinstance(a, int) else a
+                for a in answers]
+
+    def computed(values: list, kw: dict) -> str | None:
+        try:
+            return computes_lax("tensordot", values, kw)
+        except Exception:  # noqa: BLE001 - a call that fails computes nothing
+            return None
+
+    dots = {(line["a"], line["dtype"]): line for line in table.lines
+            if line.get("fn") == "dot" and "dtype" in line}
+    fills = {line["dtype"]: read(line["answers"]) for line in table.lines
+             if line.get("fn") == "full_like" and "dtype" in line
+             and line["a"] == "bool"}
+    for name in DTYPE_NAMES:
+        kw = {"dtype": name}
+        for make_a, form_a in arrs:
+            dot = dots[(form_a, name)]
+            for j, ((make_b, _), answer) in enumerate(
+                    zip(arrs, read(dot["answers"]))):
+                values = [make_a(), make_b()]
+                assert answer_of(call_lax, "tensordot", values, kw) == answer, \
+                    ("tensordot", values, kw)
+                assert computed(values, kw) == dot["computes"][j], \
+                    ("tensordot", values, kw)
+            if form_a in FULL_LIKE_FIRSTS:
+                continue
+            for (make_v, _), answer in zip(arrs + scals, fills[name]):
+                values = [make_a(), make_v()]
+                assert answer_of(call_lax, "full_like", values, kw) == answer, \
+                    ("full_like", values, kw)
 
 
 def answers(table: Table) -> list:
@@ -446,32 +535,41 @@ def main(argv: list[str] | None = None) -> None:
     def options(parser: Any) -> None:
         parser.add_argument(
             "--every-row", action="store_true",
-            help="write the rows left out too (some 10 MB), for study")
-        parser.add_argument(
+            help="write the rows left out too (some 15 MB), for study")
+        only = parser.add_mutually_exclusive_group()
+        only.add_argument(
             "--quick", action="store_true",
             help="array_ops_jax alone, x64 off and standard promotion, "
                  "a few dtype= for the contractions and full_like")
+        only.add_argument(
+            "--lax-only", action="store_true",
+            help="array_ops_jax_lax alone (array_ops_jax untouched)")
     args = parse_args(__doc__, argv, options)
     out_dir = args.out
-    head = generate_jax_lax.header(GENERATOR)
-    assert head["header"]["platform"] == "cpu", head
-    operands = header_operands(arrays(), scalars())
-    head["header"]["arrays"] = operands["arrays"]
-    if not (args.every_row or args.quick):
-        head["header"]["full_like_firsts"] = FULL_LIKE_FIRSTS
-    write_op_table(out_dir / "array_ops_jax.jsonl", head,
-                   operands["operands"], gen_jax(args.every_row, args.quick))
+    if not args.lax_only:
+        head = generate_jax_lax.header(GENERATOR)
+        assert head["header"]["platform"] == "cpu", head
+        operands = header_operands(arrays(), scalars())
+        head["header"]["arrays"] = operands["arrays"]
+        if not (args.every_row or args.quick):
+            head["header"]["full_like_firsts"] = FULL_LIKE_FIRSTS
+        write_op_table(out_dir / "array_ops_jax.jsonl", head,
+                       operands["operands"],
+                       gen_jax(args.every_row, args.quick))
     if args.quick:
         return
+    lax_head = generate_jax_lax.header(GENERATOR)
+    assert lax_head["header"]["platform"] == "cpu", lax_head
     lax_operands = header_operands(
         [(m, f["dtype"]) for m, f in arrays()], scalars())
-    lax_head = {"header": {
-        **head["header"], "arrays": lax_operands["arrays"],
-        "functions": {op: f"lax.{LAX_FUNCTIONS[op]}" for op in LAX_OPS},
-        "missing": LAX_MISSING}}
-    lax_head["header"].pop("full_like_firsts", None)
+    lax_head["header"]["arrays"] = lax_operands["arrays"]
+    if not args.every_row:
+        lax_head["header"]["full_like_firsts"] = FULL_LIKE_FIRSTS
+    lax_head["header"]["functions"] = {
+        op: f"lax.{LAX_FUNCTIONS[op]}" for op in LAX_OPS}
+    lax_head["header"]["missing"] = LAX_MISSING
     write_op_table(out_dir / "array_ops_jax_lax.jsonl", lax_head,
-                   lax_operands["operands"], gen_jax_lax())
+                   lax_operands["operands"], gen_jax_lax(args.every_row))
 
 
 if __name__ == "__main__":

@@ -576,23 +576,44 @@ pub fn judge(case: &Case, ours: &Value) -> Verdict {
     }
 }
 
-/// A message with each array shape JAX prints in an abstract value
-/// (`int8[2]`, `int8[3,4]`) written `int8[...]`, as the library writes
-/// it: it knows no shapes. Scalars (`~int32[]`) keep theirs.
+/// A message with each array shape JAX prints written `[...]` or `(...)`,
+/// as the library writes it: it knows no shapes. Shapes are those of an
+/// abstract value (`int8[2]`, `int8[3,4]`) and Python's tuples
+/// (`fill_value.shape (2, 2)`); scalars (`~int32[]`, `()`) keep theirs.
 fn without_shapes(message: &str) -> String {
+    let abstract_values = delimited_shapes(message, ('[', ']'), |c| c.is_ascii_digit() || c == ',');
+    delimited_shapes(&abstract_values, ('(', ')'), |c| {
+        c.is_ascii_digit() || c == ',' || c == ' '
+    })
+}
+
+/// `message` with every innermost `open ... close` whose inside is a
+/// shape (`of` each character, one digit at least) written
+/// `open...close`.
+fn delimited_shapes(message: &str, (open, close): (char, char), of: fn(char) -> bool) -> String {
     let mut out = String::with_capacity(message.len());
     let mut rest = message;
-    while let Some(open) = rest.find('[') {
-        let (before, after) = rest.split_at(open);
+    while let Some(start) = rest.find(open) {
+        let (before, after) = rest.split_at(start);
         out.push_str(before);
-        let Some(close) = after.find(']') else {
+        let inner = &after[1..];
+        let Some(end) = inner.find(close) else {
             out.push_str(after);
             return out;
         };
-        let inside = &after[1..close];
-        let is_shape = !inside.is_empty() && inside.chars().all(|c| c.is_ascii_digit() || c == ',');
-        out.push_str(if is_shape { "[...]" } else { &after[..=close] });
-        rest = &after[close + 1..];
+        let inside = &inner[..end];
+        if inside.contains(open) {
+            // An outer pair: its inner ones are read on the next turn.
+            out.push(open);
+            rest = inner;
+            continue;
+        }
+        if inside.chars().any(|c| c.is_ascii_digit()) && inside.chars().all(of) {
+            out.extend([open, '.', '.', '.', close]);
+        } else {
+            out.push_str(&after[..end + 2]);
+        }
+        rest = &inner[end + 1..];
     }
     out.push_str(rest);
     out
@@ -627,4 +648,21 @@ pub fn answer<'a>(answers: &'a Answers, f: &str, policy: &str, args: &Value) -> 
     answers
         .get(&key)
         .unwrap_or_else(|| panic!("no golden {f} {policy} {args}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_shapes;
+
+    #[test]
+    fn shapes_are_written_without_their_sizes() {
+        assert_eq!(
+            without_shapes("got fill_value.shape (2, 2). (Tip: jnp.where (3,) ~int32[] int8[3,4])"),
+            "got fill_value.shape (...). (Tip: jnp.where (...) ~int32[] int8[...])"
+        );
+        assert_eq!(
+            without_shapes("shape () and (a (4,) [x"),
+            "shape () and (a (...) [x"
+        );
+    }
 }

@@ -121,6 +121,7 @@ golden! {
     ops_jax => "ops_jax.jsonl";
     ops_jax_lax => "ops_jax_lax.jsonl";
     array_ops_jax => "array_ops_jax.jsonl";
+    array_ops_jax_lax => "array_ops_jax_lax.jsonl";
     ops_numpy => "ops_numpy.jsonl";
     forms_numpy => "forms_numpy.jsonl";
     forms_array_api => "forms_array_api.jsonl";

@@ -26,6 +26,7 @@
 //! );
 //! ```
 
+mod array_ops;
 mod primitives;
 
 pub(crate) use primitives::*;
@@ -38,6 +39,7 @@ use crate::types::DType;
 use crate::types::ErrorKind;
 use crate::types::PromotionError;
 use crate::types::Typed;
+use crate::types::{ArrayCall, ArrayOp, Outcome};
 use crate::types::{Call, Elsewhere, Op, OpForm, Operand, OperandKind, TypeSpec};
 
 /// `lax.add`, whose rules are this policy's promotion.
@@ -243,6 +245,20 @@ impl Policy for JaxLax {
     /// ```
     fn operation(&self, op: Op, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
         Some(self.apply(primitives::primitive(op)?, operands))
+    }
+
+    /// `lax.reduce_sum`, `lax.dot`, `lax.select`, ...: the operations
+    /// `lax` has a function for (`array_ops.rs`), `None` for the rest.
+    fn array_op(
+        &self,
+        call: ArrayCall,
+        operands: &[Operand],
+    ) -> Option<Result<Outcome, PromotionError>> {
+        array_ops::array_op(self, call, operands)
+    }
+
+    fn describe_array_op(&self, op: ArrayOp) -> Option<String> {
+        array_ops::describe(op)
     }
 
     /// Every form but the function is the `jax` policy's: `jax.lax` is a
