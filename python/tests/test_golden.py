@@ -193,9 +193,12 @@ def finfo_fields(info, case) -> dict:
 
 
 INPUTS = re.compile(r"Input dtypes \((.*)\) have no")
-# An array's shape in JAX's messages (`int8[2]`): the library knows no
-# shapes and writes `int8[...]` (the Rust judge's allowance too).
+# An array's shape in JAX's messages (`int8[2]`) and a Python tuple's
+# (`fill_value.shape (2, 2)`): the library knows no shapes and writes
+# `int8[...]`, `(...)` (the Rust judge's allowance too). Scalars' `[]`
+# and `()` keep theirs.
 SHAPES = re.compile(r"\[\d+(,\d+)*\]")
+TUPLE_SHAPES = re.compile(r"\(\d+(, ?\d+)*,?\)")
 KINDS = re.compile(r"are subtypes of (.*)\.$")
 
 
@@ -208,7 +211,7 @@ def normalised(answer: dict) -> dict:
         ", ".join(sorted(m.group(1).split(", ")))), error["message"])
     message = KINDS.sub(lambda m: "are subtypes of {}.".format(
         ", ".join(sorted(m.group(1).split(", ")))), message)
-    message = SHAPES.sub("[...]", message)
+    message = TUPLE_SHAPES.sub("(...)", SHAPES.sub("[...]", message))
     return {**answer, "error": {"type": error["type"], "message": message}}
 
 
