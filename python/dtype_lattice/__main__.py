@@ -113,20 +113,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         recording = _promotions.record(options.compare)
     except ValueError as err:
         sub.error(f"--compare: {err}")
+    try:
+        # Before the script runs: a recording that cannot start (no JAX, a
+        # JAX release it was not checked against) is the command's error,
+        # not the script's.
+        report = recording.__enter__()
+    except (ImportError, RuntimeError) as err:
+        sub.error(f"cannot record {options.script}: {err}")
     status, failure = 0, None
     path = os.path.abspath(options.script)
     saved_argv, saved_path = sys.argv, list(sys.path)
     sys.argv = [options.script, *script[1:]]
     sys.path[0:0] = [os.path.dirname(path)]
     try:
-        with recording as report:
-            runpy.run_path(path, run_name="__main__")
+        runpy.run_path(path, run_name="__main__")
     except SystemExit as exit:
         status = exit.code if isinstance(exit.code, int) else (0 if exit.code is None else 1)
     except Exception as err:  # noqa: BLE001 - reported after the promotions
         status, failure = 1, err
     finally:
         sys.argv, sys.path[:] = saved_argv, saved_path
+        recording.__exit__(None, None, None)
     try:
         shown = report.filter(differences=options.only_differences,
                               criterion=options.criterion, under=options.under,

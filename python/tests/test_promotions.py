@@ -548,6 +548,21 @@ def test_command_line(tmp_path: Path) -> None:
     assert helped.returncode == 0 and "--only-differences" in helped.stdout
 
 
+def test_command_line_without_jax_says_so_before_running_the_script(tmp_path: Path) -> None:
+    """Where JAX is missing, the command stops with the fix (exit 2), and
+    the script does not run: no report read before it was made."""
+    script = tmp_path / "script.py"
+    script.write_text("open('ran', 'w').close()\n", encoding="utf-8")
+    without_jax = ("import sys; sys.modules['jax'] = None; "  # import jax now fails
+                   "from dtype_lattice.__main__ import main; "
+                   "sys.exit(main(['promotions', 'script.py']))")
+    done = subprocess.run([sys.executable, "-c", without_jax], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2, done.stderr
+    assert "cannot record script.py" in done.stderr and "pip install" in done.stderr
+    assert "Traceback" not in done.stderr and not (tmp_path / "ran").exists()
+
+
 # ---------------------------------------------------------------------------
 # Reductions: what they accumulate in.
 
