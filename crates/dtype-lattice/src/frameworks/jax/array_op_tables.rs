@@ -128,7 +128,7 @@ impl ArrayOpTables {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::frameworks::jax::{Config, ExplicitX64, Promotion};
+    use crate::frameworks::jax::Config;
     use crate::types::DType;
 
     /// Every code (with a few Python scalars) alone and with every third
@@ -144,39 +144,30 @@ mod tests {
             Operand::py_float(2.5),
         ]);
         let mut answered = 0;
-        for x64 in [false, true] {
-            for promotion in [Promotion::Standard, Promotion::Strict] {
-                for explicit_x64 in ExplicitX64::ALL {
-                    let config = Config {
-                        x64,
-                        promotion,
-                        explicit_x64,
-                    };
-                    let jax = Jax::new(config);
-                    let tables = ArrayOpTables::of(&jax);
-                    for op in ArrayOp::ALL {
-                        let call = ArrayCall::new(op);
-                        let mut check = |list: &[Operand]| {
-                            if let Some(fast) = tables.get(call, list) {
-                                answered += 1;
-                                assert_eq!(
-                                    Ok(fast),
-                                    array_ops::array_op(&jax, call, list),
-                                    "{op} {list:?} under {config:?}"
-                                );
-                            }
-                        };
-                        for &a in &operands {
-                            check(&[a]);
-                            for &b in operands.iter().step_by(3) {
-                                check(&[a, b]);
-                            }
-                        }
-                        if let Ok(keyed) = call.with_dtype(DType::Int8) {
-                            let int8 = Operand::array(DType::Int8, false);
-                            assert_eq!(tables.get(keyed, &[int8]), None, "{keyed}");
-                        }
+        for config in Config::all() {
+            let jax = Jax::new(config);
+            let tables = ArrayOpTables::of(&jax);
+            for op in ArrayOp::ALL {
+                let call = ArrayCall::new(op);
+                let mut check = |list: &[Operand]| {
+                    if let Some(fast) = tables.get(call, list) {
+                        answered += 1;
+                        assert_eq!(
+                            Ok(fast),
+                            array_ops::array_op(&jax, call, list),
+                            "{op} {list:?} under {config:?}"
+                        );
                     }
+                };
+                for &a in &operands {
+                    check(&[a]);
+                    for &b in operands.iter().step_by(3) {
+                        check(&[a, b]);
+                    }
+                }
+                if let Ok(keyed) = call.with_dtype(DType::Int8) {
+                    let int8 = Operand::array(DType::Int8, false);
+                    assert_eq!(tables.get(keyed, &[int8]), None, "{keyed}");
                 }
             }
         }
