@@ -58,9 +58,7 @@ scalar).
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
 import sys
 from typing import Any
 
@@ -142,27 +140,13 @@ def child(mode: str) -> None:
                      lambda op, v, kw: dtype_of(tf_call(op, v, kw)), ops=OPS,
                      tensorflow_numpy_behavior=mode,
                      tensorflow_prefer_float32=False)
-    messages = {e["error"]: [e["type"], e["message"]]
-                for e in table.lines if "error" in e}
-    for entry in table.lines:
-        if "answers" in entry:
-            entry["answers"] = [messages[a] if isinstance(a, int) else a
-                                for a in entry["answers"]]
-            print(json.dumps(entry, separators=(",", ":")))
+    table.print_rows()
 
 
 def write(out: Any) -> None:
     table = Table()
     for mode in MODES:
-        run = subprocess.run([sys.executable, __file__, "--mode", mode],
-                             capture_output=True, text=True)
-        if run.returncode != 0:
-            sys.exit(f"--mode {mode} failed:\n{run.stderr[-3000:]}")
-        for text in run.stdout.splitlines():
-            entry = json.loads(text)
-            entry["answers"] = [table.error(*a) if isinstance(a, list) else a
-                                for a in entry["answers"]]
-            table.lines.append(entry)
+        table.add_rows_of([sys.executable, __file__, "--mode", mode])
     forms = header_operands(arrays(), scalars())
     head = golden_io.header(
         GENERATOR, {"tensorflow": tf.__version__, "numpy": np.__version__,

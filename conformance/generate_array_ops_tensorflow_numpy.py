@@ -57,9 +57,7 @@ refuses (``TypeError``: the argument is required).
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
 import sys
 from typing import Any
 
@@ -157,28 +155,13 @@ def child(mode: str, prefer: bool) -> None:
                      lambda op, v, kw: dtype_of(tnp_call(op, v, kw)),
                      ops=ARRAY_OPS, keywords=keywords(prefer),
                      **config_settings(mode, prefer))
-    messages = {e["error"]: [e["type"], e["message"]]
-                for e in table.lines if "error" in e}
-    for entry in table.lines:
-        if "answers" in entry:
-            entry["answers"] = [messages[a] if isinstance(a, int) else a
-                                for a in entry["answers"]]
-            print(json.dumps(entry, separators=(",", ":")))
+    table.print_rows()
 
 
 def write(out: Any) -> None:
     table = Table()
     for mode, prefer in CONFIGS:
-        run = subprocess.run(
-            [sys.executable, __file__, "--config", mode, str(prefer)],
-            capture_output=True, text=True)
-        if run.returncode != 0:
-            sys.exit(f"--config {mode} {prefer} failed:\n{run.stderr[-3000:]}")
-        for text in run.stdout.splitlines():
-            entry = json.loads(text)
-            entry["answers"] = [table.error(*a) if isinstance(a, list) else a
-                                for a in entry["answers"]]
-            table.lines.append(entry)
+        table.add_rows_of([sys.executable, __file__, "--config", mode, str(prefer)])
     forms = header_operands(arrays(), scalars())
     head = golden_io.header(
         GENERATOR, {"tensorflow": tf.__version__, "numpy": np.__version__,

@@ -99,6 +99,7 @@ from __future__ import annotations
 
 import json
 import operator
+import subprocess
 import sys
 import warnings
 from pathlib import Path
@@ -162,6 +163,31 @@ class Table:
             self.lines.append({"error": self.errors[key], "type": kind,
                                "message": message})
         return self.errors[key]
+
+    def print_rows(self) -> None:
+        """The rows on standard output, one JSON line each, errors written
+        out as ``[type, message]``: what a child process (a configuration
+        only a fresh process can set) hands :meth:`add_rows_of`."""
+        messages = {e["error"]: [e["type"], e["message"]]
+                    for e in self.lines if "error" in e}
+        for entry in self.lines:
+            if "answers" in entry:
+                entry = dict(entry, answers=[messages[a] if isinstance(a, int) else a
+                                             for a in entry["answers"]])
+                print(json.dumps(entry, separators=(",", ":")))
+
+    def add_rows_of(self, command: list[str]) -> None:
+        """Runs ``command`` (a child that calls :meth:`print_rows`) and adds
+        its rows, its errors numbered here; exits naming the command where
+        it fails."""
+        run = subprocess.run(command, capture_output=True, text=True)
+        if run.returncode != 0:
+            sys.exit(f"{' '.join(command[1:])} failed:\n{run.stderr[-3000:]}")
+        for text in run.stdout.splitlines():
+            entry = json.loads(text)
+            entry["answers"] = [self.error(*a) if isinstance(a, list) else a
+                                for a in entry["answers"]]
+            self.lines.append(entry)
 
     def row(self, op: str | None, policy: str, answers: list, a: Any = None,
             x64: bool = False, promotion: str = "standard",
