@@ -443,6 +443,43 @@ impl Jax {
         }
     }
 
+    /// `jnp.sum`, `jnp.matmul`, `jnp.where`, ... with their keywords
+    /// (`ArrayCall`): the result and the type the reduction or
+    /// `dot_general` runs in (`array_ops.rs`), read from the
+    /// configuration's tables where the call has no keywords
+    /// (`array_op_tables.rs`).
+    ///
+    /// ```
+    /// use dtype_lattice::{frameworks::jax::Jax, ArrayCall, ArrayOp, DType, Operand};
+    /// let jax = Jax::default();
+    /// let half = Operand::array(DType::Float16, false);
+    /// let mean = jax.array_op(ArrayCall::new(ArrayOp::Mean), &[half]).unwrap();
+    /// assert_eq!((mean.result.dtype, mean.computes_in), (DType::Float16, Some(DType::Float32)));
+    /// ```
+    #[inline]
+    pub fn array_op(
+        &self,
+        call: ArrayCall,
+        operands: &[Operand],
+    ) -> Result<Outcome, PromotionError> {
+        match array_op_tables::ArrayOpTables::of(self).get(call, operands) {
+            Some(outcome) => Ok(outcome),
+            None => self.array_op_by_rules(call, operands),
+        }
+    }
+
+    /// What the array-op tables leave to the rules: keywords, Python
+    /// values, errors. Out of line, as for the elementwise operations.
+    #[cold]
+    #[inline(never)]
+    fn array_op_by_rules(
+        &self,
+        call: ArrayCall,
+        operands: &[Operand],
+    ) -> Result<Outcome, PromotionError> {
+        array_ops::array_op(self, call, operands)
+    }
+
     /// What the tables leave to the rules: errors, and the Python values
     /// that matter. Out of line, so that the table's path stays short.
     #[cold]
@@ -626,12 +663,7 @@ impl Policy for Jax {
         call: ArrayCall,
         operands: &[Operand],
     ) -> Option<Result<Outcome, PromotionError>> {
-        Some(
-            match array_op_tables::ArrayOpTables::of(self).get(call, operands) {
-                Some(outcome) => Ok(outcome),
-                None => array_ops::array_op(self, call, operands),
-            },
-        )
+        Some(Jax::array_op(self, call, operands))
     }
 
     fn describe_array_op(&self, op: ArrayOp) -> Option<String> {
