@@ -64,6 +64,7 @@ const PINNED: &[(&str, &[(&str, &str)])] = &[
             ("array_api_strict", "2.6.1"),
         ],
     ),
+    ("conformance/generate_numpy1.py", &[("numpy", "1.26.4")]),
     (
         "conformance/generate_ops_numpy.py",
         &[

@@ -20,7 +20,7 @@
 //! (`numpy`, `strict`, `jax:x64=true`).
 //!
 //! An entry is what a program installs or imports: one library's namespace
-//! at one major version (`jax`, `jax-lax`, `numpy`, `numpy-legacy`,
+//! at one major version (`jax`, `jax-lax`, `numpy`, `numpy1`, `numpy-legacy`,
 //! `tensorflow`, `tensorflow-numpy`). What a running program switches
 //! (JAX's flags, TensorFlow's NumPy behaviour, Keras's backend) is a
 //! [setting](SETTINGS). A [preset](PRESETS) is a familiar name for an
@@ -57,7 +57,7 @@ use crate::frameworks::jax::lax::JaxLax;
 use crate::frameworks::jax::{Config, Jax};
 use crate::frameworks::keras::Keras;
 use crate::frameworks::mlx::Mlx;
-use crate::frameworks::numpy::{Numpy, NumpyLegacy};
+use crate::frameworks::numpy::{Numpy, Numpy1, NumpyLegacy};
 use crate::frameworks::paddle::Paddle;
 use crate::frameworks::tensorflow::{Api, TensorFlow};
 use crate::frameworks::tinygrad::Tinygrad;
@@ -143,6 +143,13 @@ pub const POLICIES: &[PolicyInfo] = &[
         aliases: &["np", "numpy2"],
         settings: &[],
         build: |_| Box::new(Numpy),
+    },
+    PolicyInfo {
+        name: "numpy1",
+        framework: "NumPy",
+        aliases: &[],
+        settings: &[],
+        build: |_| Box::new(Numpy1),
     },
     PolicyInfo {
         name: "numpy-legacy",

@@ -148,6 +148,10 @@ golden! {
     array_ops_keras => "array_ops_keras.jsonl";
     array_ops_mlx => "array_ops_mlx.jsonl";
     array_ops_tinygrad => "array_ops_tinygrad.jsonl";
+    numpy1_promote_types => "numpy1_promote_types.jsonl";
+    numpy1_result_type => "numpy1_result_type.jsonl";
+    numpy1_can_cast => "numpy1_can_cast.jsonl";
+    ops_numpy1 => "ops_numpy1.jsonl";
 }
 
 /// The batch protocol's answer to one request, as the CLI's `batch` gives it.

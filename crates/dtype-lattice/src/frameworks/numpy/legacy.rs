@@ -5,6 +5,7 @@
 //! "by value" is "as a zero", which is what this reproduces.
 
 use super::casts::builtin_promote;
+use super::value_based::{numpy1_dtype, promote};
 use super::weak_array;
 use crate::frameworks::python;
 use crate::policy::Policy;
@@ -96,31 +97,6 @@ impl NumpyLegacy {
     }
 }
 
-/// NumPy 1.x's promotion of two dtypes, where a `uint8` that stands for a
-/// zero promotes as `int8` with anything but a boolean or unsigned type.
-fn promote(a: DType, a_zero: bool, b: DType, b_zero: bool) -> DType {
-    let signed_if = |zero: bool, d: DType, other: DType| {
-        let unsigned_friendly = matches!(other.kind(), Kind::Bool | Kind::Unsigned);
-        if zero && !unsigned_friendly {
-            DType::Int8
-        } else {
-            d
-        }
-    };
-    builtin_promote(signed_if(a_zero, a, b), signed_if(b_zero, b, a))
-}
-
-/// A dtype NumPy 1.x has: NumPy's own, not ml_dtypes'.
-fn numpy1_dtype(dtype: DType) -> Result<DType, PromotionError> {
-    if dtype.is_ml_dtypes() || dtype == DType::Complex32 {
-        return Err(PromotionError::framework(
-            ErrorKind::Type,
-            format!("data type '{dtype}' not understood"),
-        ));
-    }
-    Ok(dtype)
-}
-
 fn input(operand: &Operand) -> Result<Input, PromotionError> {
     Ok(match operand.kind() {
         OperandKind::DType(dtype) | OperandKind::Array { dtype, weak: false } => {
@@ -132,7 +108,7 @@ fn input(operand: &Operand) -> Result<Input, PromotionError> {
                 ErrorKind::Value,
                 format!(
                     "0d:{dtype}: the numpy-legacy table has arrays and Python scalars only \
-                     (NumPy 1.x promoted zero-dimensional arrays by value); use the policy \
+                     (NumPy 1.x promoted zero-dimensional arrays by value); use the policy numpy1 for NumPy 1.26 or \
                      numpy for NumPy 2"
                 ),
             ))

@@ -1,5 +1,6 @@
-//! NumPy's type promotion: NumPy 2.5.5 with ml_dtypes 0.6.0 ([`Numpy`]), and
-//! the NumPy 1.x table that JAX's design notebook prints ([`NumpyLegacy`]).
+//! NumPy's type promotion: NumPy 2.5.5 with ml_dtypes 0.6.0 ([`Numpy`]),
+//! NumPy 1.26's value-based casting ([`Numpy1`]), and the NumPy 1.x table
+//! that JAX's design notebook prints ([`NumpyLegacy`]).
 //!
 //! NumPy 2 follows NEP 50: arrays (of any shape, zero-dimensional ones
 //! included) and NumPy scalars are strongly typed, Python's `int`, `float`
@@ -56,8 +57,10 @@ mod legacy;
 pub(crate) mod ops;
 mod promotion;
 mod user_loops;
+mod value_based;
 
 pub use legacy::NumpyLegacy;
+pub use value_based::Numpy1;
 
 use crate::frameworks::common::DTypeSet;
 use crate::frameworks::python;

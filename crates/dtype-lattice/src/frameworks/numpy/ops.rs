@@ -136,20 +136,24 @@ pub(super) fn ufunc_name(op: Op) -> &'static str {
 
 /// `np.<ufunc>(*operands).dtype`.
 pub(super) fn operation(op: Op, operands: &[Operand]) -> Result<Typed, PromotionError> {
-    let ufunc = &UFUNCS[op];
-    let Some(arguments) = Arguments::new(op, operands, Operand::as_argument) else {
-        return Err(PromotionError::framework(
+    call(op, arguments(op, operands)?.get())
+}
+
+/// The operands of `op`'s ufunc, read as arguments, or NumPy's error for
+/// a wrong number of them.
+pub(super) fn arguments(op: Op, operands: &[Operand]) -> Result<Arguments, PromotionError> {
+    Arguments::new(op, operands, Operand::as_argument).ok_or_else(|| {
+        PromotionError::framework(
             ErrorKind::Type,
             format!(
                 "{} expected {} input{}, got {}",
-                ufunc.name,
+                UFUNCS[op].name,
                 op.arity(),
                 if op.arity() == 1 { "" } else { "s" },
                 operands.len()
             ),
-        ));
-    };
-    call(op, arguments.get())
+        )
+    })
 }
 
 /// `np.<ufunc>(*operands).dtype` for `op`: NumPy's promotion and loop
@@ -197,7 +201,7 @@ fn read_as_long(op: Op, operands: &[Operand]) -> Result<(), PromotionError> {
 }
 
 /// The Python int `power` raises to, where that is its exponent.
-fn power_exponent(op: Op, operands: &[Operand]) -> Option<i128> {
+pub(super) fn power_exponent(op: Op, operands: &[Operand]) -> Option<i128> {
     match (op, operands) {
         (Op::Power, [_, exponent]) => match exponent.kind() {
             OperandKind::PyInt(value) => Some(value),
@@ -335,8 +339,13 @@ pub(crate) fn select_loop(op: Op, promoted: DType) -> Result<DType, PromotionErr
         .ok_or_else(|| not_supported(op))
 }
 
+/// The types of `op`'s ufunc's loops, in NumPy's order.
+pub(super) fn loops(op: Op) -> impl Iterator<Item = DType> {
+    UFUNCS[op].loops.bytes().map(code_dtype)
+}
+
 /// NumPy's error where no loop of `op`'s ufunc takes the operands.
-fn not_supported(op: Op) -> PromotionError {
+pub(super) fn not_supported(op: Op) -> PromotionError {
     no_loop_named(UFUNCS[op].name)
 }
 
