@@ -391,6 +391,19 @@ impl ArrayCall {
         self.promote_integers
     }
 
+    /// Whether the call has no keywords: the framework's defaults, which a
+    /// policy's tables may answer.
+    ///
+    /// ```
+    /// use dtype_lattice::{ArrayCall, ArrayOp, DType};
+    /// assert!(ArrayCall::new(ArrayOp::Sum).is_plain());
+    /// assert!(!ArrayCall::new(ArrayOp::Sum).with_dtype(DType::Int64).unwrap().is_plain());
+    /// ```
+    #[inline]
+    pub const fn is_plain(self) -> bool {
+        self.dtype.is_none() && self.promote_integers.is_none() && self.initial.is_none()
+    }
+
     /// `initial=`, if given: a Python number.
     pub fn initial(self) -> Option<Operand> {
         self.initial.map(|initial| match initial {

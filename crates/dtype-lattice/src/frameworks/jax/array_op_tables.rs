@@ -106,7 +106,7 @@ impl ArrayOpTables {
     /// the call to the rules.
     #[inline(always)]
     pub(super) fn get(&self, call: ArrayCall, operands: &[Operand]) -> Option<Outcome> {
-        if call.dtype().is_some() || call.promote_integers().is_some() || call.initial().is_some() {
+        if !call.is_plain() {
             return None;
         }
         let op = call.op() as usize;
