@@ -4,8 +4,7 @@
 //! zeros (`np.add` of a one-element array or a Python `0`, `0.0`, `0j`), so
 //! "by value" is "as a zero", which is what this reproduces.
 
-use super::casts::builtin_promote;
-use super::value_based::{numpy1_dtype, promote};
+use super::value_based::{self, numpy1_dtype, promote};
 use super::weak_array;
 use crate::frameworks::python;
 use crate::policy::Policy;
@@ -130,11 +129,7 @@ impl Policy for NumpyLegacy {
     /// `np.promote_types(a, b)` in NumPy 1.x: Python's types are `int64`,
     /// `float64` and `complex128`.
     fn promote_types(&self, a: TypeSpec, b: TypeSpec) -> Result<DType, PromotionError> {
-        let known = |spec: TypeSpec| match spec {
-            TypeSpec::DType(dtype) => numpy1_dtype(dtype),
-            TypeSpec::Python(scalar) => Ok(python::dtype_64(scalar)),
-        };
-        Ok(builtin_promote(known(a)?, known(b)?))
+        value_based::promote_types(a, b)
     }
 
     fn result_type(&self, operands: &[Operand]) -> Result<Typed, PromotionError> {

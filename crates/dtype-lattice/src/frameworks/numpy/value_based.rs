@@ -210,6 +210,17 @@ fn signed(dtype: DType) -> DType {
 
 /// A dtype NumPy 1 has: NumPy's own, not ml_dtypes' (nor PyTorch's
 /// `complex32`), with NumPy's `TypeError` for the others.
+/// NumPy 1's `np.promote_types(a, b)`: its table, values playing no part;
+/// Python's types are `int64`, `float64` and `complex128` (`numpy1` and
+/// `numpy-legacy` alike).
+pub(super) fn promote_types(a: TypeSpec, b: TypeSpec) -> Result<DType, PromotionError> {
+    let known = |spec: TypeSpec| match spec {
+        TypeSpec::DType(dtype) => numpy1_dtype(dtype),
+        TypeSpec::Python(scalar) => Ok(python::dtype_64(scalar)),
+    };
+    Ok(builtin_promote(known(a)?, known(b)?))
+}
+
 pub(super) fn numpy1_dtype(dtype: DType) -> Result<DType, PromotionError> {
     if dtype.is_ml_dtypes() || dtype == DType::Complex32 {
         return Err(PromotionError::framework(
@@ -332,11 +343,7 @@ impl Policy for Numpy1 {
     /// assert_eq!(err.to_string(), "data type 'bfloat16' not understood");
     /// ```
     fn promote_types(&self, a: TypeSpec, b: TypeSpec) -> Result<DType, PromotionError> {
-        let known = |spec: TypeSpec| match spec {
-            TypeSpec::DType(dtype) => numpy1_dtype(dtype),
-            TypeSpec::Python(scalar) => Ok(python::dtype_64(scalar)),
-        };
-        Ok(builtin_promote(known(a)?, known(b)?))
+        promote_types(a, b)
     }
 
     fn result_type(&self, operands: &[Operand]) -> Result<Typed, PromotionError> {
