@@ -1,6 +1,7 @@
-//! Every report as JSON (feature `json`), in one place, so that the command
+//! Every report as JSON (feature `json`), in one folder, so that the command
 //! line's `--format json`, the explorer's API, its static export and the
-//! Python package show the same objects. docs/lattices.md and docs/cli.md
+//! Python package show the same objects (`compatibility.rs` and
+//! `promotions.rs` the two largest reports, here the rest). docs/lattices.md and docs/cli.md
 //! describe the fields.
 //!
 //! The `to_json` methods are hidden from the documented API: they are the
@@ -14,24 +15,25 @@ use serde_json::{json, Map, Value};
 
 use crate::design::audit::{Audit, Criterion};
 use crate::design::check::{Check, RulesCheck};
-use crate::design::compatibility::{Compatibility, Count, Example, ProbeAnswer};
 use crate::design::diff::{CellMarks, Comparison};
 use crate::design::explain::{OperationStep, Report, RulesReport};
 use crate::design::graph::Marks;
-use crate::design::promotions::{Entry, Promotions, Refusal};
 use crate::design::table::{self, Labels, Table};
 use crate::design::Definition;
 use crate::engine::{Bound, Node};
 use crate::policy::Policy;
-use crate::types::{Op, OpForm, Operation, PromotionError, Typed};
+use crate::types::{OpForm, Operation, PromotionError, Typed};
+
+mod compatibility;
+mod promotions;
 
 /// A typed result as `{"dtype", "weak"}`.
-fn typed_json(typed: &Typed) -> Value {
+pub(super) fn typed_json(typed: &Typed) -> Value {
     json!({ "dtype": typed.dtype.name(), "weak": typed.weak })
 }
 
 /// An answer as `{"dtype", "weak"}` or `{"error": {"type", "message"}}`.
-fn answer_json(answer: &Result<Typed, PromotionError>) -> Value {
+pub(super) fn answer_json(answer: &Result<Typed, PromotionError>) -> Value {
     match answer {
         Ok(typed) => typed_json(typed),
         Err(err) => json!({ "error": { "type": err.python_type(), "message": err.to_string() } }),
@@ -189,186 +191,6 @@ impl Comparison {
             "op": self.question.op().map(Operation::name),
             "form": self.question.form().map(OpForm::name),
             "differences": differences,
-        })
-    }
-}
-
-impl Compatibility {
-    /// `compatibility --format json`: the `policies` (names), one entry
-    /// per two of them in `pairs` (`left`, `right`, `table` and `add` as
-    /// `{"compared", "differing"}`, and the `themes` the differences fall
-    /// on, most first, each with its `table` and `add` counts and an
-    /// `example` cell), and the `probes`, each with its `label`, its two
-    /// `operands` in the batch notation and every policy's `answers`: a
-    /// dtype name, `{"error": CLASS}`, or `{"missing": DTYPE}` where
-    /// the framework lacks an operand's dtype; and the `operations`: the
-    /// `reference` policy, per operation its `rows` (each other policy's
-    /// count against the reference, `null` where one does not model it)
-    /// and the operation `probes`, answered as the others (`null`: not
-    /// modelled); the `forms` likewise; and the `array_ops` as the
-    /// `operations`, an answer that computes in another type
-    /// `{"dtype", "computes_in"}`.
-    #[doc(hidden)]
-    pub fn to_json(&self) -> Value {
-        let count = |c: &Count| json!({ "compared": c.compared, "differing": c.differing });
-        let dtype = |d: Option<crate::DType>| d.map(|d| d.name());
-        let example = |e: &Example| {
-            json!({
-                "operation": if e.add { "add" } else { "promote_types" },
-                "operands": [e.operands[0].to_string(), e.operands[1].to_string()],
-                "left": dtype(e.left),
-                "right": dtype(e.right),
-            })
-        };
-        let pairs: Vec<Value> = self
-            .pairs
-            .iter()
-            .map(|pair| {
-                let themes: Vec<Value> = pair
-                    .themes
-                    .iter()
-                    .map(|t| {
-                        json!({
-                            "theme": t.theme.describe(),
-                            "table": t.table,
-                            "add": t.add,
-                            "example": example(&t.example),
-                        })
-                    })
-                    .collect();
-                json!({
-                    "left": self.names[pair.left],
-                    "right": self.names[pair.right],
-                    "table": count(&pair.table),
-                    "add": count(&pair.add),
-                    "themes": themes,
-                })
-            })
-            .collect();
-        // Every policy's answer by its name: a dtype, the error's class, the
-        // dtype it lacks, or null where it does not model the operation.
-        let answers = |answers: &[ProbeAnswer]| -> Map<String, Value> {
-            self.names
-                .iter()
-                .zip(answers)
-                .map(|(name, answer)| {
-                    let value = match answer {
-                        ProbeAnswer::DType(d) => json!(d.name()),
-                        ProbeAnswer::Error(class) => json!({ "error": class }),
-                        ProbeAnswer::Missing(d) => json!({ "missing": d.name() }),
-                        ProbeAnswer::NotModelled => Value::Null,
-                        ProbeAnswer::ComputesIn(d, c) => {
-                            json!({ "dtype": d.name(), "computes_in": c.name() })
-                        }
-                    };
-                    (name.clone(), value)
-                })
-                .collect()
-        };
-        let probes: Vec<Value> = self
-            .probes
-            .iter()
-            .map(|p| {
-                let answers = answers(&p.answers);
-                json!({
-                    "label": p.probe.label,
-                    "operands": [p.probe.operands[0].to_string(), p.probe.operands[1].to_string()],
-                    "answers": answers,
-                })
-            })
-            .collect();
-        // An operation's counts against the reference, by each other
-        // policy's name (`null` where either does not model it).
-        let against = |op: &str, counts: &[Option<Count>]| -> Value {
-            let by_name: Map<String, Value> = self
-                .names
-                .iter()
-                .zip(counts)
-                .skip(1)
-                .map(|(name, c)| (name.clone(), c.as_ref().map_or(Value::Null, count)))
-                .collect();
-            json!({ "op": op, "against_reference": by_name })
-        };
-        let rows: Vec<Value> = self
-            .operations
-            .rows
-            .iter()
-            .map(|row| against(row.op.name(), &row.against_reference))
-            .collect();
-        let op_probes: Vec<Value> = self
-            .operations
-            .probes
-            .iter()
-            .map(|p| {
-                let answers = answers(&p.answers);
-                let operands: Vec<String> = p.probe.operands[..p.probe.op.arity()]
-                    .iter()
-                    .map(ToString::to_string)
-                    .collect();
-                json!({
-                    "label": p.probe.label,
-                    "op": p.probe.op.name(),
-                    "operands": operands,
-                    "answers": answers,
-                })
-            })
-            .collect();
-        let form_rows: Vec<Value> = self
-            .forms
-            .rows
-            .iter()
-            .map(|row| {
-                let by_policy: Map<String, Value> = self
-                    .names
-                    .iter()
-                    .zip(&row.operator_against_function)
-                    .map(|(name, c)| (name.clone(), c.as_ref().map_or(Value::Null, count)))
-                    .collect();
-                json!({ "op": row.op.name(), "operator_against_function": by_policy })
-            })
-            .collect();
-        let form_probes: Vec<Value> = self
-            .forms
-            .probes
-            .iter()
-            .map(|p| {
-                json!({
-                    "label": p.probe.label,
-                    "op": p.probe.op.map(Op::name),
-                    "form": p.probe.form.name(),
-                    "operands": [p.probe.operands[0].to_string(), p.probe.operands[1].to_string()],
-                    "answers": answers(&p.answers),
-                })
-            })
-            .collect();
-        let array_rows: Vec<Value> = self
-            .array_ops
-            .rows
-            .iter()
-            .map(|row| against(row.op.name(), &row.against_reference))
-            .collect();
-        let array_probes: Vec<Value> = self
-            .array_ops
-            .probes
-            .iter()
-            .map(|p| {
-                let operands: Vec<String> =
-                    p.probe.operands.iter().map(ToString::to_string).collect();
-                json!({
-                    "label": p.probe.label,
-                    "call": p.probe.call.to_string(),
-                    "operands": operands,
-                    "answers": answers(&p.answers),
-                })
-            })
-            .collect();
-        json!({
-            "policies": self.names,
-            "pairs": pairs,
-            "probes": probes,
-            "operations": { "reference": self.names.first(), "rows": rows, "probes": op_probes },
-            "forms": { "rows": form_rows, "probes": form_probes },
-            "array_ops": { "reference": self.names.first(), "rows": array_rows, "probes": array_probes },
         })
     }
 }
@@ -601,110 +423,6 @@ impl Marks {
             "role": self.role,
             "edges": self.edges,
             "caption": self.caption,
-        })
-    }
-}
-
-impl Entry {
-    /// One entry of [`Promotions::to_json`].
-    fn to_json(&self) -> Value {
-        let call = &self.call;
-        let result = match &call.result {
-            Ok(typed) => typed_json(typed),
-            Err(Refusal { error, message }) => {
-                json!({ "error": { "type": error, "message": message } })
-            }
-        };
-        let compared: Vec<Value> = self
-            .compared
-            .iter()
-            .map(|a| {
-                json!({
-                    "spec": a.spec,
-                    "policy": a.policy,
-                    "question": a.question.name(),
-                    "answer": answer_json(&a.answer),
-                    "reference": answer_json(&a.reference),
-                    "differs": a.differs,
-                    "fails": a.fails(),
-                })
-            })
-            .collect();
-        json!({
-            "site": {
-                "file": call.site.file,
-                "line": call.site.line,
-                "function": call.site.function,
-                "code": call.site.code,
-            },
-            "operation": call.operation,
-            "op": self.op.map(|op| op.name()),
-            "operands": call.operands.iter().map(typed_json).collect::<Vec<_>>(),
-            "configuration": self.configuration,
-            "count": call.count,
-            "result": result,
-            "gives": self.gives.as_ref().map(answer_json),
-            "computes_in": self.computes_in.map(|d| d.name()),
-            "keywords": {
-                "dtype": call.dtype.map(|d| d.name()),
-                "promote_integers": call.promote_integers,
-            },
-            "promotes": self.promotes,
-            "implicit": self.implicit,
-            "criteria": self.criteria.iter().map(|c| c.name()).collect::<Vec<_>>(),
-            "differs": self.differs(),
-            "compared": compared,
-        })
-    }
-}
-
-impl Promotions {
-    /// The report as JSON: `calls` (the entries' calls), `hidden` (entries
-    /// the filters left out), `configurations` (the running JAX policies'
-    /// names), `compared` (the compared policies as specs), and the
-    /// `entries`, riskiest first, each with its `site` (`{"file", "line",
-    /// "function", "code"}`), `operation` (JAX's name) and `op` (the
-    /// library's, or `null`), `operands` (`{"dtype", "weak"}`), its
-    /// `configuration`, `count`, JAX's `result` (`{"dtype", "weak"}` or
-    /// `{"error": {"type", "message"}}`), what the operation `gives` (an
-    /// answer as `result`, or `null` where the library does not model the
-    /// operation), the type the running JAX `computes_in` where it differs
-    /// from the result (`null` elsewhere), a reduction's `keywords`
-    /// (`{"dtype", "promote_integers"}`, `null` where not given), whether
-    /// it `promotes`, is
-    /// `implicit` and `differs`, its `criteria` by name, and per compared
-    /// policy `{"spec", "policy", "question" (an operation or
-    /// "result_type"), "answer", "reference" (the running JAX's answer to
-    /// the question), "differs", "fails"}`.
-    ///
-    /// ```
-    /// use dtype_lattice::design::promotions::{Call, Promotions, Site};
-    /// use dtype_lattice::registry::{PolicySpec, Settings};
-    /// use dtype_lattice::{DType, Typed};
-    ///
-    /// let [int32, float32] = [DType::Int32, DType::Float32].map(Typed::strong);
-    /// let site = Site::new("m.py", 2, "f", "x / y");
-    /// let call = Call::new(site, "true_divide", vec![int32, int32], Ok(int32), Settings::default());
-    /// let json = Promotions::new([call], &PolicySpec::parse_list("numpy").unwrap()).to_json();
-    /// let entry = &json["entries"][0];
-    /// assert_eq!(entry["op"], "true_divide");
-    /// assert_eq!(entry["promotes"], false);
-    /// assert_eq!((entry["result"]["dtype"].as_str(), entry["gives"]["dtype"].as_str()), (Some("int32"), Some("float32")));
-    /// // JAX divides two int32 in float32, NumPy in float64.
-    /// let numpy = &entry["compared"][0];
-    /// assert_eq!(numpy["question"], "true_divide");
-    /// assert_eq!(numpy["answer"]["dtype"], "float64");
-    /// assert_eq!(numpy["reference"]["dtype"], "float32");
-    /// assert_eq!(numpy["differs"], true);
-    /// ```
-    #[doc(hidden)]
-    pub fn to_json(&self) -> Value {
-        json!({
-            "calls": self.calls(),
-            "hidden": self.hidden,
-            "configurations": self.configurations(),
-            "compared": self.compared,
-            "entries": self.entries.iter().map(Entry::to_json).collect::<Vec<_>>(),
         })
     }
 }
