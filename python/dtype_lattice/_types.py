@@ -54,8 +54,9 @@ LatticePolicyName = Literal["jax", "array-api", "array_api", "torch", "pytorch",
                             "tensorflow-all", "keras", "keras3", "tinygrad", "tg"]
 #: The policies defined by rules (``Policy.lattice`` is None), by name,
 #: alias and preset.
-RulesPolicyName = Literal["numpy", "np", "numpy2", "numpy-legacy", "tensorflow-safe",
-                          "jax-lax", "mlx", "mlx.core", "paddle", "paddlepaddle"]
+RulesPolicyName = Literal["numpy", "np", "numpy2", "numpy1", "numpy-legacy",
+                          "tensorflow-safe", "jax-lax", "mlx", "mlx.core", "paddle",
+                          "paddlepaddle"]
 #: The policies whose ``Policy.lattice`` depends on their settings
 #: (``tensorflow_numpy_behavior="all"`` makes TensorFlow's a lattice), by
 #: name and alias.
