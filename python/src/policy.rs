@@ -286,7 +286,7 @@ impl Policy {
                 let op = op.ok_or_else(|| {
                     PyValueError::new_err("op None asks for the assignment: pass form=\"setitem\"")
                 })?;
-                self.outcome(py, op, args, keywords)?.result
+                self.outcome(py, op, args, keywords)?.result()
             }
             Some(form) => {
                 let value_error =
@@ -342,7 +342,7 @@ impl Policy {
         };
         let outcome = self.outcome(py, op, args, keywords)?;
         outcome
-            .computes_in
+            .computes_in()
             .map(|dtype| known(py)?.numpy(py, dtype))
             .transpose()
     }

@@ -482,13 +482,22 @@ fn array_ops(c: &mut Criterion) {
                 }
             });
             for &op in operations {
-                // Opaque once, as a caller's call is: not rewritten to the
-                // stack on every list (24 bytes, which `ops` has no
-                // counterpart of: its `op` is one byte).
+                // Two callers: one holding an opaque call (keywords
+                // unknown to the compiler) in memory, which the call's 48
+                // bytes are copied from on every list for the rules' out
+                // of line path (`ops` has no counterpart: its `op` is one
+                // byte); and one building the call of an opaque operation
+                // as it asks, as a caller that passes no keywords does.
                 let call = black_box(ArrayCall::new(op));
                 pairing.bench(op.name(), || {
                     for list in black_box(&lists[..]) {
                         consume(jax.array_op(call, list));
+                    }
+                });
+                let opaque = black_box(op);
+                pairing.bench(&format!("{}:built", op.name()), || {
+                    for list in black_box(&lists[..]) {
+                        consume(jax.array_op(ArrayCall::new(opaque), list));
                     }
                 });
             }

@@ -117,7 +117,7 @@ impl OperationStep {
 /// let divide = Asked::Elementwise(Op::TrueDivide);
 /// let report = RulesReport::new(numpy.as_ref(), divide, &[int8, int8]).unwrap();
 /// assert_eq!(report.promotion, Ok(Typed::strong(DType::Int8)));
-/// assert_eq!(report.operation.answer.unwrap().result, Typed::strong(DType::Float64));
+/// assert_eq!(report.operation.answer.unwrap().result(), Typed::strong(DType::Float64));
 /// assert!(report.operation.rule.is_some());
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -286,7 +286,7 @@ impl Report {
     /// let divide = Asked::Elementwise(Op::TrueDivide);
     /// let report = report.with_operation(&jax, divide, types).unwrap();
     /// let step = report.operation.as_ref().unwrap();
-    /// assert_eq!(step.answer.as_ref().unwrap().result, Typed::strong(DType::Float32));
+    /// assert_eq!(step.answer.as_ref().unwrap().result(), Typed::strong(DType::Float32));
     /// assert!(step.rule.as_ref().unwrap().contains("promote_args_inexact"));
     /// ```
     pub fn with_operation(

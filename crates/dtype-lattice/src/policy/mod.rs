@@ -161,7 +161,7 @@ pub trait Policy: Send + Sync {
     /// let jax = by_name("jax", Settings::default()).unwrap();
     /// let x = Operand::array(DType::Int8, false);
     /// if let Some(answer) = jax.array_op(ArrayCall::new(ArrayOp::Sum), &[x]) {
-    ///     assert_eq!(answer.unwrap().result.dtype, DType::Int32); // x64 off
+    ///     assert_eq!(answer.unwrap().result().dtype, DType::Int32); // x64 off
     /// }
     /// ```
     fn array_op(
@@ -377,10 +377,7 @@ impl dyn Policy + '_ {
         match asked {
             Asked::Elementwise(op) => {
                 let result = self.operation(op, operands)?;
-                Some(result.map(|result| Outcome {
-                    result,
-                    computes_in: self.computes_in(op, operands),
-                }))
+                Some(result.map(|result| Outcome::new(result, self.computes_in(op, operands))))
             }
             Asked::Array(call) => self.array_op(call, operands),
         }

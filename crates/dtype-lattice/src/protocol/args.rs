@@ -167,7 +167,7 @@ pub(super) fn typed(result: Typed) -> Answer {
 /// An [`Outcome`]: the result as [`typed`] writes it, with
 /// `"computes_in"` where the framework computes in another type.
 pub(super) fn outcome(answer: Outcome) -> Answer {
-    let mut value = typed(answer.result)?;
+    let mut value = typed(answer.result())?;
     if let Some(dtype) = answer.computes_apart() {
         value["computes_in"] = Value::from(dtype.name());
     }

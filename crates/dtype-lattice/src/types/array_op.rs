@@ -19,7 +19,7 @@
 //! let sum = ArrayCall::new(ArrayOp::Sum);
 //! let x = Operand::array(DType::Int8, false);
 //! if let Some(answer) = numpy.array_op(sum, &[x]) {
-//!     assert_eq!(answer.unwrap().result.dtype, DType::Int64);
+//!     assert_eq!(answer.unwrap().result().dtype, DType::Int64);
 //! }
 //! ```
 
@@ -27,7 +27,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::text::{nearest, quote};
-use crate::types::{DType, Operand, OperandKind, Operation, Typed};
+use crate::types::{DType, Operand, OperandKind, Operation};
 
 /// What an [`ArrayOp`] does with its operands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -508,52 +508,6 @@ impl fmt::Display for KeywordError {
 }
 
 impl std::error::Error for KeywordError {}
-
-/// What an [`ArrayOp`] answers: the result's type, and the type the
-/// framework computes in where it says (`None` where it does not, or where
-/// the policy does not model it): JAX's `float16` `mean` sums in `float32`
-/// and returns `float16`; PyTorch's `bfloat16` `sum` accumulates in
-/// `float32`.
-///
-/// ```
-/// use dtype_lattice::{DType, Outcome, Typed};
-/// let mean = Outcome { result: Typed::strong(DType::Float16), computes_in: Some(DType::Float32) };
-/// assert_eq!(mean.to_string(), "float16 (computes in float32)");
-/// assert_eq!(Outcome::of(Typed::strong(DType::Int64)).to_string(), "int64");
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Outcome {
-    /// The result.
-    pub result: Typed,
-    /// The type the framework computes in, where it says.
-    pub computes_in: Option<DType>,
-}
-
-impl Outcome {
-    /// A result with no computation type said.
-    pub const fn of(result: Typed) -> Outcome {
-        Outcome {
-            result,
-            computes_in: None,
-        }
-    }
-
-    /// The computation type where it differs from the result's: what a
-    /// front end shows beside the result.
-    pub fn computes_apart(self) -> Option<DType> {
-        self.computes_in.filter(|&d| d != self.result.dtype)
-    }
-}
-
-impl fmt::Display for Outcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.result)?;
-        if let Some(dtype) = self.computes_apart() {
-            write!(f, " (computes in {dtype})")?;
-        }
-        Ok(())
-    }
-}
 
 #[cfg(test)]
 mod tests {

@@ -11,7 +11,7 @@
 //!
 //! `dtype.rs` (`DType`, `Kind`, name parsing), `operand.rs` (`Operand`,
 //! `TypeSpec`, `PyScalar`), `typed.rs` (`Typed`: a dtype and a weak flag),
-//! `op.rs` (`Op`), `array_op.rs` (`ArrayOp`, `ArrayCall`, `Outcome`: reductions, contractions, combinations), `form.rs` (`OpForm`, `Call`: an operation as a program writes it), `error.rs` (`PromotionError`, `ErrorKind`), `warning.rs`
+//! `op.rs` (`Op`), `array_op.rs` (`ArrayOp`, `ArrayCall`: reductions, contractions, combinations), `outcome.rs` (`Outcome`, their answer), `form.rs` (`OpForm`, `Call`: an operation as a program writes it), `error.rs` (`PromotionError`, `ErrorKind`), `warning.rs`
 //! (`Warning`), `info.rs` (`finfo`, `iinfo`) and `hierarchy.rs` (NumPy's
 //! abstract scalar classes, the Array API kinds).
 
@@ -26,12 +26,11 @@ mod info;
 mod op;
 mod operand;
 mod operation;
+mod outcome;
 mod typed;
 mod warning;
 
-pub use array_op::{
-    ArrayCall, ArrayOp, Family, KeywordError, Outcome, ParseArrayOpError, MAX_SEQUENCE,
-};
+pub use array_op::{ArrayCall, ArrayOp, Family, KeywordError, ParseArrayOpError, MAX_SEQUENCE};
 pub use dtype::{DType, Kind, ParseDTypeError};
 pub use error::{ErrorKind, NoPathReason, PromotionError, TypeList};
 pub use form::{Call, CallError, Elsewhere, OpForm, Operator, ParseOpFormError};
@@ -40,5 +39,6 @@ pub(crate) use op::Arguments;
 pub use op::{Op, ParseOpError, Unanswered};
 pub use operand::{Operand, OperandKind, ParseOperandError, PyScalar, TypeSpec};
 pub use operation::{Asked, Operation, ParseOperationError};
+pub use outcome::Outcome;
 pub use typed::Typed;
 pub use warning::{Warning, WarningKind};

@@ -105,7 +105,7 @@ type Compared = Option<(DType, Option<DType>)>;
 
 fn answer(policy: &dyn Policy, op: ArrayOp, operands: &[Operand]) -> Compared {
     let outcome = policy.array_op(ArrayCall::new(op), operands)?.ok()?;
-    Some((outcome.result.dtype, outcome.computes_apart()))
+    Some((outcome.result().dtype, outcome.computes_apart()))
 }
 
 /// Whether `policy` models `op` (asked of int8 arrays, which every
@@ -199,7 +199,7 @@ impl ArrayOps {
 /// An answer as a probe's table shows it.
 pub(super) fn outcome_answer(outcome: Outcome) -> ProbeAnswer {
     match outcome.computes_apart() {
-        Some(computes) => ProbeAnswer::ComputesIn(outcome.result.dtype, computes),
-        None => ProbeAnswer::DType(outcome.result.dtype),
+        Some(computes) => ProbeAnswer::ComputesIn(outcome.result().dtype, computes),
+        None => ProbeAnswer::DType(outcome.result().dtype),
     }
 }

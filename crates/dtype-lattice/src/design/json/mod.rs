@@ -256,7 +256,7 @@ impl OperationStep {
     /// `{"error": {"type", "message"}}`.
     #[doc(hidden)]
     pub fn to_json(&self) -> Value {
-        let mut answer = answer_json(&self.answer.clone().map(|o| o.result));
+        let mut answer = answer_json(&self.answer.clone().map(|o| o.result()));
         if let Some(dtype) = self.answer.as_ref().ok().and_then(|o| o.computes_apart()) {
             answer["computes_in"] = json!(dtype.name());
         }

@@ -250,7 +250,7 @@ impl Question {
     ) -> Option<Result<Typed, PromotionError>> {
         let b = match (self, column) {
             (Question::Array(call), column) => {
-                return Some(array_outcome(call, policy, a, column)?.map(|o| o.result))
+                return Some(array_outcome(call, policy, a, column)?.map(|o| o.result()))
             }
             (_, Column::Type(b)) => b,
             (_, Column::Dtype(_)) => return None,

@@ -24,7 +24,7 @@
 //! use dtype_lattice::{ArrayCall, ArrayOp, DType, Operand, Policy};
 //! let x = |dtype| Operand::array(dtype, false);
 //! let answer = |op, operands: &[Operand]| {
-//!     ArrayApi.array_op(ArrayCall::new(op), operands).unwrap().map(|o| o.result.dtype)
+//!     ArrayApi.array_op(ArrayCall::new(op), operands).unwrap().map(|o| o.result().dtype)
 //! };
 //! assert_eq!(answer(ArrayOp::Sum, &[x(DType::Int8)]), Ok(DType::Int64));
 //! assert_eq!(answer(ArrayOp::Clip, &[x(DType::Int8), x(DType::Int64)]), Ok(DType::Int8));
@@ -178,7 +178,7 @@ fn python_class(operand: Operand) -> Result<&'static str, PromotionError> {
 /// are checked.
 fn numpy(call: ArrayCall, operands: &[Operand]) -> Result<DType, PromotionError> {
     match Numpy.array_op(call, operands) {
-        Some(answer) => answer.map(|outcome| outcome.result.dtype),
+        Some(answer) => answer.map(|outcome| outcome.result().dtype),
         None => Err(PromotionError::framework(
             ErrorKind::NotImplemented,
             format!("the numpy policy does not model {}", call.op()),

@@ -51,8 +51,9 @@ pub(super) struct ArrayOpTables {
     /// The elementwise tables, whose decoding of operands these share.
     ops: &'static OpTables,
     /// Each reduction's answers by its operand's code (`[op][code]`, the
-    /// rows of other operations empty).
-    reductions: Box<[[Option<Outcome>; 256]]>,
+    /// rows of other operations empty). Held in place, with a length the
+    /// compiler knows: a load and no bounds check.
+    reductions: [[Option<Outcome>; 256]; ArrayOp::COUNT],
     /// The answers of [`PAIRED`]: `[slot][a][b]` by (dtype, weak) index.
     pairs: Box<[Option<Outcome>]>,
 }
@@ -61,7 +62,7 @@ impl ArrayOpTables {
     fn new(jax: &Jax) -> ArrayOpTables {
         let ops = OpTables::of(jax);
         let plain = |op| ArrayCall::new(op);
-        let mut reductions = vec![[None; 256]; ArrayOp::COUNT].into_boxed_slice();
+        let mut reductions = [[None; 256]; ArrayOp::COUNT];
         for op in ArrayOp::ALL
             .into_iter()
             .filter(|op| op.family() == Family::Reduction)
@@ -105,7 +106,7 @@ impl ArrayOpTables {
     /// `call`'s answer for `operands` if the tables have it; `None` sends
     /// the call to the rules.
     #[inline(always)]
-    pub(super) fn get(&self, call: ArrayCall, operands: &[Operand]) -> Option<Outcome> {
+    pub(super) fn get(&self, call: &ArrayCall, operands: &[Operand]) -> Option<Outcome> {
         if !call.is_plain() {
             return None;
         }
@@ -150,7 +151,7 @@ mod tests {
             for op in ArrayOp::ALL {
                 let call = ArrayCall::new(op);
                 let mut check = |list: &[Operand]| {
-                    if let Some(fast) = tables.get(call, list) {
+                    if let Some(fast) = tables.get(&call, list) {
                         answered += 1;
                         assert_eq!(
                             Ok(fast),
@@ -167,7 +168,7 @@ mod tests {
                 }
                 if let Ok(keyed) = call.with_dtype(DType::Int8) {
                     let int8 = Operand::array(DType::Int8, false);
-                    assert_eq!(tables.get(keyed, &[int8]), None, "{keyed}");
+                    assert_eq!(tables.get(&keyed, &[int8]), None, "{keyed}");
                 }
             }
         }

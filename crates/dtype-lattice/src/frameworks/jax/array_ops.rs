@@ -22,7 +22,7 @@
 //! assert_eq!(mean.to_string(), "float16 (computes in float32)");
 //! let int8 = Operand::array(DType::Int8, false);
 //! let sum = jax.array_op(ArrayCall::new(ArrayOp::Sum), &[int8]).unwrap();
-//! assert_eq!(sum.result.dtype, DType::Int32); // the default integer with x64 off
+//! assert_eq!(sum.result().dtype, DType::Int32); // the default integer with x64 off
 //! ```
 
 use super::lax::{self, NUMBER};
@@ -140,10 +140,7 @@ fn invalid_integer() -> PromotionError {
 /// A reduction's result (never weak: JAX casts it last) and the type its
 /// `lax` reduction runs in.
 fn reduced(result: DType, computes: DType) -> Outcome {
-    Outcome {
-        result: Typed::strong(result),
-        computes_in: Some(computes),
-    }
+    Outcome::new(Typed::strong(result), Some(computes))
 }
 
 /// The reductions of an array of `input` (its dtype as JAX reads it).
@@ -202,8 +199,8 @@ fn reduction(
                 ));
             }
             let var = var(jax, input, dtype)?;
-            if !lax::takes(lax::INEXACT, var.result.dtype) {
-                return Err(lax::refused("sqrt", lax::INEXACT, var.result.dtype, None));
+            if !lax::takes(lax::INEXACT, var.result().dtype) {
+                return Err(lax::refused("sqrt", lax::INEXACT, var.result().dtype, None));
             }
             Ok(var)
         }
@@ -253,10 +250,7 @@ fn var(jax: &Jax, input: DType, dtype: Option<DType>) -> Result<Outcome, Promoti
     divides(computes)?;
     let nan = Operand::py_float(f64::NAN);
     let result = jax.result_type(&[Operand::array(result, false), nan])?;
-    Ok(Outcome {
-        result,
-        computes_in: Some(computes),
-    })
+    Ok(Outcome::new(result, Some(computes)))
 }
 
 /// The contractions: the operands' result type, or
@@ -277,10 +271,7 @@ fn contraction(
         jax.dtype_and_weak_type(b).dtype,
         Some(result.dtype),
     )?;
-    Ok(Outcome {
-        result,
-        computes_in: Some(result.dtype),
-    })
+    Ok(Outcome::new(result, Some(result.dtype)))
 }
 
 /// `lax.dot_general`'s dtype rule (XLA's `HigherPrecisionType`, then
@@ -458,15 +449,15 @@ mod tests {
     #[test]
     fn a_64_bit_dtype_with_x64_off_is_what_jax_explicit_x64_dtypes_says() {
         let truncated = sum_as(ExplicitX64::Warn, DType::Int64).unwrap();
-        assert_eq!(truncated.result, Typed::strong(DType::Int32));
+        assert_eq!(truncated.result(), Typed::strong(DType::Int32));
         let kept = sum_as(ExplicitX64::Allow, DType::Int64).unwrap();
-        assert_eq!(kept.result, Typed::strong(DType::Int64));
+        assert_eq!(kept.result(), Typed::strong(DType::Int64));
         let refused = sum_as(ExplicitX64::Error, DType::Int64).unwrap_err();
         assert_eq!(refused.python_type(), "ValueError");
         assert_eq!(
             sum_as(ExplicitX64::Error, DType::Int16)
                 .unwrap()
-                .result
+                .result()
                 .dtype,
             DType::Int16
         );

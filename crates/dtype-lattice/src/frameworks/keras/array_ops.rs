@@ -19,7 +19,7 @@
 //! for backend in Backend::ALL {
 //!     let keras = Keras::new(backend, Floatx::Float32);
 //!     let sum = keras.array_op(ArrayCall::new(ArrayOp::Sum), &[x]).unwrap().unwrap();
-//!     assert_eq!(sum.result.dtype, DType::Int32);
+//!     assert_eq!(sum.result().dtype, DType::Int32);
 //! }
 //! ```
 
@@ -225,7 +225,7 @@ fn framework(
     operands: &[Operand],
 ) -> Result<DType, PromotionError> {
     match policy.array_op(with_dtype(op, dtype)?, operands) {
-        Some(answer) => answer.map(|outcome| outcome.result.dtype),
+        Some(answer) => answer.map(|outcome| outcome.result().dtype),
         None => Err(PromotionError::framework(
             ErrorKind::NotImplemented,
             format!("{} of the backend's framework is not modelled", op.name()),

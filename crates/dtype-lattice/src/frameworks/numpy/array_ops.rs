@@ -33,7 +33,7 @@
 //! use dtype_lattice::{ArrayCall, ArrayOp, DType, Operand, Policy};
 //! let x = |dtype| Operand::array(dtype, false);
 //! let answer = |op, operands: &[Operand]| {
-//!     Numpy.array_op(ArrayCall::new(op), operands).unwrap().map(|o| o.result.dtype)
+//!     Numpy.array_op(ArrayCall::new(op), operands).unwrap().map(|o| o.result().dtype)
 //! };
 //! assert_eq!(answer(ArrayOp::Sum, &[x(DType::Int8)]), Ok(DType::Int64));
 //! assert_eq!(answer(ArrayOp::Sum, &[x(DType::Int4)]), Ok(DType::Int4));
@@ -469,7 +469,7 @@ mod tests {
         let int8 = Operand::array(DType::Int8, false);
         let with = |op, value| ArrayCall::new(op).with_initial(value).unwrap();
         let sum = array_op(with(ArrayOp::Sum, Operand::py_int(300)), &[int8]).unwrap();
-        assert_eq!(sum.result.dtype, DType::Int64);
+        assert_eq!(sum.result().dtype, DType::Int64);
         let err = array_op(with(ArrayOp::Max, Operand::py_int(300)), &[int8]).unwrap_err();
         assert_eq!(err.to_string(), "Python integer 300 out of bounds for int8");
         let err = array_op(with(ArrayOp::Min, Operand::py_float(f64::NAN)), &[int8]).unwrap_err();

@@ -16,15 +16,15 @@
 //! use dtype_lattice::{ArrayCall, ArrayOp, DType, Operand, Policy, Typed};
 //! let ask = |op, dtype| Paddle.array_op(ArrayCall::new(op), &[Operand::dtype(dtype)]);
 //! let sum = ask(ArrayOp::Sum, DType::Int32).unwrap().unwrap();
-//! assert_eq!(sum.result, Typed::strong(DType::Int64));
+//! assert_eq!(sum.result(), Typed::strong(DType::Int64));
 //! let sum = ask(ArrayOp::Sum, DType::Int8).unwrap().unwrap();
-//! assert_eq!(sum.result, Typed::strong(DType::Int8));
+//! assert_eq!(sum.result(), Typed::strong(DType::Int8));
 //! let err = ask(ArrayOp::Prod, DType::Int8).unwrap().unwrap_err();
 //! assert!(err.to_string().starts_with("(NotFound) The kernel with key (CPU, Undefined(AnyLayout), int8) of kernel `prod`"));
 //! let var = ask(ArrayOp::Var, DType::Int32).unwrap().unwrap();
-//! assert_eq!(var.result, Typed::strong(DType::Int32));
+//! assert_eq!(var.result(), Typed::strong(DType::Int32));
 //! let std = ask(ArrayOp::Std, DType::Int32).unwrap().unwrap();
-//! assert_eq!(std.result, Typed::strong(DType::Float32));
+//! assert_eq!(std.result(), Typed::strong(DType::Float32));
 //! ```
 
 use super::kernels::{kernel, Kernel, MAXIMUM, POW, SUBTRACT};

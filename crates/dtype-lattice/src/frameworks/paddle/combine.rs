@@ -23,11 +23,11 @@
 //! use dtype_lattice::{ArrayCall, ArrayOp, DType, Operand, Policy, Typed};
 //! let ask = |op, operands: &[Operand]| Paddle.array_op(ArrayCall::new(op), operands).unwrap();
 //! let (f32, i32) = (Operand::dtype(DType::Float32), Operand::dtype(DType::Int32));
-//! assert_eq!(ask(ArrayOp::Matmul, &[f32, i32]).unwrap().result, Typed::strong(DType::Float32));
+//! assert_eq!(ask(ArrayOp::Matmul, &[f32, i32]).unwrap().result(), Typed::strong(DType::Float32));
 //! let err = ask(ArrayOp::Matmul, &[i32, f32]).unwrap_err();
 //! assert!(err.to_string().starts_with("(InvalidArgument) The type of data we are trying to retrieve (float32)"));
 //! let clip = ask(ArrayOp::Clip, &[i32, Operand::py_float(2.5)]).unwrap();
-//! assert_eq!(clip.result, Typed::strong(DType::Float32));
+//! assert_eq!(clip.result(), Typed::strong(DType::Float32));
 //! let full = ask(ArrayOp::FullLike, &[Operand::dtype(DType::UInt8), Operand::py_int(-1)]);
 //! assert!(full.unwrap_err().to_string().contains("the range should between 0.000000 and 255.000000"));
 //! ```

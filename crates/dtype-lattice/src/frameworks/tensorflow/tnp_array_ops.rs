@@ -24,10 +24,10 @@
 //! let tnp = TensorFlow::new(Mode::Safe).with_api(Api::Tnp);
 //! let x = Operand::array(DType::Int8, false);
 //! let sum = tnp.array_op(ArrayCall::new(ArrayOp::Sum), &[x]).unwrap().unwrap();
-//! assert_eq!(sum.result.dtype, DType::Int32);
+//! assert_eq!(sum.result().dtype, DType::Int32);
 //! let legacy = TensorFlow::new(Mode::Legacy).with_api(Api::Tnp);
 //! let sum = legacy.array_op(ArrayCall::new(ArrayOp::Sum), &[x]).unwrap().unwrap();
-//! assert_eq!(sum.result.dtype, DType::Int64);
+//! assert_eq!(sum.result().dtype, DType::Int64);
 //! ```
 
 use super::array_ops::{

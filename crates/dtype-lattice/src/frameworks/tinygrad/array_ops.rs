@@ -23,7 +23,7 @@
 //! assert_eq!(sum.to_string(), "float16 (computes in float32)");
 //! let int8 = Operand::array(DType::Int8, false);
 //! let sum = Tinygrad::default().array_op(ArrayCall::new(ArrayOp::Sum), &[int8]).unwrap().unwrap();
-//! assert_eq!(sum.result.dtype, DType::Int32);
+//! assert_eq!(sum.result().dtype, DType::Int32);
 //! ```
 
 use super::{dtype_node, least_upper, node_of_label, scalar_type, Tinygrad, Value};
@@ -140,30 +140,27 @@ impl Tinygrad {
         let own = self.node_type(node);
         let acc = self.sum_acc(node);
         let narrow = !own.weak && own.dtype.kind() == Kind::Float && own.dtype.bits() < 32;
-        Outcome {
-            result: Typed::strong(if narrow { own.dtype } else { acc }),
-            computes_in: Some(acc),
-        }
+        Outcome::new(
+            Typed::strong(if narrow { own.dtype } else { acc }),
+            Some(acc),
+        )
     }
 
     fn reduce(self, op: ArrayOp, node: usize, dtype: Option<DType>) -> Outcome {
         // `_reduce` reduces the stored dtype of a weak tensor.
         let own = self.node_type(node).dtype;
         match (op, dtype) {
-            (ArrayOp::Sum, Some(dtype)) => Outcome {
-                result: Typed::strong(dtype),
-                computes_in: Some(dtype),
-            },
+            (ArrayOp::Sum, Some(dtype)) => Outcome::new(Typed::strong(dtype), Some(dtype)),
             (ArrayOp::Prod, Some(dtype)) => Outcome::of(Typed::strong(dtype)),
             (ArrayOp::Sum | ArrayOp::CumSum, _) => self.summed(node),
-            (ArrayOp::Mean | ArrayOp::Var | ArrayOp::Std, _) => Outcome {
-                result: Typed::strong(if own.kind() == Kind::Float {
+            (ArrayOp::Mean | ArrayOp::Var | ArrayOp::Std, _) => Outcome::new(
+                Typed::strong(if own.kind() == Kind::Float {
                     own
                 } else {
                     DType::Float32
                 }),
-                computes_in: Some(self.sum_acc(node)),
-            },
+                Some(self.sum_acc(node)),
+            ),
             (ArrayOp::ArgMax | ArrayOp::ArgMin, _) => Outcome::of(Typed::strong(DType::Int32)),
             (ArrayOp::Any | ArrayOp::All, _) => Outcome::of(Typed::strong(DType::Bool)),
             _ => Outcome::of(Typed::strong(own)),
@@ -174,20 +171,14 @@ impl Tinygrad {
     /// and `dot`.
     fn contract(self, op: ArrayOp, a: usize, b: usize, dtype: Option<DType>) -> Outcome {
         if let Some(dtype) = dtype {
-            return Outcome {
-                result: Typed::strong(dtype),
-                computes_in: Some(dtype),
-            };
+            return Outcome::new(Typed::strong(dtype), Some(dtype));
         }
         let promoted = least_upper([a, b]).unwrap_or(a);
         let summed = self.summed(promoted);
         if op == ArrayOp::Einsum {
             return summed;
         }
-        Outcome {
-            result: self.node_type(promoted),
-            ..summed
-        }
+        Outcome::new(self.node_type(promoted), summed.computes_in())
     }
 
     fn combine(
@@ -289,6 +280,9 @@ mod tests {
         assert_eq!(matmul.to_string(), "int8 (computes in int32)");
         let clip = ArrayCall::new(ArrayOp::Clip);
         let clipped = tinygrad.array_op(clip, &[x, Operand::NONE, Operand::py_int(3)]);
-        assert_eq!(clipped.unwrap().unwrap().result, Typed::strong(DType::Int8));
+        assert_eq!(
+            clipped.unwrap().unwrap().result(),
+            Typed::strong(DType::Int8)
+        );
     }
 }

@@ -310,10 +310,7 @@ fn reduce(
             (result, None)
         }
     };
-    Ok(Outcome {
-        result: Typed::strong(result),
-        computes_in: computes,
-    })
+    Ok(Outcome::new(Typed::strong(result), computes))
 }
 
 /// Floating (float8 included) or complex: what `mean`, `var` and `std`

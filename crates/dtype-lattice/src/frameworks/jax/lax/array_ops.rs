@@ -18,7 +18,7 @@
 //! let lax = JaxLax::default();
 //! let (a, b) = (Operand::dtype(DType::Int8), Operand::dtype(DType::Float16));
 //! let dot = lax.array_op(ArrayCall::new(ArrayOp::Dot), &[a, b]).unwrap().unwrap();
-//! assert_eq!(dot.result.dtype, DType::Float16); // no promotion: dot_general's wider operand
+//! assert_eq!(dot.result().dtype, DType::Float16); // no promotion: dot_general's wider operand
 //! assert!(lax.array_op(ArrayCall::new(ArrayOp::Mean), &[a]).is_none());
 //! let fill = lax.array_op(ArrayCall::new(ArrayOp::FullLike), &[a, b]).unwrap();
 //! assert!(fill.unwrap_err().to_string().contains("scalar fill_value"));
@@ -101,10 +101,7 @@ fn answer(
     let dtype = call.dtype().map(|d| user_dtype(&lax.jax, d)).transpose()?;
     let default_int = lax.jax.default_dtype(PyScalar::Int);
     let input = arrays[0].dtype;
-    let reduced = |result: DType| Outcome {
-        result: Typed::strong(result),
-        computes_in: Some(input),
-    };
+    let reduced = |result: DType| Outcome::new(Typed::strong(result), Some(input));
     match op {
         ArrayOp::Sum | ArrayOp::Prod | ArrayOp::CumSum | ArrayOp::CumProd => {
             // Their dtype rule names the class `number` as such.
@@ -134,10 +131,7 @@ fn answer(
         }
         ArrayOp::Dot | ArrayOp::Tensordot => {
             let winner = dot_general(input, arrays[1].dtype, dtype)?;
-            Ok(Outcome {
-                result: Typed::strong(winner),
-                computes_in: Some(winner),
-            })
+            Ok(Outcome::new(Typed::strong(winner), Some(winner)))
         }
         ArrayOp::FullLike => {
             // `lax.full` takes a scalar: an array fill value is refused for
