@@ -4,7 +4,7 @@
 
 use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches, Parser, Subcommand};
 use dtype_lattice::registry::{self, Settings, SETTINGS};
-use dtype_lattice::{DType, OpForm, Operand, Operation, Policy};
+use dtype_lattice::{Asked, DType, OpForm, Operand, Operation, Policy};
 
 use crate::failure::Failure;
 use crate::table::{Format, Labels};
@@ -57,6 +57,8 @@ pub(crate) enum Command {
         /// full_like (the column the fill value).
         #[arg(long, value_name = "OP")]
         op: Option<Operation>,
+        #[command(flatten)]
+        keywords: Keywords,
         /// The operation as a program writes it (function, operator,
         /// reflected, inplace; setitem without --op: the dtype of an array
         /// of the row's dtype after `x[...] = v` of the column's). Without
@@ -91,6 +93,8 @@ pub(crate) enum Command {
         /// dtypes), as `table --op` computes them.
         #[arg(long, value_name = "OP")]
         op: Option<Operation>,
+        #[command(flatten)]
+        keywords: Keywords,
         /// The form of the operation compared, as `table --form` takes it.
         #[arg(long, value_name = "FORM")]
         form: Option<OpForm>,
@@ -144,23 +148,8 @@ pub(crate) enum Command {
         /// type.
         #[arg(long, value_name = "OP", conflicts_with = "lattice")]
         op: Option<Operation>,
-        /// The operation's dtype= (a reduction's accumulator, a
-        /// contraction's preferred_element_type, full_like's dtype).
-        #[arg(long, value_name = "DTYPE", requires = "op")]
-        dtype: Option<DType>,
-        /// JAX's promote_integers= of sum, prod, cumsum and cumprod.
-        #[arg(long, value_name = "BOOL", requires = "op")]
-        promote_integers: Option<bool>,
-        /// The initial= of sum, prod, max and min: a Python number
-        /// (300, -2.5, 1j, True), which NumPy converts to the reduction's
-        /// type.
-        #[arg(
-            long,
-            value_name = "NUMBER",
-            requires = "op",
-            allow_hyphen_values = true
-        )]
-        initial: Option<Operand>,
+        #[command(flatten)]
+        keywords: Keywords,
         /// The operation as a program writes it: function (lib.op(a, b)),
         /// operator (a OP b), reflected (b.__rOP__(a)), inplace (a OP= b),
         /// or setitem (a[...] = b, without --op). Without it, the form the
@@ -251,12 +240,8 @@ pub(crate) enum Command {
         /// framework says. Built-in policies only.
         #[arg(long, value_name = "OP")]
         op: Option<Operation>,
-        /// The operation's dtype=, as result-type takes it.
-        #[arg(long, value_name = "DTYPE", requires = "op")]
-        dtype: Option<DType>,
-        /// JAX's promote_integers=, as result-type takes it.
-        #[arg(long, value_name = "BOOL", requires = "op")]
-        promote_integers: Option<bool>,
+        #[command(flatten)]
+        keywords: Keywords,
     },
     /// Draw the Hasse diagram (the graph without implied edges).
     ///
@@ -428,4 +413,39 @@ fn capitalized(text: &str) -> String {
         .next()
         .map(|first| first.to_uppercase().chain(chars).collect())
         .unwrap_or_default()
+}
+
+/// The keywords of an operation, as every command that asks one takes them
+/// (`result-type`, `explain`, `table`, `diff`).
+#[derive(Args, Clone, Debug, Default)]
+pub struct Keywords {
+    /// The operation's dtype= (a reduction's accumulator, a contraction's
+    /// preferred_element_type, full_like's dtype). A reduction's table
+    /// then has this one column.
+    #[arg(long, value_name = "DTYPE", requires = "op")]
+    pub dtype: Option<DType>,
+    /// JAX's promote_integers= of sum, prod, cumsum and cumprod.
+    #[arg(long, value_name = "BOOL", requires = "op")]
+    pub promote_integers: Option<bool>,
+    /// The initial= of sum, prod, max and min: a Python number (300,
+    /// -2.5, 1j, True), which NumPy converts to the reduction's type.
+    #[arg(
+        long,
+        value_name = "NUMBER",
+        requires = "op",
+        allow_hyphen_values = true
+    )]
+    pub initial: Option<Operand>,
+}
+
+impl Keywords {
+    /// `op` asked with these keywords, or the first it does not take.
+    pub fn asked(&self, op: Operation) -> Result<Asked, Failure> {
+        op.asked(self.dtype, self.promote_integers)
+            .and_then(|asked| match self.initial {
+                Some(value) => asked.with_initial(value),
+                None => Ok(asked),
+            })
+            .map_err(|err| Failure::Usage(err.to_string()))
+    }
 }

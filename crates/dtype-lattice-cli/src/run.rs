@@ -11,7 +11,7 @@ use dtype_lattice::engine::{GraphError, Poset};
 use dtype_lattice::registry;
 use dtype_lattice::{Call, OpForm, Operand, Operation, Policy, TypeSpec};
 
-use crate::args::{Cli, Command};
+use crate::args::{Cli, Command, Keywords};
 use crate::failure::{escape_controls, warn, Failure};
 use crate::table::{Format, Labels};
 use crate::{audit, check, compatibility, diff, explain, graph, serve, site, subject, table};
@@ -51,11 +51,12 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
             diff,
             fragment,
             op,
+            keywords,
             form,
         } => {
             let policy = rules.policy()?;
             let labels = labels.unwrap_or(if all { Labels::Names } else { Labels::Short });
-            let question = question(op, form)?;
+            let question = question(op, &keywords, form)?;
             refuse_unanswered(policy.as_ref(), question)?;
             let table = Table::of(policy.as_ref(), &promotion_table::types(all), question)
                 .ok_or_else(|| Failure::Usage(format!("{} gave no table", policy.name())))?;
@@ -89,10 +90,11 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
             format,
             labels,
             op,
+            keywords,
             form,
         } => {
             let (first, second) = (settings.policy(&left)?, settings.policy(&right)?);
-            let question = question(op, form)?;
+            let question = question(op, &keywords, form)?;
             for policy in [&first, &second] {
                 refuse_unanswered(policy.as_ref(), question)?;
             }
@@ -139,9 +141,7 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
             rules,
             lattice,
             op,
-            dtype,
-            promote_integers,
-            initial,
+            keywords,
             form,
             operands,
         } => {
@@ -181,13 +181,7 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
                 return Ok(());
             }
             if let Some(operation) = op {
-                let asked = operation
-                    .asked(dtype, promote_integers)
-                    .and_then(|asked| match initial {
-                        Some(value) => asked.with_initial(value),
-                        None => Ok(asked),
-                    })
-                    .map_err(|err| Failure::Usage(err.to_string()))?;
+                let asked = keywords.asked(operation)?;
                 if let Some(why) = operation.miscount(operands.len()) {
                     return Err(Failure::Usage(why));
                 }
@@ -243,14 +237,10 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
             b,
             format,
             op,
-            dtype,
-            promote_integers,
+            keywords,
         } => {
             let subject = subject.load()?;
-            let asked = op
-                .map(|op| op.asked(dtype, promote_integers))
-                .transpose()
-                .map_err(|err| Failure::Usage(err.to_string()))?;
+            let asked = op.map(|op| keywords.asked(op)).transpose()?;
             // A reduction of one array has no pair to trace (an
             // elementwise unary operation is explained after the pair's
             // join, as it always was).
@@ -398,11 +388,12 @@ fn poset(definition: &Definition) -> Result<Poset, Failure> {
 
 /// What `table` and `diff` ask: `--op` and `--form` as one question, or
 /// why Python has no such call.
-fn question(op: Option<Operation>, form: Option<OpForm>) -> Result<Question, Failure> {
-    let asked = op
-        .map(|op| op.asked(None, None))
-        .transpose()
-        .map_err(|err| Failure::Usage(err.to_string()))?;
+fn question(
+    op: Option<Operation>,
+    keywords: &Keywords,
+    form: Option<OpForm>,
+) -> Result<Question, Failure> {
+    let asked = op.map(|op| keywords.asked(op)).transpose()?;
     Question::asked(asked, form).map_err(|err| Failure::Usage(err.to_string()))
 }
 

@@ -174,6 +174,73 @@ fn a_reductions_table_is_the_batch_answers_per_dtype() {
     assert_eq!(argmax["columns"], serde_json::json!(["None"]));
 }
 
+/// `table`, `diff` and `explain` take a reduction's keywords as
+/// `result-type` does (one set of flags): each cell of a table asked with
+/// `--promote-integers`, `--initial` or `--dtype` is the batch protocol's
+/// answer to the call with the same keywords.
+#[test]
+fn a_reductions_table_takes_the_keywords_result_type_takes() {
+    let unpromoted = table_is_the_batch_answers(
+        &[
+            "--op",
+            "sum",
+            "--policy",
+            "jax",
+            "--promote-integers",
+            "false",
+        ],
+        r#""fn": "sum", "policy": "jax", "promote_integers": false"#,
+    );
+    let caption = unpromoted["caption"].as_str().unwrap();
+    assert!(
+        caption.contains("sum(a, dtype=..., promote_integers=False)"),
+        "{caption}"
+    );
+    let initial = table_is_the_batch_answers(
+        &["--op", "max", "--policy", "numpy", "--initial", "300"],
+        r#""fn": "max", "policy": "numpy", "initial": 300"#,
+    );
+    assert!(initial["caption"]
+        .as_str()
+        .unwrap()
+        .contains("max(a, initial=300)"));
+    let dtype = table_is_the_batch_answers(
+        &["--op", "sum", "--policy", "numpy", "--dtype", "int16"],
+        r#""fn": "sum", "policy": "numpy""#,
+    );
+    assert_eq!(dtype["columns"], serde_json::json!(["int16"]));
+    // The keywords are refused where the operation has none, naming it.
+    let refused = run(&["table", "--op", "add", "--initial", "1"]);
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("initial"));
+    let explained = run(&[
+        "explain",
+        "int8",
+        "--policy",
+        "numpy",
+        "--op",
+        "max",
+        "--initial",
+        "300",
+    ]);
+    let said = String::from_utf8_lossy(&explained.stdout);
+    let asked = run(&[
+        "result-type",
+        "--policy",
+        "numpy",
+        "--op",
+        "max",
+        "--initial",
+        "300",
+        "int8",
+    ]);
+    let refusal = String::from_utf8_lossy(&asked.stderr);
+    assert!(
+        !asked.status.success() && said.contains(refusal.trim()),
+        "{said}\n{refusal}"
+    );
+}
+
 #[test]
 fn table_op_cells_are_the_batch_answers() {
     let table = table_is_the_batch_answers(&["--op", "true_divide"], r#""fn": "true_divide""#);

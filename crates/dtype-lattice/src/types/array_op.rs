@@ -425,9 +425,26 @@ const fn takes_initial(op: ArrayOp) -> bool {
     )
 }
 
-impl fmt::Display for ArrayCall {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.op)?;
+impl ArrayCall {
+    /// The call as a program writes it on `arguments`, its keywords after
+    /// them.
+    ///
+    /// ```
+    /// use dtype_lattice::{ArrayCall, ArrayOp, DType};
+    /// let sum = ArrayCall::new(ArrayOp::Sum).with_dtype(DType::Int64).unwrap();
+    /// assert_eq!(sum.written("x"), "sum(x, dtype=int64)");
+    /// assert_eq!(ArrayCall::new(ArrayOp::Max).written("x"), "max(x)");
+    /// ```
+    pub fn written(self, arguments: &str) -> String {
+        let parts: Vec<String> = std::iter::once(arguments.to_owned())
+            .filter(|a| !a.is_empty())
+            .chain(self.keywords())
+            .collect();
+        format!("{}({})", self.op, parts.join(", "))
+    }
+
+    /// The keywords given, as Python writes them.
+    fn keywords(self) -> Vec<String> {
         let mut keywords = Vec::new();
         if let Some(dtype) = self.dtype {
             keywords.push(format!("dtype={dtype}"));
@@ -441,10 +458,19 @@ impl fmt::Display for ArrayCall {
         if let Some(initial) = self.initial() {
             keywords.push(format!("initial={initial}"));
         }
-        if !keywords.is_empty() {
-            write!(f, "({})", keywords.join(", "))?;
+        keywords
+    }
+}
+
+/// The operation's name, and its keywords where any is given
+/// (`sum(dtype=int64)`).
+impl fmt::Display for ArrayCall {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_plain() {
+            write!(f, "{}", self.op)
+        } else {
+            f.write_str(&self.written(""))
         }
-        Ok(())
     }
 }
 

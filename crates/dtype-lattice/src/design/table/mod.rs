@@ -581,9 +581,9 @@ impl Table {
             Question::Array(call) if call.op().family() == Family::Reduction => {
                 let each = self.columns.len() > 1;
                 let asked = if each {
-                    format!("{}(a, dtype=...)", call.op())
+                    call.without_dtype().written("a, dtype=...")
                 } else {
-                    call.to_string()
+                    call.written("a")
                 };
                 let columns = if each {
                     " and dtype= the column's (None: without it, the framework's own choice)"
@@ -591,7 +591,7 @@ impl Table {
                     ""
                 };
                 format!(
-                    "the type {asked} gives, a an array of the row's dtype{columns}; a second \
+                    "the type {asked} gives, with a an array of the row's dtype{columns}; a second \
                      label where it computes in another type"
                 )
             }
