@@ -1,0 +1,480 @@
+"""Recording a NumPy program's operations: its operators and NumPy calls,
+seen in the user's own code.
+
+NumPy has no hook that sees ``x + 1``: its operators are C slots, its
+functions C callables, and replacing them would slow NumPy's own Python
+code, which calls them too. So, as pytest rewrites ``assert`` statements,
+recording rewrites the user's code: the script run by ``python -m
+dtype_lattice promotions`` and every module imported from under the
+recorded roots (by default the script's directory; never the standard
+library, site-packages or dtype-lattice) are compiled from a rewritten
+syntax tree in which
+
+- a binary operator ``a + b`` becomes ``_dl_operator("add", a, b)``,
+  which applies ``+`` exactly as Python would (the right operand's
+  reflected method when the left gives way: ``2 - x``) and notes the call
+  when an operand or the result is a NumPy array or scalar;
+- an augmented assignment ``x += b`` becomes ``x = _dl_inplace("add", x,
+  b)`` (for ``a.b += c`` and ``a[i] += c`` the object and the index are
+  evaluated once, as Python does);
+- a single comparison ``a < b`` becomes ``_dl_operator("less", a, b)``
+  (chained comparisons are left as they are: not recorded);
+- a call ``f(...)`` becomes ``_dl_call(f, ...)``, which calls ``f`` and,
+  when ``f`` is one of NumPy's operations (:data:`FUNCTIONS`: the ufuncs,
+  the reductions, contractions and combinations, by identity) or an
+  array's method of one (``x.sum()``), notes the call.
+
+A note (:class:`Seen`) holds the user's line, the operation, its form, the
+operands as NumPy received them (an array's dtype, a NumPy scalar's, a
+Python scalar's value), the keywords that decide a type (``dtype=``,
+``initial=``) and what NumPy returned: the result's dtype, or the
+exception's class and message. Nothing NumPy computes changes: each helper
+evaluates what the original code did, in the same order, and returns its
+result; an exception propagates unchanged.
+
+Limits, by construction: code outside the recorded roots (a library's own
+NumPy calls, C extensions) is not seen; a module imported before recording
+started keeps its original code; ``eval``/``exec`` of strings is not
+rewritten; an operation reached through ``getattr``, ``functools.partial``
+or a stored bound method is seen where it is called (``_dl_call`` checks
+the callable, not the name). Modules rewritten stay rewritten after
+recording ends (as pytest's do); their helpers then only evaluate.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.abc
+import importlib.machinery
+import operator
+import os
+import sys
+import sysconfig
+import threading
+from collections.abc import Callable, Sequence
+from types import CodeType, ModuleType
+from typing import Any
+
+#: Python's binary operators, by syntax node, with NumPy's name for each
+#: and the function applying it.
+_BINARY: dict[type, tuple[str, Callable[[Any, Any], Any]]] = {
+    ast.Add: ("add", operator.add),
+    ast.Sub: ("subtract", operator.sub),
+    ast.Mult: ("multiply", operator.mul),
+    ast.Div: ("true_divide", operator.truediv),
+    ast.FloorDiv: ("floor_divide", operator.floordiv),
+    ast.Mod: ("remainder", operator.mod),
+    ast.Pow: ("power", operator.pow),
+    ast.MatMult: ("matmul", operator.matmul),
+    ast.BitAnd: ("bitwise_and", operator.and_),
+    ast.BitOr: ("bitwise_or", operator.or_),
+    ast.BitXor: ("bitwise_xor", operator.xor),
+    ast.LShift: ("left_shift", operator.lshift),
+    ast.RShift: ("right_shift", operator.rshift),
+}
+
+_INPLACE: dict[str, Callable[[Any, Any], Any]] = {
+    "add": operator.iadd, "subtract": operator.isub, "multiply": operator.imul,
+    "true_divide": operator.itruediv, "floor_divide": operator.ifloordiv,
+    "remainder": operator.imod, "power": operator.ipow, "matmul": operator.imatmul,
+    "bitwise_and": operator.iand, "bitwise_or": operator.ior,
+    "bitwise_xor": operator.ixor, "left_shift": operator.ilshift,
+    "right_shift": operator.irshift,
+}
+
+_COMPARE: dict[type, tuple[str, Callable[[Any, Any], Any]]] = {
+    ast.Lt: ("less", operator.lt), ast.LtE: ("less_equal", operator.le),
+    ast.Gt: ("greater", operator.gt), ast.GtE: ("greater_equal", operator.ge),
+    ast.Eq: ("equal", operator.eq), ast.NotEq: ("not_equal", operator.ne),
+}
+
+_APPLY: dict[str, Callable[[Any, Any], Any]] = {
+    **{name: apply for name, apply in _BINARY.values()},
+    **{name: apply for name, apply in _COMPARE.values()},
+}
+
+#: Builtins that read their caller's frame (``super()`` its class cell
+#: and first argument): called through a helper they would read the
+#: helper's, so their calls are left as written.
+_FRAME_BOUND = frozenset({"super", "locals", "globals", "vars", "dir", "eval", "exec",
+                          "breakpoint", "__import__"})
+
+#: The names the rewritten code calls; bound in each rewritten module.
+_HELPERS = ("_dl_operator", "_dl_inplace", "_dl_call")
+
+#: NumPy's functions recorded by name: the operations the library models
+#: (its ufuncs are found by type) and the methods of the same names.
+_FUNCTION_NAMES = (
+    "sum", "prod", "cumsum", "cumprod", "mean", "var", "std", "max", "min", "amax",
+    "amin", "argmax", "argmin", "any", "all", "matmul", "dot", "tensordot", "einsum",
+    "where", "clip", "concatenate", "stack", "full_like", "result_type",
+)
+#: NumPy's spellings of the library's names.
+_ALIASES = {"amax": "max", "amin": "min"}
+
+
+class Seen:
+    """One call noted: where, what, on what, and what NumPy gave."""
+
+    __slots__ = ("site", "operation", "form", "operands", "keywords", "result", "error")
+
+    def __init__(self, site: tuple[str, int, str], operation: str, form: str,
+                 operands: list[tuple[str, str, Any]], keywords: dict[str, Any],
+                 result: str | None, error: tuple[str, str] | None) -> None:
+        self.site = site
+        self.operation = operation
+        self.form = form
+        self.operands = operands
+        self.keywords = keywords
+        self.result = result
+        self.error = error
+
+    def key(self) -> tuple:
+        """What identical calls share (to count them)."""
+        return (self.site, self.operation, self.form, tuple(self.operands),
+                tuple(sorted(self.keywords.items())), self.result, self.error)
+
+    def __repr__(self) -> str:
+        outcome = self.result if self.error is None else f"{self.error[0]}: {self.error[1]}"
+        return (f"Seen({self.site[0]}:{self.site[1]} {self.operation}[{self.form}] "
+                f"{self.operands} {self.keywords} -> {outcome})")
+
+
+class _State:
+    """The recording in progress, if any: the calls seen, counted."""
+
+    def __init__(self) -> None:
+        self.active: NumpyRecorder | None = None
+        self.lock = threading.Lock()
+
+
+_state = _State()
+
+
+def _numpy() -> Any:
+    return sys.modules.get("numpy")
+
+
+def _operand(value: Any, np: Any) -> tuple[str, str, Any] | None:
+    """An operand as NumPy receives it: ``("array", dtype, None)``,
+    ``("0d", dtype, None)`` for a 0-d array, ``("scalar", dtype, value)``
+    for a NumPy scalar, ``("python", type, value)`` for a Python bool, int,
+    float or complex; None for anything else (a list, an object)."""
+    if isinstance(value, np.ndarray):
+        return ("0d" if value.ndim == 0 else "array", value.dtype.name, None)
+    if isinstance(value, np.generic):
+        return ("scalar", value.dtype.name, value.item() if value.dtype.kind in "biufc" else None)
+    if type(value) in (bool, int, float, complex):
+        return ("python", type(value).__name__, value)
+    return None
+
+
+def _is_numpy(value: Any, np: Any) -> bool:
+    return isinstance(value, (np.ndarray, np.generic))
+
+
+def _result(value: Any, np: Any) -> str | None:
+    if isinstance(value, (np.ndarray, np.generic)):
+        return str(value.dtype.name)
+    return None
+
+
+def _site() -> tuple[str, int, str]:
+    """The user's line: the frame that called the helper (this function's
+    caller is ``_note``, whose caller is the helper)."""
+    frame = sys._getframe(3)
+    code = frame.f_code
+    return (code.co_filename, frame.f_lineno, getattr(code, "co_qualname", code.co_name))
+
+
+def _note(operation: str, form: str, args: Sequence[Any], keywords: dict[str, Any],
+          result: Any, error: BaseException | None) -> None:
+    recorder = _state.active
+    np = _numpy()
+    if recorder is None or np is None:
+        return
+    operands = [_operand(a, np) for a in args]
+    if any(o is None for o in operands):
+        return
+    if error is None and not any(_is_numpy(a, np) for a in args) \
+            and not _is_numpy(result, np):
+        return
+    kept = {k: v for k, v in keywords.items()
+            if k in ("dtype", "initial") and v is not None}
+    if "dtype" in kept:
+        try:
+            kept["dtype"] = np.dtype(kept["dtype"]).name
+        except TypeError:
+            return
+    failed = None if error is None else (type(error).__name__, str(error))
+    seen = Seen(_site(), operation, form, operands, kept,  # type: ignore[arg-type]
+                None if error is not None else _result(result, np), failed)
+    recorder.add(seen)
+
+
+def _dl_operator(name: str, a: Any, b: Any) -> Any:
+    """``a OP b`` as Python evaluates it, noted."""
+    try:
+        result = _APPLY[name](a, b)
+    except Exception as error:
+        if _state.active is not None:
+            np = _numpy()
+            if np is not None and (_is_numpy(a, np) or _is_numpy(b, np)):
+                _note(name, "operator", (a, b), {}, None, error)
+        raise
+    if _state.active is not None:
+        _note(name, "operator", (a, b), {}, result, None)
+    return result
+
+
+def _dl_inplace(name: str, a: Any, b: Any) -> Any:
+    """``a OP= b`` as Python evaluates it (the new value of the target),
+    noted."""
+    try:
+        result = _INPLACE[name](a, b)
+    except Exception as error:
+        if _state.active is not None:
+            np = _numpy()
+            if np is not None and _is_numpy(a, np):
+                _note(name, "inplace", (a, b), {}, None, error)
+        raise
+    if _state.active is not None:
+        _note(name, "inplace", (a, b), {}, result, None)
+    return result
+
+
+def _operation_of(f: Any, np: Any) -> tuple[str, str, tuple] | None:
+    """The library's name of the operation ``f`` is, its form, and the
+    operand it is bound to (a method's array); None if it is none."""
+    if isinstance(f, np.ufunc):
+        return (f.__name__, "function", ())
+    name = getattr(f, "__name__", None)
+    if name not in _FUNCTION_NAMES:
+        return None
+    owner = getattr(f, "__self__", None)
+    if isinstance(owner, np.ndarray):
+        return (_ALIASES.get(name, name), "method", (owner,))
+    if getattr(np, name, None) is f:
+        return (_ALIASES.get(name, name), "function", ())
+    return None
+
+
+def _dl_call(f: Any, *args: Any, **kwargs: Any) -> Any:
+    """``f(*args, **kwargs)``, noted when ``f`` is one of NumPy's
+    operations."""
+    if _state.active is None:
+        return f(*args, **kwargs)
+    np = _numpy()
+    known = None if np is None else _operation_of(f, np)
+    if known is None:
+        return f(*args, **kwargs)
+    name, form, bound = known
+    operands: tuple = bound + args
+    if name in ("concatenate", "stack") and len(args) >= 1 \
+            and isinstance(args[0], (list, tuple)):
+        operands = tuple(args[0])
+    try:
+        result = f(*args, **kwargs)
+    except Exception as error:
+        _note(name, form, operands, kwargs, None, error)
+        raise
+    _note(name, form, operands, kwargs, result, None)
+    return result
+
+
+# -- the rewriting --------------------------------------------------------------
+
+
+class _Rewriter(ast.NodeTransformer):
+    """The syntax tree of a user's module, its operators and calls routed
+    through the helpers (the module's docstring)."""
+
+    def __init__(self) -> None:
+        self._temporaries = 0
+
+    def _temporary(self) -> str:
+        self._temporaries += 1
+        return f"_dl_t{self._temporaries}"
+
+    @staticmethod
+    def _helper(name: str, node: ast.AST, args: list[ast.expr]) -> ast.Call:
+        call = ast.Call(func=ast.Name(id=name, ctx=ast.Load()), args=args, keywords=[])
+        return ast.copy_location(call, node)
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
+        self.generic_visit(node)
+        name = _BINARY[type(node.op)][0]
+        return self._helper("_dl_operator", node,
+                            [ast.Constant(name), node.left, node.right])
+
+    def visit_Compare(self, node: ast.Compare) -> ast.AST:
+        self.generic_visit(node)
+        if len(node.ops) != 1 or type(node.ops[0]) not in _COMPARE:
+            return node
+        name = _COMPARE[type(node.ops[0])][0]
+        return self._helper("_dl_operator", node,
+                            [ast.Constant(name), node.left, node.comparators[0]])
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Name) and node.func.id in _FRAME_BOUND:
+            return node
+        call = ast.Call(func=ast.Name(id="_dl_call", ctx=ast.Load()),
+                        args=[node.func, *node.args], keywords=node.keywords)
+        return ast.copy_location(call, node)
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> Any:
+        self.generic_visit(node)
+        name = _BINARY[type(node.op)][0]
+        target = node.target
+
+        def inplace(current: ast.expr) -> ast.Call:
+            return self._helper("_dl_inplace", node, [ast.Constant(name), current, node.value])
+
+        if isinstance(target, ast.Name):
+            load = ast.Name(id=target.id, ctx=ast.Load())
+            return ast.copy_location(ast.Assign(targets=[target], value=inplace(load)), node)
+        statements: list[ast.stmt] = []
+        holder = self._temporary()
+        obj = target.value
+        statements.append(ast.Assign(targets=[ast.Name(id=holder, ctx=ast.Store())], value=obj))
+        if isinstance(target, ast.Attribute):
+            def place(ctx: ast.expr_context) -> ast.expr:
+                return ast.Attribute(value=ast.Name(id=holder, ctx=ast.Load()),
+                                     attr=target.attr, ctx=ctx)
+        elif isinstance(target, ast.Subscript):
+            index = self._temporary()
+            statements.append(ast.Assign(targets=[ast.Name(id=index, ctx=ast.Store())],
+                                         value=target.slice))
+
+            def place(ctx: ast.expr_context) -> ast.expr:
+                return ast.Subscript(value=ast.Name(id=holder, ctx=ast.Load()),
+                                     slice=ast.Name(id=index, ctx=ast.Load()), ctx=ctx)
+        else:
+            return node
+        statements.append(ast.Assign(targets=[place(ast.Store())],
+                                     value=inplace(place(ast.Load()))))
+        return [ast.copy_location(s, node) for s in statements]
+
+
+def _imports_at(tree: ast.Module) -> int:
+    """Where the helpers' import goes: after the docstring and any
+    ``from __future__`` imports."""
+    position = 0
+    body = tree.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+            and isinstance(body[0].value.value, str):
+        position = 1
+    while position < len(body) and isinstance(body[position], ast.ImportFrom) \
+            and body[position].module == "__future__":  # type: ignore[attr-defined]
+        position += 1
+    return position
+
+
+def rewrite(source: str | bytes, filename: str) -> CodeType:
+    """``source`` compiled as recording runs it (the module's docstring)."""
+    tree = ast.parse(source, filename)
+    tree = _Rewriter().visit(tree)
+    helpers = ast.ImportFrom(module=__name__, names=[ast.alias(name=h) for h in _HELPERS],
+                             level=0)
+    tree.body.insert(_imports_at(tree), helpers)
+    ast.fix_missing_locations(tree)
+    return compile(tree, filename, "exec", dont_inherit=True)
+
+
+def _excluded() -> tuple[str, ...]:
+    """The directories never rewritten: the standard library, the
+    installed packages, dtype-lattice itself."""
+    paths = sysconfig.get_paths()
+    places = {paths.get(key) for key in ("stdlib", "platstdlib", "purelib", "platlib")}
+    places.add(os.path.dirname(os.path.abspath(__file__)))
+    return tuple(os.path.join(os.path.abspath(p), "") for p in places if p)
+
+
+class _Loader(importlib.machinery.SourceFileLoader):
+    """A user's module, compiled rewritten (never from a cached ``.pyc``:
+    the rewritten code is not written back)."""
+
+    def source_to_code(self, data: Any, path: Any, *, _optimize: int = -1) -> CodeType:  # type: ignore[override]
+        return rewrite(data, path)
+
+    def get_code(self, fullname: str) -> CodeType:
+        path = self.get_filename(fullname)
+        return rewrite(self.get_data(path), path)
+
+
+class _Finder(importlib.abc.MetaPathFinder):
+    """Finds the modules under the recorded roots and gives them
+    :class:`_Loader`."""
+
+    def __init__(self, roots: Sequence[str]) -> None:
+        self.roots = tuple(os.path.join(os.path.abspath(r), "") for r in roots)
+        self.excluded = _excluded()
+
+    def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        origin = getattr(spec, "origin", None)
+        if spec is None or not origin or not origin.endswith(".py"):
+            return None
+        origin = os.path.abspath(origin)
+        if not origin.startswith(self.roots) or origin.startswith(self.excluded):
+            return None
+        spec.loader = _Loader(fullname, origin)
+        return spec
+
+
+class NumpyRecorder:
+    """A recording: the calls seen (``calls``: each :class:`Seen` with its
+    count) while it is active. Made by :func:`start`, ended by
+    :meth:`stop`."""
+
+    def __init__(self, roots: Sequence[str]) -> None:
+        self.calls: dict[tuple, tuple[Seen, int]] = {}
+        self._finder = _Finder(roots)
+
+    def add(self, seen: Seen) -> None:
+        key = seen.key()
+        with _state.lock:
+            known = self.calls.get(key)
+            self.calls[key] = (seen, 1 if known is None else known[1] + 1)
+
+    def stop(self) -> None:
+        """Ends recording: the import hook leaves ``sys.meta_path`` and the
+        helpers stop noting. Idempotent."""
+        try:
+            sys.meta_path.remove(self._finder)
+        except ValueError:
+            pass
+        if _state.active is self:
+            _state.active = None
+
+
+def start(roots: Sequence[str]) -> NumpyRecorder:
+    """Starts recording the modules under ``roots`` imported from now on
+    (and code compiled with :func:`rewrite`). One recording at a time."""
+    if _state.active is not None:
+        raise RuntimeError("NumPy calls are already being recorded: end that recording first")
+    recorder = NumpyRecorder(roots)
+    sys.meta_path.insert(0, recorder._finder)
+    _state.active = recorder
+    return recorder
+
+
+def run_script(path: str, module: ModuleType | None = None) -> dict[str, Any]:
+    """Runs the script at ``path`` rewritten, as ``__main__`` (as runpy
+    would: the caller sets ``sys.argv`` and ``sys.path``)."""
+    with open(path, "rb") as source:
+        code = rewrite(source.read(), path)
+    namespace: dict[str, Any] = {"__name__": "__main__", "__file__": path,
+                                 "__builtins__": __builtins__, "__package__": None,
+                                 "__spec__": None, "__loader__": None}
+    main = module if module is not None else ModuleType("__main__")
+    main.__dict__.update(namespace)
+    saved = sys.modules.get("__main__")
+    sys.modules["__main__"] = main
+    try:
+        exec(code, main.__dict__)
+    finally:
+        if saved is not None:
+            sys.modules["__main__"] = saved
+    return main.__dict__

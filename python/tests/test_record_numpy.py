@@ -1,0 +1,182 @@
+"""Recording a NumPy program through its rewritten source
+(``dtype_lattice._record_numpy``): what it notes is what NumPy did, at the
+user's lines, and the rewritten program computes what the original does.
+"""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from dtype_lattice import _record_numpy as recording
+
+PROGRAM = """\
+import numpy as np
+import helper
+
+class Holder:
+    def __init__(self, values):
+        super().__init__()
+        self.values = values
+
+calls = []
+def index():
+    calls.append(1)
+    return 0
+
+x = np.arange(4, dtype=np.int8)
+y = x + 1
+z = 2 - x
+mask = x < 3
+holder = Holder(np.ones(3, np.int16))
+holder.values += 2
+holder.values[index()] += 1
+out = np.add(x, np.float32(1.5))
+total = x.sum()
+mean = np.mean(x.astype(np.float16))
+joined = np.concatenate([x, y])
+try:
+    x + 300
+except OverflowError as error:
+    refusal = str(error)
+scaled = helper.scale(x)
+results = [y, z, mask, holder.values, out, total, mean, joined, scaled, len(calls)]
+"""
+
+HELPER = """\
+def scale(x):
+    y = x * 2.5
+    y /= 2
+    return y.max()
+"""
+
+# The line of each operation in PROGRAM and HELPER that completes (the
+# refused x + 300, line 26, is checked apart).
+LINES = {
+    ("program", "add", "operator"): 15,
+    ("program", "subtract", "operator"): 16,
+    ("program", "less", "operator"): 17,
+    ("program", "add", "inplace"): 19,
+    ("program", "add", "function"): 21,
+    ("program", "sum", "method"): 22,
+    ("program", "mean", "function"): 23,
+    ("program", "concatenate", "function"): 24,
+    ("helper", "multiply", "operator"): 2,
+    ("helper", "true_divide", "inplace"): 3,
+    ("helper", "max", "method"): 4,
+}
+
+
+@pytest.fixture
+def program(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "program.py").write_text(PROGRAM)
+    (tmp_path / "helper.py").write_text(HELPER)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield tmp_path
+    sys.modules.pop("helper", None)
+
+
+def run_plain(path: Path) -> dict:
+    namespace: dict = {"__name__": "__main__"}
+    exec(compile(path.read_text(), str(path), "exec"), namespace)
+    return namespace
+
+
+def same(a: object, b: object) -> bool:
+    if isinstance(a, (np.ndarray, np.generic)):
+        return isinstance(b, type(a)) and a.dtype == b.dtype \
+            and np.array_equal(a, b)  # type: ignore[arg-type]
+    return a == b
+
+
+def test_the_rewritten_program_computes_what_the_original_does(program: Path) -> None:
+    recorder = recording.start([str(program)])
+    try:
+        recorded = recording.run_script(str(program / "program.py"))
+    finally:
+        recorder.stop()
+    sys.modules.pop("helper", None)
+    plain = run_plain(program / "program.py")
+    assert len(recorded["results"]) == len(plain["results"])
+    for got, want in zip(recorded["results"], plain["results"]):
+        assert same(got, want), (got, want)
+    # a[index()] += 1 evaluates index() once, as Python does.
+    assert recorded["results"][-1] == plain["results"][-1] == 1
+    assert recorded["refusal"] == plain["refusal"]
+
+
+def test_each_call_is_noted_at_the_users_line_with_what_numpy_returned(
+        program: Path) -> None:
+    recorder = recording.start([str(program)])
+    try:
+        namespace = recording.run_script(str(program / "program.py"))
+    finally:
+        recorder.stop()
+    seen = [s for s, _ in recorder.calls.values()]
+    where = {(Path(s.site[0]).stem, s.operation, s.form): s for s in seen if s.error is None}
+    lines = {(Path(s.site[0]).stem, s.operation, s.form, s.site[1]) for s in seen}
+    for (stem, operation, form), line in LINES.items():
+        assert (stem, operation, form, line) in lines, f"{stem}:{line} {operation}: {seen}"
+    # holder.values[index()] += 1, on the line after holder.values += 2.
+    assert ("program", "add", "inplace", 20) in lines
+    # The results are NumPy's own, read from what it returned.
+    y, z, mask = namespace["y"], namespace["z"], namespace["mask"]
+    assert where[("program", "add", "operator")].result == y.dtype.name
+    assert where[("program", "subtract", "operator")].result == z.dtype.name
+    assert where[("program", "subtract", "operator")].operands[0] == ("python", "int", 2)
+    assert where[("program", "less", "operator")].result == mask.dtype.name
+    assert where[("program", "add", "function")].operands[1] == ("scalar", "float32", 1.5)
+    assert where[("program", "add", "function")].result == namespace["out"].dtype.name
+    assert where[("program", "sum", "method")].result == namespace["total"].dtype.name
+    assert where[("program", "mean", "function")].result == namespace["mean"].dtype.name
+    assert where[("program", "concatenate", "function")].operands == [
+        ("array", "int8", None), ("array", "int8", None)]
+    # The refusal is NumPy's, with its message.
+    refused = [s for s in seen if s.error is not None]
+    assert [(s.operation, s.error) for s in refused] == [
+        ("add", ("OverflowError", namespace["refusal"]))]
+    assert refused[0].operands[1] == ("python", "int", 300)
+
+
+def test_recording_ends_with_the_block_errors_included(program: Path) -> None:
+    (program / "failing.py").write_text("import numpy as np\nnp.arange(3) + 1\nraise ValueError('x')\n")
+    before = list(sys.meta_path)
+    recorder = recording.start([str(program)])
+    with pytest.raises(ValueError):
+        try:
+            recording.run_script(str(program / "failing.py"))
+        finally:
+            recorder.stop()
+    assert sys.meta_path == before
+    assert recording._state.active is None
+    assert len(recorder.calls) == 1
+    # A second recording may start; calls made now are not noted by the first.
+    again = recording.start([str(program)])
+    again.stop()
+    assert len(recorder.calls) == 1
+
+
+def test_code_outside_the_roots_is_not_rewritten(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    inside, outside = tmp_path / "inside", tmp_path / "outside"
+    inside.mkdir()
+    outside.mkdir()
+    (outside / "library.py").write_text("def twice(x):\n    return x * 2\n")
+    (inside / "main.py").write_text(textwrap.dedent("""\
+        import numpy as np
+        import library
+        result = library.twice(np.ones(2, np.int8)) + 1
+    """))
+    monkeypatch.syspath_prepend(str(outside))
+    recorder = recording.start([str(inside)])
+    try:
+        recording.run_script(str(inside / "main.py"))
+    finally:
+        recorder.stop()
+        sys.modules.pop("library", None)
+    operations = sorted((s.operation, Path(s.site[0]).name) for s, _ in recorder.calls.values())
+    assert operations == [("add", "main.py")]
