@@ -114,25 +114,30 @@ _ALIASES = {"amax": "max", "amin": "min"}
 
 
 class Seen:
-    """One call noted: where, what, on what, and what NumPy gave."""
+    """One call noted: where, what, on what, and what NumPy gave. Operands
+    are ``(kind, dtype name, value)``: ``("array", "int8", None)``, ``("0d",
+    "int8", None)`` for a 0-d array, ``("scalar", "float32", 1.5)`` for a
+    NumPy scalar, ``("python", "int", 300)`` for a Python bool, int, float
+    or complex."""
 
     __slots__ = ("site", "operation", "form", "operands", "keywords", "result", "error")
 
-    def __init__(self, site: tuple[str, int, str], operation: str, form: str,
-                 operands: list[tuple[str, str, Any]], keywords: dict[str, Any],
-                 result: str | None, error: tuple[str, str] | None) -> None:
-        self.site = site
-        self.operation = operation
-        self.form = form
-        self.operands = operands
-        self.keywords = keywords
-        self.result = result
-        self.error = error
-
-    def key(self) -> tuple:
-        """What identical calls share (to count them)."""
-        return (self.site, self.operation, self.form, tuple(self.operands),
-                tuple(sorted(self.keywords.items())), self.result, self.error)
+    def __init__(self, key: tuple, values: list[Any], objects: tuple) -> None:
+        (_, instruction), operation, form, operands, keywords, _, error = key
+        code, dtypes, result = objects
+        self.site: tuple[str, int, str] = (
+            code.co_filename, _line(code, instruction),
+            getattr(code, "co_qualname", code.co_name))
+        self.operation: str = operation
+        self.form: str = form
+        scalars = iter(values)
+        self.operands: list[tuple[str, str, Any]] = [
+            (kind, dtype if isinstance(dtype, str) else dtype.name,
+             next(scalars) if kind in ("scalar", "python") else None)
+            for (kind, _, _), dtype in zip(operands, dtypes)]
+        self.keywords: dict[str, Any] = dict(keywords)
+        self.result: str | None = None if result is None else result.name
+        self.error: tuple[str, str] | None = error
 
     def __repr__(self) -> str:
         outcome = self.result if self.error is None else f"{self.error[0]}: {self.error[1]}"
@@ -140,8 +145,16 @@ class Seen:
                 f"{self.operands} {self.keywords} -> {outcome})")
 
 
+def _line(code: CodeType, instruction: int) -> int:
+    """The line of the instruction at offset ``instruction`` of ``code``."""
+    for start, end, line in code.co_lines():
+        if start <= instruction < end and line is not None:
+            return line
+    return code.co_firstlineno
+
+
 class _State:
-    """The recording in progress, if any: the calls seen, counted."""
+    """The recording in progress, if any."""
 
     def __init__(self) -> None:
         self.active: NumpyRecorder | None = None
@@ -150,66 +163,109 @@ class _State:
 
 _state = _State()
 
+_PYTHON_SCALARS = frozenset({bool, int, float, complex})
+
+#: The largest finite float16 and float32.
+_FLOAT16_MAX, _FLOAT32_MAX = 65504.0, 3.4028234663852886e38
+
+
+def _size(value: Any) -> Any:
+    """What of a scalar's value a type can depend on (NumPy 1 chose the
+    smallest type holding it): a bool itself, an int's sign and bytes, a
+    float's (or complex's larger part's) range: float16's, float32's,
+    beyond, or not finite. Calls are counted by it, so that a loop's
+    changing values make one entry, not one per value, and keep the
+    first value seen as their example."""
+    kind = type(value)
+    if kind is bool or value is None:
+        return value
+    if kind is int:
+        return (value < 0, (value.bit_length() + 7) // 8)
+    if kind is complex:
+        value = max(abs(value.real), abs(value.imag))
+    magnitude = abs(value)
+    if magnitude != magnitude or magnitude == float("inf"):
+        return "nonfinite"
+    return 16 if magnitude <= _FLOAT16_MAX else 32 if magnitude <= _FLOAT32_MAX else 64
+
 
 def _numpy() -> Any:
     return sys.modules.get("numpy")
-
-
-def _operand(value: Any, np: Any) -> tuple[str, str, Any] | None:
-    """An operand as NumPy receives it: ``("array", dtype, None)``,
-    ``("0d", dtype, None)`` for a 0-d array, ``("scalar", dtype, value)``
-    for a NumPy scalar, ``("python", type, value)`` for a Python bool, int,
-    float or complex; None for anything else (a list, an object)."""
-    if isinstance(value, np.ndarray):
-        return ("0d" if value.ndim == 0 else "array", value.dtype.name, None)
-    if isinstance(value, np.generic):
-        return ("scalar", value.dtype.name, value.item() if value.dtype.kind in "biufc" else None)
-    if type(value) in (bool, int, float, complex):
-        return ("python", type(value).__name__, value)
-    return None
 
 
 def _is_numpy(value: Any, np: Any) -> bool:
     return isinstance(value, (np.ndarray, np.generic))
 
 
-def _result(value: Any, np: Any) -> str | None:
-    if isinstance(value, (np.ndarray, np.generic)):
-        return str(value.dtype.name)
-    return None
-
-
-def _site() -> tuple[str, int, str]:
-    """The user's line: the frame that called the helper (this function's
-    caller is ``_note``, whose caller is the helper)."""
-    frame = sys._getframe(3)
-    code = frame.f_code
-    return (code.co_filename, frame.f_lineno, getattr(code, "co_qualname", code.co_name))
-
-
 def _note(operation: str, form: str, args: Sequence[Any], keywords: dict[str, Any],
           result: Any, error: BaseException | None) -> None:
+    """Counts the call, if a recording is active and it is NumPy's: an
+    operand or the result a NumPy array or scalar, every operand one NumPy
+    types (not a list or an object). Called by the helpers only: the
+    user's line is two frames up. The hot path of a recording: names and
+    lines are found when the recording is read."""
     recorder = _state.active
-    np = _numpy()
+    np = sys.modules.get("numpy")
     if recorder is None or np is None:
         return
-    operands = [_operand(a, np) for a in args]
-    if any(o is None for o in operands):
-        return
-    if error is None and not any(_is_numpy(a, np) for a in args) \
-            and not _is_numpy(result, np):
-        return
-    kept = {k: v for k, v in keywords.items()
-            if k in ("dtype", "initial") and v is not None}
-    if "dtype" in kept:
-        try:
-            kept["dtype"] = np.dtype(kept["dtype"]).name
-        except TypeError:
+    ndarray, generic = np.ndarray, np.generic
+    # The key holds the ids of the code and dtype objects, not the objects:
+    # hashing a module's code object hashes its bytecode (microseconds), and
+    # a dtype's hash is computed on each call. The first call's entry keeps
+    # the objects, so no id is reused while the recording lasts.
+    operands = []
+    dtypes = []
+    values: list[Any] = []
+    numpy_seen = False
+    for value in args:
+        if isinstance(value, ndarray):
+            dtype = value.dtype
+            operands.append(("0d" if value.ndim == 0 else "array", id(dtype), None))
+            numpy_seen = True
+        elif isinstance(value, generic):
+            dtype = value.dtype
+            item = value.item() if dtype.kind in "biufc" else None
+            operands.append(("scalar", id(dtype), _size(item)))
+            values.append(item)
+            numpy_seen = True
+        elif type(value) in _PYTHON_SCALARS:
+            dtype = type(value).__name__
+            operands.append(("python", dtype, _size(value)))
+            values.append(value)
+        else:
             return
+        dtypes.append(dtype)
+    returned = result.dtype if isinstance(result, (ndarray, generic)) else None
+    if not numpy_seen and returned is None:
+        return
+    kept: tuple = ()
+    if keywords:
+        chosen = []
+        for name in ("dtype", "initial"):
+            given = keywords.get(name)
+            if given is None:
+                continue
+            if name == "dtype":
+                try:
+                    given = np.dtype(given).name
+                except TypeError:
+                    return
+            chosen.append((name, given))
+        kept = tuple(chosen)
     failed = None if error is None else (type(error).__name__, str(error))
-    seen = Seen(_site(), operation, form, operands, kept,  # type: ignore[arg-type]
-                None if error is not None else _result(result, np), failed)
-    recorder.add(seen)
+    # The instruction, not the line: a frame's line number is decoded from
+    # its code's line table on each read, the instruction's offset is a
+    # field (the line is found once, when the recording is read).
+    frame = sys._getframe(2)
+    code = frame.f_code
+    key = ((id(code), frame.f_lasti), operation, form, tuple(operands), kept, id(returned),
+           failed)
+    counts = recorder._counts()
+    known = counts.get(key)
+    if known is None:
+        counts[key] = [1, values, (code, dtypes, returned)]
+    else:
+        known[0] += 1
 
 
 def _dl_operator(name: str, a: Any, b: Any) -> Any:
@@ -424,19 +480,46 @@ class _Finder(importlib.abc.MetaPathFinder):
 
 
 class NumpyRecorder:
-    """A recording: the calls seen (``calls``: each :class:`Seen` with its
-    count) while it is active. Made by :func:`start`, ended by
-    :meth:`stop`."""
+    """A recording: the calls seen while it is active, counted. Made by
+    :func:`start`, ended by :meth:`stop`."""
 
     def __init__(self, roots: Sequence[str]) -> None:
-        self.calls: dict[tuple, tuple[Seen, int]] = {}
+        # Per thread, each call's key: its count and its scalars' first
+        # values. Each thread counts in its own dictionary, so that noting
+        # a call takes no lock; each dictionary is listed here once, so
+        # that a thread's calls outlive it.
+        self._local = threading.local()
+        self._tables: list[dict[tuple, list]] = []
         self._finder = _Finder(roots)
 
-    def add(self, seen: Seen) -> None:
-        key = seen.key()
+    def _counts(self) -> dict[tuple, list]:
+        """The calling thread's counts."""
+        try:
+            return self._local.counts  # type: ignore[no-any-return]
+        except AttributeError:
+            counts: dict[tuple, list] = {}
+            self._local.counts = counts
+            with _state.lock:
+                self._tables.append(counts)
+            return counts
+
+    @property
+    def calls(self) -> dict[tuple, tuple[Seen, int]]:
+        """Each distinct call seen (:class:`Seen`) with how many times."""
         with _state.lock:
-            known = self.calls.get(key)
-            self.calls[key] = (seen, 1 if known is None else known[1] + 1)
+            counted = [item for table in self._tables for item in list(table.items())]
+        calls: dict[tuple, tuple[Seen, int]] = {}
+        for key, (count, values, objects) in counted:
+            seen = Seen(key, values, objects)
+            # Keys whose dtypes are named alike (two dtype objects of one
+            # name) count as one call.
+            named = (seen.site, seen.operation, seen.form,
+                     tuple((kind, dtype, size) for (kind, dtype, _), (_, _, size)
+                           in zip(seen.operands, key[3])),
+                     tuple(seen.keywords.items()), seen.result, seen.error)
+            known = calls.get(named)
+            calls[named] = (known[0], known[1] + count) if known else (seen, count)
+        return calls
 
     def stop(self) -> None:
         """Ends recording: the import hook leaves ``sys.meta_path`` and the
