@@ -213,8 +213,8 @@ def _note(operation: str, form: str, args: Sequence[Any], keywords: dict[str, An
     # hashing a module's code object hashes its bytecode (microseconds), and
     # a dtype's hash is computed on each call. The first call's entry keeps
     # the objects, so no id is reused while the recording lasts.
-    operands = []
-    dtypes = []
+    operands: list[tuple[str, Any, Any]] = []
+    dtypes: list[Any] = []
     values: list[Any] = []
     numpy_seen = False
     for value in args:
@@ -495,7 +495,7 @@ class NumpyRecorder:
     def _counts(self) -> dict[tuple, list]:
         """The calling thread's counts."""
         try:
-            return self._local.counts  # type: ignore[no-any-return]
+            return self._local.counts
         except AttributeError:
             counts: dict[tuple, list] = {}
             self._local.counts = counts
