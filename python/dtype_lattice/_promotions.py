@@ -275,8 +275,11 @@ class Recording:
                 module = importlib.import_module(f".{RECORDABLE[name][0]}", __package__)
                 try:
                     recorders.append(module.start())
-                except (ImportError, RuntimeError) as err:
-                    if imported:  # the program's own framework: its error
+                except Exception as err:
+                    # A framework the program imported: its error. One only
+                    # installed (that fails to import, a JAX release not
+                    # checked) is passed over for the others.
+                    if imported:
                         raise
                     failures.append(f"{name}: {err}")
         except BaseException:

@@ -117,7 +117,9 @@ def operations(torch: Any) -> dict[Any, tuple[str, str, bool]]:
         add(name, ("max_min", name, False))
     for name, op in _CONTRACTIONS.items():
         add(name, ("contraction", op, False))
-    add("where", ("where", "where", False))
+    add("where", ("where", "where", False), methods=False)
+    # `x.where(condition, y)`: the tensor first, the condition second.
+    add("where", ("where_method", "where", False), functions=False)
     for name in ("clamp", "clip", "clamp_", "clip_"):
         add(name, ("clip", "clip", False))
     for name, op in _SEQUENCES.items():
@@ -202,12 +204,10 @@ class Recorder:
                 return op, list(rest)
             pair = list(args[:2])
             return op, pair[::-1] if reflected else pair
-        if kind == "where":
+        if kind in ("where", "where_method"):
             # The condition chooses; the two values promote (as JAX records).
-            values = list(args[1:3]) if len(args) >= 3 else [args[0], *args[2:3]]
-            if len(values) < 2:
-                return None
-            return op, values
+            values = list(args[1:3]) if kind == "where" else [args[0], *args[2:3]]
+            return (op, values) if len(values) == 2 else None
         if kind == "clip":
             bounds = [*args[1:3], kwargs.get("min"), kwargs.get("max")]
             return op, [args[0], *(b for b in bounds if b is not None)]

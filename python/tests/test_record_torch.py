@@ -87,6 +87,7 @@ def program() -> dict[str, Any]:
     out["mean"] = f16.mean()  # mean
     out["matmul"] = f32 @ f32  # matmul
     out["where"] = torch.where(flags, x8, 2.5)  # where
+    out["where_method"] = x8.where(flags, i32)  # where method
     out["clamp"] = torch.clamp(i32, min=0.5)  # clamp
     out["cat"] = torch.cat([x8, i32])  # cat
     out["unmodelled"] = torch.nn.functional.relu(f32)
@@ -95,7 +96,7 @@ def program() -> dict[str, Any]:
 
 MARKERS = ("mixed signs", "zero-dim int", "zero-dim float", "python float", "reflected",
            "in place", "true divide", "floor divide", "comparison", "maximum", "sum of bools",
-           "sum with dtype", "mean", "matmul", "where", "clamp", "cat")
+           "sum with dtype", "mean", "matmul", "where", "where method", "clamp", "cat")
 
 # Python's scalars as the library stands them in (`py:float` is 2.0).
 PYTHON = {"b": True, "i": 2, "u": 2, "f": 2.0, "c": 2j}
