@@ -32,8 +32,9 @@ promotion), or the exception it raised; the site is the user's line
 Limits: torch function modes are per thread, so only the thread that
 entered the block is recorded (JAX's recording is process-wide); code run
 by ``torch.compile`` is traced by Dynamo, whose graphs then run without
-calling Python, so its calls are counted (:attr:`Recorder.compiled`) and
-named in the report rather than recorded as if eager; dtypes the library
+the user's lines (as generated code, ``<eval_with_key>``, or none in
+Python), so its calls are counted (:attr:`Recorder.compiled`) and named in
+the report rather than recorded as if eager; dtypes the library
 does not know (quantized types) are skipped and counted.
 """
 
@@ -73,6 +74,9 @@ _CONTRACTIONS = {"matmul": "matmul", "mm": "matmul", "bmm": "matmul", "dot": "do
                  "tensordot": "tensordot", "einsum": "einsum"}
 _SEQUENCES = {"cat": "concatenate", "concat": "concatenate", "concatenate": "concatenate",
               "stack": "stack"}
+
+# The file name of the Python code torch.fx generates for a graph.
+_GENERATED = "<eval_with_key>"
 
 # The operations whose answer is bool: recorded with the type they compare in.
 _COMPARISONS = frozenset({"equal", "not_equal", "less", "less_equal", "greater",
@@ -146,7 +150,8 @@ class Recorder:
         self._sites = Sites(package_dirs(torch))
         self.calls: dict[tuple[Site, Payload], int] = {}
         self.skipped = 0
-        #: Calls of modelled operations seen while ``torch.compile`` traced.
+        #: Calls of modelled operations seen while ``torch.compile`` traced,
+        #: or made by the code of its graphs.
         self.compiled = 0
         self._mode: Any = None
 
@@ -268,11 +273,17 @@ class Recorder:
                 or (refusal is None and result is None):
             self.skipped += 1
             return
+        site = self._sites.site(self._sites.user_frame(caller))
+        if site[0].startswith(_GENERATED):
+            # A compiled graph run as generated Python (torch.compile's
+            # eager backends): no line of the user's to show.
+            self.compiled += 1
+            return
         error = None if refusal is None else (type(refusal).__name__, str(refusal))
         read = tuple(typed for typed, _ in operands)
         zero_dim = tuple(i for i, (_, zero) in enumerate(operands) if zero)
         payload = (name, read, result, error, (), (dtype, None), zero_dim)
-        key = (self._sites.site(self._sites.user_frame(caller)), payload)
+        key = (site, payload)
         self.calls[key] = self.calls.get(key, 0) + 1
 
     def stop(self) -> None:

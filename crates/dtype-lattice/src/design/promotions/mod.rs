@@ -479,7 +479,7 @@ impl Promotions {
     /// use dtype_lattice::design::promotions::Promotions;
     /// let report = Promotions::new([], &[]).with_compiled(3);
     /// assert_eq!(report.to_json()["compiled"], 3);
-    /// assert!(report.to_string().contains("3 calls traced by torch.compile were not recorded"));
+    /// assert!(report.to_string().contains("3 calls made under torch.compile were not recorded"));
     /// ```
     pub fn with_compiled(self, calls: u64) -> Promotions {
         Promotions {

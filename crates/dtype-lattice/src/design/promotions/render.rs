@@ -194,7 +194,7 @@ impl fmt::Display for Promotions {
             let traced = plural(self.compiled, "call", "calls");
             write!(
                 f,
-                "; {traced} traced by torch.compile were not recorded (compiled code \
+                "; {traced} made under torch.compile were not recorded (compiled code \
                  promotes as its compiler decides: run it eagerly, or under \
                  torch.compiler.disable, to record them)"
             )?;

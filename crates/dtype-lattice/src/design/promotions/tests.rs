@@ -495,3 +495,16 @@ fn calls_of_two_frameworks_at_one_line_stay_apart() {
         .collect();
     assert!(implicit.contains(&("jax", true)) && implicit.contains(&("torch", false)));
 }
+
+#[test]
+fn a_dtype_the_ported_to_framework_lacks_is_its_refusal() {
+    // torch.ones(2, dtype=torch.complex128) + torch.ones(2, dtype=torch.complex128) -> complex128;
+    // MLX has no complex128 (`mlx.core` has no attribute `complex128`).
+    let c128 = strong(Complex128);
+    let call = torch_call(7, "add", &[c128, c128], vec![], Complex128);
+    let report = Promotions::new([call], &PolicySpec::parse_list("mlx").unwrap());
+    let answer = &report.entries[0].compared[0];
+    assert!(answer.fails() && answer.differs);
+    assert_eq!(answer.reference, Ok(c128));
+    assert!(report.entries[0].differs());
+}
