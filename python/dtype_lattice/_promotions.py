@@ -12,6 +12,7 @@ import json
 import linecache
 import os
 import sys
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from html import escape
 from typing import Any
@@ -288,6 +289,10 @@ class Recording:
             raise
         if not recorders:
             raise RuntimeError("no framework could be recorded (" + "; ".join(failures) + ")")
+        for failure in failures:
+            # Its calls will be missing from the report: say so now.
+            warnings.warn(f"dtype_lattice.record() does not record {failure}",
+                          RuntimeWarning, stacklevel=2)
         self._report = Promotions(self._compare, recorders)
         return self._report
 

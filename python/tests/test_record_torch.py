@@ -379,3 +379,18 @@ def test_a_program_mixing_jax_and_pytorch_gets_one_report() -> None:
     assert sorted(report.data["frameworks"]) == ["jax", "torch"]
     by_line = {e["site"]["line"]: e["framework"] for e in report}
     assert by_line == {line_of("torch half"): "torch", line_of("jax half"): "jax"}
+
+
+def test_an_installed_framework_that_cannot_be_recorded_is_named(tmp_path: Path) -> None:
+    """With nothing imported, the command starts a recorder per installed
+    framework; one that cannot start (a JAX release recording was not
+    checked against) is named in a warning, and the others record."""
+    (tmp_path / "model.py").write_text(SCRIPT, encoding="utf-8")
+    unchecked_jax = ("import sys; from dtype_lattice import _record; _record.CHECKED.clear(); "
+                     "from dtype_lattice.__main__ import main; "
+                     "sys.exit(main(['promotions', 'model.py', '--format', 'json']))")
+    done = subprocess.run([sys.executable, "-c", unchecked_jax], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "RuntimeWarning: dtype_lattice.record() does not record jax:" in done.stderr
+    assert json.loads(done.stdout)["frameworks"] == ["torch"]
