@@ -1,7 +1,10 @@
 """``python -m dtype_lattice``: the package's command line.
 
 ``promotions SCRIPT [ARGS...]`` runs a Python script under
-``dtype_lattice.record()`` and prints the promotions JAX made in it.
+``dtype_lattice.record()`` and prints the promotions JAX and PyTorch made
+in it: before the script runs, nothing is imported yet, so every installed
+framework that can be recorded is (``Recording``), and the script's calls
+are recorded in whichever it uses.
 """
 
 from __future__ import annotations
@@ -24,15 +27,16 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     promotions = commands.add_parser(
         "promotions",
-        help="run a Python script and report the dtype promotions JAX made in it",
+        help="run a Python script and report the dtype promotions JAX or PyTorch made in it",
         description=(
             "Runs SCRIPT with ARGS (as `python SCRIPT ARGS...` would, its own "
-            "sys.argv) while recording every promotion JAX makes, eager or traced, "
-            "and prints the report: each line of the script that promotes, the "
-            "operation and its operands, JAX's result, whether it is an implicit "
-            "promotion (one jax_numpy_dtype_promotion='strict' refuses), the design "
-            "criteria it violates, and the compared policies' answers; riskiest "
-            "first. The options below may come before or after the script; the "
+            "sys.argv) while recording every promotion JAX (eager or traced) and "
+            "PyTorch (eager) make, whichever are installed, and prints the report: "
+            "each line of the script that promotes, the framework, the operation "
+            "and its operands, the framework's result, whether it is an implicit "
+            "promotion (one jax_numpy_dtype_promotion='strict' refuses; JAX's calls), "
+            "the design criteria it violates, and the compared policies' answers, "
+            "each operand handed over as a port would; riskiest first. The options below may come before or after the script; the "
             "script gets every other argument, and everything after `--`."),
         epilog=(
             "Policies for --compare: any name `dtype-lattice --policy` takes "
@@ -114,12 +118,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as err:
         sub.error(f"--compare: {err}")
     try:
-        # Before the script runs: a recording that cannot start (no JAX, a
-        # JAX release it was not checked against) is the command's error,
-        # not the script's.
+        # Before the script runs: a recording that cannot start (neither JAX
+        # nor PyTorch installed, a JAX release it was not checked against)
+        # is the command's error, not the script's.
         report = recording.__enter__()
-    except (ImportError, RuntimeError) as err:
+    except Exception as err:  # noqa: BLE001 - whatever stops it, exit 2 naming it
         sub.error(f"cannot record {options.script}: {err}")
+        raise  # not reached: error() exits
     status, failure = 0, None
     path = os.path.abspath(options.script)
     saved_argv, saved_path = sys.argv, list(sys.path)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import linecache
 import os
+import sys
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from html import escape
 from typing import Any
@@ -40,15 +42,19 @@ def _file(name: str) -> str:
 
 
 def _calls(recorder: Any) -> list[tuple]:
-    """The recorder's calls as the library's ``promotions`` reads them."""
+    """A recorder's calls as the library's ``promotions`` reads them. Each
+    recorder (``_record`` for JAX, ``_record_torch`` for PyTorch) keys its
+    calls by ``(site, payload)``, the payload ``(operation, operands,
+    result, refusal, settings, keywords)`` and, for a framework with 0-d
+    tensors, the positions of those; it names its ``framework`` and reads
+    its settings (``settings_of``)."""
     out = []
-    for ((file, line, function), (name, operands, result, error, settings, keywords)), count \
-            in list(recorder.calls.items()):
-        x64, strict, mode = settings
+    framework = recorder.framework
+    for ((file, line, function), payload), count in list(recorder.calls.items()):
+        name, operands, result, error, settings, keywords, *zero_dim = payload
         out.append((_file(file), line, function, linecache.getline(file, line).strip(),
-                    name, list(operands), result, error,
-                    {"x64": x64, "strict": strict, "explicit_x64_dtypes": mode}, count,
-                    keywords))
+                    name, list(operands), result, error, recorder.settings_of(settings), count,
+                    keywords, (framework, list(zero_dim[0]) if zero_dim else [])))
     return out
 
 
@@ -67,19 +73,24 @@ class Promotions:
     compared policy are left out (``filter(noops=True)`` shows them).
     """
 
-    def __init__(self, compare: list[str], recorder: Any = None) -> None:
+    def __init__(self, compare: list[str], recorders: Sequence[Any] = ()) -> None:
         self.compare = compare
-        self._recorder = recorder
+        self._recorder: list[Any] | None = list(recorders) if recorders else None
         self._all: Any = None  # the library's report, once recording ended
         self._options: dict[str, Any] = {}
         self._view: Any = None
-        #: Calls left out: operands of JAX's extended dtypes (PRNG keys).
+        #: Calls left out: operands of JAX's extended dtypes (PRNG keys),
+        #: of dtypes the library does not know (PyTorch's quantized ones).
         self.skipped = 0
+        #: The frameworks recorded, by registry name (``jax``, ``torch``).
+        self.frameworks = [recorder.framework for recorder in recorders]
 
     def _finish(self) -> None:
-        recorder, self._recorder = self._recorder, None
-        self.skipped = recorder.skipped
-        self._all = _native.promotions(_calls(recorder), self.compare)
+        recorders, self._recorder = self._recorder or [], None
+        self.skipped = sum(recorder.skipped for recorder in recorders)
+        calls = [call for recorder in recorders for call in _calls(recorder)]
+        compiled = sum(getattr(recorder, "compiled", 0) for recorder in recorders)
+        self._all = _native.promotions(calls, self.compare, compiled)
 
     def _native_view(self) -> Any:
         if self._view is None:
@@ -103,7 +114,7 @@ class Promotions:
             raise RuntimeError("the report is being recorded: filter it after the with "
                                "block ends")
         view = Promotions(self.compare)
-        view._all, view.skipped = self._all, self.skipped
+        view._all, view.skipped, view.frameworks = self._all, self.skipped, self.frameworks
         view._options = {
             "differences": differences, "criterion": criterion,
             "under": None if under is None else os.path.abspath(os.fspath(under)),
@@ -154,17 +165,22 @@ class Promotions:
                         *compared])
         rows = "".join(_row(entry) for entry in data["entries"])
         note = ("result: the type the operands are promoted to (\u2192 what the operation "
-                "then gives, where that differs), a reduction's what JAX returned (and the "
-                "type it computes in, where another); <i>italic</i>: weak (a Python scalar); "
-                "implicit: strict JAX refuses it; red: differs from JAX or refused")
+                "then gives, where that differs), a reduction's or PyTorch's what the "
+                "framework returned (and the type it computes in, where another); "
+                "<i>italic</i>: weak (a Python scalar); 0d: a PyTorch 0-d tensor; "
+                "implicit: strict JAX refuses it; red: differs from the framework that "
+                "ran it, or refused")
         return (f"{_STYLE}<div class='dl'><table class='dl-table'><caption>"
                 f"{escape(heading)}</caption><tr>{head}</tr>{rows}</table>"
                 f"<div class='dl-note'>{note}</div></div>")
 
 
-def _typed(value: dict) -> str:
-    """An operand or result as HTML: its dtype, italic when weak."""
+def _typed(value: dict, zero_dim: bool = False) -> str:
+    """An operand or result as HTML: its dtype, italic when weak, marked
+    ``0d:`` when a 0-d tensor."""
     name = escape(value["dtype"])
+    if zero_dim:
+        return f"0d:{name}"
     return f"<i>{name}</i>" if value["weak"] else name
 
 
@@ -173,7 +189,8 @@ def _row(entry: dict) -> str:
     where = (f"<span title='{escape(site['file'])}'>{escape(os.path.basename(site['file']))}"
              f":{site['line']}</span><div class='dl-note'>{escape(site['function'])}</div>")
     given = entry["keywords"]
-    operands = ", ".join([_typed(o) for o in entry["operands"]]
+    operands = ", ".join([_typed(o, i in entry["zero_dim"])
+                          for i, o in enumerate(entry["operands"])]
                          + ([f"dtype={escape(given['dtype'])}"] if given["dtype"] else [])
                          + (["promote_integers=False"]
                             if given["promote_integers"] is False else []))
@@ -194,17 +211,17 @@ def _row(entry: dict) -> str:
                  f"{_typed(result)}{then}</td>")
     judgement = ([("<b class='dl-bad'>implicit</b>")] if entry["implicit"] else []) + \
         [escape(c.replace("_", " ")) for c in entry["criteria"]]
-    answers = "".join(_answer(a) for a in entry["compared"])
+    answers = "".join(_answer(a, entry["framework"]) for a in entry["compared"])
     return (f"<tr><td>{entry['count']}</td><td class='dl-l'>{where}</td>"
             f"<td class='dl-l'>{escape(site['code'])}</td>"
             f"<td class='dl-l'>{escape(entry['operation'])}({operands})</td>{shown}"
             f"<td class='dl-l'>{', '.join(judgement)}</td>{answers}</tr>")
 
 
-def _answer(answer: dict) -> str:
+def _answer(answer: dict, framework: str) -> str:
     value, reference = answer["answer"], answer["reference"]
-    jax = "refused" if "error" in reference else reference["dtype"]
-    title = f"{answer['policy']}, {answer['question']}; jax: {jax}"
+    own = "refused" if "error" in reference else reference["dtype"]
+    title = f"{answer['policy']}, {answer['question']}; {framework}: {own}"
     if "error" in value:
         title += f"; {value['error']['type']}: {value['error']['message']}"
         return f"<td class='dl-bad' title='{escape(title)}'>refused</td>"
@@ -212,27 +229,71 @@ def _answer(answer: dict) -> str:
     return f"<td{cls} title='{escape(title)}'>{_typed(value)}</td>"
 
 
+#: The frameworks ``record()`` can record, by module name, each with its
+#: recorder's module and how to install it.
+RECORDABLE = {"jax": ("_record", "pip install 'dtype-lattice[jax]'"),
+              "torch": ("_record_torch", "pip install torch")}
+
+
+def _installed(name: str) -> bool:
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
 class Recording:
     """``with dl.record(...) as report:``: records while the block runs
-    and fills ``report`` when it ends, restoring JAX's functions even when
-    the block raises."""
+    and fills ``report`` when it ends, restoring every framework's
+    functions even when the block raises. Records each framework of
+    :data:`RECORDABLE` the process has imported; with none imported, each
+    installed (what ``python -m dtype_lattice promotions`` does before the
+    script imports any)."""
 
     def __init__(self, compare: str | Sequence[str]) -> None:
         self._compare = compare_specs(compare)
         self._report: Promotions | None = None
 
     def __enter__(self) -> Promotions:
-        try:
-            import jax  # noqa: F401
-        except ImportError:
-            raise ImportError("dtype_lattice.record() records JAX's promotions and needs "
-                              "JAX: pip install 'dtype-lattice[jax]'") from None
-        from . import _record
+        import importlib
 
         if self._report is not None:
             raise RuntimeError("this record() was used already: call dl.record() again")
-        recorder = _record.start()
-        self._report = Promotions(self._compare, recorder)
+        # (A module set to None in sys.modules is one Python refuses to import.)
+        imported = [name for name in RECORDABLE if sys.modules.get(name) is not None]
+        chosen = imported or [name for name in RECORDABLE if _installed(name)]
+        if not chosen:
+            raise ImportError(
+                "dtype_lattice.record() records the promotions of JAX and PyTorch programs "
+                "and found neither installed: " + " or ".join(
+                    fix for _, fix in RECORDABLE.values()))
+        recorders: list[Any] = []
+        failures: list[str] = []
+        try:
+            for name in chosen:
+                module = importlib.import_module(f".{RECORDABLE[name][0]}", __package__)
+                try:
+                    recorders.append(module.start())
+                except Exception as err:
+                    # A framework the program imported: its error. One only
+                    # installed (that fails to import, a JAX release not
+                    # checked) is passed over for the others.
+                    if imported:
+                        raise
+                    failures.append(f"{name}: {err}")
+        except BaseException:
+            for recorder in reversed(recorders):
+                recorder.stop()
+            raise
+        if not recorders:
+            raise RuntimeError("no framework could be recorded (" + "; ".join(failures) + ")")
+        for failure in failures:
+            # Its calls will be missing from the report: say so now.
+            warnings.warn(f"dtype_lattice.record() does not record {failure}",
+                          RuntimeWarning, stacklevel=2)
+        self._report = Promotions(self._compare, recorders)
         return self._report
 
     def __exit__(self, *exc_info: object) -> None:
@@ -240,15 +301,27 @@ class Recording:
         if report is None or report._recorder is None:
             return
         try:
-            report._recorder.stop()
+            # The last started first: PyTorch's mode stack is last in,
+            # first out.
+            errors = []
+            for recorder in reversed(report._recorder):
+                try:
+                    recorder.stop()
+                except Exception as err:  # noqa: BLE001 - raised after all stopped
+                    errors.append(err)
+            if errors:
+                raise errors[0]
         finally:
             report._finish()
 
 
 def record(compare: str | Sequence[str] = ()) -> Recording:
-    """Records the promotions JAX makes while a ``with`` block runs, eager
-    or traced (see ``dtype_lattice._record``), and compares each with the
-    policies named in ``compare``. Recordings do not nest."""
+    """Records the promotions JAX (eager or traced, see
+    ``dtype_lattice._record``) and PyTorch (eager, see
+    ``dtype_lattice._record_torch``) make while a ``with`` block runs, and
+    compares each with the policies named in ``compare``: a port's answers,
+    each operand as the compared framework would receive it. Recordings do
+    not nest."""
     return Recording(compare)
 
 

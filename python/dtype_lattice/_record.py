@@ -64,10 +64,11 @@ import inspect
 import sys
 import threading
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 from . import _jax
 from ._jax import Binding
+from ._sites import Site, Sites, package_dirs
 
 _DTYPES = "jax._src.dtypes"
 _UTIL = "jax._src.numpy.util"
@@ -163,9 +164,8 @@ CHECKED: dict[str, Names] = {
                           (_UTIL, "promote_dtypes_numeric"): _MULTINOMIAL}),
 }
 
-#: A recorded call's key: the site ``(file, line, function)`` and what was
-#: called ``(operation, operands, result, refusal, settings)``.
-Site = tuple[str, int, str]
+#: A recorded call's key: the site ``(file, line, function)`` (``Site``)
+#: and what was called ``(operation, operands, result, refusal, settings)``.
 # (name, operands as read, result, refusal, settings, keywords): keywords
 # a reduction's (dtype= name, promote_integers=), each None where not given.
 Payload = tuple[str, tuple, Any, Any, tuple[bool, bool, str], tuple[str | None, bool | None]]
@@ -192,9 +192,12 @@ class _Frame:
 
 
 class Recorder:
-    """The calls seen while recording: ``calls`` maps ``(site, payload)``
+    """JAX's recorder: the calls seen while recording: ``calls`` maps ``(site, payload)``
     to a count. Made and installed by :func:`start`, undone by
     :meth:`stop`."""
+
+    #: The framework's registry name, which the report names.
+    framework = "jax"
 
     def __init__(self, internal_dirs: tuple[str, ...]) -> None:
         from jax._src import config, dtypes
@@ -202,8 +205,7 @@ class Recorder:
         self._config, self._dtypes = config, dtypes
         self.calls: dict[tuple[Site, Payload], int] = {}
         self.skipped = 0
-        self._dirs = internal_dirs
-        self._internal: dict[Any, bool] = {}
+        self._sites = Sites(internal_dirs)
         self._local = threading.local()
         self._lock = threading.Lock()
         # id(trace) -> (trace, what was recorded inside it); the trace is kept
@@ -216,23 +218,9 @@ class Recorder:
 
     def _user_frame(self, frame: Any) -> Any:
         """The first frame outside JAX, jaxlib and dtype-lattice."""
-        internal = self._internal
-        while frame is not None:
-            code = frame.f_code
-            inside = internal.get(code)
-            if inside is None:
-                inside = internal[code] = code.co_filename.startswith(self._dirs)
-            if not inside:
-                return frame
-            frame = frame.f_back
-        return None
+        return self._sites.user_frame(frame)
 
-    @staticmethod
-    def _site(frame: Any) -> Site:
-        if frame is None:
-            return ("<unknown>", 0, "<unknown>")
-        code = frame.f_code
-        return (code.co_filename, frame.f_lineno, getattr(code, "co_qualname", code.co_name))
+    _site = staticmethod(Sites.site)
 
     def _user_of(self, frame: _Frame) -> Any:
         if frame._user is False:
@@ -251,6 +239,13 @@ class Recorder:
         key = (site, payload)
         with self._lock:
             self.calls[key] = self.calls.get(key, 0) + 1
+
+    @staticmethod
+    def settings_of(settings: tuple[bool, bool, str]) -> dict[str, Any]:
+        """A call's configuration as the library reads it, by registry
+        names."""
+        x64, strict, mode = settings
+        return {"x64": x64, "strict": strict, "explicit_x64_dtypes": mode}
 
     def _settings(self) -> tuple[bool, bool, str]:
         config = self._config
@@ -551,16 +546,10 @@ def _native_dtype(dtype: Any) -> bool:
 
 
 def _internal_dirs() -> tuple[str, ...]:
-    import os
-
     import jax
     import jaxlib
 
-    import dtype_lattice
-
-    # Packages loaded from files, so their `__file__` is set.
-    return tuple(os.path.dirname(cast(str, module.__file__)) + os.sep
-                 for module in (jax, jaxlib, dtype_lattice))
+    return package_dirs(jax, jaxlib)
 
 
 @functools.cache

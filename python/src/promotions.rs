@@ -4,7 +4,7 @@
 
 use dtype_lattice::design::audit::Criterion;
 use dtype_lattice::design::promotions::{Call, Filter, Promotions, Refusal, Site};
-use dtype_lattice::registry::PolicySpec;
+use dtype_lattice::registry::{policy_info, PolicySpec};
 use dtype_lattice::Typed;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -32,6 +32,7 @@ type RawCall<'py> = (
     Bound<'py, PyDict>,
     u64,
     (Option<Bound<'py, PyAny>>, Option<bool>),
+    (String, Vec<usize>),
 );
 
 fn read_call(py: Python<'_>, raw: RawCall<'_>) -> PyResult<Call> {
@@ -47,7 +48,10 @@ fn read_call(py: Python<'_>, raw: RawCall<'_>) -> PyResult<Call> {
         settings,
         count,
         keywords,
+        (framework, zero_dim),
     ) = raw;
+    let framework =
+        policy_info(&framework).map_err(|err| PyValueError::new_err(err.to_string()))?;
     let known = known(py)?;
     let typed = |(dtype, weak): &(Bound<'_, PyAny>, bool)| -> PyResult<Typed> {
         Ok(Typed {
@@ -64,21 +68,20 @@ fn read_call(py: Python<'_>, raw: RawCall<'_>) -> PyResult<Call> {
             )))
         }
     };
-    Ok(Call {
-        site: Site {
-            file,
-            line,
-            function,
-            code,
-        },
-        operation,
-        operands: operands.iter().map(typed).collect::<PyResult<_>>()?,
-        result,
-        settings: read_settings(Some(&settings))?,
-        count,
-        dtype: keywords.0.map(|d| known.dtype(&d)).transpose()?,
-        promote_integers: keywords.1,
-    })
+    let site = Site {
+        file,
+        line,
+        function,
+        code,
+    };
+    let operands = operands.iter().map(typed).collect::<PyResult<_>>()?;
+    let settings = read_settings(Some(&settings))?;
+    let dtype = keywords.0.map(|d| known.dtype(&d)).transpose()?;
+    let mut call = Call::new(site, &operation, operands, result, settings)
+        .with_keywords(dtype, keywords.1)
+        .recorded_by(framework, zero_dim);
+    call.count = count;
+    Ok(call)
 }
 
 fn parse_spec(text: &str) -> PyResult<PolicySpec> {
@@ -108,12 +111,14 @@ pub(crate) struct PromotionReport {
     report: Promotions,
 }
 
-/// The report of `calls` compared with the policies `compare` names.
+/// The report of `calls` compared with the policies `compare` names, with
+/// `compiled` calls traced by `torch.compile` (counted, not recorded).
 #[pyfunction]
 pub(crate) fn promotions(
     py: Python<'_>,
     calls: Vec<Bound<'_, PyTuple>>,
     compare: Vec<String>,
+    compiled: u64,
 ) -> PyResult<PromotionReport> {
     let specs = compare
         .iter()
@@ -123,7 +128,7 @@ pub(crate) fn promotions(
         .into_iter()
         .map(|raw| read_call(py, raw.extract()?))
         .collect::<PyResult<Vec<_>>>()?;
-    let report = py.detach(|| Promotions::new(calls, &specs));
+    let report = py.detach(|| Promotions::new(calls, &specs).with_compiled(compiled));
     Ok(PromotionReport { report })
 }
 

@@ -85,6 +85,15 @@ pub struct PolicyInfo {
     pub(crate) build: fn(Settings) -> Box<dyn Policy>,
 }
 
+impl PartialEq for PolicyInfo {
+    /// The same entry: names are unique in the registry.
+    fn eq(&self, other: &PolicyInfo) -> bool {
+        self.name == other.name
+    }
+}
+
+impl Eq for PolicyInfo {}
+
 impl fmt::Debug for PolicyInfo {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("PolicyInfo")

@@ -37,9 +37,11 @@ impl Entry {
                 "function": call.site.function,
                 "code": call.site.code,
             },
+            "framework": call.framework.name,
             "operation": call.operation,
             "op": self.op.map(|op| op.name()),
             "operands": call.operands.iter().map(typed_json).collect::<Vec<_>>(),
+            "zero_dim": call.zero_dim,
             "configuration": self.configuration,
             "count": call.count,
             "result": result,
@@ -60,11 +62,16 @@ impl Entry {
 
 impl Promotions {
     /// The report as JSON: `calls` (the entries' calls), `hidden` (entries
-    /// the filters left out), `configurations` (the running JAX policies'
-    /// names), `compared` (the compared policies as specs), and the
-    /// `entries`, riskiest first, each with its `site` (`{"file", "line",
-    /// "function", "code"}`), `operation` (JAX's name) and `op` (the
-    /// library's, or `null`), `operands` (`{"dtype", "weak"}`), its
+    /// the filters left out), `compiled` (calls `torch.compile` traced,
+    /// not recorded), `frameworks` (the registry names of the
+    /// frameworks that made the calls: `jax`, `torch`), `configurations`
+    /// (the recording frameworks' policies' names), `compared` (the
+    /// compared policies as specs), and the `entries`, riskiest first, each
+    /// with its `site` (`{"file", "line", "function", "code"}`), its
+    /// `framework`, `operation` (JAX's name) and `op` (the library's, or
+    /// `null`), `operands` (`{"dtype", "weak"}`: weak is a Python scalar
+    /// outside JAX), `zero_dim` (the positions of the operands that were
+    /// PyTorch 0-d tensors), its
     /// `configuration`, `count`, JAX's `result` (`{"dtype", "weak"}` or
     /// `{"error": {"type", "message"}}`), what the operation `gives` (an
     /// answer as `result`, or `null` where the library does not model the
@@ -74,8 +81,8 @@ impl Promotions {
     /// it `promotes`, is
     /// `implicit` and `differs`, its `criteria` by name, and per compared
     /// policy `{"spec", "policy", "question" (an operation or
-    /// "result_type"), "answer", "reference" (the running JAX's answer to
-    /// the question), "differs", "fails"}`.
+    /// "result_type"), "answer", "reference" (the recording framework's
+    /// answer to the question), "differs", "fails"}`.
     ///
     /// ```
     /// use dtype_lattice::design::promotions::{Call, Promotions, Site};
@@ -102,6 +109,8 @@ impl Promotions {
         json!({
             "calls": self.calls(),
             "hidden": self.hidden,
+            "compiled": self.compiled,
+            "frameworks": self.frameworks(),
             "configurations": self.configurations(),
             "compared": self.compared,
             "entries": self.entries.iter().map(Entry::to_json).collect::<Vec<_>>(),

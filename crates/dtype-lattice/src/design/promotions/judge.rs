@@ -1,6 +1,7 @@
-//! Judging one entry: what the running JAX, strict JAX and the compared
-//! policies answer for a call's operands, and what the criteria say of its
-//! result (the rules are in the module docs of [`super`]).
+//! Judging one entry: what the recording framework, strict JAX (for JAX's
+//! calls) and the compared policies answer for a call's operands, and what
+//! the criteria say of its result (the rules are in the module docs of
+//! [`super`]).
 
 use std::collections::HashMap;
 
@@ -40,11 +41,13 @@ fn python_scalar(dtype: DType) -> PyScalar {
     }
 }
 
-/// An operand as the compared frameworks take it: an array of its dtype,
-/// or, weak, a Python scalar of its kind.
-fn argument(operand: Typed) -> Operand {
+/// An operand as a framework takes it in a port: an array of its dtype,
+/// a 0-d array (`zero_dim`), or, weak, a Python scalar of its kind.
+fn argument(operand: Typed, zero_dim: bool) -> Operand {
     if operand.weak {
         Operand::py_type(python_scalar(operand.dtype)).as_argument()
+    } else if zero_dim {
+        Operand::zero_dim(operand.dtype)
     } else {
         Operand::array(operand.dtype, false)
     }
@@ -55,8 +58,12 @@ pub(super) fn as_read(operand: Typed) -> Operand {
     Operand::array(operand.dtype, operand.weak)
 }
 
-/// Whether strict JAX of the call's settings refuses the call's promotion.
+/// Whether strict JAX of the call's settings refuses the call's promotion;
+/// false for a framework other than JAX (module docs).
 fn refused_by_strict(call: &Call, policies: &mut Policies) -> bool {
+    if call.framework != &registry::POLICIES[0] {
+        return false;
+    }
     let strict = Settings {
         strict: true,
         ..call.settings
@@ -121,9 +128,12 @@ pub(super) fn judge(call: Call, compare: &[PolicySpec], policies: &mut Policies)
         .ok()
         .filter(|op| op.arity() == call.operands.len());
     let reduced = reduction(&call);
-    let arguments: Vec<Operand> = call.operands.iter().map(|&t| argument(t)).collect();
+    let arguments: Vec<Operand> = (call.operands.iter().enumerate())
+        .map(|(i, &t)| argument(t, call.is_zero_dim(i)))
+        .collect();
     let jax_info = &registry::POLICIES[0];
-    let running = policies.get(jax_info, call.settings);
+    let framework = call.framework;
+    let running = policies.get(framework, call.settings);
     let configuration = running.name();
     let (gives, computes_in) = match (op, reduced) {
         (Some(op), _) => (running.operation(op, &arguments), None),
@@ -161,7 +171,7 @@ pub(super) fn judge(call: Call, compare: &[PolicySpec], policies: &mut Policies)
             let question = match asked {
                 Some(question)
                     if modelled(policies, spec.info(), settings, question)
-                        && modelled(policies, jax_info, call.settings, question) =>
+                        && modelled(policies, framework, call.settings, question) =>
                 {
                     question
                 }
@@ -169,13 +179,14 @@ pub(super) fn judge(call: Call, compare: &[PolicySpec], policies: &mut Policies)
             };
             let policy = policies.get(spec.info(), settings);
             let (name, answer) = (policy.name(), answer_of(policy, question));
-            // The running JAX is asked the call as it was made (with
-            // `promote_integers=`), what the compared answer stands beside.
+            // The recording framework is asked the call as it was made
+            // (with `promote_integers=`), what the compared answer stands
+            // beside.
             let own = match (question, reduced) {
                 (Question::Array(_), Some(reduced)) => Question::Array(reduced),
                 _ => question,
             };
-            let reference = answer_of(policies.get(jax_info, call.settings), own);
+            let reference = answer_of(policies.get(framework, call.settings), own);
             // Both are `Some`: the question was chosen so.
             let answer = answer.unwrap_or(Err(PromotionError::NoOperands));
             let reference = reference.unwrap_or(Err(PromotionError::NoOperands));

@@ -1,11 +1,14 @@
-//! The promotions of a program: each call a recorder saw JAX promote (where
-//! in the user's code, which operation, the operands as JAX read them, what
-//! JAX answered), judged and compared.
+//! The promotions of a program: each call a recorder saw a framework make
+//! (where in the user's code, which operation, the operands as the
+//! framework held them, what it answered), judged and compared.
 //!
-//! A front end records [`Call`]s (the Python package does it inside JAX,
-//! `dtype_lattice.record`); [`Promotions::new`] aggregates them by site,
-//! operation, operand types and configuration into [`Entry`]s, and for
-//! each says:
+//! A front end records [`Call`]s (the Python package does it inside JAX
+//! and PyTorch, `dtype_lattice.record`); each call names the framework
+//! that made it ([`Call::framework`], JAX unless
+//! [`recorded_by`](Call::recorded_by) says otherwise), whose policy, under
+//! the call's settings, is the **reference** every answer stands beside.
+//! [`Promotions::new`] aggregates the calls by site, framework, operation,
+//! operand types and configuration into [`Entry`]s, and for each says:
 //!
 //! - whether it **promotes** at all: an array operand's dtype is not the
 //!   result's (with only Python scalars, a scalar's). `float32 * float32`
@@ -17,7 +20,12 @@
 //!   of the same x64 setting, asked the same `lattice_result_type` JAX's
 //!   promotion asks). Strict JAX still lets Python scalars meet arrays of
 //!   their own kind, so `float32 * 2.0` is not implicit while
-//!   `bfloat16 * float32` and `int32 * 2.0` are;
+//!   `bfloat16 * float32` and `int32 * 2.0` are. Only JAX has a strict
+//!   mode, so only JAX's calls are judged implicit: a PyTorch program's
+//!   calls never are, since its user has no switch that would refuse them
+//!   (asking "would strict JAX refuse this?" of a port is what
+//!   `compare=["jax:strict"]` answers, operand by operand as the port would
+//!   hand them over);
 //! - the design notebook's **criteria** the result violates
 //!   ([`audit::violations`](crate::design::audit::violations)), judged on
 //!   the array (strong) operands and the result: a Python scalar is not an
@@ -27,8 +35,12 @@
 //!   [`operation`](crate::Policy::operation) where it and the running JAX
 //!   both model the operation, else its `result_type`, with weak operands
 //!   given as Python scalars of their kind (`2`, `2.0`, `2j`, as
-//!   [`Operand::as_argument`](crate::Operand::as_argument) writes them: every framework has those), and
-//!   whether it differs from the running JAX's answer to the same question.
+//!   [`Operand::as_argument`](crate::Operand::as_argument) writes them: every framework has those),
+//!   a PyTorch 0-d tensor as a 0-d array ([`Operand::zero_dim`](crate::Operand::zero_dim): the
+//!   policies that promote those apart, PyTorch's, do; the others take a
+//!   strongly-typed array), a dtype the policy lacks as its refusal; and
+//!   whether it differs from the recording framework's answer to the same
+//!   question.
 //!
 //! ```
 //! use dtype_lattice::design::audit::Criterion;
@@ -69,7 +81,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use crate::design::audit::Criterion;
-use crate::registry::{PolicySpec, Settings};
+use crate::registry::{PolicyInfo, PolicySpec, Settings, POLICIES};
 use crate::types::{ArrayCall, DType, Op, PromotionError, Typed};
 
 use judge::{judge, Policies};
@@ -120,15 +132,27 @@ pub struct Refusal {
 pub struct Call {
     /// Where in the user's code.
     pub site: Site,
-    /// The operation as JAX names it (`add`, `true_divide`, `matmul`).
+    /// The framework that made the call, by its registry entry (`jax`,
+    /// `torch`): its policy under [`settings`](Self::settings) is the
+    /// reference the report judges and compares against.
+    pub framework: &'static PolicyInfo,
+    /// The operation as the library names it (`add`, `true_divide`,
+    /// `matmul`, `sum`), or as JAX does where the library has no name.
     pub operation: String,
-    /// The operands as JAX read them: dtype and weak flag.
+    /// The operands as the framework held them: dtype and weak flag (a
+    /// JAX weak type; a Python scalar elsewhere, as the dtype the
+    /// framework makes of it).
     pub operands: Vec<Typed>,
-    /// JAX's `result_type` of the operands (with its weak flag), or its
-    /// refusal.
+    /// Which operands were 0-d tensors (PyTorch promotes those below
+    /// tensors with dimensions): the positions, in order; empty for JAX,
+    /// whose 0-d arrays promote as any array.
+    pub zero_dim: Vec<usize>,
+    /// JAX's `result_type` of the operands (with its weak flag), or the
+    /// type of what another framework returned; or the refusal.
     pub result: Result<Typed, Refusal>,
-    /// JAX's configuration at the call (`x64`, `strict`,
-    /// `explicit_x64_dtypes`).
+    /// The framework's configuration at the call (JAX's `x64`, `strict`,
+    /// `explicit_x64_dtypes`; the defaults for a framework without
+    /// settings).
     pub settings: Settings,
     /// How many times the call was made.
     pub count: u64,
@@ -149,14 +173,50 @@ impl Call {
     ) -> Call {
         Call {
             site,
+            framework: &POLICIES[0],
             operation: operation.to_owned(),
             operands,
+            zero_dim: Vec::new(),
             result,
             settings,
             count: 1,
             dtype: None,
             promote_integers: None,
         }
+    }
+
+    /// The call as `framework` made it (the registry's entry, such as
+    /// [`policy_info("torch")`](crate::registry::policy_info)), with the
+    /// operands at `zero_dim` 0-d tensors.
+    ///
+    /// ```
+    /// use dtype_lattice::design::promotions::{Call, Promotions, Site};
+    /// use dtype_lattice::registry::{policy_info, PolicySpec, Settings};
+    /// use dtype_lattice::{DType, Typed};
+    ///
+    /// // torch.ones(3, dtype=torch.int8) * torch.tensor(1000): PyTorch keeps int8.
+    /// let [int8, int64] = [DType::Int8, DType::Int64].map(Typed::strong);
+    /// let site = Site::new("model.py", 3, "f", "y = x * scale");
+    /// let call = Call::new(site, "multiply", vec![int8, int64], Ok(int8), Settings::default())
+    ///     .recorded_by(policy_info("torch").unwrap(), vec![1]);
+    /// let report = Promotions::new([call], &PolicySpec::parse_list("jax:x64").unwrap());
+    /// let entry = &report.entries[0];
+    /// assert_eq!(entry.configuration, "torch");
+    /// // A port hands JAX a 0-d int64 array, which JAX promotes as any array.
+    /// assert_eq!(entry.compared[0].answer, Ok(int64));
+    /// assert_eq!(entry.compared[0].reference, Ok(int8));
+    /// ```
+    pub fn recorded_by(self, framework: &'static PolicyInfo, zero_dim: Vec<usize>) -> Call {
+        Call {
+            framework,
+            zero_dim,
+            ..self
+        }
+    }
+
+    /// Whether the operand at `index` was a 0-d tensor.
+    pub fn is_zero_dim(&self, index: usize) -> bool {
+        self.zero_dim.contains(&index)
     }
 
     /// The call with a reduction's keywords: `dtype=` and JAX's
@@ -225,7 +285,8 @@ pub struct Answer {
     pub question: Question,
     /// The policy's answer.
     pub answer: Result<Typed, PromotionError>,
-    /// The running JAX's answer to the same question.
+    /// The recording framework's answer to the same question (its
+    /// policy's, under the call's settings).
     pub reference: Result<Typed, PromotionError>,
     /// Whether the two differ: their dtypes differ, or exactly one fails.
     /// (The weak flag is JAX's own notion and is not compared.)
@@ -249,7 +310,8 @@ pub struct Entry {
     /// The operation as the library knows it, where it does (and the
     /// operands are its number).
     pub op: Option<Op>,
-    /// The running JAX policy's name (`jax (x64 off, standard)`).
+    /// The recording framework's policy's name (`jax (x64 off,
+    /// standard)`, `torch`).
     pub configuration: String,
     /// What the operation then gives under the running JAX, as the library
     /// models it (`true_divide` of two int32 promotes to int32 and gives
@@ -262,7 +324,8 @@ pub struct Entry {
     /// Whether an array operand's dtype (with only Python scalars, a
     /// scalar's) is not the result's, or JAX refused.
     pub promotes: bool,
-    /// Whether strict JAX refuses it (module docs).
+    /// Whether strict JAX refuses it (module docs); false for the calls
+    /// of frameworks without a strict mode.
     pub implicit: bool,
     /// The design notebook's criteria the result violates, in order.
     pub criteria: Vec<Criterion>,
@@ -353,6 +416,10 @@ pub struct Promotions {
     pub compared: Vec<String>,
     /// How many entries filters have left out.
     pub hidden: usize,
+    /// How many calls a compiler traced (`torch.compile`), which were not
+    /// recorded: compiled code runs the compiler's graph, whose types are
+    /// the compiler's to choose, so the report says so rather than guess.
+    pub compiled: u64,
 }
 
 impl Promotions {
@@ -362,8 +429,10 @@ impl Promotions {
     pub fn new(calls: impl IntoIterator<Item = Call>, compare: &[PolicySpec]) -> Promotions {
         type Key = (
             Site,
+            &'static str,
             String,
             Vec<Typed>,
+            Vec<usize>,
             Settings,
             Option<DType>,
             Option<bool>,
@@ -373,8 +442,10 @@ impl Promotions {
         for call in calls {
             let key = (
                 call.site.clone(),
+                call.framework.name,
                 call.operation.clone(),
                 call.operands.clone(),
+                call.zero_dim.clone(),
                 call.settings,
                 call.dtype,
                 call.promote_integers,
@@ -397,6 +468,23 @@ impl Promotions {
             entries,
             compared: compare.iter().map(ToString::to_string).collect(),
             hidden: 0,
+            compiled: 0,
+        }
+    }
+
+    /// The report with `calls` made inside code `torch.compile` traced,
+    /// which the recorder counted but could not record as eager calls.
+    ///
+    /// ```
+    /// use dtype_lattice::design::promotions::Promotions;
+    /// let report = Promotions::new([], &[]).with_compiled(3);
+    /// assert_eq!(report.to_json()["compiled"], 3);
+    /// assert!(report.to_string().contains("3 calls made under torch.compile were not recorded"));
+    /// ```
+    pub fn with_compiled(self, calls: u64) -> Promotions {
+        Promotions {
+            compiled: calls,
+            ..self
         }
     }
 
@@ -426,12 +514,25 @@ impl Promotions {
             hidden: self.hidden + self.entries.len() - entries.len(),
             entries,
             compared: self.compared.clone(),
+            compiled: self.compiled,
         }
     }
 
     /// How many calls the entries count.
     pub fn calls(&self) -> u64 {
         self.entries.iter().map(|entry| entry.call.count).sum()
+    }
+
+    /// The frameworks that made the entries' calls, by registry name, in
+    /// order of first appearance.
+    pub fn frameworks(&self) -> Vec<&'static str> {
+        let mut names: Vec<&'static str> = Vec::new();
+        for entry in &self.entries {
+            if !names.contains(&entry.call.framework.name) {
+                names.push(entry.call.framework.name);
+            }
+        }
+        names
     }
 
     /// The distinct configurations of the entries' calls, by policy name,

@@ -4,14 +4,35 @@
 
 use std::fmt;
 
-use super::{Answer, Entry, Promotions};
-use crate::types::{PromotionError, Typed};
+use super::{Answer, Call, Entry, Promotions};
+use crate::types::{Kind, PromotionError, Typed};
 
 /// An operand or result as the command line's notation writes it:
 /// `float32`, or `weak:float32` for a weakly-typed one.
 fn operand(t: &Typed) -> String {
     if t.weak {
         format!("weak:{}", t.dtype)
+    } else {
+        t.dtype.to_string()
+    }
+}
+
+/// A call's operand in the command line's notation, as its framework held
+/// it: JAX's as [`operand`]; elsewhere a weak operand is a Python scalar
+/// (`py:float`) and a 0-d tensor `0d:int64`.
+fn held(call: &Call, index: usize, t: &Typed) -> String {
+    if call.framework.name == "jax" {
+        operand(t)
+    } else if t.weak {
+        let kind = match t.dtype.kind() {
+            Kind::Bool => "bool",
+            Kind::Unsigned | Kind::Signed => "int",
+            Kind::Float => "float",
+            Kind::Complex => "complex",
+        };
+        format!("py:{kind}")
+    } else if call.is_zero_dim(index) {
+        format!("0d:{}", t.dtype)
     } else {
         t.dtype.to_string()
     }
@@ -46,10 +67,13 @@ fn answer(answer: &Result<Typed, PromotionError>) -> String {
     }
 }
 
-fn compared(a: &Answer) -> String {
+fn compared(a: &Answer, framework: &str) -> String {
     let mut text = format!("{}: {}", a.spec, answer(&a.answer));
     if a.differs {
-        text.push_str(&format!(", differs (jax: {})", answer(&a.reference)));
+        text.push_str(&format!(
+            ", differs ({framework}: {})",
+            answer(&a.reference)
+        ));
     }
     text
 }
@@ -80,7 +104,9 @@ impl fmt::Display for Entry {
         if !site.code.is_empty() {
             writeln!(f, "    {}", site.code)?;
         }
-        let mut operands: Vec<String> = call.operands.iter().map(operand).collect();
+        let mut operands: Vec<String> = (call.operands.iter().enumerate())
+            .map(|(i, t)| held(call, i, t))
+            .collect();
         operands.extend(call.dtype.map(|d| format!("dtype={d}")));
         operands.extend(
             call.promote_integers
@@ -109,7 +135,10 @@ impl fmt::Display for Entry {
             write!(f, ": {verdict}")?;
         }
         if !self.compared.is_empty() {
-            let answers: Vec<String> = self.compared.iter().map(compared).collect();
+            let framework = call.framework.name;
+            let answers: Vec<String> = (self.compared.iter())
+                .map(|a| compared(a, framework))
+                .collect();
             write!(f, "\n  {}", answers.join("; "))?;
         }
         Ok(())
@@ -160,6 +189,15 @@ impl fmt::Display for Promotions {
         if self.hidden > 0 {
             let hidden = plural(self.hidden as u64, "entry", "entries");
             write!(f, " ({hidden} left out by the filter)")?;
+        }
+        if self.compiled > 0 {
+            let traced = plural(self.compiled, "call", "calls");
+            write!(
+                f,
+                "; {traced} made under torch.compile were not recorded (compiled code \
+                 promotes as its compiler decides: run it eagerly, or under \
+                 torch.compiler.disable, to record them)"
+            )?;
         }
         for entry in &self.entries {
             write!(f, "\n\n{entry}")?;

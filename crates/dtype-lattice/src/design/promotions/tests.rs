@@ -363,3 +363,148 @@ fn the_text_names_every_entry_and_its_judgement() {
         gives.dtype
     )));
 }
+
+/// A call PyTorch made, with what PyTorch 2.15.0 returned (run on CPU).
+fn torch_call(
+    line: u32,
+    operation: &str,
+    operands: &[Typed],
+    zero_dim: Vec<usize>,
+    result: DType,
+) -> Call {
+    let site = Site::new("model.py", line, "forward", "");
+    let torch = registry::policy_info("torch").unwrap();
+    Call::new(
+        site,
+        operation,
+        operands.to_vec(),
+        Ok(strong(result)),
+        Settings::default(),
+    )
+    .recorded_by(torch, zero_dim)
+}
+
+#[test]
+fn a_pytorch_call_is_judged_against_pytorch_and_ported_operand_by_operand() {
+    let x64: Vec<PolicySpec> = PolicySpec::parse_list("jax:x64,numpy").unwrap();
+    // torch.ones(3, dtype=torch.int8) * torch.tensor(1000) -> int8;
+    // torch.ones(3, dtype=torch.float16) + torch.tensor(1.0, dtype=torch.float64) -> float16;
+    // torch.ones(3, dtype=torch.int8) + 2.5 -> float32.
+    let calls = [
+        torch_call(3, "multiply", &[strong(Int8), strong(Int64)], vec![1], Int8),
+        torch_call(
+            4,
+            "add",
+            &[strong(Float16), strong(Float64)],
+            vec![1],
+            Float16,
+        ),
+        torch_call(5, "add", &[strong(Int8), weak(Float64)], vec![], Float32),
+    ];
+    let report = Promotions::new(calls, &x64);
+    assert_eq!(report.frameworks(), ["torch"]);
+    assert_eq!(report.configurations(), ["torch"]);
+    let at = |line: u32| {
+        report
+            .entries
+            .iter()
+            .find(|e| e.call.site.line == line)
+            .unwrap()
+    };
+    for line in [3, 4, 5] {
+        let entry = at(line);
+        // PyTorch has no strict mode: nothing is judged implicit.
+        assert!(!entry.implicit, "line {line}");
+        // The reference is PyTorch's own answer, what PyTorch returned.
+        for answer in &entry.compared {
+            assert_eq!(
+                answer.reference.as_ref().map(|t| t.dtype),
+                entry
+                    .call
+                    .result
+                    .as_ref()
+                    .map(|t| t.dtype)
+                    .map_err(|_| unreachable!()),
+                "line {line}"
+            );
+        }
+    }
+    // What JAX (x64) and NumPy 2.5.5 compute on the same values, ported: a
+    // 0-d tensor as a 0-d array, a Python float as a Python float.
+    // jnp.ones(3, jnp.int8) * jnp.asarray(1000, jnp.int64) -> int64;
+    // np.ones(3, np.int8) * np.asarray(1000, np.int64) -> int64.
+    let dtypes = |line: u32| -> Vec<DType> {
+        at(line)
+            .compared
+            .iter()
+            .map(|a| a.answer.as_ref().unwrap().dtype)
+            .collect()
+    };
+    assert_eq!(dtypes(3), [Int64, Int64]);
+    // jnp float16 array + jnp.asarray(1.0, jnp.float64) -> float64 (x64);
+    // np.ones(3, np.float16) + np.asarray(1.0, np.float64) -> float64.
+    assert_eq!(dtypes(4), [Float64, Float64]);
+    // jnp.ones(3, jnp.int8) + 2.5 -> float64 with x64 (float32 without);
+    // np.ones(3, np.int8) + 2.5 -> float64.
+    assert_eq!(dtypes(5), [Float64, Float64]);
+    assert!(at(3).compared.iter().all(|a| a.differs));
+}
+
+#[cfg(feature = "json")]
+#[test]
+fn a_pytorch_report_names_its_framework_in_text_and_json() {
+    let call = torch_call(3, "multiply", &[strong(Int8), strong(Int64)], vec![1], Int8);
+    let scalar = torch_call(5, "add", &[strong(Int8), weak(Float64)], vec![], Float32);
+    let report = Promotions::new([call, scalar], &PolicySpec::parse_list("jax").unwrap());
+    let text = report.to_string();
+    assert!(
+        text.starts_with("2 entries, 2 calls, under torch, compared with jax"),
+        "{text}"
+    );
+    assert!(text.contains("multiply(int8, 0d:int64) -> int8"), "{text}");
+    assert!(text.contains("add(int8, py:float) -> float32"), "{text}");
+    // jnp.ones(3, jnp.int8) * jnp.asarray(1000, jnp.int64) -> int32 (x64 off).
+    assert!(text.contains("jax: int32, differs (torch: int8)"), "{text}");
+    assert!(!text.contains("implicit"), "{text}");
+    let json = report.to_json();
+    assert_eq!(json["frameworks"], serde_json::json!(["torch"]));
+    let entry = json["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["site"]["line"] == 3)
+        .unwrap();
+    assert_eq!(entry["framework"], "torch");
+    assert_eq!(entry["zero_dim"], serde_json::json!([1]));
+    assert_eq!(entry["compared"][0]["reference"]["dtype"], "int8");
+}
+
+#[test]
+fn calls_of_two_frameworks_at_one_line_stay_apart() {
+    let torch = torch_call(3, "add", &[strong(Int8), strong(UInt8)], vec![], Int16);
+    let mut jax = call("model.py", 3, "add", &[strong(Int8), strong(UInt8)]);
+    jax.site.function = "forward".into();
+    let report = Promotions::new([torch, jax], &[]);
+    assert_eq!(report.entries.len(), 2);
+    assert_eq!(report.frameworks().len(), 2);
+    // JAX's call is judged implicit (strict JAX refuses int8 + uint8), PyTorch's is not.
+    let implicit: Vec<(&str, bool)> = report
+        .entries
+        .iter()
+        .map(|e| (e.call.framework.name, e.implicit))
+        .collect();
+    assert!(implicit.contains(&("jax", true)) && implicit.contains(&("torch", false)));
+}
+
+#[test]
+fn a_dtype_the_ported_to_framework_lacks_is_its_refusal() {
+    // torch.ones(2, dtype=torch.complex128) + torch.ones(2, dtype=torch.complex128) -> complex128;
+    // MLX has no complex128 (`mlx.core` has no attribute `complex128`).
+    let c128 = strong(Complex128);
+    let call = torch_call(7, "add", &[c128, c128], vec![], Complex128);
+    let report = Promotions::new([call], &PolicySpec::parse_list("mlx").unwrap());
+    let answer = &report.entries[0].compared[0];
+    assert!(answer.fails() && answer.differs);
+    assert_eq!(answer.reference, Ok(c128));
+    assert!(report.entries[0].differs());
+}
