@@ -1,10 +1,12 @@
 """``python -m dtype_lattice``: the package's command line.
 
 ``promotions SCRIPT [ARGS...]`` runs a Python script under
-``dtype_lattice.record()`` and prints the promotions JAX and PyTorch made
-in it: before the script runs, nothing is imported yet, so every installed
-framework that can be recorded is (``Recording``), and the script's calls
-are recorded in whichever it uses.
+``dtype_lattice.record()`` and prints the promotions JAX, PyTorch and
+NumPy made in it: before the script runs, nothing is imported yet, so every
+installed framework that can be recorded is (``Recording``), and the
+script's calls are recorded in whichever it uses. NumPy's are seen in the
+script and the modules it imports from its directory, run from rewritten
+source (``_record_numpy``).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import runpy
 import sys
 from collections.abc import Sequence
 
-from . import _promotions
+from . import _promotions, _record_numpy
 
 _FORMATS = ("text", "json", "html")
 
@@ -30,8 +32,9 @@ def _parser() -> argparse.ArgumentParser:
         help="run a Python script and report the dtype promotions JAX or PyTorch made in it",
         description=(
             "Runs SCRIPT with ARGS (as `python SCRIPT ARGS...` would, its own "
-            "sys.argv) while recording every promotion JAX (eager or traced) and "
-            "PyTorch (eager) make, whichever are installed, and prints the report: "
+            "sys.argv) while recording every promotion JAX (eager or traced), "
+            "PyTorch (eager) and NumPy (in the script and the modules it imports "
+            "from its directory) make, whichever are installed, and prints the report: "
             "each line of the script that promotes, the framework, the operation "
             "and its operands, the framework's result, whether it is an implicit "
             "promotion (one jax_numpy_dtype_promotion='strict' refuses; JAX's calls), "
@@ -113,8 +116,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ours, script = _split(parser, argv[1:])
     options = parser.parse_args(["promotions", *ours, *script[:1]])
     sub = _subcommand(parser)
+    path = os.path.abspath(options.script)
     try:
-        recording = _promotions.record(options.compare)
+        # NumPy's operations are seen in the script and the modules it
+        # imports from its own directory (their source rewritten).
+        recording = _promotions.record(options.compare, numpy_roots=[os.path.dirname(path)])
     except ValueError as err:
         sub.error(f"--compare: {err}")
     try:
@@ -126,12 +132,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         sub.error(f"cannot record {options.script}: {err}")
         raise  # not reached: error() exits
     status, failure = 0, None
-    path = os.path.abspath(options.script)
     saved_argv, saved_path = sys.argv, list(sys.path)
     sys.argv = [options.script, *script[1:]]
     sys.path[0:0] = [os.path.dirname(path)]
     try:
-        runpy.run_path(path, run_name="__main__")
+        if os.path.isfile(path) and path.endswith(".py"):
+            _record_numpy.run_script(path)
+        else:
+            runpy.run_path(path, run_name="__main__")
     except SystemExit as exit:
         status = exit.code if isinstance(exit.code, int) else (0 if exit.code is None else 1)
     except Exception as err:  # noqa: BLE001 - reported after the promotions

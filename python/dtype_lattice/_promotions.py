@@ -232,7 +232,8 @@ def _answer(answer: dict, framework: str) -> str:
 #: The frameworks ``record()`` can record, by module name, each with its
 #: recorder's module and how to install it.
 RECORDABLE = {"jax": ("_record", "pip install 'dtype-lattice[jax]'"),
-              "torch": ("_record_torch", "pip install torch")}
+              "torch": ("_record_torch", "pip install torch"),
+              "numpy": ("_record_numpy", "pip install numpy")}
 
 
 def _installed(name: str) -> bool:
@@ -252,9 +253,11 @@ class Recording:
     installed (what ``python -m dtype_lattice promotions`` does before the
     script imports any)."""
 
-    def __init__(self, compare: str | Sequence[str]) -> None:
+    def __init__(self, compare: str | Sequence[str],
+                 numpy_roots: Sequence[str | os.PathLike[str]] | None = None) -> None:
         self._compare = compare_specs(compare)
         self._report: Promotions | None = None
+        self._numpy_roots = None if numpy_roots is None else [os.fspath(r) for r in numpy_roots]
 
     def __enter__(self) -> Promotions:
         import importlib
@@ -262,20 +265,20 @@ class Recording:
         if self._report is not None:
             raise RuntimeError("this record() was used already: call dl.record() again")
         # (A module set to None in sys.modules is one Python refuses to import.)
-        imported = [name for name in RECORDABLE if sys.modules.get(name) is not None]
-        chosen = imported or [name for name in RECORDABLE if _installed(name)]
-        if not chosen:
-            raise ImportError(
-                "dtype_lattice.record() records the promotions of JAX and PyTorch programs "
-                "and found neither installed: " + " or ".join(
-                    fix for _, fix in RECORDABLE.values()))
+        # NumPy, which this package imports itself, is recorded always;
+        # JAX and PyTorch where the process imported them, else where
+        # installed (before a script imports either).
+        arrays = [name for name in RECORDABLE if name != "numpy"]
+        imported = [name for name in arrays if sys.modules.get(name) is not None]
+        chosen = (imported or [name for name in arrays if _installed(name)]) + ["numpy"]
         recorders: list[Any] = []
         failures: list[str] = []
         try:
             for name in chosen:
                 module = importlib.import_module(f".{RECORDABLE[name][0]}", __package__)
                 try:
-                    recorders.append(module.start())
+                    recorders.append(module.start(self._numpy_roots) if name == "numpy"
+                                     else module.start())
                 except Exception as err:
                     # A framework the program imported: its error. One only
                     # installed (that fails to import, a JAX release not
@@ -315,14 +318,19 @@ class Recording:
             report._finish()
 
 
-def record(compare: str | Sequence[str] = ()) -> Recording:
+def record(compare: str | Sequence[str] = (), *,
+           numpy_roots: Sequence[str | os.PathLike[str]] | None = None) -> Recording:
     """Records the promotions JAX (eager or traced, see
-    ``dtype_lattice._record``) and PyTorch (eager, see
-    ``dtype_lattice._record_torch``) make while a ``with`` block runs, and
+    ``dtype_lattice._record``), PyTorch (eager, see
+    ``dtype_lattice._record_torch``) and NumPy (see
+    ``dtype_lattice._record_numpy``) make while a ``with`` block runs, and
     compares each with the policies named in ``compare``: a port's answers,
-    each operand as the compared framework would receive it. Recordings do
-    not nest."""
-    return Recording(compare)
+    each operand as the compared framework would receive it. NumPy's
+    operations are seen in the modules imported during the block from under
+    ``numpy_roots`` (the current directory by default), whose source is
+    rewritten as they are imported; code compiled before, the block's own
+    included, is not. Recordings do not nest."""
+    return Recording(compare, numpy_roots)
 
 
 def promotions(fn: Callable[..., Any], *args: Any, compare: str | Sequence[str] = (),

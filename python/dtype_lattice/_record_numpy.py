@@ -164,6 +164,8 @@ class _State:
 _state = _State()
 
 _PYTHON_SCALARS = frozenset({bool, int, float, complex})
+#: The dtype standing for a Python scalar of each type (a weak operand).
+_PYTHON_DTYPES = {"bool": "bool", "int": "int64", "float": "float64", "complex": "complex128"}
 
 #: The largest finite float16 and float32.
 _FLOAT16_MAX, _FLOAT32_MAX = 65504.0, 3.4028234663852886e38
@@ -329,6 +331,13 @@ def _dl_call(f: Any, *args: Any, **kwargs: Any) -> Any:
     if name in ("concatenate", "stack") and len(args) >= 1 \
             and isinstance(args[0], (list, tuple)):
         operands = tuple(args[0])
+    elif name == "where" and len(operands) == 3:
+        # The condition chooses; the two values promote (as JAX's and
+        # PyTorch's recorders read it).
+        operands = operands[1:]
+    elif name == "clip":
+        operands = tuple(o for o in (*operands, kwargs.get("min"), kwargs.get("max"))
+                         if o is not None)
     try:
         result = f(*args, **kwargs)
     except Exception as error:
@@ -483,6 +492,16 @@ class NumpyRecorder:
     """A recording: the calls seen while it is active, counted. Made by
     :func:`start`, ended by :meth:`stop`."""
 
+    #: The framework's registry name, which the report names.
+    framework = "numpy"
+    #: No compiled code to pass over (the report's count of it).
+    compiled = 0
+
+    @staticmethod
+    def settings_of(settings: tuple) -> dict[str, Any]:
+        """NumPy reads no settings of the registry's."""
+        return {}
+
     def __init__(self, roots: Sequence[str]) -> None:
         # Per thread, each call's key: its count and its scalars' first
         # values. Each thread counts in its own dictionary, so that noting
@@ -491,6 +510,8 @@ class NumpyRecorder:
         self._local = threading.local()
         self._tables: list[dict[tuple, list]] = []
         self._finder = _Finder(roots)
+        #: Calls left out (none: every operand NumPy takes is read).
+        self.skipped = 0
 
     def _counts(self) -> dict[tuple, list]:
         """The calling thread's counts."""
@@ -504,7 +525,25 @@ class NumpyRecorder:
             return counts
 
     @property
-    def calls(self) -> dict[tuple, tuple[Seen, int]]:
+    def calls(self) -> dict[tuple, int]:
+        """The calls as the report reads every recorder's: ``(site,
+        payload)`` to a count, the payload ``(operation, operands, result,
+        refusal, settings, keywords, zero_dim)`` (``_promotions._calls``).
+        A Python scalar is a weak operand of its kind; NumPy promotes a 0-d
+        array as any array, so none is set apart."""
+        calls: dict[tuple, int] = {}
+        for seen, count in self.seen().values():
+            operands = tuple(
+                (_PYTHON_DTYPES[dtype], True) if kind == "python" else (dtype, False)
+                for kind, dtype, _ in seen.operands)
+            result = None if seen.result is None else (seen.result, False)
+            keywords = (seen.keywords.get("dtype"), None)
+            payload = (seen.operation, operands, result, seen.error, (), keywords, ())
+            key = (seen.site, payload)
+            calls[key] = calls.get(key, 0) + count
+        return calls
+
+    def seen(self) -> dict[tuple, tuple[Seen, int]]:
         """Each distinct call seen (:class:`Seen`) with how many times."""
         with _state.lock:
             counted = [item for table in self._tables for item in list(table.items())]
@@ -532,12 +571,13 @@ class NumpyRecorder:
             _state.active = None
 
 
-def start(roots: Sequence[str]) -> NumpyRecorder:
-    """Starts recording the modules under ``roots`` imported from now on
-    (and code compiled with :func:`rewrite`). One recording at a time."""
+def start(roots: Sequence[str] | None = None) -> NumpyRecorder:
+    """Starts recording the modules under ``roots`` (the current directory
+    when None) imported from now on, and code compiled with
+    :func:`rewrite`. One recording at a time."""
     if _state.active is not None:
         raise RuntimeError("NumPy calls are already being recorded: end that recording first")
-    recorder = NumpyRecorder(roots)
+    recorder = NumpyRecorder([os.getcwd()] if roots is None else roots)
     sys.meta_path.insert(0, recorder._finder)
     _state.active = recorder
     return recorder

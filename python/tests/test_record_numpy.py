@@ -5,13 +5,17 @@ user's lines, and the rewritten program computes what the original does.
 
 from __future__ import annotations
 
+import json
+import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
+import dtype_lattice as dl
 from dtype_lattice import _record_numpy as recording
 
 PROGRAM = """\
@@ -116,7 +120,7 @@ def test_each_call_is_noted_at_the_users_line_with_what_numpy_returned(
         namespace = recording.run_script(str(program / "program.py"))
     finally:
         recorder.stop()
-    seen = [s for s, _ in recorder.calls.values()]
+    seen = [s for s, _ in recorder.seen().values()]
     where = {(Path(s.site[0]).stem, s.operation, s.form): s for s in seen if s.error is None}
     lines = {(Path(s.site[0]).stem, s.operation, s.form, s.site[1]) for s in seen}
     for (stem, operation, form), line in LINES.items():
@@ -153,11 +157,11 @@ def test_recording_ends_with_the_block_errors_included(program: Path) -> None:
             recorder.stop()
     assert sys.meta_path == before
     assert recording._state.active is None
-    assert len(recorder.calls) == 1
+    assert len(recorder.seen()) == 1
     # A second recording may start; calls made now are not noted by the first.
     again = recording.start([str(program)])
     again.stop()
-    assert len(recorder.calls) == 1
+    assert len(recorder.seen()) == 1
 
 
 def test_code_outside_the_roots_is_not_rewritten(tmp_path: Path,
@@ -178,5 +182,76 @@ def test_code_outside_the_roots_is_not_rewritten(tmp_path: Path,
     finally:
         recorder.stop()
         sys.modules.pop("library", None)
-    operations = sorted((s.operation, Path(s.site[0]).name) for s, _ in recorder.calls.values())
+    operations = sorted((s.operation, Path(s.site[0]).name) for s, _ in recorder.seen().values())
     assert operations == [("add", "main.py")]
+
+
+# -- the report of a NumPy program ---------------------------------------------
+
+REPORTED = """\
+import numpy as np
+
+x8 = np.arange(3, dtype=np.int8)
+u8 = np.arange(3, dtype=np.uint8)
+f16 = np.linspace(0, 1, 3).astype(np.float16)
+mixed = x8 + u8
+scaled = x8 * 2.5
+shifted = 2 - f16
+summed = x8.sum()
+joined = np.concatenate([x8, f16])
+"""
+
+
+def report_of(directory: Path, source: str, *options: str) -> dict:
+    """The JSON report of ``python -m dtype_lattice promotions`` on a
+    script of ``source``, as a user runs it."""
+    script = directory / "script.py"
+    script.write_text(source)
+    run = subprocess.run([sys.executable, "-m", "dtype_lattice", "promotions", str(script),
+                          "--all", "--format", "json", *options],
+                         capture_output=True, text=True, timeout=300, cwd=directory)
+    assert run.returncode == 0, run.stderr
+    return json.loads(run.stdout)
+
+
+def rebuilt(operand: dict) -> Any:
+    """An operand as NumPy held it: an array of its dtype, or (weak) a
+    Python scalar of its kind."""
+    dtype = np.dtype(operand["dtype"])
+    if operand["weak"]:
+        return {"b": True, "i": 2, "u": 2, "f": 2.0, "c": 2j}[dtype.kind]
+    return np.ones(2, dtype)
+
+
+def test_a_numpy_programs_report_is_what_numpy_returned(tmp_path: Path) -> None:
+    report = report_of(tmp_path, REPORTED, "--compare", "torch")
+    assert "numpy" in report["frameworks"]
+    entries = {entry["line"]: entry for entry in report["entries"]}
+    lines = {6: "add", 7: "multiply", 8: "subtract", 9: "sum", 10: "concatenate"}
+    assert {line: entries[line]["operation"] for line in lines} == lines
+    functions = {"add": np.add, "multiply": np.multiply, "subtract": np.subtract,
+                 "sum": np.sum, "concatenate": lambda *a: np.concatenate(a)}
+    for line, name in lines.items():
+        entry = entries[line]
+        assert entry["framework"] == "numpy"
+        result = functions[name](*(rebuilt(o) for o in entry["operands"]))
+        assert entry["result"]["dtype"] == result.dtype.name, entry
+        # The compared answer is the torch policy's for the operands as a
+        # port hands them over, and what PyTorch computes on them.
+        (compared,) = entry["compared"]
+        args = [rebuilt(o) if o["weak"] else dl.Operand(np.dtype(o["dtype"]))
+                for o in entry["operands"]]
+        torch_policy = dl.policy("torch")
+        library = (torch_policy.result_type(*args) if compared["question"] == "result_type"
+                   else torch_policy.operation(compared["question"], *args))
+        assert compared["answer"]["dtype"] == np.dtype(library).name, entry
+        torch = pytest.importorskip("torch")
+        values = [rebuilt(o) if o["weak"] else torch.ones(2, dtype=getattr(torch, o["dtype"]))
+                  for o in entry["operands"]]
+        computed = {"add": torch.add, "multiply": torch.mul, "subtract": torch.sub,
+                    "sum": torch.sum, "concatenate": lambda *a: torch.cat(a),
+                    "result_type": torch.result_type}[compared["question"]](*values)
+        computed_dtype = computed if isinstance(computed, torch.dtype) else computed.dtype
+        assert compared["answer"]["dtype"] == str(computed_dtype).removeprefix("torch."), entry
+    # 2 - f16 as written: the Python int first.
+    assert [o["weak"] for o in entries[8]["operands"]] == [True, False]
