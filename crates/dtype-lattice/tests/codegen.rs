@@ -15,6 +15,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::OnceLock;
 
 use dtype_lattice::design::codegen::{all_binary, Codegen, Options, Target};
 use dtype_lattice::design::table::{Column, Question, Table};
@@ -163,14 +164,19 @@ fn run(command: &mut Command) -> String {
 
 /// The program's lines beside the library's, with the first differences.
 fn compare(language: &str, printed: &str, modules: &[Module]) {
-    let mut want = Vec::new();
-    for module in modules {
-        expected(module, &mut want);
-    }
+    // The library's lines, computed once for the three languages.
+    static WANT: OnceLock<Vec<String>> = OnceLock::new();
+    let want = WANT.get_or_init(|| {
+        let mut want = Vec::new();
+        for module in modules {
+            expected(module, &mut want);
+        }
+        want.sort_unstable();
+        want
+    });
     let mut got: Vec<&str> = printed.lines().collect();
-    want.sort();
     got.sort_unstable();
-    if got != want {
+    if got != *want {
         let want_set: BTreeSet<&str> = want.iter().map(String::as_str).collect();
         let got_set: BTreeSet<&str> = got.iter().copied().collect();
         let missing: Vec<&&str> = want_set.difference(&got_set).take(5).collect();
