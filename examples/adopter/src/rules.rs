@@ -88,6 +88,13 @@ impl Error {
     }
 }
 
+/// A result the array cannot hold: out of the hot path.
+#[cold]
+#[inline(never)]
+fn no_storage(dtype: &str) -> Error {
+    Error::unsupported(format!("no storage for {dtype}"))
+}
+
 /// Promotion rules: the dtype of `a OP b` for an array of `a`.
 pub trait Rules {
     /// The result's dtype, or why there is none.
@@ -129,13 +136,22 @@ fn to_library(dtype: DType) -> dtype_lattice::DType {
 
 /// The library's dtype as ours, where we have it.
 fn from_library(dtype: dtype_lattice::DType) -> Result<DType, Error> {
-    DType::ALL
-        .into_iter()
-        .find(|&d| to_library(d) == dtype)
-        .ok_or_else(|| Error::unsupported(format!("no storage for {dtype}")))
+    use dtype_lattice::DType as L;
+    Ok(match dtype {
+        L::Bool => DType::Bool,
+        L::UInt8 => DType::U8,
+        L::Int8 => DType::I8,
+        L::Int16 => DType::I16,
+        L::Int32 => DType::I32,
+        L::Int64 => DType::I64,
+        L::Float32 => DType::F32,
+        L::Float64 => DType::F64,
+        other => return Err(no_storage(other.name())),
+    })
 }
 
 impl Rules for Library {
+    #[inline]
     fn result(&self, op: BinOp, a: DType, b: Operand) -> Result<DType, Error> {
         use dtype_lattice::Operand as L;
         let a = L::array(to_library(a), false);
@@ -168,6 +184,7 @@ impl Rules for Library {
 pub struct Tables;
 
 /// Ours to the tables': the same dtype by name.
+#[inline]
 fn to_tables(dtype: DType) -> tables::DType {
     use tables::DType as T;
     match dtype {
@@ -182,14 +199,27 @@ fn to_tables(dtype: DType) -> tables::DType {
     }
 }
 
+/// The tables' dtype as ours, where we have it.
+#[inline]
 fn from_tables(dtype: tables::DType) -> Result<DType, Error> {
-    DType::ALL
-        .into_iter()
-        .find(|&d| to_tables(d) == dtype)
-        .ok_or_else(|| Error::unsupported(format!("no storage for {}", dtype.name())))
+    use tables::DType as T;
+    Ok(match dtype {
+        T::Bool => DType::Bool,
+        T::UInt8 => DType::U8,
+        T::Int8 => DType::I8,
+        T::Int16 => DType::I16,
+        T::Int32 => DType::I32,
+        T::Int64 => DType::I64,
+        T::Float32 => DType::F32,
+        T::Float64 => DType::F64,
+        other => return Err(no_storage(other.name())),
+    })
 }
 
 impl Rules for Tables {
+    // Inlined into the caller's crate, as the generated module's readers are
+    // into this one: the step is a few loads.
+    #[inline]
     fn result(&self, op: BinOp, a: DType, b: Operand) -> Result<DType, Error> {
         let a = tables::Operand::Array(to_tables(a));
         let b = match b {
@@ -217,6 +247,7 @@ impl Rules for Tables {
 /// NumPy's `a + b` for two arrays of the adopter's dtypes, written by hand
 /// as a library without dtype-lattice would: the baseline of the
 /// benchmark (a test checks it against the library on all 64 pairs).
+#[inline]
 pub fn hand_add(a: DType, b: DType) -> DType {
     use DType::*;
     match (a, b) {

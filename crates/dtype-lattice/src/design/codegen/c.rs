@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 
 use super::names::{c_str, numbers};
-use super::{Codegen, Options};
+use super::{Codegen, Options, ABSENT};
 
 /// The header's source.
 pub(super) fn render(tables: &Codegen, options: &Options) -> String {
@@ -137,43 +137,18 @@ pub(super) fn render(tables: &Codegen, options: &Options) -> String {
 fn operations(out: &mut String, tables: &Codegen, lower: &str, upper: &str) {
     let ops = &tables.tables[1..];
     let k = tables.operands();
-    let place = |of: Vec<Option<usize>>| -> String {
-        let codes: Vec<u16> = of
-            .iter()
-            .map(|p| p.map_or(u16::MAX, |p| p as u16))
-            .collect();
-        format!("    {{{}}},\n", numbers(&codes))
-    };
-    let mut rows = String::new();
-    let mut columns = String::new();
-    let mut offsets = Vec::new();
-    let mut widths = Vec::new();
-    let mut cells = Vec::new();
-    for table in ops {
-        rows += &place(table.row_of(k));
-        columns += &place(table.column_of(k));
-        offsets.push(cells.len());
-        widths.push(table.columns.len());
-        cells.extend(table.codes());
-    }
-    let t = ops.len();
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "\n/* Each operation's row and column of every operand; 0xffff where it has none. */\n\
-         static const uint16_t {lower}_op_rows[{t}][{k}] = {{\n{rows}}};\n\
-         static const uint16_t {lower}_op_columns[{t}][{k}] = {{\n{columns}}};\n\
-         static const uint32_t {lower}_op_offsets[{t}] = {{{}}};\n\
-         static const uint32_t {lower}_op_widths[{t}] = {{{}}};\n\
-         static const uint16_t {lower}_op_cells[{}] = {{\n",
-        numbers(&offsets),
-        numbers(&widths),
-        cells.len().max(1)
+        "\n/* Each operation's cells, [op][a][b]; {ABSENT} where its table has no such operand. */\n\
+         static const uint16_t {lower}_op_cells[{}][{k}][{k}] = {{",
+        ops.len()
     );
-    for chunk in cells.chunks(24) {
-        let _ = writeln!(out, "    {},", numbers(chunk));
-    }
-    if cells.is_empty() {
-        out.push_str("    0,\n");
+    for table in ops {
+        let _ = writeln!(out, "    /* {} */\n    {{", table.name);
+        for row in table.grid(k) {
+            let _ = writeln!(out, "        {{{}}},", numbers(&row));
+        }
+        out.push_str("    },\n");
     }
     let _ = write!(
         out,
@@ -181,12 +156,11 @@ fn operations(out: &mut String, tables: &Codegen, lower: &str, upper: &str) {
          /* The result of op on a and b: as {lower}_promote, and -1 also where the\n \
          * operation's table has no such operand (whole arrays take no Python scalar). */\n\
          static inline int {lower}_operation(int op, int a, int b, {lower}_typed *out) {{\n    \
-         uint16_t row, column;\n    \
+         uint16_t code;\n    \
          if (op < 0 || op >= {upper}_OP_COUNT || a < 0 || a >= {k} || b < 0 || b >= {k}) {{\n        \
          return -1;\n    }}\n    \
-         row = {lower}_op_rows[op][a];\n    column = {lower}_op_columns[op][b];\n    \
-         if (row == 0xffffu || column == 0xffffu) {{\n        return -1;\n    }}\n    \
-         return {lower}_decode({lower}_op_cells[{lower}_op_offsets[op] + \
-         (uint32_t)row * {lower}_op_widths[op] + column], out);\n}}\n"
+         code = {lower}_op_cells[op][a][b];\n    \
+         if (code == {ABSENT}u) {{\n        return -1;\n    }}\n    \
+         return {lower}_decode(code, out);\n}}\n"
     );
 }

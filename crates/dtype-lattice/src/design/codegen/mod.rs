@@ -141,31 +141,25 @@ pub struct CodeTable {
 }
 
 impl CodeTable {
-    /// Each operand's row in the table, `None` where it has none.
-    pub fn row_of(&self, operands: usize) -> Vec<Option<usize>> {
-        places(&self.rows, operands)
-    }
-
-    /// Each operand's column in the table, `None` where it has none.
-    pub fn column_of(&self, operands: usize) -> Vec<Option<usize>> {
-        places(&self.columns, operands)
-    }
-
-    /// The cells' codes ([`Codegen::code`]), row by row.
-    pub fn codes(&self) -> Vec<u16> {
-        self.cells
-            .iter()
-            .flatten()
-            .map(|&c| Codegen::code(c))
-            .collect()
+    /// The cells as a full grid over the operand space, `grid[a][b]` by
+    /// operand index: each cell's code ([`Codegen::code`]), [`ABSENT`]
+    /// where the table has no such row or column. One load answers a
+    /// cell, whatever the table.
+    pub fn grid(&self, operands: usize) -> Vec<Vec<u16>> {
+        let mut grid = vec![vec![ABSENT; operands]; operands];
+        for (&a, row) in self.rows.iter().zip(&self.cells) {
+            for (&b, &cell) in self.columns.iter().zip(row) {
+                grid[a][b] = Codegen::code(cell);
+            }
+        }
+        grid
     }
 }
 
-fn places(of: &[usize], operands: usize) -> Vec<Option<usize>> {
-    (0..operands)
-        .map(|i| of.iter().position(|&o| o == i))
-        .collect()
-}
+/// The code of a cell a table does not have (an operation on whole arrays
+/// with a Python scalar): an error code no error has, as
+/// [`MAX_ENTRIES`] keeps error indices below it.
+pub const ABSENT: u16 = 0xffff;
 
 /// Tables ready to be written out: the types, the errors, and the tables.
 /// The operand space is the dtypes (indices `0..dtypes.len()`) then the

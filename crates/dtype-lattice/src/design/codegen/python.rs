@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 
 use super::names::{numbers, python_str};
-use super::{Codegen, Options, TypeName};
+use super::{Codegen, Options, TypeName, ABSENT};
 
 /// The module's source.
 pub(super) fn render(tables: &Codegen, options: &Options) -> String {
@@ -107,24 +107,17 @@ fn int_enum(out: &mut String, name: &str, doc: &str, names: &[TypeName], start: 
 
 /// Each operation's table, and `operation`.
 fn operations(out: &mut String, tables: &Codegen, k: usize) {
-    out.push_str(
-        "\n\n# Each operation's (rows, columns, width, cells): an operand's row and column\n\
-         # (-1 where the table has none), and the cells row by row.\n_TABLES = (\n",
+    let _ = writeln!(
+        out,
+        "\n\n# Each operation's cells, [op][a][b]; {ABSENT} where its table has no such operand.\n\
+         _ABSENT = {ABSENT}\n_OPS = ("
     );
     for table in &tables.tables[1..] {
-        let place = |of: Vec<Option<usize>>| -> String {
-            let places: Vec<i64> = of.iter().map(|p| p.map_or(-1, |p| p as i64)).collect();
-            numbers(&places)
-        };
-        let _ = writeln!(
-            out,
-            "    # {}\n    (\n        ({},),\n        ({},),\n        {},\n        ({},),\n    ),",
-            table.name,
-            place(table.row_of(k)),
-            place(table.column_of(k)),
-            table.columns.len(),
-            numbers(&table.codes())
-        );
+        let _ = writeln!(out, "    # {}\n    (", table.name);
+        for row in table.grid(k) {
+            let _ = writeln!(out, "        ({},),", numbers(&row));
+        }
+        out.push_str("    ),\n");
     }
     out.push_str(concat!(
         ")\n\n\n",
@@ -132,10 +125,9 @@ fn operations(out: &mut String, tables: &Codegen, k: usize) {
         "    \"\"\"The result of op (an Op member) on a and b as a Typed, or None where the\n",
         "    operation's table has no such operand (whole arrays take no Python scalar);\n",
         "    raises PromotionError.\"\"\"\n",
-        "    rows, columns, width, cells = _TABLES[Op(op)]\n",
-        "    row, column = rows[_check(a)], columns[_check(b)]\n",
-        "    if row < 0 or column < 0:\n",
+        "    code = _OPS[Op(op)][_check(a)][_check(b)]\n",
+        "    if code == _ABSENT:\n",
         "        return None\n",
-        "    return _decode(cells[row * width + column])\n",
+        "    return _decode(code)\n",
     ));
 }

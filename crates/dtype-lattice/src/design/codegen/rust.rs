@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 
 use super::names::{numbers, rust_str};
-use super::{Codegen, Options, TypeName};
+use super::{Codegen, Options, TypeName, ABSENT};
 
 /// The module's source.
 pub(super) fn render(tables: &Codegen, options: &Options) -> String {
@@ -38,7 +38,7 @@ pub(super) fn render(tables: &Codegen, options: &Options) -> String {
     let _ = writeln!(
         out,
         "/// Each error's Python exception and exact message, by code.\n\
-         pub const ERRORS: [(&str, &str); {}] = [",
+         pub static ERRORS: [(&str, &str); {}] = [",
         tables.errors.len()
     );
     for error in &tables.errors {
@@ -53,7 +53,7 @@ pub(super) fn render(tables: &Codegen, options: &Options) -> String {
     let k = tables.operands();
     let _ = writeln!(
         out,
-        "/// `promote`'s cells, `[a][b]` by operand index.\nconst PROMOTE: [[u16; {k}]; {k}] = ["
+        "/// `promote`'s cells, `[a][b]` by operand index.\nstatic PROMOTE: [[u16; {k}]; {k}] = ["
     );
     for row in &tables.tables[0].cells {
         let codes: Vec<u16> = row.iter().map(|&c| Codegen::code(c)).collect();
@@ -61,11 +61,14 @@ pub(super) fn render(tables: &Codegen, options: &Options) -> String {
     }
     out.push_str("];\n\n");
     out.push_str(
-        "const fn decode(code: u16) -> Result<Typed, Error> {\n    \
+        "// Statics, not consts: a const indexed at run time may be copied whole\n\
+         // on every call.\n\
+         static DTYPES: [DType; DType::ALL.len()] = DType::ALL;\n\n\
+         fn decode(code: u16) -> Result<Typed, Error> {\n    \
          if code & 0x8000 != 0 {\n        \
          Err(Error { code: code & 0x7fff })\n    \
          } else {\n        \
-         Ok(Typed { dtype: DType::ALL[(code >> 1) as usize], weak: code & 1 == 1 })\n    \
+         Ok(Typed { dtype: DTYPES[(code >> 1) as usize], weak: code & 1 == 1 })\n    \
          }\n}\n\n",
     );
     out.push_str(PROMOTE_FN);
@@ -101,7 +104,7 @@ fn type_enum(out: &mut String, name: &str, doc: &str, names: &[TypeName]) {
         "match self {}".to_owned()
     } else {
         format!(
-            "const NAMES: [&str; {count}] = [{}];\n        NAMES[self as usize]",
+            "static NAMES: [&str; {count}] = [{}];\n        NAMES[self as usize]",
             labels.join(", ")
         )
     };
@@ -111,7 +114,7 @@ fn type_enum(out: &mut String, name: &str, doc: &str, names: &[TypeName]) {
          /// Every one, in order (a value's index is its discriminant).\n    \
          pub const ALL: [{name}; {count}] = [{}];\n\n    \
          /// The name the framework gives it.\n    \
-         pub const fn name(self) -> &'static str {{\n        {body}\n    }}\n}}\n",
+         pub fn name(self) -> &'static str {{\n        {body}\n    }}\n}}\n",
         all.join(", "),
     );
 }
@@ -171,12 +174,12 @@ impl Error {
     }
 
     /// The Python exception the framework raises (`TypeError`, ...).
-    pub const fn exception(self) -> &'static str {
+    pub fn exception(self) -> &'static str {
         ERRORS[self.code as usize].0
     }
 
     /// The framework's message.
-    pub const fn message(self) -> &'static str {
+    pub fn message(self) -> &'static str {
         ERRORS[self.code as usize].1
     }
 }
@@ -194,12 +197,12 @@ impl core::error::Error for Error {}
 const PROMOTE_FN: &str = "\
 /// The promotion of two operands: `result_type(a, b)` of the two types
 /// (a dtype specifier, a Python scalar type).
-pub const fn promote(a: Operand, b: Operand) -> Result<Typed, Error> {
+pub fn promote(a: Operand, b: Operand) -> Result<Typed, Error> {
     decode(PROMOTE[a.index()][b.index()])
 }
 
 /// The promotion of two dtypes, its dtype only.
-pub const fn promote_dtypes(a: DType, b: DType) -> Result<DType, Error> {
+pub fn promote_dtypes(a: DType, b: DType) -> Result<DType, Error> {
     match promote(Operand::Array(a), Operand::Array(b)) {
         Ok(typed) => Ok(typed.dtype),
         Err(err) => Err(err),
@@ -216,46 +219,31 @@ fn operations(out: &mut String, tables: &Codegen, k: usize) {
     if ops.is_empty() {
         out.push_str(
             "/// The result of `op` on `a` and `b`: no operation was generated.\n\
-             pub const fn operation(op: Op, _a: Operand, _b: Operand) -> Option<Result<Typed, Error>> {\n    \
+             pub fn operation(op: Op, _a: Operand, _b: Operand) -> Option<Result<Typed, Error>> {\n    \
              match op {}\n}\n",
         );
         return;
     }
     let _ = writeln!(
         out,
-        "/// Where an operand is absent from an operation's table.\nconst ABSENT: u16 = u16::MAX;\n\n\
-         struct Table {{\n    rows: [u16; {k}],\n    columns: [u16; {k}],\n    \
-         width: usize,\n    cells: &'static [u16],\n}}\n\n\
-         const TABLES: [Table; {}] = [",
+        "/// Where an operand is absent from an operation's table.\nconst ABSENT: u16 = {ABSENT};\n\n\
+         /// Each operation's cells, `[op][a][b]` by operand index.\n\
+         static OPS: [[[u16; {k}]; {k}]; {}] = [",
         ops.len()
     );
     for table in ops {
-        let place = |of: Vec<Option<usize>>| -> String {
-            let codes: Vec<u16> = of
-                .iter()
-                .map(|p| p.map_or(u16::MAX, |p| p as u16))
-                .collect();
-            numbers(&codes)
-        };
-        let _ = writeln!(
-            out,
-            "    // {}\n    Table {{\n        rows: [{}],\n        columns: [{}],\n        \
-             width: {},\n        cells: &[{}],\n    }},",
-            table.name,
-            place(table.row_of(k)),
-            place(table.column_of(k)),
-            table.columns.len(),
-            numbers(&table.codes())
-        );
+        let _ = writeln!(out, "    // {}\n    [", table.name);
+        for row in table.grid(k) {
+            let _ = writeln!(out, "        [{}],", numbers(&row));
+        }
+        out.push_str("    ],\n");
     }
     out.push_str(
         "];\n\n\
          /// The result of `op` on `a` and `b`; `None` where its table has no such\n\
          /// operand (an operation on whole arrays takes no Python scalar).\n\
-         pub const fn operation(op: Op, a: Operand, b: Operand) -> Option<Result<Typed, Error>> {\n    \
-         let table = &TABLES[op as usize];\n    \
-         let (row, column) = (table.rows[a.index()], table.columns[b.index()]);\n    \
-         if row == ABSENT || column == ABSENT {\n        return None;\n    }\n    \
-         Some(decode(table.cells[row as usize * table.width + column as usize]))\n}\n",
+         pub fn operation(op: Op, a: Operand, b: Operand) -> Option<Result<Typed, Error>> {\n    \
+         let code = OPS[op as usize][a.index()][b.index()];\n    \
+         if code == ABSENT {\n        None\n    } else {\n        Some(decode(code))\n    }\n}\n",
     );
 }
