@@ -39,7 +39,7 @@
 mod array;
 mod kernels;
 #[rustfmt::skip]
-#[allow(dead_code, clippy::all)]
+#[allow(dead_code)]
 mod numpy_tables {
     // Generated: `dtype-lattice codegen --lang rust --policy numpy --op add
     // --op true_divide --op less -o examples/adopter/src/numpy_tables.rs`.

@@ -149,7 +149,10 @@ impl CodeTable {
         let mut grid = vec![vec![ABSENT; operands]; operands];
         for (&a, row) in self.rows.iter().zip(&self.cells) {
             for (&b, &cell) in self.columns.iter().zip(row) {
-                grid[a][b] = Codegen::code(cell);
+                // Out of the operand space, a cell has nowhere to go.
+                if let Some(slot) = grid.get_mut(a).and_then(|r| r.get_mut(b)) {
+                    *slot = Codegen::code(cell);
+                }
             }
         }
         grid
@@ -319,8 +322,9 @@ impl Codegen {
         self.dtypes.len() + self.scalars.len()
     }
 
-    /// An operand's name (an index into the operand space).
-    pub fn operand(&self, index: usize) -> &TypeName {
+    /// An operand's name (an index into the operand space, below
+    /// [`operands`](Codegen::operands)).
+    fn operand(&self, index: usize) -> &TypeName {
         match index.checked_sub(self.dtypes.len()) {
             Some(scalar) => &self.scalars[scalar],
             None => &self.dtypes[index],

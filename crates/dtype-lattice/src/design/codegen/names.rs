@@ -41,6 +41,10 @@ const PYTHON_KEYWORDS: &[&str] = &[
     "with", "yield",
 ];
 
+/// The C header's own upper-case names after its prefix, which no
+/// label's may be.
+const C_NAMES: &[&str] = &["dtype_count", "operand_count", "error_count", "promotion_h"];
+
 /// A lattice file's labels as names: each made an identifier
 /// (`[a-z][a-z0-9_]*`, `*` read as `star`: `i*` is `i_star`, Rust
 /// `IStar`), kept apart from the C header's own names (`op_...`,
@@ -85,11 +89,14 @@ fn snake(label: &str) -> String {
     while out.ends_with('_') {
         out.pop();
     }
+    if out.is_empty() {
+        return "t".to_owned();
+    }
     let reserved = out.starts_with("op_")
         || out.starts_with("py_")
-        || out == "dtype_count"
+        || C_NAMES.contains(&out.as_str())
         || PYTHON_KEYWORDS.contains(&out.as_str());
-    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) || reserved {
+    if out.starts_with(|c: char| c.is_ascii_digit()) || reserved {
         out.insert_str(0, "t_");
     }
     out
@@ -172,11 +179,29 @@ mod tests {
 
     #[test]
     fn labels_become_distinct_identifiers() {
-        let names = label_names(["i*", "a-b", "a_b", "2x", "class", "op_add", ""]);
+        let names = label_names([
+            "i*",
+            "a-b",
+            "a_b",
+            "2x",
+            "class",
+            "op_add",
+            "",
+            "error_count",
+        ]);
         let snakes: Vec<&str> = names.iter().map(|n| n.snake.as_str()).collect();
         assert_eq!(
             snakes,
-            ["i_star", "a_b", "a_b_2", "t_2x", "t_class", "t_op_add", "t"]
+            [
+                "i_star",
+                "a_b",
+                "a_b_2",
+                "t_2x",
+                "t_class",
+                "t_op_add",
+                "t",
+                "t_error_count"
+            ]
         );
         assert_eq!(names[0].camel, "IStar");
         assert_eq!(camel("self"), "Self_");
