@@ -1,10 +1,12 @@
 //! The generated tables compiled and run: one Rust program (rustc), one C
 //! program (cc) and one Python program (python3), each looping over the
 //! modules of every built-in policy (every entry and preset, and JAX's
-//! settings that change its tables), prints every cell of promotion and
-//! of each operation of two operands the policy models, and every error
-//! of its table; the cells must be the library's, computed here straight
-//! from the design tables, the errors' exceptions and messages exact.
+//! settings that change its tables) and of every example lattice file,
+//! prints every cell of promotion and of each operation of two operands
+//! the policy models, and every error of its table; the cells must be the
+//! library's, computed here straight from the design tables (a lattice
+//! file's from the engine's joins), the errors' exceptions and messages
+//! exact.
 //!
 //! A cell's message is printed as a 64-bit FNV-1a hash (the programs
 //! would otherwise print JAX's paragraph a hundred thousand times); the
@@ -18,15 +20,21 @@ use std::process::Command;
 use std::sync::OnceLock;
 
 use dtype_lattice::design::codegen::{all_binary, Codegen, Options, Target};
+use dtype_lattice::design::explain::Report;
+use dtype_lattice::design::lattice_file;
 use dtype_lattice::design::table::{Column, Question, Table};
+use dtype_lattice::design::Definition;
+use dtype_lattice::engine::Bound;
 use dtype_lattice::registry::{self, Settings};
 use dtype_lattice::{DType, Policy, PyScalar, TypeSpec};
 
-/// One generated module: its name, the policy and whether it has every dtype.
+/// One generated module: its name, the policy and whether it has every
+/// dtype, or a lattice file's graph.
 struct Module {
     name: String,
     policy: Box<dyn Policy>,
     all_dtypes: bool,
+    lattice: Option<Definition>,
 }
 
 fn modules() -> Vec<Module> {
@@ -35,12 +43,14 @@ fn modules() -> Vec<Module> {
             name: named.name().replace('-', "_"),
             policy: named.build(Settings::default()).unwrap(),
             all_dtypes: true,
+            lattice: None,
         })
         .collect();
     let jax = |settings: Settings, name: &str| Module {
         name: name.to_owned(),
         policy: registry::by_name("jax", settings).unwrap(),
         all_dtypes: true,
+        lattice: None,
     };
     modules.push(jax(
         Settings {
@@ -61,8 +71,68 @@ fn modules() -> Vec<Module> {
         name: "mlx_native".to_owned(),
         policy: registry::by_name("mlx", Settings::default()).unwrap(),
         all_dtypes: false,
+        lattice: None,
     });
+    // Every example lattice file, lattices or not (their nodes the types).
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/lattices");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    files.sort();
+    assert!(files.len() > 10, "the example lattice files");
+    for path in files {
+        let stem = path.file_stem().unwrap().to_str().unwrap();
+        modules.push(Module {
+            name: format!("lattice_{}", stem.replace('-', "_")),
+            policy: registry::by_name("jax", Settings::default()).unwrap(),
+            all_dtypes: false,
+            lattice: Some(lattice_file::read(&path).unwrap()),
+        });
+    }
     modules
+}
+
+/// The lines every program must print for a lattice file's module: each
+/// pair's join (by label, weak where the node is), or the error `explain`
+/// gives it.
+fn expected_joins(name: &str, definition: &Definition, lines: &mut Vec<String>) {
+    let poset = definition.poset().unwrap();
+    let mut errors = BTreeSet::new();
+    for a in 0..poset.len() {
+        for b in 0..poset.len() {
+            let shown = match poset.least_upper_bound(a, b) {
+                Bound::Least(j) => {
+                    let weak = if definition.nodes[j].weak {
+                        " weak"
+                    } else {
+                        ""
+                    };
+                    format!("{}{weak}", poset.label(j))
+                }
+                _ => {
+                    let labels = [poset.label(a), poset.label(b)];
+                    let report = Report::new(definition, &poset, None, labels).unwrap();
+                    let (exception, message) = match &report.error {
+                        Some(err) => (err.python_type().to_owned(), err.to_string()),
+                        None => ("LatticeError".to_owned(), report.outcome()),
+                    };
+                    let shown = format!("!{exception} #{:016x}", fnv(&message));
+                    errors.insert((exception, message));
+                    shown
+                }
+            };
+            lines.push(format!(
+                "{name}|promote|{}|{}|{shown}",
+                poset.label(a),
+                poset.label(b)
+            ));
+        }
+    }
+    for (exception, message) in errors {
+        lines.push(format!("E|{name}|{exception}|{}", escape(&message)));
+    }
 }
 
 fn fnv(text: &str) -> u64 {
@@ -84,6 +154,9 @@ fn label(spec: TypeSpec) -> String {
 
 /// The lines every program must print for `module`, from the library.
 fn expected(module: &Module, lines: &mut Vec<String>) {
+    if let Some(definition) = &module.lattice {
+        return expected_joins(&module.name, definition, lines);
+    }
     let policy = module.policy.as_ref();
     let types: Vec<TypeSpec> = DType::ALL
         .into_iter()
@@ -139,8 +212,11 @@ fn expected(module: &Module, lines: &mut Vec<String>) {
 fn generate(modules: &[Module], target: Target, dir: &Path, extension: &str) {
     for module in modules {
         let questions = all_binary(module.policy.as_ref());
-        let tables = Codegen::of_policy(module.policy.as_ref(), &questions, module.all_dtypes)
-            .unwrap_or_else(|err| panic!("{}: {err}", module.name));
+        let tables = match &module.lattice {
+            Some(definition) => Codegen::of_definition(definition),
+            None => Codegen::of_policy(module.policy.as_ref(), &questions, module.all_dtypes),
+        }
+        .unwrap_or_else(|err| panic!("{}: {err}", module.name));
         let options = Options {
             command: format!("tests/codegen.rs, module {}", module.name),
             prefix: module.name.clone(),
@@ -391,7 +467,7 @@ def shown(m, ask):
         return f"!{err.exception} #{fnv(str(err)):016x}"
     if t is None:
         return None
-    return t.dtype.name + (" weak" if t.weak else "")
+    return m.NAMES[t.dtype] + (" weak" if t.weak else "")
 
 
 out = []
@@ -400,7 +476,7 @@ for name in sys.argv[1:]:
     m = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(m)
     operands = list(m.DType) + list(m.Scalar)
-    label = lambda o: ("py:" if isinstance(o, m.Scalar) else "") + o.name
+    label = lambda o: ("py:" if isinstance(o, m.Scalar) else "") + m.NAMES[o]
     for a in operands:
         for b in operands:
             out.append(f"{name}|promote|{label(a)}|{label(b)}|{shown(m, lambda: m.promote(a, b))}")

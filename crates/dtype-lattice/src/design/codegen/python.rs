@@ -43,6 +43,15 @@ pub(super) fn render(tables: &Codegen, options: &Options) -> String {
         &ops,
         0,
     );
+    let names: Vec<String> = (0..k)
+        .map(|i| python_str(&tables.operand(i).name))
+        .collect();
+    let _ = writeln!(
+        out,
+        "# Each operand's name as the framework (or the lattice file) writes it, by value.\n\
+         NAMES = ({},)\n\n",
+        names.join(", ")
+    );
     out.push_str(concat!(
         "class Typed(typing.NamedTuple):\n",
         "    \"\"\"A result: its dtype, and whether it is weakly typed.\"\"\"\n\n",
