@@ -161,7 +161,7 @@ impl CodeTable {
 
 /// The code of a cell a table does not have (an operation on whole arrays
 /// with a Python scalar): an error code no error has, as
-/// [`MAX_ENTRIES`] keeps error indices below it.
+/// error indices stay below `0x3fff`.
 pub const ABSENT: u16 = 0xffff;
 
 /// Tables ready to be written out: the types, the errors, and the tables.
