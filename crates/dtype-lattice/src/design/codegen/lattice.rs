@@ -21,7 +21,13 @@ pub enum LatticeCodegenError {
     },
     /// An operation was asked of it: a graph has only promotion.
     Operation(String),
+    /// More nodes than a generated table holds ([`MAX_NODES`]).
+    TooManyNodes(usize),
 }
+
+/// The most nodes a lattice file's table is generated for: its cells grow
+/// as the square (a million here, some megabytes of source).
+pub const MAX_NODES: usize = 1024;
 
 impl fmt::Display for LatticeCodegenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -30,6 +36,12 @@ impl fmt::Display for LatticeCodegenError {
                 f,
                 "{name} has no promotion tables: {error}; `dtype-lattice check` on the file \
                  shows the whole story"
+            ),
+            LatticeCodegenError::TooManyNodes(n) => write!(
+                f,
+                "a table of {n} nodes would have {} cells; codegen writes lattices of at most \
+                 {MAX_NODES} nodes",
+                n * n
             ),
             LatticeCodegenError::Operation(op) => write!(
                 f,
@@ -73,8 +85,8 @@ impl Codegen {
         };
         let poset = definition.poset().map_err(graph_error)?;
         let n = poset.len();
-        if n > super::MAX_ENTRIES {
-            return Err(CodegenError::TooLarge(n));
+        if n > MAX_NODES {
+            return Err(CodegenError::Lattice(LatticeCodegenError::TooManyNodes(n)));
         }
         let mut builder = Builder::default();
         let mut cells = Vec::with_capacity(n);
@@ -132,5 +144,33 @@ fn no_join(
             exception: "LatticeError".to_owned(),
             message: err.to_string(),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::design::DictSpec;
+
+    #[test]
+    fn a_lattice_past_the_limit_is_refused_before_any_cell() {
+        let labels: Vec<String> = (0..=MAX_NODES).map(|i| format!("n{i}")).collect();
+        let edges: Vec<(String, Vec<String>)> = labels
+            .windows(2)
+            .map(|pair| (pair[0].clone(), vec![pair[1].clone()]))
+            .collect();
+        let spec = DictSpec {
+            name: "chain",
+            edges: &edges,
+            dtypes: &[],
+            weak: &[],
+        };
+        let chain = Definition::from_dict(&spec).unwrap();
+        let err = Codegen::of_definition(&chain).unwrap_err();
+        assert_eq!(
+            err,
+            CodegenError::Lattice(LatticeCodegenError::TooManyNodes(MAX_NODES + 1))
+        );
+        assert!(err.to_string().contains("at most 1024 nodes"));
     }
 }
