@@ -124,6 +124,7 @@ pub enum Operand {
 
 impl Operand {
     /// Its row and column in the tables: the dtypes, then the scalars.
+    #[inline]
     const fn index(self) -> usize {
         match self {
             Operand::Array(dtype) => dtype as usize,
@@ -528,6 +529,7 @@ static PROMOTE: [[u16; 36]; 36] = [
 // on every call.
 static DTYPES: [DType; DType::ALL.len()] = DType::ALL;
 
+#[inline]
 fn decode(code: u16) -> Result<Typed, Error> {
     if code & 0x8000 != 0 {
         Err(Error { code: code & 0x7fff })
@@ -538,11 +540,13 @@ fn decode(code: u16) -> Result<Typed, Error> {
 
 /// The promotion of two operands: `result_type(a, b)` of the two types
 /// (a dtype specifier, a Python scalar type).
+#[inline]
 pub fn promote(a: Operand, b: Operand) -> Result<Typed, Error> {
     decode(PROMOTE[a.index()][b.index()])
 }
 
 /// The promotion of two dtypes, its dtype only.
+#[inline]
 pub fn promote_dtypes(a: DType, b: DType) -> Result<DType, Error> {
     match promote(Operand::Array(a), Operand::Array(b)) {
         Ok(typed) => Ok(typed.dtype),
@@ -699,6 +703,7 @@ static OPS: [[[u16; 36]; 36]; 3] = [
 
 /// The result of `op` on `a` and `b`; `None` where its table has no such
 /// operand (an operation on whole arrays takes no Python scalar).
+#[inline]
 pub fn operation(op: Op, a: Operand, b: Operand) -> Option<Result<Typed, Error>> {
     let code = OPS[op as usize][a.index()][b.index()];
     if code == ABSENT {

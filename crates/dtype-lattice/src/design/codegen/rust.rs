@@ -64,6 +64,7 @@ pub(super) fn render(tables: &Codegen, options: &Options) -> String {
         "// Statics, not consts: a const indexed at run time may be copied whole\n\
          // on every call.\n\
          static DTYPES: [DType; DType::ALL.len()] = DType::ALL;\n\n\
+         #[inline]\n\
          fn decode(code: u16) -> Result<Typed, Error> {\n    \
          if code & 0x8000 != 0 {\n        \
          Err(Error { code: code & 0x7fff })\n    \
@@ -130,6 +131,7 @@ fn operand(out: &mut String, tables: &Codegen, n: usize) {
     out.push_str(
         "}\n\nimpl Operand {\n    \
          /// Its row and column in the tables: the dtypes, then the scalars.\n    \
+         #[inline]\n    \
          const fn index(self) -> usize {\n        match self {\n            \
          Operand::Array(dtype) => dtype as usize,\n",
     );
@@ -197,11 +199,13 @@ impl core::error::Error for Error {}
 const PROMOTE_FN: &str = "\
 /// The promotion of two operands: `result_type(a, b)` of the two types
 /// (a dtype specifier, a Python scalar type).
+#[inline]
 pub fn promote(a: Operand, b: Operand) -> Result<Typed, Error> {
     decode(PROMOTE[a.index()][b.index()])
 }
 
 /// The promotion of two dtypes, its dtype only.
+#[inline]
 pub fn promote_dtypes(a: DType, b: DType) -> Result<DType, Error> {
     match promote(Operand::Array(a), Operand::Array(b)) {
         Ok(typed) => Ok(typed.dtype),
@@ -242,6 +246,7 @@ fn operations(out: &mut String, tables: &Codegen, k: usize) {
         "];\n\n\
          /// The result of `op` on `a` and `b`; `None` where its table has no such\n\
          /// operand (an operation on whole arrays takes no Python scalar).\n\
+         #[inline]\n\
          pub fn operation(op: Op, a: Operand, b: Operand) -> Option<Result<Typed, Error>> {\n    \
          let code = OPS[op as usize][a.index()][b.index()];\n    \
          if code == ABSENT {\n        None\n    } else {\n        Some(decode(code))\n    }\n}\n",
