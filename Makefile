@@ -53,9 +53,9 @@ test-python-package: python-dist
 	.ci/python-package.sh check $(PYTHON) $(PYPACKAGE)
 
 # Both crates packaged and built as crates.io would take them: the command
-# against the packaged library, not the workspace's (the Python bindings and
-# the testkit are `publish = false`). Needs the crates' files committed, unless
-# PACKAGE_FLAGS=--allow-dirty.
+# against the packaged library, not the workspace's (the Python bindings, the
+# testkit and examples/adopter are `publish = false`). Needs the crates' files
+# committed, unless PACKAGE_FLAGS=--allow-dirty.
 PACKAGE_FLAGS ?=
 package:
 	@# Cargo verifies the command against the packaged library by extracting
@@ -64,7 +64,7 @@ package:
 	@# checkout packaged before at the same path would build against the
 	@# library of that time. Local registries' dirs start with '-'.
 	rm -rf "$${CARGO_HOME:-$$HOME/.cargo}"/registry/src/-*/dtype-lattice-[0-9]*
-	cargo package --workspace --exclude dtype-lattice-python --exclude dtype-lattice-testkit $(PACKAGE_FLAGS)
+	cargo package --workspace --exclude dtype-lattice-python --exclude dtype-lattice-testkit --exclude dtype-lattice-adopter $(PACKAGE_FLAGS)
 	cargo publish --dry-run --workspace $(PACKAGE_FLAGS)
 
 # The explorer (`dtype-lattice serve` and the `site` export) in headless

@@ -8,7 +8,7 @@ use dtype_lattice::{Asked, DType, OpForm, Operand, Operation, Policy};
 
 use crate::failure::Failure;
 use crate::table::{Format, Labels};
-use crate::{compatibility, diff, explain, graph, subject};
+use crate::{codegen, compatibility, diff, explain, graph, subject};
 
 /// Lattice-based dtype promotion, as JAX does it.
 #[derive(Debug, Parser)]
@@ -287,6 +287,14 @@ pub(crate) enum Command {
         /// The folder to write (created if needed).
         dir: std::path::PathBuf,
     },
+    /// Write the promotion (and operations) as constant tables in Rust, C
+    /// or Python that need nothing of this tool.
+    ///
+    /// Promotion is `table`'s cells over the dtypes the framework takes
+    /// and Python's bool, int, float and complex; each --op adds its table.
+    /// Errors are data: each cell's exception and exact message. A lattice
+    /// file (--lattice FILE) gives the table of its joins.
+    Codegen(codegen::CodegenArgs),
     /// Print a shell completion script.
     ///
     /// Generated from this tool's arguments, e.g.

@@ -11,12 +11,13 @@
 //! (failures, escaping, tips), `run.rs` (what each command does),
 //! `subject.rs` (what the design commands look at), one module per command
 //! (`table.rs`, `diff.rs`, `explain.rs`, `check.rs`, `audit.rs`, `graph.rs`,
-//! `compatibility.rs`), and the explorer: `serve/` (the server) and
+//! `compatibility.rs`, `codegen.rs`), and the explorer: `serve/` (the server) and
 //! `site.rs` (the static export).
 
 mod args;
 mod audit;
 mod check;
+mod codegen;
 mod compatibility;
 mod diff;
 mod explain;

@@ -14,7 +14,9 @@ use dtype_lattice::{Call, OpForm, Operand, Operation, Policy, TypeSpec};
 use crate::args::{Cli, Command, Keywords};
 use crate::failure::{escape_controls, warn, Failure};
 use crate::table::{Format, Labels};
-use crate::{audit, check, compatibility, diff, explain, graph, serve, site, subject, table};
+use crate::{
+    audit, check, codegen, compatibility, diff, explain, graph, serve, site, subject, table,
+};
 
 pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
     match cli.command {
@@ -37,6 +39,7 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
             clap_complete::generate(shell, &mut command, "dtype-lattice", &mut script);
             out.write_all(&script)?;
         }
+        Command::Codegen(args) => codegen::run(&args, out)?,
         Command::Man => {
             let page = clap_mangen::Man::new(<Cli as clap::CommandFactory>::command());
             let mut roff = Vec::new();
@@ -388,12 +391,20 @@ fn poset(definition: &Definition) -> Result<Poset, Failure> {
 
 /// What `table` and `diff` ask: `--op` and `--form` as one question, or
 /// why Python has no such call.
+<<<<<<< HEAD
 fn question(
     op: Option<Operation>,
     keywords: &Keywords,
     form: Option<OpForm>,
 ) -> Result<Question, Failure> {
     let asked = op.map(|op| keywords.asked(op)).transpose()?;
+=======
+pub(crate) fn question(op: Option<Operation>, form: Option<OpForm>) -> Result<Question, Failure> {
+    let asked = op
+        .map(|op| op.asked(None, None))
+        .transpose()
+        .map_err(|err| Failure::Usage(err.to_string()))?;
+>>>>>>> codegen
     Question::asked(asked, form).map_err(|err| Failure::Usage(err.to_string()))
 }
 

@@ -87,7 +87,7 @@ impl SubjectsArgs {
 /// `--x64`, `--strict` and `--explicit-x64-dtypes` choose a built-in
 /// policy's settings; a file has none, so asking for them with only files
 /// is a mistake worth reporting.
-fn reject_settings(settings: SettingFlags) -> Result<(), Failure> {
+pub(crate) fn reject_settings(settings: SettingFlags) -> Result<(), Failure> {
     if settings.any() {
         let mut flags: Vec<String> = dtype_lattice::registry::SETTINGS
             .iter()
@@ -142,7 +142,7 @@ fn is_stdin(path: &Path) -> bool {
 }
 
 /// Loads the lattice file at `path` (`-`: standard input).
-fn from_file(path: &PathBuf) -> Result<Subject, Failure> {
+pub(crate) fn from_file(path: &PathBuf) -> Result<Subject, Failure> {
     let definition = if is_stdin(path) {
         lattice_file::read_from(std::io::stdin().lock()).map_err(|err| err.with_path(STDIN_NAME))
     } else {

@@ -107,6 +107,18 @@
 //! assert_eq!(report.label(join), "weak:float64");
 //! ```
 //!
+//! # For array libraries
+//!
+//! An array type takes its mixed-dtype promotion from a [`Policy`]: map
+//! its dtype enum to [`DType`] and back, ask [`Policy::operation`] with
+//! its operands (Python-style scalars as [`Operand::py_int`] and its
+//! kin, weak where the framework makes them so), and turn the
+//! [`PromotionError`] (its [`ErrorKind`] and exact message) into its own.
+//! Where one framework's rules are fixed at compile time,
+//! [`design::codegen`] writes them as constant tables that need nothing of
+//! this crate. docs/adopting.md says how, and `examples/adopter/` does
+//! both.
+//!
 //! # Layers
 //!
 //! One folder per layer; each uses only the layers above it in this list.

@@ -6,6 +6,7 @@
 mod support;
 
 mod cli;
+mod codegen;
 mod compatibility_page;
 mod conveniences;
 mod design_cli;

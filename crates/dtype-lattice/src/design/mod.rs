@@ -14,6 +14,8 @@
 //! - [`Definition::from_dict`]: a graph given as a dict of lists, as JAX's `dtypes.py`
 //!   writes one; [`dict_text`] reads one from Python or JSON text.
 //! - [`graph`]: the Hasse diagram drawn as SVG (laid out here) or DOT.
+//! - [`codegen`]: the tables written as Rust, C or Python source that
+//!   needs nothing of this crate.
 //! - [`promotions`]: a program's recorded promotions, judged by the
 //!   criteria and compared with other policies.
 //!
@@ -30,7 +32,8 @@
 //! refused with one `DefinitionError` (`error.rs`, places from
 //! `location.rs`) within one set of limits (`limits.rs`). Then `subject.rs`
 //! (what a report is about), `check.rs`, `audit.rs`, `associativity.rs`,
-//! `explain.rs`, `table.rs`, `diff.rs`, `compatibility/`, `graph/` (SVG and
+//! `explain.rs`, `table.rs`, `diff.rs`, `codegen/` (tables as source: one
+//! file per language), `compatibility/`, `graph/` (SVG and
 //! DOT) with `layout.rs` (its layered layout), `promotions/` (a program's
 //! recorded promotions aggregated, sorted and filtered; `judge.rs` what each
 //! entry is judged by, `render.rs` its text), and `json.rs` (every report's
@@ -40,6 +43,7 @@ pub mod associativity;
 pub mod audit;
 mod builder;
 pub mod check;
+pub mod codegen;
 pub mod compatibility;
 mod definition;
 // The explorer's editor reads a pasted Python dict as the library does;

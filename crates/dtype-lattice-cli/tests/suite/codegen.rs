@@ -1,0 +1,150 @@
+//! `codegen`: the command writes the library's file (its header naming the
+//! command that writes it again), to standard output or `-o FILE`; a
+//! lattice file's module, run in Python, joins every pair as the engine
+//! does; what has no table is refused with exit 2. (The generated code of
+//! every policy is compiled and run in the library's tests/codegen.rs.)
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::support::{code, run, stderr, succeeds};
+use dtype_lattice::design::codegen::{all_binary, Codegen, Options, Target};
+use dtype_lattice::design::lattice_file;
+use dtype_lattice::engine::Bound;
+use dtype_lattice::registry::{by_name, Settings};
+use dtype_lattice::Op;
+
+fn lattice(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/lattices")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+#[test]
+fn the_command_writes_the_librarys_file_with_the_command_in_its_header() {
+    let printed = succeeds(&[
+        "codegen", "--lang", "c", "--policy", "jax", "--x64", "--op", "add", "--op", "less",
+        "--prefix", "jx",
+    ]);
+    let jax = by_name(
+        "jax",
+        Settings {
+            x64: true,
+            ..Settings::default()
+        },
+    )
+    .unwrap();
+    let questions = [Op::Add, Op::Less].map(dtype_lattice::design::table::Question::Op);
+    let command =
+        "dtype-lattice codegen --lang c --policy jax --x64 --op add --op less --prefix jx";
+    let options = Options {
+        command: command.to_owned(),
+        prefix: "jx".to_owned(),
+    };
+    let want = Codegen::of_policy(jax.as_ref(), &questions, false)
+        .unwrap()
+        .render(Target::C, &options);
+    assert_eq!(printed, want);
+    assert!(printed.contains(command));
+    assert!(printed.contains("jax (x64 on, standard)"));
+}
+
+#[test]
+fn all_ops_and_an_output_file() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("codegen-cli");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("torch.rs");
+    let file_arg = file.display().to_string();
+    let args = [
+        "codegen",
+        "--lang",
+        "rust",
+        "--policy",
+        "torch",
+        "--all-ops",
+    ];
+    let printed = succeeds(&args);
+    let written = succeeds(&[&args[..], &["-o", &file_arg]].concat());
+    assert_eq!(written, "");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), printed);
+    let torch = by_name("torch", Settings::default()).unwrap();
+    for question in all_binary(torch.as_ref()) {
+        let op = question.op().unwrap().to_string();
+        assert!(printed.contains(&format!("    // {op}\n")), "{op} missing");
+    }
+}
+
+/// The module of a lattice file, run: every pair's join by index, or `-`
+/// (with an exception and a message).
+const JOINS: &str = r#"
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("joins", sys.argv[1])
+m = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(m)
+for a in m.DType:
+    for b in m.DType:
+        try:
+            print(a.value, b.value, m.promote(a, b).dtype.value)
+        except m.PromotionError as err:
+            assert err.exception and str(err), (a, b)
+            print(a.value, b.value, "-")
+"#;
+
+#[test]
+fn a_lattice_files_module_joins_as_the_engine() {
+    for name in ["float-complex.toml", "not-a-lattice-left.toml"] {
+        let path = lattice(name);
+        let printed = succeeds(&["codegen", "--lang", "python", "--lattice", &path]);
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("codegen-cli");
+        std::fs::create_dir_all(&dir).unwrap();
+        let module = dir.join(name.replace(['-', '.'], "_") + ".py");
+        std::fs::write(&module, printed).unwrap();
+        let output = Command::new("python3")
+            .args(["-I", "-c", JOINS])
+            .arg(&module)
+            .output()
+            .expect("python3 runs");
+        assert!(output.status.success(), "{}", stderr(&output));
+        let definition = lattice_file::read(Path::new(&path)).unwrap();
+        let poset = definition.poset().unwrap();
+        let mut want = String::new();
+        for a in 0..poset.len() {
+            for b in 0..poset.len() {
+                let cell = match poset.least_upper_bound(a, b) {
+                    Bound::Least(join) => join.to_string(),
+                    _ => "-".to_owned(),
+                };
+                want += &format!("{a} {b} {cell}\n");
+            }
+        }
+        assert_eq!(String::from_utf8_lossy(&output.stdout), want, "{name}");
+    }
+}
+
+#[test]
+fn what_has_no_table_is_refused() {
+    let file = lattice("jax.toml");
+    for (args, says) in [
+        (vec!["--op", "sum"], "a reduction takes one array"),
+        (vec!["--op", "sqrt"], "sqrt takes one operand"),
+        (vec!["--prefix", "9x"], "cannot begin a C name"),
+        (
+            vec!["--lattice", &file, "--op", "add"],
+            "only its promotion table",
+        ),
+        (
+            vec!["--lattice", &file, "--x64"],
+            "a lattice file's edges are its own",
+        ),
+    ] {
+        let output = run(&[&["codegen", "--lang", "c"], &args[..]].concat());
+        assert_eq!(code(&output), 2, "{args:?}");
+        assert!(
+            stderr(&output).contains(says),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+    }
+}
