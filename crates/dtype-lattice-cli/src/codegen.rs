@@ -10,7 +10,7 @@ use dtype_lattice::design::table::Question;
 use dtype_lattice::registry::{Settings, SETTINGS};
 use dtype_lattice::{OpForm, Operation};
 
-use crate::args::PolicyArgs;
+use crate::args::{Keywords, PolicyArgs};
 use crate::failure::Failure;
 use crate::subject;
 
@@ -93,14 +93,16 @@ pub(crate) fn run(args: &CodegenArgs, out: &mut dyn Write) -> Result<(), Failure
                 codegen::all_binary(policy.as_ref())
             } else if args.ops.is_empty() {
                 // `--form setitem` alone: the assignment's table.
-                let assignment = args.form.map(|form| crate::run::question(None, Some(form)));
+                let assignment = args
+                    .form
+                    .map(|form| crate::run::question(None, &Keywords::default(), Some(form)));
                 assignment
                     .into_iter()
                     .collect::<Result<Vec<Question>, Failure>>()?
             } else {
                 args.ops
                     .iter()
-                    .map(|&op| crate::run::question(Some(op), args.form))
+                    .map(|&op| crate::run::question(Some(op), &Keywords::default(), args.form))
                     .collect::<Result<Vec<Question>, Failure>>()?
             };
             Codegen::of_policy(policy.as_ref(), &questions, args.all_dtypes)

@@ -391,20 +391,12 @@ fn poset(definition: &Definition) -> Result<Poset, Failure> {
 
 /// What `table` and `diff` ask: `--op` and `--form` as one question, or
 /// why Python has no such call.
-<<<<<<< HEAD
-fn question(
+pub(crate) fn question(
     op: Option<Operation>,
     keywords: &Keywords,
     form: Option<OpForm>,
 ) -> Result<Question, Failure> {
     let asked = op.map(|op| keywords.asked(op)).transpose()?;
-=======
-pub(crate) fn question(op: Option<Operation>, form: Option<OpForm>) -> Result<Question, Failure> {
-    let asked = op
-        .map(|op| op.asked(None, None))
-        .transpose()
-        .map_err(|err| Failure::Usage(err.to_string()))?;
->>>>>>> codegen
     Question::asked(asked, form).map_err(|err| Failure::Usage(err.to_string()))
 }
 
