@@ -275,15 +275,15 @@ class Recording:
         failures: list[str] = []
         try:
             for name in chosen:
-                module = importlib.import_module(f".{RECORDABLE[name][0]}", __package__)
                 try:
+                    module = importlib.import_module(f".{RECORDABLE[name][0]}", __package__)
                     recorders.append(module.start(self._numpy_roots) if name == "numpy"
                                      else module.start())
                 except Exception as err:
                     # A framework the program imported: its error. One only
                     # installed (that fails to import, a JAX release not
                     # checked) is passed over for the others.
-                    if imported:
+                    if name in imported:
                         raise
                     failures.append(f"{name}: {err}")
         except BaseException:
@@ -291,7 +291,10 @@ class Recording:
                 recorder.stop()
             raise
         if not recorders:
-            raise RuntimeError("no framework could be recorded (" + "; ".join(failures) + ")")
+            missing = [fix for name, (_, fix) in RECORDABLE.items() if name not in chosen]
+            raise RuntimeError("no framework could be recorded (" + "; ".join(failures) + ")"
+                               + ("; to record another: " + " or ".join(missing)
+                                  if missing else ""))
         for failure in failures:
             # Its calls will be missing from the report: say so now.
             warnings.warn(f"dtype_lattice.record() does not record {failure}",

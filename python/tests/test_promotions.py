@@ -549,12 +549,15 @@ def test_command_line(tmp_path: Path) -> None:
 
 
 def test_command_line_without_jax_says_so_before_running_the_script(tmp_path: Path) -> None:
-    """Where JAX (and PyTorch, the other framework it records) is missing,
-    the command stops with the fix (exit 2), and the script does not run:
-    no report read before it was made."""
+    """Where no framework can be recorded (JAX and PyTorch missing, and
+    NumPy's recorder, which is always there, made to fail), the command
+    stops with the fix (exit 2), and the script does not run: no report
+    read before it was made."""
     script = tmp_path / "script.py"
     script.write_text("open('ran', 'w').close()\n", encoding="utf-8")
     without_jax = ("import sys; sys.modules['jax'] = sys.modules['torch'] = None; "  # now fail
+                   "import dtype_lattice._promotions as p; "
+                   "p.RECORDABLE['numpy'] = ('_no_such_recorder', 'pip install numpy'); "
                    "from dtype_lattice.__main__ import main; "
                    "sys.exit(main(['promotions', 'script.py']))")
     done = subprocess.run([sys.executable, "-c", without_jax], cwd=tmp_path,

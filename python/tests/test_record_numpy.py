@@ -226,7 +226,7 @@ def rebuilt(operand: dict) -> Any:
 def test_a_numpy_programs_report_is_what_numpy_returned(tmp_path: Path) -> None:
     report = report_of(tmp_path, REPORTED, "--compare", "torch")
     assert "numpy" in report["frameworks"]
-    entries = {entry["line"]: entry for entry in report["entries"]}
+    entries = {entry["site"]["line"]: entry for entry in report["entries"]}
     lines = {6: "add", 7: "multiply", 8: "subtract", 9: "sum", 10: "concatenate"}
     assert {line: entries[line]["operation"] for line in lines} == lines
     functions = {"add": np.add, "multiply": np.multiply, "subtract": np.subtract,
