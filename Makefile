@@ -44,8 +44,16 @@ python-env: python-dist
 python-bench-env: $(VENV)/.requirements
 	MATURIN_PEP517_ARGS="--features bench" $(PIP) install --quiet --disable-pip-version-check --force-reinstall --no-deps ./python
 
-test-python: python-env
-	$(VENV)/bin/python -m pytest -q python/tests
+# NumPy 1.26, which the migration report's test runs to confirm what NumPy 1
+# answers (test_record_numpy.py); the generator's pin, rebuilt when it changes.
+NUMPY1_VENV := .venv-numpy1
+$(NUMPY1_VENV)/.requirements: conformance/requirements-numpy1.txt
+	$(PYTHON) -m venv $(NUMPY1_VENV)
+	$(NUMPY1_VENV)/bin/pip install --quiet --disable-pip-version-check -r conformance/requirements-numpy1.txt
+	cp conformance/requirements-numpy1.txt $@
+
+test-python: python-env $(NUMPY1_VENV)/.requirements
+	DTYPE_LATTICE_NUMPY1=$(abspath $(NUMPY1_VENV))/bin/python $(VENV)/bin/python -m pytest -q python/tests
 
 # The wheel installed into a fresh environment whose PATH has no cargo or
 # rustc, and python/tests/test_package.py run there.

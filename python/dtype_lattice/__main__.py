@@ -175,8 +175,16 @@ def _print_failure(failure: BaseException, path: str, script: str) -> None:
     while tb is not None and tb.tb_frame.f_code.co_filename != path:
         tb = tb.tb_next
     print(f"\n{script} raised (its promotions until then are above):", file=sys.stderr)
-    traceback.print_exception(failure.with_traceback(tb or failure.__traceback__),
-                              file=sys.stderr)
+    # Without the frames of this package's own helpers (the NumPy
+    # recorder's, through which a rewritten line calls): the script's lines
+    # as Python would show them.
+    ours = os.path.dirname(os.path.abspath(__file__))
+    shown = traceback.TracebackException.from_exception(
+        failure.with_traceback(tb or failure.__traceback__))
+    shown.stack = traceback.StackSummary.from_list(
+        [frame for frame in shown.stack
+         if os.path.dirname(os.path.abspath(frame.filename)) != ours])
+    sys.stderr.write("".join(shown.format()))
 
 
 if __name__ == "__main__":

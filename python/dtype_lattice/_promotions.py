@@ -46,15 +46,18 @@ def _calls(recorder: Any) -> list[tuple]:
     recorder (``_record`` for JAX, ``_record_torch`` for PyTorch) keys its
     calls by ``(site, payload)``, the payload ``(operation, operands,
     result, refusal, settings, keywords)`` and, for a framework with 0-d
-    tensors, the positions of those; it names its ``framework`` and reads
-    its settings (``settings_of``)."""
+    tensors, the positions of those, then, where it reads them, the values
+    of its Python scalar operands (``None`` for the others); it names its
+    ``framework`` and reads its settings (``settings_of``)."""
     out = []
     framework = recorder.framework
     for ((file, line, function), payload), count in list(recorder.calls.items()):
-        name, operands, result, error, settings, keywords, *zero_dim = payload
+        name, operands, result, error, settings, keywords, *rest = payload
+        zero_dim = list(rest[0]) if rest else []
+        values = list(rest[1]) if len(rest) > 1 else []
         out.append((_file(file), line, function, linecache.getline(file, line).strip(),
                     name, list(operands), result, error, recorder.settings_of(settings), count,
-                    keywords, (framework, list(zero_dim[0]) if zero_dim else [])))
+                    keywords, (framework, zero_dim, values)))
     return out
 
 

@@ -173,7 +173,7 @@ _FLOAT16_MAX, _FLOAT32_MAX = 65504.0, 3.4028234663852886e38
 
 def _size(value: Any) -> Any:
     """What of a scalar's value a type can depend on (NumPy 1 chose the
-    smallest type holding it): a bool itself, an int's sign and bytes, a
+    smallest type holding it): a bool itself, an int's sign and bits, a
     float's (or complex's larger part's) range: float16's, float32's,
     beyond, or not finite. Calls are counted by it, so that a loop's
     changing values make one entry, not one per value, and keep the
@@ -182,7 +182,7 @@ def _size(value: Any) -> Any:
     if kind is bool or value is None:
         return value
     if kind is int:
-        return (value < 0, (value.bit_length() + 7) // 8)
+        return (value < 0, value.bit_length())
     if kind is complex:
         value = max(abs(value.real), abs(value.imag))
     magnitude = abs(value)
@@ -528,9 +528,13 @@ class NumpyRecorder:
     def calls(self) -> dict[tuple, int]:
         """The calls as the report reads every recorder's: ``(site,
         payload)`` to a count, the payload ``(operation, operands, result,
-        refusal, settings, keywords, zero_dim)`` (``_promotions._calls``).
-        A Python scalar is a weak operand of its kind; NumPy promotes a 0-d
-        array as any array, so none is set apart."""
+        refusal, settings, keywords, zero_dim, values)``
+        (``_promotions._calls``), the values a Python scalar operand's (the
+        first seen of its size: :func:`_size`).
+        A Python scalar is a weak operand of its kind, with its value; a
+        NumPy scalar or 0-d array is a 0-d operand: NumPy 2 promotes it as
+        any array, NumPy 1 by its value (which the library takes as small:
+        ``numpy1``), PyTorch as a 0-d tensor, as a port would hand it."""
         calls: dict[tuple, int] = {}
         for seen, count in self.seen().values():
             operands = tuple(
@@ -538,7 +542,12 @@ class NumpyRecorder:
                 for kind, dtype, _ in seen.operands)
             result = None if seen.result is None else (seen.result, False)
             keywords = (seen.keywords.get("dtype"), None)
-            payload = (seen.operation, operands, result, seen.error, (), keywords, ())
+            values = tuple(value if kind == "python" else None
+                           for kind, _, value in seen.operands)
+            zero_dim = tuple(i for i, (kind, _, _) in enumerate(seen.operands)
+                             if kind in ("0d", "scalar"))
+            payload = (seen.operation, operands, result, seen.error, (), keywords, zero_dim,
+                       values)
             key = (seen.site, payload)
             calls[key] = calls.get(key, 0) + count
         return calls

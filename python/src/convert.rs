@@ -275,7 +275,7 @@ fn python_type(object: &Bound<'_, PyAny>) -> Option<PyScalar> {
 
 /// A value of exactly Python's `bool`, `int`, `float` or `complex`.
 #[inline]
-fn python_value(object: &Bound<'_, PyAny>) -> PyResult<Option<Operand>> {
+pub(crate) fn python_value(object: &Bound<'_, PyAny>) -> PyResult<Option<Operand>> {
     Ok(Some(if object.is_exact_instance_of::<PyBool>() {
         Operand::py_bool(object.is_truthy()?)
     } else if object.is_exact_instance_of::<PyInt>() {

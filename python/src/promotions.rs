@@ -10,12 +10,14 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use crate::convert::known;
+use crate::convert::{known, python_value};
 use crate::json::to_python;
 use crate::policy::read_settings;
 
 /// A recorded call as the recorder hands it over: `(file, line, function,
-/// code, operation, operands, result, refusal, settings, count, keywords)`,
+/// code, operation, operands, result, refusal, settings, count, keywords,
+/// (framework, zero_dim, values))`, the values those of the operands that
+/// were Python scalars (`None` elsewhere; empty where none were read),
 /// the operands and the result as `(dtype, weak)`, the result `None` where
 /// JAX refused (then `refusal` is `(class, message)`), the settings a dict
 /// by registry names, the keywords a reduction's `(dtype, promote_integers)`
@@ -32,7 +34,7 @@ type RawCall<'py> = (
     Bound<'py, PyDict>,
     u64,
     (Option<Bound<'py, PyAny>>, Option<bool>),
-    (String, Vec<usize>),
+    (String, Vec<usize>, Vec<Option<Bound<'py, PyAny>>>),
 );
 
 fn read_call(py: Python<'_>, raw: RawCall<'_>) -> PyResult<Call> {
@@ -48,7 +50,7 @@ fn read_call(py: Python<'_>, raw: RawCall<'_>) -> PyResult<Call> {
         settings,
         count,
         keywords,
-        (framework, zero_dim),
+        (framework, zero_dim, values),
     ) = raw;
     let framework =
         policy_info(&framework).map_err(|err| PyValueError::new_err(err.to_string()))?;
@@ -79,7 +81,16 @@ fn read_call(py: Python<'_>, raw: RawCall<'_>) -> PyResult<Call> {
     let dtype = keywords.0.map(|d| known.dtype(&d)).transpose()?;
     let mut call = Call::new(site, &operation, operands, result, settings)
         .with_keywords(dtype, keywords.1)
-        .recorded_by(framework, zero_dim);
+        .recorded_by(framework, zero_dim)
+        .with_values(
+            values
+                .iter()
+                .map(|value| match value {
+                    Some(value) => python_value(value),
+                    None => Ok(None),
+                })
+                .collect::<PyResult<_>>()?,
+        );
     call.count = count;
     Ok(call)
 }

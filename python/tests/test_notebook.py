@@ -4,7 +4,8 @@ Their code cells run in order in one namespace, as a kernel would run them,
 with the standard library only (no Jupyter): the notebooks' ``assert``s are
 the checks. ``display`` is this module's, so the objects the notebooks show
 can be rendered the way Jupyter would and the renderings checked.
-``promotions.ipynb`` records JAX, so it runs where JAX is installed.
+``promotions.ipynb`` records JAX and ``porting-pytorch.ipynb`` PyTorch, so
+each runs where its framework is installed.
 """
 
 from __future__ import annotations
@@ -24,7 +25,11 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 NOTEBOOKS = {
     "jep9407.ipynb": {dl.Lattice, dl.CheckReport, dl.AuditReport, dl.Table, dl.Explanation},
     "promotions.ipynb": {dl.Promotions},
+    "porting-pytorch.ipynb": {dl.Promotions},
+    "numpy2-migration.ipynb": {dl.Promotions},
 }
+#: The framework each notebook records, where it needs one installed.
+NEEDS = {"promotions.ipynb": "jax", "porting-pytorch.ipynb": "torch"}
 
 
 def load(name: str) -> dict:
@@ -49,8 +54,9 @@ def shown(request: pytest.FixtureRequest) -> tuple[str, list]:
     """Runs every code cell of a notebook in order; returns its name and
     what the cells passed to display."""
     name = request.param
-    if name == "promotions.ipynb" and importlib.util.find_spec("jax") is None:
-        pytest.skip("JAX is not installed; the promotions notebook records it")
+    needed = NEEDS.get(name)
+    if needed is not None and importlib.util.find_spec(needed) is None:
+        pytest.skip(f"{needed} is not installed; the {name} notebook records it")
     displayed: list = []
     namespace = {"__name__": "__main__",
                  "display": lambda *objects: displayed.extend(objects)}

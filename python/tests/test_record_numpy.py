@@ -255,3 +255,78 @@ def test_a_numpy_programs_report_is_what_numpy_returned(tmp_path: Path) -> None:
         assert compared["answer"]["dtype"] == str(computed_dtype).removeprefix("torch."), entry
     # 2 - f16 as written: the Python int first.
     assert [o["weak"] for o in entries[8]["operands"]] == [True, False]
+
+
+# -- NumPy 2's migration: the lines whose result changed since NumPy 1 ---------
+
+MIGRATED = """\
+import numpy as np
+
+x8 = np.arange(3, dtype=np.int8)
+f32 = np.ones(3, dtype=np.float32)
+results = {}
+try:
+    results["overflow"] = x8 + 300
+except OverflowError as error:
+    results["overflow"] = error
+results["small"] = x8 + 100
+results["huge_float"] = f32 * 1e300
+results["numpy_scalar"] = x8 + np.int64(5)
+results["scalars"] = np.float32(3) + 3.0
+results["float_int"] = x8 * 2.5
+"""
+
+#: The line of each result in MIGRATED.
+MIGRATED_LINES = {"overflow": 7, "small": 10, "huge_float": 11, "numpy_scalar": 12,
+                  "scalars": 13, "float_int": 14}
+
+RUN_AND_TELL = """
+import json, sys, warnings
+warnings.simplefilter("ignore")
+namespace = {}
+exec(compile(open(sys.argv[1]).read(), sys.argv[1], "exec"), namespace)
+print(json.dumps({key: type(value).__name__ if isinstance(value, Exception)
+                  else value.dtype.name for key, value in namespace["results"].items()}))
+"""
+
+
+def told(python: str, script: Path) -> dict[str, str]:
+    """Each result's dtype (or exception class) as ``python``'s NumPy gives
+    it, the script run as it is."""
+    run = subprocess.run([python, "-c", RUN_AND_TELL, str(script)], capture_output=True,
+                         text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    return json.loads(run.stdout)
+
+
+def test_the_migration_report_lists_what_numpy_1_answered(tmp_path: Path) -> None:
+    """``--compare numpy1 --only-differences`` lists the lines whose result
+    NumPy 1.26 gave otherwise, each with what NumPy 1.26 gave (run here, in
+    its own environment: ``make test`` builds it)."""
+    import os
+
+    numpy1 = os.environ.get("DTYPE_LATTICE_NUMPY1")
+    if not numpy1:
+        pytest.skip("DTYPE_LATTICE_NUMPY1 names NumPy 1.26's Python (make test-python sets it)")
+    report = report_of(tmp_path, MIGRATED, "--compare", "numpy1", "--only-differences")
+    script = tmp_path / "script.py"
+    old, new = told(numpy1, script), told(sys.executable, script)
+    assert old != new
+    changed = {key for key in old if old[key] != new[key]}
+    by_line = {line: key for key, line in MIGRATED_LINES.items()}
+    listed = {}
+    for entry in report["entries"]:
+        key = by_line.get(entry["site"]["line"])
+        assert key is not None, entry
+        (answer,) = entry["compared"]
+        assert answer["spec"] == "numpy1" and answer["differs"], entry
+        said = answer["answer"]
+        listed[key] = said["error"]["type"] if "error" in said else said["dtype"]
+        # What NumPy 2 returned, beside it.
+        reference = answer["reference"]
+        now = reference["error"]["type"] if "error" in reference else reference["dtype"]
+        assert now == new[key], (key, entry)
+    # Every line listed is one NumPy 1.26 answers otherwise, with its answer.
+    assert {key: old[key] for key in listed} == listed
+    # And every line NumPy 1.26 answers otherwise is listed.
+    assert set(listed) == changed, (changed, listed)

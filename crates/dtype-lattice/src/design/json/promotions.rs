@@ -40,7 +40,15 @@ impl Entry {
             "framework": call.framework.name,
             "operation": call.operation,
             "op": self.op.map(|op| op.name()),
-            "operands": call.operands.iter().map(typed_json).collect::<Vec<_>>(),
+            "operands": (call.operands.iter().enumerate())
+                .map(|(i, t)| {
+                    let mut operand = typed_json(t);
+                    if let Some(value) = call.value(i) {
+                        operand["value"] = value.to_string().into();
+                    }
+                    operand
+                })
+                .collect::<Vec<_>>(),
             "zero_dim": call.zero_dim,
             "configuration": self.configuration,
             "count": call.count,
@@ -69,7 +77,8 @@ impl Promotions {
     /// compared policies as specs), and the `entries`, riskiest first, each
     /// with its `site` (`{"file", "line", "function", "code"}`), its
     /// `framework`, `operation` (JAX's name) and `op` (the library's, or
-    /// `null`), `operands` (`{"dtype", "weak"}`: weak is a Python scalar
+    /// `null`), `operands` (`{"dtype", "weak"}`, and `"value"`, a Python
+    /// literal, for a Python scalar whose value was read: weak is a Python scalar
     /// outside JAX), `zero_dim` (the positions of the operands that were
     /// PyTorch 0-d tensors), its
     /// `configuration`, `count`, JAX's `result` (`{"dtype", "weak"}` or

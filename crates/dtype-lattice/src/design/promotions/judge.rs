@@ -43,8 +43,10 @@ fn python_scalar(dtype: DType) -> PyScalar {
 
 /// An operand as a framework takes it in a port: an array of its dtype,
 /// a 0-d array (`zero_dim`), or, weak, a Python scalar of its kind.
-fn argument(operand: Typed, zero_dim: bool) -> Operand {
-    if operand.weak {
+fn argument(operand: Typed, zero_dim: bool, value: Option<Operand>) -> Operand {
+    if let Some(value) = value.filter(|_| operand.weak) {
+        value
+    } else if operand.weak {
         Operand::py_type(python_scalar(operand.dtype)).as_argument()
     } else if zero_dim {
         Operand::zero_dim(operand.dtype)
@@ -129,7 +131,7 @@ pub(super) fn judge(call: Call, compare: &[PolicySpec], policies: &mut Policies)
         .filter(|op| op.arity() == call.operands.len());
     let reduced = reduction(&call);
     let arguments: Vec<Operand> = (call.operands.iter().enumerate())
-        .map(|(i, &t)| argument(t, call.is_zero_dim(i)))
+        .map(|(i, &t)| argument(t, call.is_zero_dim(i), call.value(i)))
         .collect();
     let jax_info = &registry::POLICIES[0];
     let framework = call.framework;

@@ -82,7 +82,7 @@ use std::path::Path;
 
 use crate::design::audit::Criterion;
 use crate::registry::{PolicyInfo, PolicySpec, Settings, POLICIES};
-use crate::types::{ArrayCall, DType, Op, PromotionError, Typed};
+use crate::types::{ArrayCall, DType, Op, Operand, PromotionError, Typed};
 
 use judge::{judge, Policies};
 
@@ -128,7 +128,7 @@ pub struct Refusal {
 }
 
 /// One call a recorder saw, or `count` identical ones.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Call {
     /// Where in the user's code.
     pub site: Site,
@@ -160,6 +160,12 @@ pub struct Call {
     pub dtype: Option<DType>,
     /// A reduction's `promote_integers=`, where given.
     pub promote_integers: Option<bool>,
+    /// The values of the operands that were Python scalars, where the
+    /// recorder read them (a position each, `None` elsewhere; empty when
+    /// none was read): NumPy 1 decided a type by a Python scalar's value
+    /// (`int8 + 300` is `int16` there, an `OverflowError` in NumPy 2), so
+    /// every policy is asked with the value itself.
+    pub values: Vec<Option<Operand>>,
 }
 
 impl Call {
@@ -182,6 +188,7 @@ impl Call {
             count: 1,
             dtype: None,
             promote_integers: None,
+            values: Vec::new(),
         }
     }
 
@@ -212,6 +219,38 @@ impl Call {
             zero_dim,
             ..self
         }
+    }
+
+    /// The call with the values of its Python scalar operands
+    /// ([`values`](Self::values)).
+    ///
+    /// ```
+    /// use dtype_lattice::design::promotions::{Call, Promotions, Refusal, Site};
+    /// use dtype_lattice::registry::{policy_info, PolicySpec, Settings};
+    /// use dtype_lattice::{DType, Operand, Typed};
+    ///
+    /// // np.arange(3, dtype=np.int8) + 300: NumPy 2 refuses the value.
+    /// let site = Site::new("old.py", 5, "<module>", "y = x + 300");
+    /// let refusal = Refusal {
+    ///     error: "OverflowError".into(),
+    ///     message: "Python integer 300 out of bounds for int8".into(),
+    /// };
+    /// let operands = vec![Typed::strong(DType::Int8), Typed::weak(DType::Int64)];
+    /// let call = Call::new(site, "add", operands, Err(refusal), Settings::default())
+    ///     .recorded_by(policy_info("numpy").unwrap(), vec![])
+    ///     .with_values(vec![None, Some(Operand::py_int(300))]);
+    /// let report = Promotions::new([call], &PolicySpec::parse_list("numpy1").unwrap());
+    /// // NumPy 1 chose int16 for 300.
+    /// assert_eq!(report.entries[0].compared[0].answer, Ok(Typed::strong(DType::Int16)));
+    /// ```
+    pub fn with_values(self, values: Vec<Option<Operand>>) -> Call {
+        Call { values, ..self }
+    }
+
+    /// The value of the operand at `index`, where it was a Python scalar
+    /// whose value the recorder read.
+    pub fn value(&self, index: usize) -> Option<Operand> {
+        self.values.get(index).copied().flatten()
     }
 
     /// Whether the operand at `index` was a 0-d tensor.
@@ -302,7 +341,7 @@ impl Answer {
 
 /// The calls at one site of one operation on one list of operand types,
 /// under one configuration.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Entry {
     /// The calls: where, which operation on which operands, JAX's result,
     /// its configuration, and how many (`count`).
@@ -408,7 +447,7 @@ impl Filter {
 /// promotions before the rest, entries that promote before those that do
 /// not, more compared policies differing before fewer, more calls before
 /// fewer; then by file, line and operation.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Promotions {
     /// The entries, riskiest first.
     pub entries: Vec<Entry>,
@@ -436,6 +475,7 @@ impl Promotions {
             Settings,
             Option<DType>,
             Option<bool>,
+            Vec<Option<String>>,
         );
         let mut index: HashMap<Key, usize> = HashMap::new();
         let mut merged: Vec<Call> = Vec::new();
@@ -449,6 +489,11 @@ impl Promotions {
                 call.settings,
                 call.dtype,
                 call.promote_integers,
+                // A value by its Python literal (an `Operand` of a float
+                // is not `Hash`).
+                (call.values.iter())
+                    .map(|value| value.map(|v| v.to_string()))
+                    .collect(),
             );
             match index.get(&key) {
                 Some(&i) => merged[i].count += call.count,

@@ -21,7 +21,10 @@ fn operand(t: &Typed) -> String {
 /// it: JAX's as [`operand`]; elsewhere a weak operand is a Python scalar
 /// (`py:float`) and a 0-d tensor `0d:int64`.
 fn held(call: &Call, index: usize, t: &Typed) -> String {
-    if call.framework.name == "jax" {
+    if let Some(value) = call.value(index) {
+        // A Python scalar's value, as the command line writes one.
+        value.to_string()
+    } else if call.framework.name == "jax" {
         operand(t)
     } else if t.weak {
         let kind = match t.dtype.kind() {
