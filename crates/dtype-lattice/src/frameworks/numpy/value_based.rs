@@ -586,4 +586,45 @@ mod tests {
         let object = result(&[i8, Operand::py_int(1 << 64)]).unwrap_err();
         assert!(object.to_string().contains(" object "));
     }
+
+    // Measured on NumPy 1.26.4: `x[...] = v` for values past the golden
+    // forms table's (whose Python ints stop at 65536).
+    #[test]
+    fn assignment_reads_a_c_long_and_wraps() {
+        let into = |dtype, value| Numpy1.assign(Operand::array(dtype, false), value).unwrap();
+        let too_large = "Python int too large to convert to C long";
+        let big = Operand::py_int(1 << 63);
+        assert_eq!(
+            into(DType::Int8, Operand::py_int((1 << 63) - 1)),
+            Ok(Typed::strong(DType::Int8))
+        );
+        assert_eq!(into(DType::Int64, big).unwrap_err().to_string(), too_large);
+        assert_eq!(into(DType::UInt32, big), Ok(Typed::strong(DType::UInt32)));
+        let past = Operand::py_float(9.3e18);
+        assert_eq!(into(DType::UInt8, past).unwrap_err().to_string(), too_large);
+        assert_eq!(into(DType::UInt64, past), Ok(Typed::strong(DType::UInt64)));
+        let nan = into(DType::Int8, Operand::py_float(f64::NAN)).unwrap_err();
+        assert_eq!(nan.to_string(), "cannot convert float NaN to integer");
+        assert_eq!(into(DType::Bool, big), Ok(Typed::strong(DType::Bool)));
+    }
+
+    // Measured on NumPy 1.26.4, as `forms_numpy1.jsonl` records.
+    #[test]
+    fn the_power_operator_takes_numpy_1s_fast_path() {
+        let pow = |a, b| array_power(Op::Power, &[a, b]).map(|t| t.dtype);
+        let f16 = Operand::array(DType::Float16, false);
+        assert_eq!(pow(f16, Operand::py_int(2)), Ok(DType::Float16));
+        assert_eq!(
+            pow(f16, Operand::zero_dim(DType::Int64)),
+            Ok(DType::Float16)
+        );
+        assert_eq!(pow(f16, Operand::py_int(3)), Ok(DType::Float16));
+        assert_eq!(pow(f16, Operand::py_float(1e300)), Ok(DType::Float64));
+        let u8 = Operand::array(DType::UInt8, false);
+        assert_eq!(pow(u8, Operand::zero_dim(DType::Int64)), Ok(DType::UInt8));
+        assert_eq!(
+            pow(Operand::array(DType::Bool, false), Operand::py_int(2)),
+            Ok(DType::Int8)
+        );
+    }
 }
