@@ -36,7 +36,7 @@ pub(super) const NUMPY2: Ufuncs = Ufuncs {
 };
 
 /// `op` in `form`: the operator, reflected or in-place one, around the
-/// ufuncs `ufunc`.
+/// ufuncs `ufuncs`.
 pub(super) fn operation_as(
     op: Op,
     form: OpForm,
