@@ -56,30 +56,14 @@ import ml_dtypes
 import numpy as np
 
 import golden_io
-from golden_array_ops import (ARRAY_OPS, CONTRACTIONS, TAKES_DTYPE,
-                              header_operands, record_array_ops)
+from golden_array_ops import ARRAY_OPS, header_operands, record_array_ops
 from golden_io import DTYPE_NAMES, ours, parse_args
 from golden_ops import PY_SCALARS, Table, typed, write_op_table
+from numpy_array_calls import SHAPE, keywords, np_array, np_call, numpy_keywords
 
 GENERATOR = "conformance/generate_array_ops_numpy.py"
 XP_NAMES = [n for n in DTYPE_NAMES if hasattr(xp, n)]
 NUMPY_NAMES = [n for n in DTYPE_NAMES if not hasattr(ml_dtypes, n)]
-SHAPE = (2, 2)
-
-
-def np_array(name: str) -> Any:
-    make = np.zeros if name == "int1" else np.ones
-    return make(SHAPE, np.dtype(name))
-
-
-NUMPY: dict[str, Callable[..., Any]] = {
-    "matmul": np.matmul, "dot": np.dot, "tensordot": np.tensordot,
-    "einsum": lambda a, b, **kw: np.einsum("ij,jk->ik", a, b, **kw),
-    "where": np.where, "clip": np.clip,
-    "concatenate": lambda *arrays: np.concatenate(arrays),
-    "stack": lambda *arrays: np.stack(arrays),
-    "full_like": np.full_like,
-}
 XP: dict[str, Callable[..., Any]] = {
     "cumsum": lambda x, **kw: xp.cumulative_sum(x, axis=0, **kw),
     "cumprod": lambda x, **kw: xp.cumulative_prod(x, axis=0, **kw),
@@ -87,46 +71,8 @@ XP: dict[str, Callable[..., Any]] = {
     "stack": lambda *arrays: xp.stack(arrays),
 }
 XP_OPS = [op for op in ARRAY_OPS if op not in ("dot", "einsum")]
-# The functions that take ``dtype=`` in each library.
-NUMPY_DTYPE = TAKES_DTYPE - {"dot", "tensordot"}
+# The functions that take ``dtype=`` in the Array API.
 XP_DTYPE = {"sum", "prod", "cumsum", "cumprod", "full_like"}
-
-
-# ``initial=``'s values: ``golden_ops.PY_SCALARS``' and a negative float
-# (truncated, then bounds-checked for an unsigned type).
-TAKES_INITIAL = {"sum", "prod", "max", "min"}
-INITIALS: list[Any] = [v for v, _ in PY_SCALARS] + [-2.5]
-INITIAL_DTYPES: list[dict] = [{"dtype": "int8", "initial": 300},
-                              {"dtype": "float32", "initial": 2j}]
-
-
-def keywords(names: list[str], takes: set[str],
-             contracting: list[str] | None = None) -> Callable[[str], list[dict]]:
-    """No keywords; then each ``dtype=`` of ``names`` (of ``contracting``
-    for a contraction, where given) where the library's function takes
-    one, or ``float64`` alone to record the refusal where ours takes one
-    and the library's does not."""
-    def of(op: str) -> list[dict]:
-        if op in takes:
-            given = contracting if op in CONTRACTIONS and contracting else names
-            return [{}] + [{"dtype": n} for n in given]
-        return [{}, {"dtype": "float64"}] if op in TAKES_DTYPE else [{}]
-    return of
-
-
-def numpy_keywords(op: str) -> list[dict]:
-    """``keywords`` for NumPy, then ``initial=`` where NumPy takes it."""
-    extra = []
-    if op in TAKES_INITIAL:
-        extra = [{"initial": v} for v in INITIALS]
-        if op in NUMPY_DTYPE:
-            extra += INITIAL_DTYPES
-    return keywords(DTYPE_NAMES, NUMPY_DTYPE, NUMPY_NAMES)(op) + extra
-
-
-def np_call(op: str, values: list, kw: dict) -> str:
-    function = NUMPY.get(op) or getattr(np, op)
-    return typed(ours(str(np.dtype(function(*values, **kw).dtype))))
 
 
 def xp_call(op: str, values: list, kw: dict) -> str:
@@ -150,7 +96,7 @@ def main(argv: list[str] | None = None) -> None:
     arrays = [(lambda n=n: np_array(n), n) for n in DTYPE_NAMES]
     table = Table()
     record_array_ops(table, "numpy", arrays, scalars, np_call,
-                     keywords=numpy_keywords)
+                     keywords=numpy_keywords(DTYPE_NAMES, NUMPY_NAMES))
     forms = header_operands(arrays, scalars)
     head["header"]["arrays"] = forms["arrays"]
     write_op_table(out / "array_ops_numpy.jsonl", head, forms["operands"],

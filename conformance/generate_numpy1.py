@@ -24,6 +24,19 @@ array-api-strict, which need NumPy 2, so this one shares their modules
   NumPy's ufunc of that name, ``np.absolute`` for ``abs``) on every operand
   and ordered pair of ``OP_OPERANDS``, in the op-table format of
   ``golden_ops.py``
+* ``forms_numpy1``          the operations as programs write them
+  (``golden_ops.Table.record_forms``: operators, reflected methods,
+  in-place operators, item assignment) on the operands of ``ops_numpy1``;
+  the first operand of ``inplace`` and the target of ``setitem`` a fresh
+  array with one dimension of each dtype (a 0-d target of ``x OP= y``
+  takes no array with dimensions: NumPy's shape error)
+* ``array_ops_numpy1``      the operations on whole arrays
+  (``golden_array_ops.py``), called as ``generate_array_ops_numpy.py``
+  calls NumPy 2's (``numpy_array_calls.py``), on 2 by 2 arrays of the 14
+  dtypes, ``dtype=`` each of them, the Python scalars of
+  ``golden_ops.PY_SCALARS`` and ``ARRAY_OP_VALUES`` (values each side of
+  ``np.min_scalar_type``'s bounds, which decide ``where``, ``clip`` and
+  ``full_like`` in NumPy 1), ``initial=`` also each of ``INITIAL_VALUES``
 
 Operands, in ``golden_io``'s notation: ``"int8"`` an array with one
 dimension (``np.zeros(2)``; in the op table ``np.ones(2)``, so that no
@@ -50,10 +63,12 @@ import numpy as np
 
 import golden_io
 import golden_ops
+from golden_array_ops import header_operands, record_array_ops
 from golden_io import (DTYPE_NAMES, PY_COMPLEX_VALUES, PY_SCALARS,
                        PYTHON_TYPES, Lazy, Operand, ours, parse_args,
                        py_scalar, py_value, resolve, run, typed,
                        unary_and_binary, write_all)
+from numpy_array_calls import INITIALS, np_array, np_call, numpy_keywords
 
 GENERATOR = "conformance/generate_numpy1.py"
 
@@ -150,18 +165,55 @@ UFUNCS = {op: getattr(np, "absolute" if op == "abs" else op)
           for op in golden_ops.OPS}
 
 
-def op_operands() -> list[tuple[Any, Any]]:
-    """``(make, form)`` pairs for ``golden_ops.Table.record``."""
+# The forms table's Python ints are those of ``INT_VALUES`` within this
+# bound: Python computes ``a ** b`` of two Python ints itself, and
+# ``65536 ** 2**31`` would take it hours.
+FORMS_INT_BOUND = 2**16
+
+
+def op_operands(int_bound: int | None = None) -> list[tuple[Any, Any]]:
+    """``(make, form)`` pairs for ``golden_ops.Table.record``: Python ints
+    within ``int_bound`` only, where given."""
     made = ([array(n, np.ones) for n in NUMPY_NAMES]
             + [zero_dim(n, np.ones) for n in NUMPY_NAMES])
     scalars = [(lambda v=v: v, form) for v, form in golden_ops.PY_SCALARS]
+    def kept(o: Operand) -> bool:
+        return (o.encoded not in [f for _, f in golden_ops.PY_SCALARS]
+                and not (int_bound is not None and isinstance(o.value, int)
+                         and abs(o.value) > int_bound))
     return ([(lambda o=o: resolve(o.value), o.encoded) for o in made]
             + scalars + [(lambda o=o: o.value, o.encoded) for o in values()
-                         if o.encoded not in [f for _, f in golden_ops.PY_SCALARS]])
+                         if kept(o)])
 
 
 def op_call(op: str, args: list) -> str:
     return golden_ops.typed(numpy_name(UFUNCS[op](*args).dtype))
+
+
+def forms_call(run: Any, values: list) -> str:
+    return golden_ops.typed(numpy_name(run(values).dtype))
+
+
+# Python scalars of the array operations beyond ``golden_ops.PY_SCALARS``,
+# and ``initial=``'s beyond ``numpy_array_calls.INITIALS``: past a C long
+# (NumPy 1 reads an int as one, then wraps it) and just inside uint64.
+ARRAY_OP_VALUES = [127, 128, -129, 65536, 1e300, 70000.0]
+INITIAL_VALUES = INITIALS + [1e300, 9.3e18, 2**63]
+
+
+def gen_array_ops(out: Any) -> None:
+    arrays = [(lambda n=n: np_array(n), n) for n in NUMPY_NAMES]
+    scalars = [(lambda v=v: v, form) for v, form in golden_ops.PY_SCALARS]
+    scalars += [(lambda v=v: v, v) for v in ARRAY_OP_VALUES]
+    table = golden_ops.Table()
+    record_array_ops(table, "numpy1", arrays, scalars, np_call,
+                     keywords=numpy_keywords(NUMPY_NAMES, NUMPY_NAMES,
+                                             INITIAL_VALUES))
+    forms = header_operands(arrays, scalars)
+    head = header()
+    head["header"]["arrays"] = forms["arrays"]
+    golden_ops.write_op_table(out / "array_ops_numpy1.jsonl", head,
+                              forms["operands"], table)
 
 
 def check_environment() -> None:
@@ -187,6 +239,13 @@ def main(argv: list[str] | None = None) -> None:
     table.record("numpy1", ops_operands, op_call)
     golden_ops.write_op_table(out / "ops_numpy1.jsonl", header(),
                               [f for _, f in ops_operands], table)
+    forms, forms_operands = golden_ops.Table(), op_operands(FORMS_INT_BOUND)
+    targets = forms_operands[:len(NUMPY_NAMES)]
+    assert [form for _, form in targets] == NUMPY_NAMES
+    forms.record_forms("numpy1", forms_operands, targets, forms_call)
+    golden_ops.write_op_table(out / "forms_numpy1.jsonl", header(),
+                              [f for _, f in forms_operands], forms)
+    gen_array_ops(out)
 
 
 if __name__ == "__main__":

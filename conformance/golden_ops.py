@@ -294,8 +294,11 @@ INPLACE: dict[str, Callable] = {
 
 def array_result(out: Any) -> Any:
     """``out``, unless Python computed it itself (two Python scalars):
-    then ``NotOurs`` with its type's name (``int``, ``bool`` ...)."""
-    if isinstance(out, (bool, int, float, complex)):
+    then ``NotOurs`` with its type's name (``int``, ``bool`` ...). The
+    type itself, not a subclass: NumPy's ``float64`` and ``complex128``
+    scalars (what NumPy 1 answers for two 0-d arrays) are Python floats
+    and complex numbers too."""
+    if type(out) in (bool, int, float, complex):
         raise NotOurs(type(out).__name__)
     return out
 

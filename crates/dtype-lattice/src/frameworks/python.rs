@@ -230,7 +230,7 @@ fn power(x: Number, y: Number) -> Result<PyScalar, PromotionError> {
                     "0.0 to a negative or complex power",
                 ));
             }
-            Ok(PyScalar::Complex)
+            complex_power(x, y)
         }
         tower => {
             let exponent = y.real();
@@ -241,20 +241,58 @@ fn power(x: Number, y: Number) -> Result<PyScalar, PromotionError> {
                 ));
             }
             let fractional = exponent.is_finite() && exponent != exponent.floor();
-            Ok(if tower == PyScalar::Int {
-                // An integer power stays an int; a negative one is a float.
-                if exponent < 0.0 {
-                    PyScalar::Float
-                } else {
-                    PyScalar::Int
-                }
-            } else if x.real() < 0.0 && fractional {
-                PyScalar::Complex
-            } else {
-                PyScalar::Float
-            })
+            if tower == PyScalar::Int && exponent >= 0.0 {
+                // An integer power stays an int, of any size.
+                return Ok(PyScalar::Int);
+            }
+            if x.real() < 0.0 && fractional {
+                // Python hands a negative base's fractional power to complex.
+                return complex_power(x, y);
+            }
+            let (base, power) = (x.real(), y.real());
+            if base.is_finite() && power.is_finite() && base.powf(power).is_infinite() {
+                return Err(PromotionError::framework(
+                    ErrorKind::Overflow,
+                    "(34, 'Numerical result out of range')",
+                ));
+            }
+            Ok(PyScalar::Float)
         }
     }
+}
+
+/// `x ** y` in complex numbers (neither zero to a bad power): Python's
+/// `_Py_c_pow` (its repeated multiplication for a small integer power
+/// overflows alike), an `OverflowError` where a part of the result is
+/// infinite.
+fn complex_power(x: Number, y: Number) -> Result<PyScalar, PromotionError> {
+    let parts = |n: Number| match n {
+        Number::Complex { real, imag } => (real, imag),
+        real => (real.real(), 0.0),
+    };
+    let ((a, b), (c, d)) = (parts(x), parts(y));
+    if (c == 0.0 && d == 0.0) || (a == 0.0 && b == 0.0) {
+        return Ok(PyScalar::Complex);
+    }
+    let magnitude = a.hypot(b);
+    let angle = b.atan2(a);
+    let mut length = magnitude.powf(c);
+    let mut phase = angle * c;
+    if d != 0.0 {
+        length /= (angle * d).exp();
+        phase += d * magnitude.ln();
+    }
+    let finite = [a, b, c, d].iter().all(|part| part.is_finite());
+    let overflows = [length * phase.cos(), length * phase.sin()]
+        .iter()
+        .any(|part| part.is_infinite());
+    if finite && overflows {
+        return Err(PromotionError::framework(
+            ErrorKind::Overflow,
+            "complex exponentiation",
+        ));
+    }
+    Ok(PyScalar::Complex)
 }
 
 /// The type of Python's unary `op` on `a`, or Python's error; `None` where

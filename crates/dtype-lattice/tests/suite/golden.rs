@@ -152,6 +152,8 @@ golden! {
     numpy1_result_type => "numpy1_result_type.jsonl";
     numpy1_can_cast => "numpy1_can_cast.jsonl";
     ops_numpy1 => "ops_numpy1.jsonl";
+    forms_numpy1 => "forms_numpy1.jsonl";
+    array_ops_numpy1 => "array_ops_numpy1.jsonl";
 }
 
 /// The batch protocol's answer to one request, as the CLI's `batch` gives it.

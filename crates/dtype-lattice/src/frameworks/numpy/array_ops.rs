@@ -1,5 +1,6 @@
 //! NumPy's reductions, contractions and the functions that combine arrays,
-//! as NumPy 2.5.5 with ml_dtypes 0.6.0 types their results.
+//! as NumPy 2.5.5 with ml_dtypes 0.6.0 types their results, and NumPy
+//! 1.26 ([`Rules::Numpy1`]) where it differs.
 //!
 //! Each is one of NumPy's own rules, read from its sources and checked
 //! against `array_ops_numpy.jsonl`:
@@ -28,6 +29,12 @@
 //!   ufunc like `matmul` over its three operands; `full_like` answers the
 //!   array's type or `dtype=`, the fill value cast to it.
 //!
+//! NumPy 1.26 differs where a Python scalar takes part: `where`, `clip`
+//! promote it by its value (`np.where(c, int8_array, 300)` is `int16`,
+//! `np.clip(uint8_array, -1, 3)` is `int16`, no bound dropped), and a
+//! Python int is never checked against a type's bounds (`full_like` and
+//! `initial=` wrap it), only read as a C `long`.
+//!
 //! ```
 //! use dtype_lattice::frameworks::numpy::Numpy;
 //! use dtype_lattice::{ArrayCall, ArrayOp, DType, Operand, Policy};
@@ -45,24 +52,63 @@
 
 use super::forms::{dtype_repr, same_kind};
 use super::promotion::{common_pair, Class};
-use super::{alone, casts, check_known, check_python_int, ops, Numpy};
+use super::value_based::numpy1_dtype;
+use super::{alone, casts, check_known, check_python_int, ops, read_as_c_long, Numpy, Numpy1};
 use crate::frameworks::common::array_ops::counted;
 use crate::types::{
     ArrayCall, ArrayOp, DType, ErrorKind, Kind, Op, Operand, OperandKind, Outcome, PromotionError,
     Typed,
 };
 
-/// `np.<function>(*operands, dtype=...)`'s result.
-pub(super) fn array_op(call: ArrayCall, operands: &[Operand]) -> Result<Outcome, PromotionError> {
+/// Whose rules: NumPy 2's (NEP 50), or NumPy 1.26's value-based ones.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Rules {
+    Numpy2,
+    Numpy1,
+}
+
+impl Rules {
+    /// `np.result_type(*operands)` of this NumPy.
+    fn result_dtype(self, operands: &[Operand]) -> Result<DType, PromotionError> {
+        match self {
+            Rules::Numpy2 => Numpy.result_dtype(operands),
+            Rules::Numpy1 => Numpy1.result_dtype(operands),
+        }
+    }
+
+    /// Every operand's dtype is one this NumPy has.
+    fn check_known(self, operands: &[Operand]) -> Result<(), PromotionError> {
+        match self {
+            Rules::Numpy2 => check_known(operands),
+            Rules::Numpy1 => operands
+                .iter()
+                .filter_map(super::array_dtype)
+                .try_for_each(|dtype| numpy1_dtype(dtype).map(drop)),
+        }
+    }
+}
+
+/// `np.<function>(*operands, dtype=...)`'s result under `rules`.
+pub(super) fn array_op(
+    call: ArrayCall,
+    operands: &[Operand],
+    rules: Rules,
+) -> Result<Outcome, PromotionError> {
     let operands: Vec<Operand> = counted(call, operands)?
         .iter()
         .map(|o| o.as_argument())
         .collect();
-    check_known(&operands)?;
+    rules.check_known(&operands)?;
+    if let Some(to) = call.dtype() {
+        if rules == Rules::Numpy1 {
+            numpy1_dtype(to)?;
+        }
+    }
     let dtype = match (call.op(), operands.as_slice()) {
         (ArrayOp::Matmul | ArrayOp::Dot | ArrayOp::Tensordot | ArrayOp::Einsum, &[a, b]) => {
             contract(call, array(a)?, array(b)?)?
         }
+        (ArrayOp::Where, &[_, x, y]) if rules == Rules::Numpy1 => rules.result_dtype(&[x, y])?,
         (ArrayOp::Where, &[_, x, y]) => promoted(&[x, y])?,
         (ArrayOp::Clip, &[_, _]) => {
             return Err(PromotionError::framework(
@@ -70,13 +116,24 @@ pub(super) fn array_op(call: ArrayCall, operands: &[Operand]) -> Result<Outcome,
                 "clip() missing 1 required positional argument: 'a_max'",
             ))
         }
+        // NumPy 1's clip ufunc: no bound dropped, the three promoted by value.
+        (ArrayOp::Clip, &[x, lower, upper]) if rules == Rules::Numpy1 => {
+            ops::select_loop(Op::Maximum, rules.result_dtype(&[x, lower, upper])?)?
+        }
         (ArrayOp::Clip, &[x, lower, upper]) => clip(x, lower, upper)?,
-        (ArrayOp::Concatenate | ArrayOp::Stack, all) => Numpy.result_dtype(all)?,
-        (ArrayOp::FullLike, &[a, fill]) => full_like(call.dtype().unwrap_or(array(a)?), fill)?,
+        (ArrayOp::Concatenate | ArrayOp::Stack, all) => rules.result_dtype(all)?,
+        (ArrayOp::FullLike, &[a, fill]) => {
+            let to = call.dtype().unwrap_or(array(a)?);
+            match rules {
+                // `copyto` of a 0-d array of the fill value, cast unsafely.
+                Rules::Numpy1 => to,
+                Rules::Numpy2 => full_like(to, fill)?,
+            }
+        }
         (op, &[x]) => {
             let dtype = reduce(call, op, array(x)?)?;
             if let Some(value) = call.initial() {
-                initial(value, dtype)?;
+                initial(value, dtype, rules)?;
             }
             dtype
         }
@@ -156,11 +213,12 @@ fn reduce(call: ArrayCall, op: ArrayOp, x: DType) -> Result<DType, PromotionErro
 
 /// NumPy's conversion of `initial=` to the reduction's type `to`, as it
 /// packs a Python scalar into an array of it: `int()` of the value and
-/// the Python int's bounds for NumPy's integers, `float()` for its floats,
-/// anything for `bool` and the complex types; ml_dtypes' types take any
-/// real number, but that their integers refuse a float past their range
-/// (an `int4` sum wraps an int 300, refuses a float 7.9).
-fn initial(value: Operand, to: DType) -> Result<(), PromotionError> {
+/// the Python int's bounds for NumPy's integers (NumPy 1: only read as a
+/// C `long`, then wrapped), `float()` for its floats, anything for `bool`
+/// and the complex types; ml_dtypes' types take any real number, but that
+/// their integers refuse a float past their range (an `int4` sum wraps an
+/// int 300, refuses a float 7.9).
+fn initial(value: Operand, to: DType, rules: Rules) -> Result<(), PromotionError> {
     let refuse = |kind, message: &str| Err(PromotionError::framework(kind, message));
     let complex = matches!(value.kind(), OperandKind::PyComplex { .. });
     if to == DType::Bool || to.kind() == Kind::Complex {
@@ -208,11 +266,14 @@ fn initial(value: Operand, to: DType) -> Result<(), PromotionError> {
         // A Python number is all `with_initial` keeps.
         _ => return Ok(()),
     };
-    check_python_int(int, to)
+    match rules {
+        Rules::Numpy2 => check_python_int(int, to),
+        Rules::Numpy1 => read_as_c_long(int, to),
+    }
 }
 
 /// Python's `int()` of a float.
-fn int_of_float(f: f64) -> Result<i128, PromotionError> {
+pub(super) fn int_of_float(f: f64) -> Result<i128, PromotionError> {
     if f.is_nan() {
         return Err(PromotionError::framework(
             ErrorKind::Value,
@@ -388,8 +449,13 @@ fn full_like(to: DType, fill: Operand) -> Result<DType, PromotionError> {
     }
 }
 
-/// How NumPy types `op`, in words.
-pub(super) fn describe(op: ArrayOp) -> String {
+/// How NumPy (`rules`) types `op`, in words.
+pub(super) fn describe(op: ArrayOp, rules: Rules) -> String {
+    if rules == Rules::Numpy1 {
+        if let Some(text) = describe_numpy1(op) {
+            return format!("np.{op}: {text}");
+        }
+    }
     let text = match op {
         ArrayOp::Sum | ArrayOp::Prod => {
             "bool and NumPy's integers accumulate in int64 (unsigned: uint64), every other type \
@@ -444,6 +510,38 @@ pub(super) fn describe(op: ArrayOp) -> String {
     format!("np.{op}: {text}")
 }
 
+/// Where NumPy 1.26 types `op` otherwise than NumPy 2, in words; NumPy
+/// 1.26 has no ml_dtypes.
+fn describe_numpy1(op: ArrayOp) -> Option<&'static str> {
+    Some(match op {
+        ArrayOp::Sum | ArrayOp::Prod => {
+            "bool and the integers accumulate in int64 (unsigned: uint64), every other type in \
+             itself; dtype= is the result; initial= changes no type: int() of it is read as a \
+             C long and wrapped into an integer type (a complex for a real type, or a float \
+             past a C long, is an error)"
+        }
+        ArrayOp::Max | ArrayOp::Min => {
+            "np.maximum's loop for the type; initial= changes no type: int() of it is read as \
+             a C long and wrapped into an integer type (a complex for a real type is an error)"
+        }
+        ArrayOp::Where => {
+            "np.result_type of the two values, NumPy 1's: a Python scalar by its value where \
+             its kind is no higher than the array's (np.where(c, int8, 300) is int16)"
+        }
+        ArrayOp::Concatenate | ArrayOp::Stack => "np.result_type of the arrays",
+        ArrayOp::Clip => {
+            "the clip ufunc over the array and both bounds (both required): NumPy 1's \
+             np.result_type of the three, Python scalars by their value (clip(uint8, -1, 3) is \
+             int16), then the first loop it casts to safely"
+        }
+        ArrayOp::FullLike => {
+            "the array's type or dtype=; the fill value is cast to it unsafely (a Python int \
+             wraps)"
+        }
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -457,7 +555,7 @@ mod tests {
             .with_dtype(DType::BFloat16)
             .unwrap();
         let int4 = Operand::array(DType::Int4, false);
-        let err = array_op(sum, &[int4]).unwrap_err();
+        let err = array_op(sum, &[int4], Rules::Numpy2).unwrap_err();
         assert_eq!(
             err.to_string(),
             "No loop matching the specified signature and casting was found for ufunc add"
@@ -468,11 +566,26 @@ mod tests {
     fn initial_is_converted_to_the_reductions_type() {
         let int8 = Operand::array(DType::Int8, false);
         let with = |op, value| ArrayCall::new(op).with_initial(value).unwrap();
-        let sum = array_op(with(ArrayOp::Sum, Operand::py_int(300)), &[int8]).unwrap();
+        let sum = array_op(
+            with(ArrayOp::Sum, Operand::py_int(300)),
+            &[int8],
+            Rules::Numpy2,
+        )
+        .unwrap();
         assert_eq!(sum.result().dtype, DType::Int64);
-        let err = array_op(with(ArrayOp::Max, Operand::py_int(300)), &[int8]).unwrap_err();
+        let err = array_op(
+            with(ArrayOp::Max, Operand::py_int(300)),
+            &[int8],
+            Rules::Numpy2,
+        )
+        .unwrap_err();
         assert_eq!(err.to_string(), "Python integer 300 out of bounds for int8");
-        let err = array_op(with(ArrayOp::Min, Operand::py_float(f64::NAN)), &[int8]).unwrap_err();
+        let err = array_op(
+            with(ArrayOp::Min, Operand::py_float(f64::NAN)),
+            &[int8],
+            Rules::Numpy2,
+        )
+        .unwrap_err();
         assert_eq!(err.to_string(), "cannot convert float NaN to integer");
     }
 
@@ -480,8 +593,13 @@ mod tests {
     fn clip_wants_both_bounds_and_converts_python_ints_to_its_loop() {
         let clip = ArrayCall::new(ArrayOp::Clip);
         let uint1 = Operand::array(DType::UInt1, false);
-        let err = array_op(clip, &[uint1, Operand::py_int(300), Operand::py_int(3)]).unwrap_err();
+        let err = array_op(
+            clip,
+            &[uint1, Operand::py_int(300), Operand::py_int(3)],
+            Rules::Numpy2,
+        )
+        .unwrap_err();
         assert_eq!(err.to_string(), "Python integer 300 out of bounds for int8");
-        assert!(array_op(clip, &[uint1, Operand::py_int(2)]).is_err());
+        assert!(array_op(clip, &[uint1, Operand::py_int(2)], Rules::Numpy2).is_err());
     }
 }

@@ -1,25 +1,52 @@
 //! NumPy's operators, in-place operators and assignment: an `ndarray`'s
 //! operators call the ufuncs ([`Arrays`]), `a OP= b` runs the ufunc with
 //! `out=a` under `same_kind` casting, and `a[...] = v` casts the value as
-//! NumPy converts one element.
+//! NumPy converts one element. NumPy 1.26 does the same around its own
+//! ufuncs (value-based), so each function takes the ufuncs it wraps.
 
-use super::{array_dtype, casts, check_python_int, ops, user_loops};
+use super::array_ops::int_of_float;
+use super::{array_dtype, casts, check_python_int, ops, read_as_c_long, user_loops};
 use crate::frameworks::common::Arrays;
 use crate::frameworks::python::{self, Number};
 use crate::types::{
     DType, ErrorKind, Kind, Op, OpForm, Operand, OperandKind, PromotionError, Typed,
 };
 
-/// `op` in `form`: the operator, reflected or in-place one.
+/// A ufunc call's result type.
+pub(super) type Ufunc = fn(Op, &[Operand]) -> Result<Typed, PromotionError>;
+
+/// A NumPy's ufuncs as its operators call them: NumPy 2's ([`NUMPY2`]) or
+/// NumPy 1's.
+#[derive(Clone, Copy)]
+pub(super) struct Ufuncs {
+    /// `a OP b` once Python has handed it to the array.
+    pub(super) call: Ufunc,
+    /// The type of the loop `call` picks for a negative integer power,
+    /// which the loop then refuses (`a **= -1` checks the cast first).
+    pub(super) power_loop: Ufunc,
+}
+
+/// NumPy 2's ufuncs, whose loop a Python int's value does not choose.
+pub(super) const NUMPY2: Ufuncs = Ufuncs {
+    call: ops::operation,
+    power_loop: |op, operands| match *operands {
+        [a, _] => ops::operation(op, &[a, Operand::py_int(1)]),
+        _ => ops::operation(op, operands),
+    },
+};
+
+/// `op` in `form`: the operator, reflected or in-place one, around the
+/// ufuncs `ufuncs`.
 pub(super) fn operation_as(
     op: Op,
     form: OpForm,
     operands: &[Operand],
+    ufuncs: Ufuncs,
 ) -> Option<Result<Typed, PromotionError>> {
     let arrays = Arrays {
         array: "array",
-        function: |op, operands: &[Operand]| Some(operator(op, operands)),
-        inplace: |op, a, b| Some(inplace(op, a, b)),
+        function: |op, operands: &[Operand]| Some(operator(op, operands, ufuncs.call)),
+        inplace: |op, a, b| Some(inplace(op, a, b, ufuncs)),
     };
     arrays.answer(op, form, operands)
 }
@@ -28,10 +55,10 @@ pub(super) fn operation_as(
 /// `np.square(a)` (its fast path for a Python int 2): `square` has no
 /// boolean loop, so a boolean array's square is `int8`, not `power`'s
 /// `int64`.
-fn operator(op: Op, operands: &[Operand]) -> Result<Typed, PromotionError> {
+fn operator(op: Op, operands: &[Operand], ufunc: Ufunc) -> Result<Typed, PromotionError> {
     match operands {
         [a, b] if squares(op, *a, *b) => Ok(Typed::strong(DType::Int8)),
-        _ => ops::operation(op, operands),
+        _ => ufunc(op, operands),
     }
 }
 
@@ -44,15 +71,15 @@ fn squares(op: Op, a: Operand, b: Operand) -> bool {
 /// `a OP= b`: the ufunc with `out=a`, its result cast back to `a`'s dtype
 /// under `same_kind` casting, which NumPy checks before the loop runs (so
 /// `bool **= -1` is refused for its cast, not its negative power).
-fn inplace(op: Op, a: Operand, b: Operand) -> Result<Typed, PromotionError> {
-    let computed = operator(op, &[a, b]);
+fn inplace(op: Op, a: Operand, b: Operand, ufuncs: Ufuncs) -> Result<Typed, PromotionError> {
+    let computed = operator(op, &[a, b], ufuncs.call);
     let Some(to) = array_dtype(&a) else {
         return computed;
     };
     let negative_power = op == Op::Power && matches!(b.kind(), OperandKind::PyInt(v) if v < 0);
     let loop_result = match &computed {
         // The loop NumPy chose, before the loop refused the value.
-        Err(_) if negative_power => ops::operation(op, &[a, Operand::py_int(1)]),
+        Err(_) if negative_power => (ufuncs.power_loop)(op, &[a, b]),
         other => other.clone(),
     };
     let result = loop_result?;
@@ -103,10 +130,25 @@ pub(super) fn dtype_repr(dtype: DType) -> String {
     }
 }
 
+/// How a Python number is stored into an integer array.
+#[derive(Clone, Copy)]
+pub(super) enum IntConversion {
+    /// NumPy 2: a Python int must be within the type's bounds.
+    Checked,
+    /// NumPy 1: `int()` of the number, read as a C `long`, wraps into the
+    /// type (`int8_array[...] = 300` stores 44; `1e300` is too large for
+    /// a `long`).
+    Wrapping,
+}
+
 /// `target[...] = value`: an array's values are cast whatever their dtype;
-/// a Python int must fit an integer array, and a complex number has no
-/// integer or float value.
-pub(super) fn assign(target: Operand, value: Operand) -> Result<Typed, PromotionError> {
+/// a Python number is converted as `ints` says, and a complex number has
+/// no integer or float value.
+pub(super) fn assign(
+    target: Operand,
+    value: Operand,
+    ints: IntConversion,
+) -> Result<Typed, PromotionError> {
     let Some(dtype) = array_dtype(&target) else {
         return Err(python::no_item_assignment(Number::of(target.kind())));
     };
@@ -129,7 +171,15 @@ pub(super) fn assign(target: Operand, value: Operand) -> Result<Typed, Promotion
         return Ok(Typed::strong(dtype));
     }
     match value.kind() {
-        OperandKind::PyInt(value) if dtype.is_integer() => check_python_int(value, dtype)?,
+        OperandKind::PyInt(value) if dtype.is_integer() => match ints {
+            IntConversion::Checked => check_python_int(value, dtype)?,
+            IntConversion::Wrapping => read_as_c_long(value, dtype)?,
+        },
+        OperandKind::PyFloat(value) if dtype.is_integer() => {
+            if let IntConversion::Wrapping = ints {
+                read_as_c_long(int_of_float(value)?, dtype)?;
+            }
+        }
         OperandKind::PyComplex { .. } if dtype.is_integer() => {
             return Err(PromotionError::framework(
                 ErrorKind::Type,

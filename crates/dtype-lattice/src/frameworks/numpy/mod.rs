@@ -232,17 +232,27 @@ pub(crate) fn check_python_int(value: i128, dtype: DType) -> Result<(), Promotio
     if dtype == DType::Bool || (info.0..=info.1).contains(&value) {
         return Ok(());
     }
+    read_as_c_long(value, dtype)?;
+    Err(PromotionError::framework(
+        ErrorKind::Overflow,
+        format!("Python integer {value} out of bounds for {dtype}"),
+    ))
+}
+
+/// The first step of NumPy's conversion of a Python int to the integer
+/// type `dtype`: reading it as a C `long` (for `uint32` and `uint64`, a
+/// non-negative int as an `unsigned long long`). NumPy 1 stops there and
+/// wraps the value into the type.
+pub(crate) fn read_as_c_long(value: i128, dtype: DType) -> Result<(), PromotionError> {
     let readable = i64::try_from(value).is_ok()
         || matches!(dtype, DType::UInt32 | DType::UInt64) && u64::try_from(value).is_ok();
-    let message = if readable {
-        format!("Python integer {value} out of bounds for {dtype}")
-    } else {
-        "Python int too large to convert to C long".to_owned()
-    };
-    Err(PromotionError::Framework {
-        kind: ErrorKind::Overflow,
-        message,
-    })
+    if readable {
+        return Ok(());
+    }
+    Err(PromotionError::framework(
+        ErrorKind::Overflow,
+        "Python int too large to convert to C long",
+    ))
 }
 
 impl Policy for Numpy {
@@ -316,11 +326,15 @@ impl Policy for Numpy {
         call: ArrayCall,
         operands: &[Operand],
     ) -> Option<Result<Outcome, PromotionError>> {
-        Some(array_ops::array_op(call, operands))
+        Some(array_ops::array_op(
+            call,
+            operands,
+            array_ops::Rules::Numpy2,
+        ))
     }
 
     fn describe_array_op(&self, op: ArrayOp) -> Option<String> {
-        Some(array_ops::describe(op))
+        Some(array_ops::describe(op, array_ops::Rules::Numpy2))
     }
 
     /// `a / b` and `2 / x` (the ufuncs, Python's own arithmetic between
@@ -346,7 +360,7 @@ impl Policy for Numpy {
         if let Err(err) = check_known(operands) {
             return Some(Err(err));
         }
-        forms::operation_as(op, form, operands)
+        forms::operation_as(op, form, operands, forms::NUMPY2)
     }
 
     /// `a[...] = v`: the array keeps its dtype; a Python int must fit it.
@@ -354,6 +368,6 @@ impl Policy for Numpy {
         if let Err(err) = check_known(&[target, value]) {
             return Some(Err(err));
         }
-        Some(forms::assign(target, value))
+        Some(forms::assign(target, value, forms::IntConversion::Checked))
     }
 }

@@ -15,14 +15,16 @@
 //! own types. The ufuncs then pick their loop from the promoted type as
 //! NumPy 2's do (`ops.rs`), so no Python int overflows: it widens the type.
 
+use super::array_ops::{self, Rules};
 use super::casts::{builtin_promote, can_cast_safely};
+use super::forms::{self, IntConversion, Ufuncs};
 use super::promotion::{promote_sequence, Class};
-use super::{ops, weak_array, Numpy};
+use super::{array_dtype, ops, weak_array, Numpy};
 use crate::frameworks::python;
 use crate::policy::Policy;
 use crate::policy::TypedLattice;
-use crate::types::{DType, ErrorKind, Kind, PromotionError, Typed};
-use crate::types::{Op, Operand, OperandKind, TypeSpec};
+use crate::types::{ArrayCall, ArrayOp, DType, ErrorKind, Kind, Outcome, PromotionError, Typed};
+use crate::types::{Op, OpForm, Operand, OperandKind, TypeSpec};
 
 /// NumPy 1.26.4's promotion, value-based: `np.promote_types`,
 /// `np.result_type`, `np.can_cast(casting="safe")` and the ufuncs.
@@ -81,7 +83,7 @@ impl Numpy1 {
     /// assert_eq!(result(&[Operand::zero_dim(DType::Int8), Operand::py_int(1)]), Ok(DType::Int64));
     /// assert!(result(&[]).is_err());
     /// ```
-    fn result_dtype(&self, operands: &[Operand]) -> Result<DType, PromotionError> {
+    pub(super) fn result_dtype(&self, operands: &[Operand]) -> Result<DType, PromotionError> {
         let seen = operands.iter().map(seen).collect::<Result<Vec<_>, _>>()?;
         if let [single] = seen[..] {
             return Ok(single.dtype);
@@ -109,6 +111,91 @@ impl Numpy1 {
         });
         Ok(folded.map_or(nep50, |(dtype, _)| dtype))
     }
+}
+
+/// `np.<ufunc>(*operands)` in NumPy 1.26: the operands promoted by value
+/// (or NumPy 1's loop search), then the ufunc's loop.
+fn ufunc(op: Op, operands: &[Operand]) -> Result<Typed, PromotionError> {
+    ufunc_loop(op, operands, true)
+}
+
+/// NumPy 1's operators: `ndarray.__pow__`'s fast path, and the loop of a
+/// negative integer power before the loop refuses it.
+const UFUNCS: Ufuncs = Ufuncs {
+    call: array_power,
+    power_loop: |op, operands| ufunc_loop(op, operands, false),
+};
+
+/// [`ufunc`], the loop's refusal of a negative integer power where
+/// `refuse` says.
+fn ufunc_loop(op: Op, operands: &[Operand], refuse: bool) -> Result<Typed, PromotionError> {
+    let arguments = ops::arguments(op, operands)?;
+    let operands = arguments.get();
+    let promoted = if searches_loops(op) {
+        search_loop(op, operands)?
+    } else {
+        Numpy1.result_dtype(operands)?
+    };
+    if op == Op::Floor {
+        return floor(promoted).map(Typed::strong);
+    }
+    let exponent = ops::power_exponent(op, operands).filter(|_| refuse);
+    ops::call_on(op, promoted, exponent).map(Typed::strong)
+}
+
+/// NumPy 1's `ndarray.__pow__` (its operator, reflected and in-place
+/// forms): `np.power`, but for an exponent that NumPy 1's
+/// `fast_scalar_power` takes, which computes `a ** e` as a unary ufunc of
+/// `a` alone (a float or complex `a`: `e` of 0, 1, -1, 0.5 or 2; any
+/// other `a`: 2, by `np.square`, which makes a boolean `int8`). It takes
+/// a Python int (of a C long's range) or float, and a 0-d integer or float
+/// array, so `float16_array ** 0d:int64` is `float16` where `np.power`
+/// widens it.
+fn array_power(op: Op, operands: &[Operand]) -> Result<Typed, PromotionError> {
+    match *operands {
+        [a, b] if op == Op::Power => match fast_power(a, b) {
+            Some(dtype) => Ok(Typed::strong(dtype)),
+            None => ufunc(op, operands),
+        },
+        _ => ufunc(op, operands),
+    }
+}
+
+/// The type of `a ** b` where `fast_scalar_power` computes it.
+fn fast_power(a: Operand, b: Operand) -> Option<DType> {
+    let dtype = match a.kind() {
+        OperandKind::DType(dtype)
+        | OperandKind::ZeroDim(dtype)
+        | OperandKind::Array { dtype, weak: false } => numpy1_dtype(dtype).ok()?,
+        _ => return None,
+    };
+    let fast = |exponent: f64| {
+        if dtype.is_inexact() {
+            [0.0, 1.0, -1.0, 0.5, 2.0].contains(&exponent)
+        } else {
+            exponent == 2.0
+        }
+    };
+    let taken = match b.as_argument().kind() {
+        OperandKind::PyBool(value) => fast(f64::from(u8::from(value))),
+        OperandKind::PyInt(value) => i64::try_from(value).is_ok_and(|v| fast(v as f64)),
+        OperandKind::PyFloat(value) => fast(value),
+        // A 0-d array holds 0 or 1 here, which the fast path takes alike.
+        OperandKind::ZeroDim(exponent)
+            if exponent.is_integer() || exponent.kind() == Kind::Float =>
+        {
+            fast(1.0)
+        }
+        _ => false,
+    };
+    let square = |dtype| {
+        if dtype == DType::Bool {
+            DType::Int8
+        } else {
+            dtype
+        }
+    };
+    taken.then(|| square(dtype))
 }
 
 /// Whether NumPy 1 reads the 0-d operands by their value: where some
@@ -378,20 +465,75 @@ impl Policy for Numpy1 {
     /// assert_eq!(err.to_string(), "Integers to negative integer powers are not allowed.");
     /// ```
     fn operation(&self, op: Op, operands: &[Operand]) -> Option<Result<Typed, PromotionError>> {
-        let call = || {
-            let arguments = ops::arguments(op, operands)?;
-            let operands = arguments.get();
-            let promoted = if searches_loops(op) {
-                search_loop(op, operands)?
-            } else {
-                self.result_dtype(operands)?
-            };
-            if op == Op::Floor {
-                return floor(promoted).map(Typed::strong);
-            }
-            ops::call_on(op, promoted, ops::power_exponent(op, operands)).map(Typed::strong)
-        };
-        Some(call())
+        Some(ufunc(op, operands))
+    }
+
+    /// `a + b`, `b.__radd__(a)`, `a += b`: NumPy 2's operator forms
+    /// around NumPy 1's ufuncs (`int8_array + 300` is `int16`; `int8_array
+    /// += 300` computes in `int16` and casts back under `same_kind`).
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::numpy::Numpy1;
+    /// use dtype_lattice::{DType, Op, OpForm, Operand, Policy, Typed};
+    /// let x = Operand::array(DType::Int8, false);
+    /// let add = |form| Numpy1.operation_as(Op::Add, form, &[x, Operand::py_int(300)]).unwrap();
+    /// assert_eq!(add(OpForm::Operator), Ok(Typed::strong(DType::Int16)));
+    /// assert_eq!(add(OpForm::InPlace), Ok(Typed::strong(DType::Int8)));
+    /// ```
+    fn operation_as(
+        &self,
+        op: Op,
+        form: OpForm,
+        operands: &[Operand],
+    ) -> Option<Result<Typed, PromotionError>> {
+        forms::operation_as(op, form, operands, UFUNCS)
+    }
+
+    /// `a[...] = v`: the array keeps its dtype; a Python number is read as
+    /// a C `long` and wraps into an integer array (`int8_array[...] = 300`
+    /// stores 44).
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::numpy::Numpy1;
+    /// use dtype_lattice::{DType, Operand, Policy, Typed};
+    /// let x = Operand::array(DType::Int8, false);
+    /// assert_eq!(Numpy1.assign(x, Operand::py_int(300)), Some(Ok(Typed::strong(DType::Int8))));
+    /// let err = Numpy1.assign(x, Operand::py_float(1e300)).unwrap().unwrap_err();
+    /// assert_eq!(err.to_string(), "Python int too large to convert to C long");
+    /// ```
+    fn assign(&self, target: Operand, value: Operand) -> Option<Result<Typed, PromotionError>> {
+        let known = [target, value]
+            .iter()
+            .filter_map(array_dtype)
+            .try_for_each(|dtype| numpy1_dtype(dtype).map(drop));
+        Some(known.and_then(|()| forms::assign(target, value, IntConversion::Wrapping)))
+    }
+
+    /// `np.sum(x)`, `np.where(c, x, 300)`, `np.clip(x, -1, 3)` ...: NumPy
+    /// 2's rules (`array_ops.rs`) but where NumPy 1 promotes a Python
+    /// scalar by its value or wraps a Python int.
+    ///
+    /// ```
+    /// use dtype_lattice::frameworks::numpy::Numpy1;
+    /// use dtype_lattice::{ArrayCall, ArrayOp, DType, Operand, Policy};
+    /// let x = |dtype| Operand::array(dtype, false);
+    /// let answer = |op, operands: &[Operand]| {
+    ///     Numpy1.array_op(ArrayCall::new(op), operands).unwrap().map(|o| o.result().dtype)
+    /// };
+    /// let (c, int8) = (x(DType::Bool), x(DType::Int8));
+    /// assert_eq!(answer(ArrayOp::Where, &[c, int8, Operand::py_int(300)]), Ok(DType::Int16));
+    /// assert_eq!(answer(ArrayOp::Sum, &[int8]), Ok(DType::Int64));
+    /// ```
+    fn array_op(
+        &self,
+        call: ArrayCall,
+        operands: &[Operand],
+    ) -> Option<Result<Outcome, PromotionError>> {
+        Some(array_ops::array_op(call, operands, Rules::Numpy1))
+    }
+
+    fn describe_array_op(&self, op: ArrayOp) -> Option<String> {
+        Some(array_ops::describe(op, Rules::Numpy1))
     }
 
     fn describe_operation(&self, op: Op) -> Option<String> {
@@ -443,5 +585,46 @@ mod tests {
         assert_eq!(result(&[Operand::py_int(200), i8]), Ok(DType::Int16));
         let object = result(&[i8, Operand::py_int(1 << 64)]).unwrap_err();
         assert!(object.to_string().contains(" object "));
+    }
+
+    // Measured on NumPy 1.26.4: `x[...] = v` for values past the golden
+    // forms table's (whose Python ints stop at 65536).
+    #[test]
+    fn assignment_reads_a_c_long_and_wraps() {
+        let into = |dtype, value| Numpy1.assign(Operand::array(dtype, false), value).unwrap();
+        let too_large = "Python int too large to convert to C long";
+        let big = Operand::py_int(1 << 63);
+        assert_eq!(
+            into(DType::Int8, Operand::py_int((1 << 63) - 1)),
+            Ok(Typed::strong(DType::Int8))
+        );
+        assert_eq!(into(DType::Int64, big).unwrap_err().to_string(), too_large);
+        assert_eq!(into(DType::UInt32, big), Ok(Typed::strong(DType::UInt32)));
+        let past = Operand::py_float(9.3e18);
+        assert_eq!(into(DType::UInt8, past).unwrap_err().to_string(), too_large);
+        assert_eq!(into(DType::UInt64, past), Ok(Typed::strong(DType::UInt64)));
+        let nan = into(DType::Int8, Operand::py_float(f64::NAN)).unwrap_err();
+        assert_eq!(nan.to_string(), "cannot convert float NaN to integer");
+        assert_eq!(into(DType::Bool, big), Ok(Typed::strong(DType::Bool)));
+    }
+
+    // Measured on NumPy 1.26.4, as `forms_numpy1.jsonl` records.
+    #[test]
+    fn the_power_operator_takes_numpy_1s_fast_path() {
+        let pow = |a, b| array_power(Op::Power, &[a, b]).map(|t| t.dtype);
+        let f16 = Operand::array(DType::Float16, false);
+        assert_eq!(pow(f16, Operand::py_int(2)), Ok(DType::Float16));
+        assert_eq!(
+            pow(f16, Operand::zero_dim(DType::Int64)),
+            Ok(DType::Float16)
+        );
+        assert_eq!(pow(f16, Operand::py_int(3)), Ok(DType::Float16));
+        assert_eq!(pow(f16, Operand::py_float(1e300)), Ok(DType::Float64));
+        let u8 = Operand::array(DType::UInt8, false);
+        assert_eq!(pow(u8, Operand::zero_dim(DType::Int64)), Ok(DType::UInt8));
+        assert_eq!(
+            pow(Operand::array(DType::Bool, false), Operand::py_int(2)),
+            Ok(DType::Int8)
+        );
     }
 }
