@@ -8,8 +8,9 @@ PyTorch into ``.venv-test``):
     .venv-test/bin/python bench/torch_record_overhead.py [--rounds 15]
 
 The program: forward passes of ``torch.nn.TransformerEncoderLayer`` on CPU
-(d_model 64, 4 heads, feed-forward 128, batch 8, sequence 32, float32,
-eval mode, no gradients), 20 passes per timing, run per round plain,
+(d_model 64, 4 heads, feed-forward 128, batch 8, sequence 32, float32, no
+dropout, no gradients), in eval mode (where PyTorch runs a fused kernel)
+and in training mode (its ordinary modules), 20 passes per timing, run per round plain,
 under a torch function mode that only passes calls on, and inside ``with
 dl.record():`` (the order rotating), the
 recording's report built as the block ends, as a user's is. The figures
@@ -66,17 +67,12 @@ def timed(layer: torch.nn.Module, x: torch.Tensor, side: str) -> tuple[float, in
 SIDES = ("plain", "mode", "recorded")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=15)
-    rounds = parser.parse_args().rounds
-    torch.set_num_threads(1)
-    torch.manual_seed(0)
-    layer = torch.nn.TransformerEncoderLayer(d_model=64, nhead=4, dim_feedforward=128,
-                                             batch_first=True).eval()
-    x = torch.randn(8, 32, 64)
+def measure(layer: torch.nn.Module, x: torch.Tensor, rounds: int, name: str) -> None:
+    """Times the three sides on ``layer`` and prints the figures."""
     with torch.no_grad():
+        torch.manual_seed(1)
         plain = passes(layer, x)
+        torch.manual_seed(1)
         with dl.record():
             recorded = passes(layer, x)
         # The same dtype; values within rounding: PyTorch leaves the
@@ -95,14 +91,27 @@ def main() -> None:
                 times[side].append(t)
             over_plain.append(got["recorded"] / got["plain"])
             over_mode.append(got["recorded"] / got["mode"])
-    print(f"Python {platform.python_version()}, PyTorch {torch.__version__}, {rounds} rounds")
     median = {side: statistics.median(t) * 1e3 for side, t in times.items()}
-    print(f"encoder layer x20: {calls} calls recorded; plain {median['plain']:.1f} ms, "
+    print(f"{name}, x20: {calls} calls recorded; plain {median['plain']:.1f} ms, "
           f"pass-through mode {median['mode']:.1f} ms, recorded {median['recorded']:.1f} ms; "
           f"recorded / plain {statistics.median(over_plain):.2f}x "
           f"(rounds {min(over_plain):.2f}-{max(over_plain):.2f}), recorded / mode "
           f"{statistics.median(over_mode):.2f}x "
           f"(rounds {min(over_mode):.2f}-{max(over_mode):.2f})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=15)
+    rounds = parser.parse_args().rounds
+    torch.set_num_threads(1)
+    torch.manual_seed(0)
+    layer = torch.nn.TransformerEncoderLayer(d_model=64, nhead=4, dim_feedforward=128,
+                                             batch_first=True, dropout=0.0)
+    x = torch.randn(8, 32, 64)
+    print(f"Python {platform.python_version()}, PyTorch {torch.__version__}, {rounds} rounds")
+    measure(layer.eval(), x, rounds, "eval mode (the fused fast path)")
+    measure(layer.train(), x, rounds, "training mode (no fused path)")
 
 
 if __name__ == "__main__":

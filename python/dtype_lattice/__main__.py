@@ -2,9 +2,10 @@
 
 ``promotions SCRIPT [ARGS...]`` runs a Python script under
 ``dtype_lattice.record()`` and prints the promotions JAX, PyTorch and
-NumPy made in it: before the script runs, nothing is imported yet, so every
-installed framework that can be recorded is (``Recording``), and the
-script's calls are recorded in whichever it uses. NumPy's are seen in the
+NumPy made in it: each framework's recorder starts as the script imports
+the framework (``Recording``), so the script's own set-up before its
+imports holds, and its calls are recorded in whichever it uses. NumPy's are
+seen in the
 script and the modules it imports from its directory, run from rewritten
 source (``_record_numpy``).
 """

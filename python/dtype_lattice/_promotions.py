@@ -8,6 +8,9 @@ recorder saw (``_record``) and renders its JSON as HTML for notebooks.
 
 from __future__ import annotations
 
+import functools
+import importlib
+import importlib.abc
 import json
 import linecache
 import os
@@ -239,73 +242,126 @@ RECORDABLE = {"jax": ("_record", "pip install 'dtype-lattice[jax]'"),
               "numpy": ("_record_numpy", "pip install numpy")}
 
 
-def _installed(name: str) -> bool:
-    import importlib.util
+class _StartAfter(importlib.abc.Loader):
+    """A framework's loader, which starts the framework's recorder once the
+    framework's package has run (its names all defined)."""
 
-    try:
-        return importlib.util.find_spec(name) is not None
-    except (ImportError, ValueError):
-        return False
+    def __init__(self, loader: Any, started: Callable[[], None]) -> None:
+        self._loader = loader
+        self._started = started
+
+    def create_module(self, spec: Any) -> Any:
+        return self._loader.create_module(spec)
+
+    def exec_module(self, module: Any) -> None:
+        self._loader.exec_module(module)
+        # The package's own loader, for whatever reads it later.
+        module.__loader__ = self._loader
+        if module.__spec__ is not None:
+            module.__spec__.loader = self._loader
+        self._started()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._loader, name)
+
+
+class _OnImport(importlib.abc.MetaPathFinder):
+    """Starts each framework's recorder when the program imports it, not
+    before: a script that sets ``XLA_FLAGS`` or ``JAX_ENABLE_X64`` before
+    its ``import jax`` gets the JAX it asked for, and a framework the
+    program never imports is never imported."""
+
+    def __init__(self, pending: dict[str, Callable[[], None]]) -> None:
+        self._pending = pending
+
+    def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
+        started = self._pending.pop(fullname, None)
+        if started is None:
+            return None
+        for finder in sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(fullname, path, target)
+            if spec is not None:
+                if spec.loader is not None:
+                    spec.loader = _StartAfter(spec.loader, started)
+                return spec
+        return None
 
 
 class Recording:
     """``with dl.record(...) as report:``: records while the block runs
     and fills ``report`` when it ends, restoring every framework's
-    functions even when the block raises. Records each framework of
-    :data:`RECORDABLE` the process has imported; with none imported, each
-    installed (what ``python -m dtype_lattice promotions`` does before the
-    script imports any)."""
+    functions even when the block raises. Records NumPy (modules imported
+    from under ``numpy_roots``), and JAX and PyTorch: at once if the
+    process has imported them, else from the moment the block imports
+    them (what ``python -m dtype_lattice promotions`` relies on: the script
+    imports its frameworks itself, after whatever it sets up first)."""
 
     def __init__(self, compare: str | Sequence[str],
                  numpy_roots: Sequence[str | os.PathLike[str]] | None = None) -> None:
         self._compare = compare_specs(compare)
         self._report: Promotions | None = None
         self._numpy_roots = None if numpy_roots is None else [os.fspath(r) for r in numpy_roots]
+        self._hook: _OnImport | None = None
+
+    def _start(self, name: str) -> Any:
+        module = importlib.import_module(f".{RECORDABLE[name][0]}", __package__)
+        return module.start(self._numpy_roots) if name == "numpy" else module.start()
+
+    def _start_later(self, name: str) -> None:
+        """Starts ``name``'s recorder as the program imports it; one that
+        cannot start (a JAX release recording was not checked against) is
+        named in a warning, and the import goes on."""
+        report = self._report
+        if report is None or report._recorder is None:
+            return
+        try:
+            recorder = self._start(name)
+        except Exception as err:  # noqa: BLE001 - the program's import must go on
+            warnings.warn(f"dtype_lattice.record() does not record {name}: {err}",
+                          RuntimeWarning, stacklevel=2)
+            return
+        report._recorder.append(recorder)
+        report.frameworks.append(recorder.framework)
 
     def __enter__(self) -> Promotions:
-        import importlib
-
         if self._report is not None:
             raise RuntimeError("this record() was used already: call dl.record() again")
         # (A module set to None in sys.modules is one Python refuses to import.)
-        # NumPy, which this package imports itself, is recorded always;
-        # JAX and PyTorch where the process imported them, else where
-        # installed (before a script imports either).
+        # NumPy, which this package imports itself, is recorded from the
+        # start; JAX and PyTorch now where the process imported them, else
+        # when it does.
         arrays = [name for name in RECORDABLE if name != "numpy"]
         imported = [name for name in arrays if sys.modules.get(name) is not None]
-        chosen = (imported or [name for name in arrays if _installed(name)]) + ["numpy"]
+        later = [name for name in arrays if name not in imported and name not in sys.modules]
         recorders: list[Any] = []
-        failures: list[str] = []
         try:
-            for name in chosen:
-                try:
-                    module = importlib.import_module(f".{RECORDABLE[name][0]}", __package__)
-                    recorders.append(module.start(self._numpy_roots) if name == "numpy"
-                                     else module.start())
-                except Exception as err:
-                    # A framework the program imported: its error. One only
-                    # installed (that fails to import, a JAX release not
-                    # checked) is passed over for the others.
-                    if name in imported:
-                        raise
-                    failures.append(f"{name}: {err}")
+            for name in imported:
+                recorders.append(self._start(name))
+            try:
+                recorders.append(self._start("numpy"))
+            except Exception as err:
+                raise RuntimeError(f"NumPy cannot be recorded ({err}): "
+                                   f"{RECORDABLE['numpy'][1]}") from err
         except BaseException:
             for recorder in reversed(recorders):
                 recorder.stop()
             raise
-        if not recorders:
-            missing = [fix for name, (_, fix) in RECORDABLE.items() if name not in chosen]
-            raise RuntimeError("no framework could be recorded (" + "; ".join(failures) + ")"
-                               + ("; to record another: " + " or ".join(missing)
-                                  if missing else ""))
-        for failure in failures:
-            # Its calls will be missing from the report: say so now.
-            warnings.warn(f"dtype_lattice.record() does not record {failure}",
-                          RuntimeWarning, stacklevel=2)
         self._report = Promotions(self._compare, recorders)
+        if later:
+            self._hook = _OnImport({name: functools.partial(self._start_later, name)
+                                    for name in later})
+            sys.meta_path.insert(0, self._hook)
         return self._report
 
     def __exit__(self, *exc_info: object) -> None:
+        if self._hook is not None:
+            try:
+                sys.meta_path.remove(self._hook)
+            except ValueError:
+                pass
+            self._hook = None
         report = self._report
         if report is None or report._recorder is None:
             return

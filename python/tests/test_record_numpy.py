@@ -330,3 +330,28 @@ def test_the_migration_report_lists_what_numpy_1_answered(tmp_path: Path) -> Non
     assert {key: old[key] for key in listed} == listed
     # And every line NumPy 1.26 answers otherwise is listed.
     assert set(listed) == changed, (changed, listed)
+
+
+def test_a_framework_is_imported_by_the_script_not_before(tmp_path: Path) -> None:
+    """The command starts JAX's and PyTorch's recorders when the script
+    imports them: an environment variable the script sets before its own
+    ``import jax`` is the one JAX reads, and a framework the script never
+    imports is not imported."""
+    script = tmp_path / "script.py"
+    script.write_text(textwrap.dedent("""\
+        import os
+        import sys
+        assert "jax" not in sys.modules and "torch" not in sys.modules
+        os.environ["JAX_ENABLE_X64"] = "1"
+        import jax.numpy as jnp
+        y = jnp.ones(2, jnp.int8) + jnp.ones(2, jnp.uint8)
+        print(jnp.arange(2).dtype, "torch" in sys.modules)
+    """))
+    run = subprocess.run([sys.executable, "-m", "dtype_lattice", "promotions", str(script),
+                          "--format", "json", "--output", str(tmp_path / "report.json")],
+                         capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["int64", "False"]
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert report["frameworks"] == ["jax"]
+    assert report["configurations"] == ["jax (x64 on, standard)"]

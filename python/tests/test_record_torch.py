@@ -382,10 +382,10 @@ def test_a_program_mixing_jax_and_pytorch_gets_one_report() -> None:
 
 
 def test_an_installed_framework_that_cannot_be_recorded_is_named(tmp_path: Path) -> None:
-    """With nothing imported, the command starts a recorder per installed
-    framework; one that cannot start (a JAX release recording was not
-    checked against) is named in a warning, and the others record."""
-    (tmp_path / "model.py").write_text(SCRIPT, encoding="utf-8")
+    """The command starts each framework's recorder as the script imports
+    it; one that cannot start (a JAX release recording was not checked
+    against) is named in a warning, and the others record."""
+    (tmp_path / "model.py").write_text("import jax\n" + SCRIPT, encoding="utf-8")
     unchecked_jax = ("import sys; from dtype_lattice import _record; _record.CHECKED.clear(); "
                      "from dtype_lattice.__main__ import main; "
                      "sys.exit(main(['promotions', 'model.py', '--format', 'json']))")

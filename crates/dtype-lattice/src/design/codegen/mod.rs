@@ -41,7 +41,7 @@ mod names;
 mod python;
 mod rust;
 
-pub use lattice::LatticeCodegenError;
+pub use lattice::{LatticeCodegenError, MAX_NODES};
 
 /// The languages tables are written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
