@@ -45,6 +45,7 @@ mod editor;
 mod error;
 mod handlers;
 mod listen;
+mod memory;
 mod params;
 mod stream;
 mod weight;
@@ -389,6 +390,7 @@ fn refuse_origin(headers: &HeaderMap, host: Option<&str>) -> Option<ApiError> {
 /// Serves until Ctrl-C (or SIGTERM), printing the address to `out` once
 /// listening; the requests under way get [`SHUTDOWN_GRACE`] to finish.
 pub fn run(options: &Options, out: &mut dyn Write) -> Result<(), Failure> {
+    memory::give_back_large_blocks();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -249,9 +249,11 @@ fn abandoned_large_uploads_hold_at_most_a_few_bodies_in_memory() {
     });
     peak = peak.max(crate::support::serve::resident_kib(server.pid()));
     // UPLOADS_AT_ONCE (4) bodies of 8 MiB: 32 MiB; all twelve would be 96.
+    // Freed bodies go back to the system (serve/memory.rs), so a fifth
+    // body's worth is already a broken promise.
     let grown = (peak - before) >> 10;
     assert!(
-        grown < 48,
+        grown < 40,
         "memory grew by {grown} MiB for {UPLOADS} abandoned uploads (from {} MiB)",
         before >> 10
     );
