@@ -181,7 +181,7 @@ pub fn info_json(mode: &str) -> Value {
 /// arrays of int8 (`where`'s condition a bool one).
 fn models_array_op(policy: &dyn Policy, op: ArrayOp) -> bool {
     policy
-        .array_op(ArrayCall::new(op), &table::probe(op))
+        .array_op(&ArrayCall::new(op), &table::probe(op))
         .is_some()
 }
 

@@ -459,7 +459,7 @@ fn array_ops(c: &mut Criterion) {
                 .filter(|list| {
                     operations
                         .iter()
-                        .all(|&op| jax.array_op(ArrayCall::new(op), list).is_ok())
+                        .all(|&op| jax.array_op(&ArrayCall::new(op), list).is_ok())
                 })
                 .collect();
             if lists.is_empty() {
@@ -491,13 +491,13 @@ fn array_ops(c: &mut Criterion) {
                 let call = black_box(ArrayCall::new(op));
                 pairing.bench(op.name(), || {
                     for list in black_box(&lists[..]) {
-                        consume(jax.array_op(call, list));
+                        consume(jax.array_op(&call, list));
                     }
                 });
                 let opaque = black_box(op);
                 pairing.bench(&format!("{}:built", op.name()), || {
                     for list in black_box(&lists[..]) {
-                        consume(jax.array_op(ArrayCall::new(opaque), list));
+                        consume(jax.array_op(&ArrayCall::new(opaque), list));
                     }
                 });
             }

@@ -18,7 +18,7 @@
 //! let numpy = by_name("numpy", Settings::default()).unwrap();
 //! let sum = ArrayCall::new(ArrayOp::Sum);
 //! let x = Operand::array(DType::Int8, false);
-//! if let Some(answer) = numpy.array_op(sum, &[x]) {
+//! if let Some(answer) = numpy.array_op(&sum, &[x]) {
 //!     assert_eq!(answer.unwrap().result().dtype, DType::Int64);
 //! }
 //! ```

@@ -104,7 +104,7 @@ pub const ARRAY_PROBES: [ArrayProbe; 14] = [
 type Compared = Option<(DType, Option<DType>)>;
 
 fn answer(policy: &dyn Policy, op: ArrayOp, operands: &[Operand]) -> Compared {
-    let outcome = policy.array_op(ArrayCall::new(op), operands)?.ok()?;
+    let outcome = policy.array_op(&ArrayCall::new(op), operands)?.ok()?;
     Some((outcome.result().dtype, outcome.computes_apart()))
 }
 
@@ -112,7 +112,7 @@ fn answer(policy: &dyn Policy, op: ArrayOp, operands: &[Operand]) -> Compared {
 /// framework has).
 fn models(policy: &dyn Policy, op: ArrayOp) -> bool {
     policy
-        .array_op(ArrayCall::new(op), &int8_arrays(op))
+        .array_op(&ArrayCall::new(op), &int8_arrays(op))
         .is_some()
 }
 

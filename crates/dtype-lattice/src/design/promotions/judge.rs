@@ -139,7 +139,7 @@ pub(super) fn judge(call: Call, compare: &[PolicySpec], policies: &mut Policies)
     let configuration = running.name();
     let (gives, computes_in) = match (op, reduced) {
         (Some(op), _) => (running.operation(op, &arguments), None),
-        (None, Some(reduced)) => match running.array_op(reduced, &arguments) {
+        (None, Some(reduced)) => match running.array_op(&reduced, &arguments) {
             Some(Ok(outcome)) => (Some(Ok(outcome.result())), outcome.computes_apart()),
             Some(Err(err)) => (Some(Err(err)), None),
             None => (None, None),
@@ -154,7 +154,7 @@ pub(super) fn judge(call: Call, compare: &[PolicySpec], policies: &mut Policies)
                 Question::Operation(op) => policy.operation(op, &arguments),
                 Question::Promotion => Some(policy.result_type(&arguments)),
                 Question::Array(reduced) => policy
-                    .array_op(reduced, &arguments)
+                    .array_op(&reduced, &arguments)
                     .map(|answer| answer.map(|outcome| outcome.result())),
             };
             let modelled = |policies: &mut Policies, info, settings, question| {

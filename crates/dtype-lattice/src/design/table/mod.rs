@@ -437,13 +437,13 @@ fn array_outcome(
     column: Column,
 ) -> Option<Result<Outcome, PromotionError>> {
     match column {
-        Column::Type(b) => policy.array_op(call, &arguments(Operation::Array(call.op()), &[a, b])),
+        Column::Type(b) => policy.array_op(&call, &arguments(Operation::Array(call.op()), &[a, b])),
         Column::Dtype(dtype) => {
             let call = match dtype {
                 Some(dtype) => call.with_dtype(dtype).ok()?,
                 None => call.without_dtype(),
             };
-            policy.array_op(call, &[value(a)])
+            policy.array_op(&call, &[value(a)])
         }
     }
 }

@@ -24,13 +24,13 @@
 //! use dtype_lattice::{ArrayCall, ArrayOp, DType, Operand, Policy};
 //! let x = |dtype| Operand::array(dtype, false);
 //! let answer = |op, operands: &[Operand]| {
-//!     ArrayApi.array_op(ArrayCall::new(op), operands).unwrap().map(|o| o.result().dtype)
+//!     ArrayApi.array_op(&ArrayCall::new(op), operands).unwrap().map(|o| o.result().dtype)
 //! };
 //! assert_eq!(answer(ArrayOp::Sum, &[x(DType::Int8)]), Ok(DType::Int64));
 //! assert_eq!(answer(ArrayOp::Clip, &[x(DType::Int8), x(DType::Int64)]), Ok(DType::Int8));
 //! let err = answer(ArrayOp::Mean, &[x(DType::Int8)]).unwrap_err();
 //! assert_eq!(err.to_string(), "Only floating-point dtypes are allowed in mean");
-//! assert!(ArrayApi.array_op(ArrayCall::new(ArrayOp::Einsum), &[x(DType::Int8)]).is_none());
+//! assert!(ArrayApi.array_op(&ArrayCall::new(ArrayOp::Einsum), &[x(DType::Int8)]).is_none());
 //! ```
 
 use super::ops::{binary, Category};
@@ -177,7 +177,7 @@ fn python_class(operand: Operand) -> Result<&'static str, PromotionError> {
 /// array-api-strict computes with NumPy: its answer, once the categories
 /// are checked.
 fn numpy(call: ArrayCall, operands: &[Operand]) -> Result<DType, PromotionError> {
-    match Numpy.array_op(call, operands) {
+    match Numpy.array_op(&call, operands) {
         Some(answer) => answer.map(|outcome| outcome.result().dtype),
         None => Err(PromotionError::framework(
             ErrorKind::NotImplemented,

@@ -428,10 +428,10 @@ impl Policy for ArrayApi {
     /// it does not have.
     fn array_op(
         &self,
-        call: ArrayCall,
+        call: &ArrayCall,
         operands: &[Operand],
     ) -> Option<Result<Outcome, PromotionError>> {
-        array_ops::array_op(self, call, operands)
+        array_ops::array_op(self, *call, operands)
     }
 
     fn describe_array_op(&self, op: ArrayOp) -> Option<String> {

@@ -18,10 +18,10 @@
 //! use dtype_lattice::{ArrayCall, ArrayOp, DType, Operand};
 //! let jax = Jax::default();
 //! let half = Operand::array(DType::Float16, false);
-//! let mean = jax.array_op(ArrayCall::new(ArrayOp::Mean), &[half]).unwrap();
+//! let mean = jax.array_op(&ArrayCall::new(ArrayOp::Mean), &[half]).unwrap();
 //! assert_eq!(mean.to_string(), "float16 (computes in float32)");
 //! let int8 = Operand::array(DType::Int8, false);
-//! let sum = jax.array_op(ArrayCall::new(ArrayOp::Sum), &[int8]).unwrap();
+//! let sum = jax.array_op(&ArrayCall::new(ArrayOp::Sum), &[int8]).unwrap();
 //! assert_eq!(sum.result().dtype, DType::Int32); // the default integer with x64 off
 //! ```
 
@@ -205,9 +205,24 @@ fn reduction(
             Ok(var)
         }
         ArrayOp::Max | ArrayOp::Min => Ok(reduced(input, input)),
-        ArrayOp::ArgMax | ArrayOp::ArgMin => Ok(reduced(default_int, input)),
+        ArrayOp::ArgMax | ArrayOp::ArgMin => {
+            argmax_compares(op, input)?;
+            Ok(reduced(default_int, input))
+        }
         ArrayOp::Any | ArrayOp::All => Ok(reduced(DType::Bool, DType::Bool)),
         _ => unreachable!("{op} is no reduction"),
+    }
+}
+
+/// `argmax` and `argmin` compare with `gt` and `lt`, which refuse
+/// complex arrays; JAX traces the call (its shape and index type) and
+/// raises when it lowers it, which is when a user's program sees it.
+pub(super) fn argmax_compares(op: ArrayOp, input: DType) -> Result<(), PromotionError> {
+    let compare = if op == ArrayOp::ArgMax { "gt" } else { "lt" };
+    if lax::takes(lax::ORDERED, input) {
+        Ok(())
+    } else {
+        Err(lax::refused(compare, lax::ORDERED, input, Some(0)))
     }
 }
 
@@ -409,7 +424,9 @@ pub(super) fn describe(op: ArrayOp) -> String {
              an integer dtype= gives a weak float; std takes only an inexact dtype="
         }
         ArrayOp::Max | ArrayOp::Min => "the input's type",
-        ArrayOp::ArgMax | ArrayOp::ArgMin => "the default integer, comparing in the input's type",
+        ArrayOp::ArgMax | ArrayOp::ArgMin => {
+            "the default integer, comparing in the input's type (complex refused)"
+        }
         ArrayOp::Any | ArrayOp::All => "bool: the input is made bool first",
         ArrayOp::Matmul | ArrayOp::Dot | ArrayOp::Tensordot | ArrayOp::Einsum => {
             "preferred_element_type (dtype=) if given, else the operands' result type; \
@@ -443,7 +460,7 @@ mod tests {
             ..Config::default()
         });
         let call = ArrayCall::new(ArrayOp::Sum).with_dtype(dtype).unwrap();
-        jax.array_op(call, &[Operand::array(DType::Int8, false)])
+        jax.array_op(&call, &[Operand::array(DType::Int8, false)])
     }
 
     #[test]
@@ -490,7 +507,7 @@ mod tests {
             assert!(jax.describe_array_op(op).is_some(), "{op}");
             let operands = vec![x; *op.operands().start()];
             assert!(
-                Policy::array_op(&jax, ArrayCall::new(op), &operands).is_some(),
+                Policy::array_op(&jax, &ArrayCall::new(op), &operands).is_some(),
                 "{op}"
             );
         }

@@ -453,25 +453,23 @@ impl Jax {
     /// use dtype_lattice::{frameworks::jax::Jax, ArrayCall, ArrayOp, DType, Operand};
     /// let jax = Jax::default();
     /// let half = Operand::array(DType::Float16, false);
-    /// let mean = jax.array_op(ArrayCall::new(ArrayOp::Mean), &[half]).unwrap();
+    /// let mean = jax.array_op(&ArrayCall::new(ArrayOp::Mean), &[half]).unwrap();
     /// assert_eq!((mean.result().dtype, mean.computes_in()), (DType::Float16, Some(DType::Float32)));
     /// ```
     #[inline]
     pub fn array_op(
         &self,
-        call: ArrayCall,
+        call: &ArrayCall,
         operands: &[Operand],
     ) -> Result<Outcome, PromotionError> {
-        match array_op_tables::ArrayOpTables::of(self).get(&call, operands) {
+        match array_op_tables::ArrayOpTables::of(self).get(call, operands) {
             Some(outcome) => Ok(outcome),
-            None => self.array_op_by_rules(&call, operands),
+            None => self.array_op_by_rules(call, operands),
         }
     }
 
     /// What the array-op tables leave to the rules: keywords, Python
-    /// values, errors. Out of line, as for the elementwise operations; the
-    /// call by reference, so that the inlined caller need not copy its
-    /// 48 bytes for a call it rarely makes.
+    /// values, errors. Out of line, as for the elementwise operations.
     #[cold]
     #[inline(never)]
     fn array_op_by_rules(
@@ -662,7 +660,7 @@ impl Policy for Jax {
     /// the type the reduction or `dot_general` runs in (`array_ops.rs`).
     fn array_op(
         &self,
-        call: ArrayCall,
+        call: &ArrayCall,
         operands: &[Operand],
     ) -> Option<Result<Outcome, PromotionError>> {
         Some(Jax::array_op(self, call, operands))

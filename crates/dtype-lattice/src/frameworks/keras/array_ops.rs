@@ -18,7 +18,7 @@
 //! let x = Operand::array(DType::Int8, false);
 //! for backend in Backend::ALL {
 //!     let keras = Keras::new(backend, Floatx::Float32);
-//!     let sum = keras.array_op(ArrayCall::new(ArrayOp::Sum), &[x]).unwrap().unwrap();
+//!     let sum = keras.array_op(&ArrayCall::new(ArrayOp::Sum), &[x]).unwrap().unwrap();
 //!     assert_eq!(sum.result().dtype, DType::Int32);
 //! }
 //! ```
@@ -224,7 +224,7 @@ fn framework(
     dtype: Option<DType>,
     operands: &[Operand],
 ) -> Result<DType, PromotionError> {
-    match policy.array_op(with_dtype(op, dtype)?, operands) {
+    match policy.array_op(&with_dtype(op, dtype)?, operands) {
         Some(answer) => answer.map(|outcome| outcome.result().dtype),
         None => Err(PromotionError::framework(
             ErrorKind::NotImplemented,

@@ -305,10 +305,10 @@ impl Policy for Keras {
     /// (`array_ops`).
     fn array_op(
         &self,
-        call: ArrayCall,
+        call: &ArrayCall,
         operands: &[Operand],
     ) -> Option<Result<Outcome, PromotionError>> {
-        self.keras_array_op(call, operands)
+        self.keras_array_op(*call, operands)
     }
 
     fn describe_array_op(&self, op: ArrayOp) -> Option<String> {

@@ -16,9 +16,9 @@
 //! use dtype_lattice::frameworks::mlx::Mlx;
 //! use dtype_lattice::{ArrayCall, ArrayOp, DType, Operand, Policy};
 //! let x = Operand::array(DType::Int8, false);
-//! let sum = Mlx.array_op(ArrayCall::new(ArrayOp::Sum), &[x]).unwrap().unwrap();
+//! let sum = Mlx.array_op(&ArrayCall::new(ArrayOp::Sum), &[x]).unwrap().unwrap();
 //! assert_eq!(sum.result().dtype, DType::Int32);
-//! let err = Mlx.array_op(ArrayCall::new(ArrayOp::Matmul), &[x, x]).unwrap().unwrap_err();
+//! let err = Mlx.array_op(&ArrayCall::new(ArrayOp::Matmul), &[x, x]).unwrap().unwrap_err();
 //! assert!(err.to_string().starts_with("[matmul] Only inexact types are supported"));
 //! ```
 

@@ -310,10 +310,10 @@ impl Policy for Mlx {
     /// (`full_like` as `mx.full(x.shape, value)`; MLX has no `dot`).
     fn array_op(
         &self,
-        call: ArrayCall,
+        call: &ArrayCall,
         operands: &[Operand],
     ) -> Option<Result<Outcome, PromotionError>> {
-        self.mlx_array_op(call, operands)
+        self.mlx_array_op(*call, operands)
     }
 
     fn describe_array_op(&self, op: ArrayOp) -> Option<String> {

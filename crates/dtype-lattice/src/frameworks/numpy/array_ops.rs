@@ -40,7 +40,7 @@
 //! use dtype_lattice::{ArrayCall, ArrayOp, DType, Operand, Policy};
 //! let x = |dtype| Operand::array(dtype, false);
 //! let answer = |op, operands: &[Operand]| {
-//!     Numpy.array_op(ArrayCall::new(op), operands).unwrap().map(|o| o.result().dtype)
+//!     Numpy.array_op(&ArrayCall::new(op), operands).unwrap().map(|o| o.result().dtype)
 //! };
 //! assert_eq!(answer(ArrayOp::Sum, &[x(DType::Int8)]), Ok(DType::Int64));
 //! assert_eq!(answer(ArrayOp::Sum, &[x(DType::Int4)]), Ok(DType::Int4));

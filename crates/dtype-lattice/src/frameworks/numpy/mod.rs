@@ -323,11 +323,11 @@ impl Policy for Numpy {
     /// (`array_ops.rs`): every operation NumPy has.
     fn array_op(
         &self,
-        call: ArrayCall,
+        call: &ArrayCall,
         operands: &[Operand],
     ) -> Option<Result<Outcome, PromotionError>> {
         Some(array_ops::array_op(
-            call,
+            *call,
             operands,
             array_ops::Rules::Numpy2,
         ))

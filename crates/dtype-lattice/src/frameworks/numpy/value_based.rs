@@ -518,7 +518,7 @@ impl Policy for Numpy1 {
     /// use dtype_lattice::{ArrayCall, ArrayOp, DType, Operand, Policy};
     /// let x = |dtype| Operand::array(dtype, false);
     /// let answer = |op, operands: &[Operand]| {
-    ///     Numpy1.array_op(ArrayCall::new(op), operands).unwrap().map(|o| o.result().dtype)
+    ///     Numpy1.array_op(&ArrayCall::new(op), operands).unwrap().map(|o| o.result().dtype)
     /// };
     /// let (c, int8) = (x(DType::Bool), x(DType::Int8));
     /// assert_eq!(answer(ArrayOp::Where, &[c, int8, Operand::py_int(300)]), Ok(DType::Int16));
@@ -526,10 +526,10 @@ impl Policy for Numpy1 {
     /// ```
     fn array_op(
         &self,
-        call: ArrayCall,
+        call: &ArrayCall,
         operands: &[Operand],
     ) -> Option<Result<Outcome, PromotionError>> {
-        Some(array_ops::array_op(call, operands, Rules::Numpy1))
+        Some(array_ops::array_op(*call, operands, Rules::Numpy1))
     }
 
     fn describe_array_op(&self, op: ArrayOp) -> Option<String> {

@@ -14,7 +14,7 @@
 //! ```
 //! use dtype_lattice::frameworks::paddle::Paddle;
 //! use dtype_lattice::{ArrayCall, ArrayOp, DType, Operand, Policy, Typed};
-//! let ask = |op, dtype| Paddle.array_op(ArrayCall::new(op), &[Operand::dtype(dtype)]);
+//! let ask = |op, dtype| Paddle.array_op(&ArrayCall::new(op), &[Operand::dtype(dtype)]);
 //! let sum = ask(ArrayOp::Sum, DType::Int32).unwrap().unwrap();
 //! assert_eq!(sum.result(), Typed::strong(DType::Int64));
 //! let sum = ask(ArrayOp::Sum, DType::Int8).unwrap().unwrap();

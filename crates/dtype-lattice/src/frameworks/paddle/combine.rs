@@ -21,7 +21,7 @@
 //! ```
 //! use dtype_lattice::frameworks::paddle::Paddle;
 //! use dtype_lattice::{ArrayCall, ArrayOp, DType, Operand, Policy, Typed};
-//! let ask = |op, operands: &[Operand]| Paddle.array_op(ArrayCall::new(op), operands).unwrap();
+//! let ask = |op, operands: &[Operand]| Paddle.array_op(&ArrayCall::new(op), operands).unwrap();
 //! let (f32, i32) = (Operand::dtype(DType::Float32), Operand::dtype(DType::Int32));
 //! assert_eq!(ask(ArrayOp::Matmul, &[f32, i32]).unwrap().result(), Typed::strong(DType::Float32));
 //! let err = ask(ArrayOp::Matmul, &[i32, f32]).unwrap_err();

@@ -243,10 +243,10 @@ impl Policy for Paddle {
     /// combinations (`combine.rs`).
     fn array_op(
         &self,
-        call: ArrayCall,
+        call: &ArrayCall,
         operands: &[Operand],
     ) -> Option<Result<Outcome, PromotionError>> {
-        array_ops::array_op(call, operands)
+        array_ops::array_op(*call, operands)
     }
 
     fn describe_array_op(&self, op: ArrayOp) -> Option<String> {

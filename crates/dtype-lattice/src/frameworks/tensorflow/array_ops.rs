@@ -23,10 +23,10 @@
 //! use dtype_lattice::{ArrayCall, ArrayOp, DType, Operand, Policy};
 //! let tf = TensorFlow::new(Mode::Off);
 //! let x = Operand::array(DType::Int8, false);
-//! let sum = tf.array_op(ArrayCall::new(ArrayOp::Sum), &[x]).unwrap().unwrap();
+//! let sum = tf.array_op(&ArrayCall::new(ArrayOp::Sum), &[x]).unwrap().unwrap();
 //! assert_eq!(sum.result().dtype, DType::Int8);
 //! let y = Operand::array(DType::Int16, false);
-//! let err = tf.array_op(ArrayCall::new(ArrayOp::Stack), &[x, y]).unwrap().unwrap_err();
+//! let err = tf.array_op(&ArrayCall::new(ArrayOp::Stack), &[x, y]).unwrap().unwrap_err();
 //! assert!(err.to_string().starts_with("cannot compute Pack as input #1(zero-based)"));
 //! ```
 

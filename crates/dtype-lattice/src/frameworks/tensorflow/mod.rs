@@ -621,12 +621,12 @@ impl Policy for TensorFlow {
     /// `tensorflow-numpy`, `tf.experimental.numpy`'s.
     fn array_op(
         &self,
-        call: ArrayCall,
+        call: &ArrayCall,
         operands: &[Operand],
     ) -> Option<Result<Outcome, PromotionError>> {
         match self.api {
-            Api::Tf => self.tf_array_op(call, operands),
-            Api::Tnp => self.tnp_array_op(call, operands),
+            Api::Tf => self.tf_array_op(*call, operands),
+            Api::Tnp => self.tnp_array_op(*call, operands),
         }
     }
 

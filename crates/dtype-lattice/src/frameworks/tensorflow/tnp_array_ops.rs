@@ -23,10 +23,10 @@
 //! use dtype_lattice::{ArrayCall, ArrayOp, DType, Operand, Policy};
 //! let tnp = TensorFlow::new(Mode::Safe).with_api(Api::Tnp);
 //! let x = Operand::array(DType::Int8, false);
-//! let sum = tnp.array_op(ArrayCall::new(ArrayOp::Sum), &[x]).unwrap().unwrap();
+//! let sum = tnp.array_op(&ArrayCall::new(ArrayOp::Sum), &[x]).unwrap().unwrap();
 //! assert_eq!(sum.result().dtype, DType::Int32);
 //! let legacy = TensorFlow::new(Mode::Legacy).with_api(Api::Tnp);
-//! let sum = legacy.array_op(ArrayCall::new(ArrayOp::Sum), &[x]).unwrap().unwrap();
+//! let sum = legacy.array_op(&ArrayCall::new(ArrayOp::Sum), &[x]).unwrap().unwrap();
 //! assert_eq!(sum.result().dtype, DType::Int64);
 //! ```
 

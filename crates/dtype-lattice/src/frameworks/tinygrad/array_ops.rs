@@ -19,10 +19,10 @@
 //! use dtype_lattice::frameworks::tinygrad::Tinygrad;
 //! use dtype_lattice::{ArrayCall, ArrayOp, DType, Operand, Policy};
 //! let half = Operand::array(DType::Float16, false);
-//! let sum = Tinygrad::default().array_op(ArrayCall::new(ArrayOp::Sum), &[half]).unwrap().unwrap();
+//! let sum = Tinygrad::default().array_op(&ArrayCall::new(ArrayOp::Sum), &[half]).unwrap().unwrap();
 //! assert_eq!(sum.to_string(), "float16 (computes in float32)");
 //! let int8 = Operand::array(DType::Int8, false);
-//! let sum = Tinygrad::default().array_op(ArrayCall::new(ArrayOp::Sum), &[int8]).unwrap().unwrap();
+//! let sum = Tinygrad::default().array_op(&ArrayCall::new(ArrayOp::Sum), &[int8]).unwrap().unwrap();
 //! assert_eq!(sum.result().dtype, DType::Int32);
 //! ```
 
@@ -274,12 +274,12 @@ mod tests {
         let x = Operand::array(DType::Int8, false);
         let tinygrad = Tinygrad::default();
         let matmul = tinygrad
-            .array_op(ArrayCall::new(ArrayOp::Matmul), &[x, x])
+            .array_op(&ArrayCall::new(ArrayOp::Matmul), &[x, x])
             .unwrap()
             .unwrap();
         assert_eq!(matmul.to_string(), "int8 (computes in int32)");
         let clip = ArrayCall::new(ArrayOp::Clip);
-        let clipped = tinygrad.array_op(clip, &[x, Operand::NONE, Operand::py_int(3)]);
+        let clipped = tinygrad.array_op(&clip, &[x, Operand::NONE, Operand::py_int(3)]);
         assert_eq!(
             clipped.unwrap().unwrap().result(),
             Typed::strong(DType::Int8)

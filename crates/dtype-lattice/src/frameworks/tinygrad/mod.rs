@@ -587,10 +587,10 @@ impl Policy for Tinygrad {
     /// dtype tinygrad accumulates in (tinygrad has no `tensordot`).
     fn array_op(
         &self,
-        call: ArrayCall,
+        call: &ArrayCall,
         operands: &[Operand],
     ) -> Option<Result<Outcome, PromotionError>> {
-        self.tinygrad_array_op(call, operands)
+        self.tinygrad_array_op(*call, operands)
     }
 
     fn describe_array_op(&self, op: ArrayOp) -> Option<String> {

@@ -19,7 +19,7 @@
 //! use dtype_lattice::{ArrayCall, ArrayOp, DType, Operand, Policy};
 //! let ask = |op, dtypes: &[DType]| {
 //!     let operands: Vec<Operand> = dtypes.iter().map(|&d| Operand::dtype(d)).collect();
-//!     Torch.array_op(ArrayCall::new(op), &operands).unwrap()
+//!     Torch.array_op(&ArrayCall::new(op), &operands).unwrap()
 //! };
 //! assert_eq!(ask(ArrayOp::Sum, &[DType::Int8]).unwrap().to_string(), "int64");
 //! let var = ask(ArrayOp::Var, &[DType::Complex64]).unwrap();

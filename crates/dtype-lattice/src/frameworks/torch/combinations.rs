@@ -12,9 +12,9 @@
 //! use dtype_lattice::{ArrayCall, ArrayOp, DType, Operand, Policy, Typed};
 //! let clip = ArrayCall::new(ArrayOp::Clip);
 //! let x = Operand::dtype(DType::Int8);
-//! let answer = Torch.array_op(clip, &[x, Operand::py_float(2.5)]).unwrap();
+//! let answer = Torch.array_op(&clip, &[x, Operand::py_float(2.5)]).unwrap();
 //! assert_eq!(answer.unwrap().result(), Typed::strong(DType::Float32));
-//! let err = Torch.array_op(clip, &[x, Operand::py_int(300)]).unwrap().unwrap_err();
+//! let err = Torch.array_op(&clip, &[x, Operand::py_int(300)]).unwrap().unwrap_err();
 //! assert_eq!(err.to_string(), "Clamp min value 300 is outside the representable range of Char");
 //! ```
 

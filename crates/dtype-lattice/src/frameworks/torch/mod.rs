@@ -653,10 +653,10 @@ impl Policy for Torch {
     /// PyTorch's reductions, contractions and combinations (`array_ops.rs`).
     fn array_op(
         &self,
-        call: ArrayCall,
+        call: &ArrayCall,
         operands: &[Operand],
     ) -> Option<Result<Outcome, PromotionError>> {
-        Some(array_ops::array_op(self, call, operands))
+        Some(array_ops::array_op(self, *call, operands))
     }
 
     fn describe_array_op(&self, op: ArrayOp) -> Option<String> {

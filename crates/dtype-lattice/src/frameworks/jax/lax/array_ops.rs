@@ -17,14 +17,14 @@
 //! use dtype_lattice::{ArrayCall, ArrayOp, DType, Operand, Policy};
 //! let lax = JaxLax::default();
 //! let (a, b) = (Operand::dtype(DType::Int8), Operand::dtype(DType::Float16));
-//! let dot = lax.array_op(ArrayCall::new(ArrayOp::Dot), &[a, b]).unwrap().unwrap();
+//! let dot = lax.array_op(&ArrayCall::new(ArrayOp::Dot), &[a, b]).unwrap().unwrap();
 //! assert_eq!(dot.result().dtype, DType::Float16); // no promotion: dot_general's wider operand
-//! assert!(lax.array_op(ArrayCall::new(ArrayOp::Mean), &[a]).is_none());
-//! let fill = lax.array_op(ArrayCall::new(ArrayOp::FullLike), &[a, b]).unwrap();
+//! assert!(lax.array_op(&ArrayCall::new(ArrayOp::Mean), &[a]).is_none());
+//! let fill = lax.array_op(&ArrayCall::new(ArrayOp::FullLike), &[a, b]).unwrap();
 //! assert!(fill.unwrap_err().to_string().contains("scalar fill_value"));
 //! ```
 
-use super::super::array_ops::{dot_general, full_like, user_dtype};
+use super::super::array_ops::{argmax_compares, dot_general, full_like, user_dtype};
 use super::{primitives, JaxLax};
 use crate::frameworks::common::array_ops::counted;
 use crate::types::{
@@ -117,7 +117,10 @@ fn answer(
             Ok(reduced(input))
         }
         ArrayOp::Max | ArrayOp::Min => Ok(reduced(input)),
-        ArrayOp::ArgMax | ArrayOp::ArgMin => Ok(reduced(default_int)),
+        ArrayOp::ArgMax | ArrayOp::ArgMin => {
+            argmax_compares(op, input)?;
+            Ok(reduced(default_int))
+        }
         // The logical reductions take bool and the integers of a byte or
         // more.
         ArrayOp::Any | ArrayOp::All => {
@@ -189,7 +192,9 @@ pub(super) fn describe(op: ArrayOp) -> Option<String> {
             "the operand's type, a number (bool refused); no dtype="
         }
         ArrayOp::Max | ArrayOp::Min => "the operand's type",
-        ArrayOp::ArgMax | ArrayOp::ArgMin => "index_dtype int: the default integer",
+        ArrayOp::ArgMax | ArrayOp::ArgMin => {
+            "index_dtype int: the default integer (complex refused)"
+        }
         ArrayOp::Any | ArrayOp::All => {
             "the operand's type: bool or an integer of a byte or more (a bitwise reduction)"
         }

@@ -251,10 +251,10 @@ impl Policy for JaxLax {
     /// `lax` has a function for (`array_ops.rs`), `None` for the rest.
     fn array_op(
         &self,
-        call: ArrayCall,
+        call: &ArrayCall,
         operands: &[Operand],
     ) -> Option<Result<Outcome, PromotionError>> {
-        array_ops::array_op(self, call, operands)
+        array_ops::array_op(self, *call, operands)
     }
 
     fn describe_array_op(&self, op: ArrayOp) -> Option<String> {
