@@ -5,10 +5,10 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
-use dtype_lattice::design::codegen::{self, Codegen, Options, Target};
+use dtype_lattice::design::codegen::{self, Codegen, Dtypes, Options, Target};
 use dtype_lattice::design::table::Question;
 use dtype_lattice::registry::{Settings, SETTINGS};
-use dtype_lattice::{OpForm, Operation};
+use dtype_lattice::{DType, OpForm, Operation};
 
 use crate::args::{Keywords, PolicyArgs};
 use crate::failure::Failure;
@@ -60,6 +60,11 @@ pub(crate) struct CodegenArgs {
     /// All 33 dtypes, not only those the framework takes.
     #[arg(long)]
     all_dtypes: bool,
+    /// Only these dtypes, in this order (comma-separated): an array
+    /// library's own, so that its enum maps to the tables' one to one.
+    /// Every result must be among them.
+    #[arg(long, value_name = "DTYPE,...", value_delimiter = ',', conflicts_with_all = ["all_dtypes", "lattice"])]
+    dtypes: Vec<DType>,
     /// The C header's prefix of every name.
     #[arg(long, default_value = "dl", value_name = "NAME")]
     prefix: String,
@@ -105,7 +110,14 @@ pub(crate) fn run(args: &CodegenArgs, out: &mut dyn Write) -> Result<(), Failure
                     .map(|&op| crate::run::question(Some(op), &Keywords::default(), args.form))
                     .collect::<Result<Vec<Question>, Failure>>()?
             };
-            Codegen::of_policy(policy.as_ref(), &questions, args.all_dtypes)
+            let dtypes = if args.all_dtypes {
+                Dtypes::All
+            } else if args.dtypes.is_empty() {
+                Dtypes::Framework
+            } else {
+                Dtypes::Only(args.dtypes.clone())
+            };
+            Codegen::of_policy(policy.as_ref(), &questions, &dtypes)
         }
     }
     .map_err(|err| Failure::Usage(err.to_string()))?;
@@ -154,6 +166,10 @@ fn command_line(args: &CodegenArgs) -> String {
     }
     if args.all_dtypes {
         words.push("--all-dtypes".to_owned());
+    }
+    if !args.dtypes.is_empty() {
+        let names: Vec<&str> = args.dtypes.iter().map(|d| d.name()).collect();
+        words.push(format!("--dtypes {}", names.join(",")));
     }
     if args.lang == Lang::C {
         words.push(format!("--prefix {}", args.prefix));

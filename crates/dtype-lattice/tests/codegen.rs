@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use dtype_lattice::design::codegen::{all_binary, Codegen, Options, Target};
+use dtype_lattice::design::codegen::{all_binary, Codegen, Dtypes, Options, Target};
 use dtype_lattice::design::explain::Report;
 use dtype_lattice::design::lattice_file;
 use dtype_lattice::design::table::{Column, Question, Table};
@@ -33,7 +33,7 @@ use dtype_lattice::{DType, Policy, PyScalar, TypeSpec};
 struct Module {
     name: String,
     policy: Box<dyn Policy>,
-    all_dtypes: bool,
+    dtypes: Dtypes,
     lattice: Option<Definition>,
 }
 
@@ -42,14 +42,14 @@ fn modules() -> Vec<Module> {
         .map(|named| Module {
             name: named.name().replace('-', "_"),
             policy: named.build(Settings::default()).unwrap(),
-            all_dtypes: true,
+            dtypes: Dtypes::All,
             lattice: None,
         })
         .collect();
     let jax = |settings: Settings, name: &str| Module {
         name: name.to_owned(),
         policy: registry::by_name("jax", settings).unwrap(),
-        all_dtypes: true,
+        dtypes: Dtypes::All,
         lattice: None,
     };
     modules.push(jax(
@@ -70,7 +70,19 @@ fn modules() -> Vec<Module> {
     modules.push(Module {
         name: "mlx_native".to_owned(),
         policy: registry::by_name("mlx", Settings::default()).unwrap(),
-        all_dtypes: false,
+        dtypes: Dtypes::Framework,
+        lattice: None,
+    });
+    // An array library's own dtypes, in its order (results outside them
+    // are error cells).
+    modules.push(Module {
+        name: "numpy_adopter".to_owned(),
+        policy: registry::by_name("numpy", Settings::default()).unwrap(),
+        dtypes: Dtypes::Only(
+            ["float64", "bool", "int8", "uint8", "int16", "float32"]
+                .map(|name| name.parse().unwrap())
+                .to_vec(),
+        ),
         lattice: None,
     });
     // Every example lattice file, lattices or not (their nodes the types).
@@ -87,7 +99,7 @@ fn modules() -> Vec<Module> {
         modules.push(Module {
             name: format!("lattice_{}", stem.replace('-', "_")),
             policy: registry::by_name("jax", Settings::default()).unwrap(),
-            all_dtypes: false,
+            dtypes: Dtypes::Framework,
             lattice: Some(lattice_file::read(&path).unwrap()),
         });
     }
@@ -158,15 +170,22 @@ fn expected(module: &Module, lines: &mut Vec<String>) {
         return expected_joins(&module.name, definition, lines);
     }
     let policy = module.policy.as_ref();
-    let types: Vec<TypeSpec> = DType::ALL
-        .into_iter()
-        .filter(|&d| {
-            module.all_dtypes
-                || policy.promote_types(d.into(), d.into()).is_ok()
-                || policy
-                    .result_type(&[dtype_lattice::Operand::dtype(d)])
-                    .is_ok()
-        })
+    let dtypes: Vec<DType> = match &module.dtypes {
+        Dtypes::Only(listed) => listed.clone(),
+        Dtypes::All => DType::ALL.to_vec(),
+        Dtypes::Framework => DType::ALL
+            .into_iter()
+            .filter(|&d| {
+                policy.promote_types(d.into(), d.into()).is_ok()
+                    || policy
+                        .result_type(&[dtype_lattice::Operand::dtype(d)])
+                        .is_ok()
+            })
+            .collect(),
+    };
+    let types: Vec<TypeSpec> = dtypes
+        .iter()
+        .copied()
         .map(TypeSpec::DType)
         .chain(PyScalar::ALL.into_iter().map(TypeSpec::Python))
         .collect();
@@ -182,13 +201,33 @@ fn expected(module: &Module, lines: &mut Vec<String>) {
                 let Column::Type(b) = column else {
                     panic!("a reduction among the binary operations")
                 };
-                let shown = match cell {
-                    Ok(t) => format!("{}{}", t.dtype.name(), if t.weak { " weak" } else { "" }),
-                    Err(err) => {
-                        let message = err.to_string();
-                        errors.insert((err.python_type().to_owned(), message.clone()));
-                        format!("!{} #{:016x}", err.python_type(), fnv(&message))
+                // A result outside the generated dtypes is the error cell
+                // the codegen documents (`Dtypes::Only`).
+                let fix = match module.dtypes {
+                    Dtypes::Only(_) => "add it to --dtypes",
+                    _ => "generate with --all-dtypes",
+                };
+                let error = match cell {
+                    Ok(t) if dtypes.contains(&t.dtype) => None,
+                    Ok(t) => Some((
+                        "NotGenerated".to_owned(),
+                        format!(
+                            "the result {} is not one of the generated dtypes; {fix}",
+                            t.dtype
+                        ),
+                    )),
+                    Err(err) => Some((err.python_type().to_owned(), err.to_string())),
+                };
+                let shown = match (cell, error) {
+                    (_, Some((exception, message))) => {
+                        let shown = format!("!{exception} #{:016x}", fnv(&message));
+                        errors.insert((exception, message));
+                        shown
                     }
+                    (Ok(t), None) => {
+                        format!("{}{}", t.dtype.name(), if t.weak { " weak" } else { "" })
+                    }
+                    (Err(_), None) => unreachable!("an error has its entry"),
                 };
                 lines.push(format!(
                     "{}|{name}|{}|{}|{shown}",
@@ -214,7 +253,7 @@ fn generate(modules: &[Module], target: Target, dir: &Path, extension: &str) {
         let questions = all_binary(module.policy.as_ref());
         let tables = match &module.lattice {
             Some(definition) => Codegen::of_definition(definition),
-            None => Codegen::of_policy(module.policy.as_ref(), &questions, module.all_dtypes),
+            None => Codegen::of_policy(module.policy.as_ref(), &questions, &module.dtypes),
         }
         .unwrap_or_else(|err| panic!("{}: {err}", module.name));
         let options = Options {

@@ -3,7 +3,7 @@
 //! and scalar, and the arrays compute in the type the rules give, with the
 //! framework's errors turned into the adopter's.
 
-use dtype_lattice::design::codegen::{Codegen, Options, Target};
+use dtype_lattice::design::codegen::{Codegen, Dtypes, Options, Target};
 use dtype_lattice::design::table::Question;
 use dtype_lattice::registry::{by_name, Settings};
 use dtype_lattice::Op;
@@ -20,7 +20,12 @@ fn the_generated_tables_are_fresh() {
         command: TABLES_COMMAND.to_owned(),
         prefix: "dl".to_owned(),
     };
-    let fresh = Codegen::of_policy(numpy.as_ref(), &questions, false)
+    let (_, listed) = TABLES_COMMAND.split_once("--dtypes ").unwrap();
+    let dtypes = listed
+        .split(',')
+        .map(|name| name.parse().unwrap())
+        .collect();
+    let fresh = Codegen::of_policy(numpy.as_ref(), &questions, &Dtypes::Only(dtypes))
         .unwrap()
         .render(Target::Rust, &options);
     assert!(

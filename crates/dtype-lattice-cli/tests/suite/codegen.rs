@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::Command;
 
 use crate::support::{code, run, stderr, succeeds};
-use dtype_lattice::design::codegen::{all_binary, Codegen, Options, Target};
+use dtype_lattice::design::codegen::{all_binary, Codegen, Dtypes, Options, Target};
 use dtype_lattice::design::lattice_file;
 use dtype_lattice::engine::Bound;
 use dtype_lattice::registry::{by_name, Settings};
@@ -43,7 +43,7 @@ fn the_command_writes_the_librarys_file_with_the_command_in_its_header() {
         command: command.to_owned(),
         prefix: "jx".to_owned(),
     };
-    let want = Codegen::of_policy(jax.as_ref(), &questions, false)
+    let want = Codegen::of_policy(jax.as_ref(), &questions, &Dtypes::Framework)
         .unwrap()
         .render(Target::C, &options);
     assert_eq!(printed, want);
@@ -138,6 +138,12 @@ fn what_has_no_table_is_refused() {
             vec!["--lattice", &file, "--x64"],
             "a lattice file's edges are its own",
         ),
+        (vec!["--dtypes", "int8,int8"], "names int8 twice"),
+        (vec!["--dtypes", "int9"], "unknown dtype 'int9'"),
+        (
+            vec!["--dtypes", "int8", "--all-dtypes"],
+            "cannot be used with",
+        ),
     ] {
         let output = run(&[&["codegen", "--lang", "c"], &args[..]].concat());
         assert_eq!(code(&output), 2, "{args:?}");
@@ -147,4 +153,42 @@ fn what_has_no_table_is_refused() {
             stderr(&output)
         );
     }
+}
+
+#[test]
+fn dtypes_lists_an_adopters_dtypes_in_its_order() {
+    let printed = succeeds(&[
+        "codegen",
+        "--lang",
+        "python",
+        "--policy",
+        "numpy",
+        "--op",
+        "add",
+        "--dtypes",
+        "float64,int8,uint8",
+    ]);
+    let numpy = by_name("numpy", Settings::default()).unwrap();
+    let questions = [dtype_lattice::design::table::Question::Op(Op::Add)];
+    let dtypes = ["float64", "int8", "uint8"]
+        .map(|d| d.parse().unwrap())
+        .to_vec();
+    let want = Codegen::of_policy(numpy.as_ref(), &questions, &Dtypes::Only(dtypes))
+        .unwrap()
+        .render(
+            Target::Python,
+            &Options {
+                command: "dtype-lattice codegen --lang python --policy numpy --op add \
+                          --dtypes float64,int8,uint8"
+                    .to_owned(),
+                prefix: "dl".to_owned(),
+            },
+        );
+    assert_eq!(printed, want);
+    // uint8 + int8 is int16 in NumPy, which the list leaves out: its cell
+    // says so, and how to have it.
+    assert!(
+        printed.contains("the result int16 is not one of the generated dtypes; add it to --dtypes"),
+        "{printed}"
+    );
 }

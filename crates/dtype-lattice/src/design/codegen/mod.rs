@@ -11,13 +11,13 @@
 //! in `names.rs`.
 //!
 //! ```
-//! use dtype_lattice::design::codegen::{Codegen, Options, Target};
+//! use dtype_lattice::design::codegen::{Codegen, Dtypes, Options, Target};
 //! use dtype_lattice::design::table::Question;
 //! use dtype_lattice::frameworks::jax::Jax;
 //! use dtype_lattice::Op;
 //!
 //! let questions = [Question::Op(Op::TrueDivide)];
-//! let tables = Codegen::of_policy(&Jax::default(), &questions, false).unwrap();
+//! let tables = Codegen::of_policy(&Jax::default(), &questions, &Dtypes::Framework).unwrap();
 //! let options = Options { command: "dtype-lattice codegen --lang rust".into(), prefix: "dl".into() };
 //! let rust = tables.render(Target::Rust, &options);
 //! assert!(rust.contains("pub fn promote(a: Operand, b: Operand) -> Result<Typed, Error>"));
@@ -183,6 +183,23 @@ pub struct Codegen {
     pub tables: Vec<CodeTable>,
 }
 
+/// Which dtypes the tables cover, in the order of their enum.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum Dtypes {
+    /// Those the framework takes (it promotes them with themselves, or
+    /// takes them alone), in the library's order.
+    #[default]
+    Framework,
+    /// All of [`DType::ALL`].
+    All,
+    /// These, in this order: an adopter's own dtypes, so that its enum and
+    /// the tables' map one to one (a conversion the compiler makes
+    /// nothing of). A result outside them (`int8 + 1j` without a
+    /// complex dtype) is an error cell saying so, as a dtype the
+    /// framework refuses alone is by default.
+    Only(Vec<DType>),
+}
+
 /// Why no tables could be made.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CodegenError {
@@ -198,6 +215,8 @@ pub enum CodegenError {
     TooLarge(usize),
     /// The lattice file has no tables (see [`LatticeCodegenError`]).
     Lattice(LatticeCodegenError),
+    /// [`Dtypes::Only`] names no dtype, or one twice.
+    BadDtypes(String),
 }
 
 impl fmt::Display for CodegenError {
@@ -216,6 +235,7 @@ impl fmt::Display for CodegenError {
                 MAX_ENTRIES
             ),
             CodegenError::Lattice(err) => err.fmt(f),
+            CodegenError::BadDtypes(why) => f.write_str(why),
         }
     }
 }
@@ -261,19 +281,23 @@ pub fn all_binary(policy: &dyn Policy) -> Vec<Question> {
 
 impl Codegen {
     /// The tables of `policy`: promotion (`result_type` of two types) and
-    /// each of `questions`, over the dtypes the framework has (a dtype it
-    /// refuses even with itself, and alone, is left out, unless
-    /// `all_dtypes`) and Python's bool,
-    /// int, float and complex.
+    /// each of `questions`, over `dtypes` (by default those the framework
+    /// has: a dtype it refuses even with itself, and alone, is left out)
+    /// and Python's bool, int, float and complex.
     pub fn of_policy(
         policy: &dyn Policy,
         questions: &[Question],
-        all_dtypes: bool,
+        dtypes: &Dtypes,
     ) -> Result<Codegen, CodegenError> {
-        let dtypes: Vec<DType> = DType::ALL
-            .into_iter()
-            .filter(|&d| all_dtypes || has(policy, d))
-            .collect();
+        let only = matches!(dtypes, Dtypes::Only(_));
+        let dtypes: Vec<DType> = match dtypes {
+            Dtypes::Framework => DType::ALL.into_iter().filter(|&d| has(policy, d)).collect(),
+            Dtypes::All => DType::ALL.to_vec(),
+            Dtypes::Only(listed) => {
+                checked(listed)?;
+                listed.clone()
+            }
+        };
         let types: Vec<TypeSpec> = dtypes
             .iter()
             .map(|&d| TypeSpec::DType(d))
@@ -306,7 +330,7 @@ impl Codegen {
                     why: format!("{} gave no table of {what}", policy.name()),
                 });
             };
-            tables.push(builder.table(&what, &table, &types, &dtypes)?);
+            tables.push(builder.table(&what, &table, &types, &dtypes, only)?);
         }
         Ok(Codegen {
             subject: policy.name(),
@@ -396,6 +420,24 @@ fn name_of(question: Question) -> String {
     }
 }
 
+/// [`Dtypes::Only`]'s list: at least one dtype, each once.
+fn checked(listed: &[DType]) -> Result<(), CodegenError> {
+    if listed.is_empty() {
+        return Err(CodegenError::BadDtypes(
+            "--dtypes names no dtype: list at least one (e.g. --dtypes bool,int32,float32)"
+                .to_owned(),
+        ));
+    }
+    for (i, dtype) in listed.iter().enumerate() {
+        if listed[..i].contains(dtype) {
+            return Err(CodegenError::BadDtypes(format!(
+                "--dtypes names {dtype} twice: name each once"
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Whether the framework has `dtype`: it promotes it with itself, or
 /// takes it alone.
 fn has(policy: &dyn Policy, dtype: DType) -> bool {
@@ -432,13 +474,15 @@ impl Builder {
     }
 
     /// A design table as a code table: its types as operand indices, its
-    /// cells as results over `dtypes` or errors.
+    /// cells as results over `dtypes` or errors. `only`: `dtypes` is the
+    /// caller's list (which a result outside it has to join).
     fn table(
         &mut self,
         name: &str,
         table: &Table,
         types: &[TypeSpec],
         dtypes: &[DType],
+        only: bool,
     ) -> Result<CodeTable, CodegenError> {
         if dtypes.len() > MAX_ENTRIES {
             return Err(CodegenError::TooLarge(dtypes.len()));
@@ -454,6 +498,11 @@ impl Builder {
             })
             .collect();
         let mut cells = Vec::with_capacity(table.cells.len());
+        let fix = if only {
+            "add it to --dtypes"
+        } else {
+            "generate with --all-dtypes"
+        };
         for row in &table.cells {
             let mut out = Vec::with_capacity(row.len());
             for cell in row {
@@ -465,8 +514,7 @@ impl Builder {
                         None => Cell::Err(self.error(ErrorEntry {
                             exception: "NotGenerated".to_owned(),
                             message: format!(
-                                "the result {dtype} is not one of the generated dtypes; \
-                                 generate with --all-dtypes"
+                                "the result {dtype} is not one of the generated dtypes; {fix}"
                             ),
                         })?),
                     },

@@ -60,21 +60,45 @@ pub(super) fn render(tables: &Codegen, options: &Options) -> String {
         let _ = writeln!(out, "    [{}],", numbers(&codes));
     }
     out.push_str("];\n\n");
+    from_index(&mut out, tables);
     out.push_str(
-        "// Statics, not consts: a const indexed at run time may be copied whole\n\
-         // on every call.\n\
-         static DTYPES: [DType; DType::ALL.len()] = DType::ALL;\n\n\
-         #[inline]\n\
+        "#[inline]\n\
          fn decode(code: u16) -> Result<Typed, Error> {\n    \
+         // The dtype read before the error bit is looked at, so that the\n    \
+         // compiler keeps the identity rather than a jump table of both.\n    \
+         let typed = Typed { dtype: DType::from_index(code >> 1), weak: code & 1 == 1 };\n    \
          if code & 0x8000 != 0 {\n        \
          Err(Error { code: code & 0x7fff })\n    \
          } else {\n        \
-         Ok(Typed { dtype: DTYPES[(code >> 1) as usize], weak: code & 1 == 1 })\n    \
+         Ok(typed)\n    \
          }\n}\n\n",
     );
     out.push_str(PROMOTE_FN);
     operations(&mut out, tables, k);
     out
+}
+
+/// `DType::from_index`: a `match` from each discriminant to its dtype,
+/// which the compiler makes the identity (a table of the dtypes would be
+/// one more load per answer). The last arm takes every index from the
+/// last dtype's on, as no cell holds one past it.
+fn from_index(out: &mut String, tables: &Codegen) {
+    out.push_str(
+        "impl DType {\n    \
+         /// The dtype a cell's index names (its discriminant).\n    \
+         #[inline]\n    \
+         const fn from_index(index: u16) -> DType {\n        match index {\n",
+    );
+    let last = tables.dtypes.len().saturating_sub(1);
+    for (i, t) in tables.dtypes.iter().enumerate() {
+        let pattern = if i == last {
+            "_".to_owned()
+        } else {
+            i.to_string()
+        };
+        let _ = writeln!(out, "            {pattern} => DType::{},", t.camel);
+    }
+    out.push_str("        }\n    }\n}\n\n");
 }
 
 /// A fieldless enum of `names` with `ALL` and `name()`; without names, an
