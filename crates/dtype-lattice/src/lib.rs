@@ -150,13 +150,26 @@
 //! render. DESIGN.md says why the layers are cut where they are, and how to
 //! add a framework or a setting.
 
+#![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+// The messages, tables and policies allocate; `alloc` is all the core needs
+// of std. Its macros (`format!`, `vec!`) are std's prelude's with std.
+#[cfg(not(feature = "std"))]
+#[macro_use]
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate alloc;
+
+#[cfg(feature = "std")]
 pub mod design;
 pub mod engine;
+mod float;
 pub mod frameworks;
+mod once;
 mod policy;
+mod prelude;
 #[cfg(feature = "json")]
 pub mod protocol;
 pub mod registry;

@@ -33,6 +33,8 @@
 //! functions, which a policy offers through `Policy::jax`);
 //! `typed_lattice.rs` holds `TypedLattice`.
 
+use crate::prelude::*;
+
 mod typed_lattice;
 
 pub use typed_lattice::TypedLattice;

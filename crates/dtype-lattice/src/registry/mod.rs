@@ -46,11 +46,13 @@
 //! one reading of a policy named with its settings (`jax:x64=true`), or of
 //! settings alone.
 
+use crate::prelude::*;
+
 mod presets;
 mod settings;
 mod spec;
 
-use std::fmt;
+use core::fmt;
 
 use crate::frameworks::array_api::ArrayApi;
 use crate::frameworks::jax::lax::JaxLax;
@@ -347,7 +349,7 @@ pub fn by_name(name: &str, settings: Settings) -> Result<Box<dyn Policy>, Policy
 /// ```
 pub fn listing() -> impl Iterator<Item = NamedPolicy> {
     entries().flat_map(|info| {
-        std::iter::once(NamedPolicy::entry(info)).chain(
+        core::iter::once(NamedPolicy::entry(info)).chain(
             PRESETS
                 .iter()
                 .filter(move |preset| preset.entry == info.name)
@@ -437,7 +439,7 @@ impl fmt::Display for UnknownPolicy {
     }
 }
 
-impl std::error::Error for UnknownPolicy {}
+impl core::error::Error for UnknownPolicy {}
 
 #[cfg(test)]
 mod tests {
@@ -445,9 +447,9 @@ mod tests {
 
     #[test]
     fn names_and_aliases_are_unique_and_read_known_settings() {
-        let mut seen = std::collections::BTreeSet::new();
+        let mut seen = alloc::collections::BTreeSet::new();
         for info in entries() {
-            for name in std::iter::once(&info.name).chain(info.aliases) {
+            for name in core::iter::once(&info.name).chain(info.aliases) {
                 assert!(seen.insert(*name), "{name} twice");
             }
             for name in info.settings {
@@ -460,7 +462,7 @@ mod tests {
     fn presets_name_their_entry_and_its_settings() {
         let entries: Vec<&str> = POLICIES
             .iter()
-            .flat_map(|info| std::iter::once(&info.name).chain(info.aliases))
+            .flat_map(|info| core::iter::once(&info.name).chain(info.aliases))
             .copied()
             .collect();
         for preset in PRESETS {

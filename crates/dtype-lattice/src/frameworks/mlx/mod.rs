@@ -44,6 +44,8 @@
 //! assert_eq!(err.to_string(), "[result_type] Inputs must be arrays or dtypes.");
 //! ```
 
+use crate::prelude::*;
+
 mod array_ops;
 mod forms;
 mod ops;

@@ -50,6 +50,8 @@
 //! assert_eq!(err.to_string(), "Python integer 300 out of bounds for uint8");
 //! ```
 
+use crate::prelude::*;
+
 mod array_ops;
 mod casts;
 mod forms;

@@ -55,6 +55,8 @@
 //! assert_eq!(err.python_type(), "TypeError");
 //! ```
 
+use crate::prelude::*;
+
 mod array_ops;
 mod combine;
 mod forms;
