@@ -151,6 +151,9 @@
 //!
 //! - `text`: how user text is quoted in messages, and the one "did you
 //!   mean" every message asks (hidden: the front ends' helper, not an API).
+//! - `prelude`, `once`, `float` (private): what std gives and core lacks
+//!   (alloc's names, a value built once, float functions), so that every
+//!   layer builds with or without std.
 //! - `types/` (private; its items are here at the root): the vocabulary.
 //!   The 32 dtypes ([`DType`]), operands ([`Operand`], [`TypeSpec`],
 //!   [`PyScalar`]), results ([`Typed`]), errors ([`PromotionError`],

@@ -33,12 +33,11 @@
 //! functions, which a policy offers through `Policy::jax`);
 //! `typed_lattice.rs` holds `TypedLattice`.
 
-use crate::prelude::*;
-
 mod typed_lattice;
 
 pub use typed_lattice::TypedLattice;
 
+use crate::prelude::*;
 use crate::types::{
     ArrayCall, ArrayOp, Asked, Call, Elsewhere, ErrorKind, OpForm, Operation, Outcome, Unanswered,
 };

@@ -46,8 +46,6 @@
 //! one reading of a policy named with its settings (`jax:x64=true`), or of
 //! settings alone.
 
-use crate::prelude::*;
-
 mod presets;
 mod settings;
 mod spec;
@@ -67,6 +65,7 @@ use crate::frameworks::torch::Torch;
 use crate::policy::Policy;
 use crate::text::quote;
 
+use crate::prelude::*;
 pub use presets::{NamedPolicy, PolicyError, Preset, PresetConflict};
 pub use settings::{setting, Setting, SettingError, Settings, SETTINGS};
 pub use spec::{PolicySpec, SpecError};

@@ -44,13 +44,12 @@
 //! assert_eq!(err.to_string(), "[result_type] Inputs must be arrays or dtypes.");
 //! ```
 
-use crate::prelude::*;
-
 mod array_ops;
 mod forms;
 mod ops;
 
 use crate::policy::{Policy, TypedLattice};
+use crate::prelude::*;
 use crate::types::{ArrayCall, ArrayOp, Outcome};
 use crate::types::{DType, ErrorKind, Kind, Op, OpForm, PromotionError, Typed};
 use crate::types::{Operand, OperandKind, PyScalar, TypeSpec};

@@ -50,8 +50,6 @@
 //! assert_eq!(err.to_string(), "Python integer 300 out of bounds for uint8");
 //! ```
 
-use crate::prelude::*;
-
 mod array_ops;
 mod casts;
 mod forms;
@@ -68,6 +66,7 @@ use crate::frameworks::common::DTypeSet;
 use crate::frameworks::python;
 use crate::policy::Policy;
 use crate::policy::TypedLattice;
+use crate::prelude::*;
 use crate::types::DType;
 use crate::types::ErrorKind;
 use crate::types::PromotionError;
