@@ -19,8 +19,18 @@ PYPACKAGE := $(abspath $(CARGO_TARGET_DIR))/python-package
 
 test: test-rust test-python test-python-package test-browser
 
+# The no-std core: the consumer builds only if the core builds without std,
+# and with std turned on it must fail on std's panic handler (so the build
+# above proves something); then the core answers every golden case.
+NOSTD := --manifest-path examples/no-std-consumer/Cargo.toml --target-dir $(abspath $(CARGO_TARGET_DIR))
+NOSTD_GOLDEN := --manifest-path examples/no-std-consumer/golden/Cargo.toml --target-dir $(abspath $(CARGO_TARGET_DIR))
+
 test-rust:
 	cargo test --workspace
+	cargo build $(NOSTD)
+	cargo build $(NOSTD) --features dtype-lattice/json
+	cargo check $(NOSTD) --features dtype-lattice/std 2>&1 | grep -q "duplicate lang item .panic_impl."
+	cargo test $(NOSTD_GOLDEN)
 
 # The environment is rebuilt when the pinned requirements change.
 $(VENV)/.requirements: python/requirements-test.txt

@@ -1,6 +1,6 @@
 //! What the tests, benchmarks and examples of the workspace share, in one
 //! place: the golden data from the real libraries and the one judge of
-//! it (`golden`), deterministic random inputs (`rng`), adversarial lattice
+//! it (`golden`), a whole file checked (`golden_file`), deterministic random inputs (`rng`), adversarial lattice
 //! files (`adversarial`), every operand form (`operand_forms`), the floor
 //! the hot path is measured against (`floor`), and a counting allocator
 //! that a binary installs itself (`counting_alloc`).
@@ -11,5 +11,6 @@ pub mod adversarial;
 pub mod counting_alloc;
 pub mod floor;
 pub mod golden;
+pub mod golden_file;
 pub mod operand_forms;
 pub mod rng;

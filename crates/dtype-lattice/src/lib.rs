@@ -119,12 +119,41 @@
 //! this crate. docs/adopting.md says how, and `examples/adopter/` does
 //! both.
 //!
+//! # Without std
+//!
+//! With `default-features = false` the crate is `#![no_std]` (it needs
+//! `alloc`: messages, tables and `Box<dyn Policy>` allocate) and keeps what
+//! an array library asks at run time: the dtypes, operands and errors, every
+//! built-in policy's promotion and operations, the [`registry`] that finds
+//! them by name, the [`engine`], and the batch protocol's `answer_line`
+//! with feature `json`. Feature `std` (on by default) adds the [`design`]
+//! tools, lattice files (feature `toml`, which implies `std`), streaming the
+//! batch protocol, and threads for filling a large lattice's join table.
+//! The public paths are the same either way; an item needs std where its
+//! module is missing without it.
+//!
+//! ```toml
+//! [dependencies]
+//! dtype-lattice = { version = "0.1", default-features = false }
+//! ```
+//!
+//! Without std, a built-in policy's tables are still built at first use and
+//! kept, but threads that meet them unbuilt at once may each build them
+//! (one copy is kept; the answers cannot differ), and float functions come
+//! from `libm`. `examples/no-std-consumer` is a `#![no_std]` static library
+//! built this way, whose build fails if std is linked, and its `golden/`
+//! test checks that the core answers every golden case as the full crate
+//! does.
+//!
 //! # Layers
 //!
 //! One folder per layer; each uses only the layers above it in this list.
 //!
 //! - `text`: how user text is quoted in messages, and the one "did you
 //!   mean" every message asks (hidden: the front ends' helper, not an API).
+//! - `prelude`, `once`, `float` (private): what std gives and core lacks
+//!   (alloc's names, a value built once, float functions), so that every
+//!   layer builds with or without std.
 //! - `types/` (private; its items are here at the root): the vocabulary.
 //!   The 32 dtypes ([`DType`]), operands ([`Operand`], [`TypeSpec`],
 //!   [`PyScalar`]), results ([`Typed`]), errors ([`PromotionError`],
@@ -140,8 +169,9 @@
 //! - [`registry`]: the one place that names every framework
 //!   ([`POLICIES`](registry::POLICIES)) and every setting
 //!   ([`SETTINGS`](registry::SETTINGS)), for every front end.
-//! - [`design`]: the tools for designing promotion: definitions and lattice
-//!   files, check, audit, associativity, explain, tables, diffs, drawings.
+//! - [`design`] (feature `std`): the tools for designing promotion:
+//!   definitions and lattice files, check, audit, associativity, explain,
+//!   tables, diffs, drawings.
 //! - `protocol` (feature `json`): the batch protocol, one JSON request in,
 //!   one answer out, which every front end answers through.
 //!
@@ -150,13 +180,26 @@
 //! render. DESIGN.md says why the layers are cut where they are, and how to
 //! add a framework or a setting.
 
+#![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+// The messages, tables and policies allocate; `alloc` is all the core needs
+// of std. Its macros (`format!`, `vec!`) are std's prelude's with std.
+#[cfg(not(feature = "std"))]
+#[macro_use]
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate alloc;
+
+#[cfg(feature = "std")]
 pub mod design;
 pub mod engine;
+mod float;
 pub mod frameworks;
+mod once;
 mod policy;
+mod prelude;
 #[cfg(feature = "json")]
 pub mod protocol;
 pub mod registry;

@@ -4,6 +4,8 @@
 //! back as a megabyte of message); and the one guess at what a misspelt
 //! name meant, for every "did you mean".
 
+use crate::prelude::*;
+
 /// At most this many characters of user text go into an error message.
 pub const QUOTE_CHARS: usize = 64;
 

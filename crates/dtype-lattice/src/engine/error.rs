@@ -2,9 +2,10 @@
 //! ([`LatticeError`](super::LatticeError), with the ambiguous pairs), or a table that breaks the
 //! join's laws ([`LawViolation`]).
 
-use std::fmt;
+use core::fmt;
 
 use super::poset::Node;
+use crate::prelude::*;
 
 /// Why a graph is not a DAG the engine can work with.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -89,7 +90,7 @@ impl fmt::Display for GraphError {
     }
 }
 
-impl std::error::Error for GraphError {}
+impl core::error::Error for GraphError {}
 
 /// A pair of nodes with several minimal common upper bounds.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -182,8 +183,8 @@ impl fmt::Display for LatticeError {
     }
 }
 
-impl std::error::Error for LatticeError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+impl core::error::Error for LatticeError {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
         match self {
             LatticeError::Graph(err) => Some(err),
             LatticeError::Ambiguous { .. } => None,
@@ -219,4 +220,4 @@ impl fmt::Display for LawViolation {
     }
 }
 
-impl std::error::Error for LawViolation {}
+impl core::error::Error for LawViolation {}

@@ -31,9 +31,10 @@
 //! [`design::explain`](crate::design::explain) names nodes as people
 //! write them and adds the rules' error for a pair with no join.
 
-use std::collections::VecDeque;
+use alloc::collections::VecDeque;
 
 use crate::engine::{Bound, Node, Poset};
+use crate::prelude::*;
 
 /// The reasoning behind the promotion of two nodes.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -6,6 +6,7 @@
 
 use super::joins::PairSet;
 use super::poset::{Node, Outcome, Poset, NO_JOIN};
+use crate::prelude::*;
 
 /// Runs `work` on the items in turn-about shares, one per thread, and
 /// returns each share's result. Threads only for many items (the engine's
@@ -16,11 +17,23 @@ pub(super) fn share_out<T: Send, R: Send>(
     work: impl Fn(Vec<T>) -> R + Sync,
 ) -> Vec<R> {
     const ENOUGH: usize = 256;
-    let threads = if items.len() < ENOUGH {
-        1
-    } else {
-        std::thread::available_parallelism().map_or(1, |n| n.get().min(4))
-    };
+    if items.len() < ENOUGH {
+        return vec![work(items)];
+    }
+    spread(items, work)
+}
+
+/// Without std there are no threads: one share.
+#[cfg(not(feature = "std"))]
+fn spread<T, R>(items: Vec<T>, work: impl Fn(Vec<T>) -> R) -> Vec<R> {
+    vec![work(items)]
+}
+
+/// `share_out`'s shares, one per thread the machine runs at once (at most
+/// four).
+#[cfg(feature = "std")]
+fn spread<T: Send, R: Send>(items: Vec<T>, work: impl Fn(Vec<T>) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
     if threads == 1 {
         return vec![work(items)];
     }

@@ -22,6 +22,7 @@
 //! ```
 
 use crate::engine::{Node, Poset};
+use crate::prelude::*;
 
 /// The Hasse diagram of `poset`: the same nodes and order, with only the
 /// edges `u -> v` that no other path from `u` to `v` implies.

@@ -6,6 +6,7 @@ use super::error::{Ambiguity, LatticeError, MAX_CANDIDATES};
 use super::fill::{join_from_successors, mirror, share_out, FEW_SUCCESSORS};
 use super::lattice::Lattice;
 use super::poset::{Bound, Node, Outcome, Poset, NO_JOIN};
+use crate::prelude::*;
 
 impl Joins {
     /// Computes the least upper bound of every pair of a validated poset.
@@ -280,7 +281,7 @@ impl PairSet {
     pub(super) fn iter(&self) -> impl Iterator<Item = (Node, Node)> + '_ {
         self.bits.iter().enumerate().flat_map(move |(w, &word)| {
             let mut word = word;
-            std::iter::from_fn(move || {
+            core::iter::from_fn(move || {
                 (word != 0).then(|| {
                     let i = w * 64 + word.trailing_zeros() as usize;
                     word &= word - 1;

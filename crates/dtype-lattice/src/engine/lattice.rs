@@ -4,6 +4,7 @@
 use super::error::{LatticeError, LawViolation};
 use super::joins::Joins;
 use super::poset::{Node, Poset, NO_JOIN};
+use crate::prelude::*;
 
 /// A (partial) lattice: a poset in which every pair with a common upper
 /// bound has a least one, with all joins precomputed.

@@ -2,7 +2,14 @@
 //! as a bit set over topological ranks, which every question about bounds
 //! is answered from.
 
+// Labels are only looked up by name, never walked in order, so without
+// std an ordered map gives the same answers.
+#[cfg(not(feature = "std"))]
+use alloc::collections::BTreeMap as HashMap;
+#[cfg(feature = "std")]
 use std::collections::HashMap;
+
+use crate::prelude::*;
 
 use super::error::{GraphError, LawViolation};
 use super::fill::{own_bit, share_out};
@@ -123,7 +130,7 @@ impl Poset {
         if n > node_limit {
             return Err(GraphError::TooManyNodes { limit: node_limit });
         }
-        let mut seen = HashMap::with_capacity(n);
+        let mut seen = HashMap::new();
         for (i, label) in labels.iter().enumerate() {
             if let Some(first) = seen.insert(label.as_str(), i) {
                 return Err(GraphError::DuplicateLabel {
@@ -481,7 +488,7 @@ impl Poset {
         words: impl Iterator<Item = u64>,
     ) -> impl Iterator<Item = usize> {
         words.enumerate().flat_map(|(w, mut word)| {
-            std::iter::from_fn(move || {
+            core::iter::from_fn(move || {
                 (word != 0).then(|| {
                     let bit = word.trailing_zeros() as usize;
                     word &= word - 1;

@@ -13,6 +13,7 @@
 //! complex, and dividing by zero is a `ZeroDivisionError`. Overflow
 //! (`10.0 ** 400`) is not modelled: it depends on values, not on types.
 
+use crate::float;
 use crate::types::{DType, ErrorKind, Op, OperandKind, PromotionError, PyScalar};
 
 /// The dtype a framework reads a Python type as where it has 64-bit
@@ -240,7 +241,7 @@ fn power(x: Number, y: Number) -> Result<PyScalar, PromotionError> {
                     "0.0 cannot be raised to a negative power",
                 ));
             }
-            let fractional = exponent.is_finite() && exponent != exponent.floor();
+            let fractional = exponent.is_finite() && exponent != float::floor(exponent);
             if tower == PyScalar::Int && exponent >= 0.0 {
                 // An integer power stays an int, of any size.
                 return Ok(PyScalar::Int);
@@ -250,7 +251,7 @@ fn power(x: Number, y: Number) -> Result<PyScalar, PromotionError> {
                 return complex_power(x, y);
             }
             let (base, power) = (x.real(), y.real());
-            if base.is_finite() && power.is_finite() && base.powf(power).is_infinite() {
+            if base.is_finite() && power.is_finite() && float::powf(base, power).is_infinite() {
                 return Err(PromotionError::framework(
                     ErrorKind::Overflow,
                     "(34, 'Numerical result out of range')",
@@ -274,16 +275,16 @@ fn complex_power(x: Number, y: Number) -> Result<PyScalar, PromotionError> {
     if (c == 0.0 && d == 0.0) || (a == 0.0 && b == 0.0) {
         return Ok(PyScalar::Complex);
     }
-    let magnitude = a.hypot(b);
-    let angle = b.atan2(a);
-    let mut length = magnitude.powf(c);
+    let magnitude = float::hypot(a, b);
+    let angle = float::atan2(b, a);
+    let mut length = float::powf(magnitude, c);
     let mut phase = angle * c;
     if d != 0.0 {
-        length /= (angle * d).exp();
-        phase += d * magnitude.ln();
+        length /= float::exp(angle * d);
+        phase += d * float::ln(magnitude);
     }
     let finite = [a, b, c, d].iter().all(|part| part.is_finite());
-    let overflows = [length * phase.cos(), length * phase.sin()]
+    let overflows = [length * float::cos(phase), length * float::sin(phase)]
         .iter()
         .any(|part| part.is_infinite());
     if finite && overflows {

@@ -37,6 +37,7 @@ mod typed_lattice;
 
 pub use typed_lattice::TypedLattice;
 
+use crate::prelude::*;
 use crate::types::{
     ArrayCall, ArrayOp, Asked, Call, Elsewhere, ErrorKind, OpForm, Operation, Outcome, Unanswered,
 };

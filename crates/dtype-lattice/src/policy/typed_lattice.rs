@@ -7,9 +7,10 @@
 //! value, never from its label (TensorFlow labels its weak types
 //! `weak:int32`, JAX `i*`), and policies join types node to node.
 
-use std::ops::Deref;
+use core::ops::Deref;
 
 use crate::engine::{Lattice, LatticeError, Node};
+use crate::prelude::*;
 use crate::types::Typed;
 
 /// A lattice with the type each node stands for.

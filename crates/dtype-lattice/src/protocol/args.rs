@@ -4,6 +4,7 @@
 use serde_json::{json, Number, Value};
 
 use super::ErrorAnswer;
+use crate::prelude::*;
 use crate::text::{cut, quote};
 use crate::types::hierarchy::{AbstractType, ArrayApiKind, Scalar};
 use crate::types::{DType, Operand, Outcome, ParseOperandError, TypeSpec, Typed};

@@ -43,12 +43,16 @@
 //! # Files
 //!
 //! `mod.rs` holds `answer_line` (one request line in, one answer out) and
-//! `run` (a stream of lines, from a `BufRead` to a `Write`); `request.rs`
+//! `run` (a stream of lines, from a `BufRead` to a `Write`; it needs the
+//! `std` feature, `answer_line` does not); `request.rs`
 //! what a request asks; `args.rs` how its arguments read.
 
+#[cfg(feature = "std")]
 use std::io::{self, BufRead, Read, Write};
 
 use serde_json::{json, Value};
+
+use crate::prelude::*;
 
 use crate::registry::Settings;
 use crate::types::{ErrorKind, InfoError, PromotionError};
@@ -131,6 +135,7 @@ impl From<Settings> for Defaults {
 }
 
 /// The UTF-8 byte-order mark, which [`run`] skips at the start of its input.
+#[cfg(feature = "std")]
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// Reads requests from `input` and writes one answer line per request
@@ -154,6 +159,7 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 /// run(input.as_bytes(), &mut output, Settings::default()).unwrap();
 /// assert_eq!(output, b"{\"ok\":\"float32\"}\n{\"ok\":\"bool\"}\n");
 /// ```
+#[cfg(feature = "std")]
 pub fn run(
     mut input: impl BufRead,
     mut output: impl Write,
@@ -189,6 +195,7 @@ pub fn run(
 /// at the end of input, `Some(false)` if the content is longer than
 /// [`MAX_LINE_BYTES`] (then `line` is left empty and the rest of the line
 /// is skipped), else `Some(true)`.
+#[cfg(feature = "std")]
 fn read_line(
     input: &mut impl BufRead,
     line: &mut Vec<u8>,

@@ -9,6 +9,7 @@ use super::args::{
 };
 use super::{Defaults, ErrorAnswer};
 use crate::policy::Policy;
+use crate::prelude::*;
 use crate::registry::{self, Setting, Settings, SETTINGS};
 use crate::text::{nearest, quote};
 use crate::types::hierarchy::{isdtype, issubdtype};
@@ -223,7 +224,7 @@ fn keywords(operation: Operation, request: &Map<String, Value>) -> Result<Asked,
 /// aliases.
 fn known_keys() -> Vec<&'static str> {
     let settings = SETTINGS.iter().flat_map(|s| {
-        std::iter::once(s.name).chain(s.batch_aliases.iter().map(|(alias, _)| *alias))
+        core::iter::once(s.name).chain(s.batch_aliases.iter().map(|(alias, _)| *alias))
     });
     KEYS.iter().copied().chain(settings).collect()
 }
@@ -342,7 +343,7 @@ fn fact(name: &str, args: &[Value]) -> Answer {
 fn settings(request: &Map<String, Value>, defaults: Settings) -> Result<Settings, ErrorAnswer> {
     let mut settings = defaults;
     for setting in SETTINGS {
-        let spellings = std::iter::once((setting.name, setting.values))
+        let spellings = core::iter::once((setting.name, setting.values))
             .chain(setting.batch_aliases.iter().copied());
         for (key, values) in spellings {
             let index = match request.get(key) {

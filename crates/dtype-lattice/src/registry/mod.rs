@@ -50,7 +50,7 @@ mod presets;
 mod settings;
 mod spec;
 
-use std::fmt;
+use core::fmt;
 
 use crate::frameworks::array_api::ArrayApi;
 use crate::frameworks::jax::lax::JaxLax;
@@ -65,6 +65,7 @@ use crate::frameworks::torch::Torch;
 use crate::policy::Policy;
 use crate::text::quote;
 
+use crate::prelude::*;
 pub use presets::{NamedPolicy, PolicyError, Preset, PresetConflict};
 pub use settings::{setting, Setting, SettingError, Settings, SETTINGS};
 pub use spec::{PolicySpec, SpecError};
@@ -347,7 +348,7 @@ pub fn by_name(name: &str, settings: Settings) -> Result<Box<dyn Policy>, Policy
 /// ```
 pub fn listing() -> impl Iterator<Item = NamedPolicy> {
     entries().flat_map(|info| {
-        std::iter::once(NamedPolicy::entry(info)).chain(
+        core::iter::once(NamedPolicy::entry(info)).chain(
             PRESETS
                 .iter()
                 .filter(move |preset| preset.entry == info.name)
@@ -437,7 +438,7 @@ impl fmt::Display for UnknownPolicy {
     }
 }
 
-impl std::error::Error for UnknownPolicy {}
+impl core::error::Error for UnknownPolicy {}
 
 #[cfg(test)]
 mod tests {
@@ -445,9 +446,9 @@ mod tests {
 
     #[test]
     fn names_and_aliases_are_unique_and_read_known_settings() {
-        let mut seen = std::collections::BTreeSet::new();
+        let mut seen = alloc::collections::BTreeSet::new();
         for info in entries() {
-            for name in std::iter::once(&info.name).chain(info.aliases) {
+            for name in core::iter::once(&info.name).chain(info.aliases) {
                 assert!(seen.insert(*name), "{name} twice");
             }
             for name in info.settings {
@@ -460,7 +461,7 @@ mod tests {
     fn presets_name_their_entry_and_its_settings() {
         let entries: Vec<&str> = POLICIES
             .iter()
-            .flat_map(|info| std::iter::once(&info.name).chain(info.aliases))
+            .flat_map(|info| core::iter::once(&info.name).chain(info.aliases))
             .copied()
             .collect();
         for preset in PRESETS {

@@ -4,11 +4,12 @@
 //! user types resolves to, an entry or a preset, so that every surface
 //! takes both alike.
 
-use std::fmt;
+use core::fmt;
 
 use super::settings::{setting, Settings};
 use super::{PolicyInfo, UnknownPolicy, POLICIES};
 use crate::policy::Policy;
+use crate::prelude::*;
 
 /// A familiar name for an [entry](super::POLICIES) with some settings
 /// fixed. It is no policy of its own: it builds its entry, and a setting
@@ -254,7 +255,7 @@ fn described(preset: &Preset) -> String {
     format!("{} with {}", preset.entry, fixed.join(" and "))
 }
 
-impl std::error::Error for PresetConflict {}
+impl core::error::Error for PresetConflict {}
 
 /// Why a policy cannot be built by name: the name is unknown, or a
 /// setting contradicts the preset it names.
@@ -275,7 +276,7 @@ impl fmt::Display for PolicyError {
     }
 }
 
-impl std::error::Error for PolicyError {}
+impl core::error::Error for PolicyError {}
 
 impl From<UnknownPolicy> for PolicyError {
     fn from(err: UnknownPolicy) -> PolicyError {

@@ -5,12 +5,13 @@
 //! Python keyword (`x64=True`). Front ends loop over the table; none names
 //! a setting of its own.
 
-use std::fmt;
+use core::fmt;
 
 use crate::frameworks::jax::{Config, ExplicitX64, Promotion};
 use crate::frameworks::keras::{Backend, Floatx};
 use crate::frameworks::tensorflow::Mode;
 use crate::frameworks::tinygrad::{DefaultFloat, DefaultInt};
+use crate::prelude::*;
 use crate::text::quote;
 
 /// One setting, as every surface spells it.
@@ -403,7 +404,7 @@ impl fmt::Display for SettingError {
     }
 }
 
-impl std::error::Error for SettingError {}
+impl core::error::Error for SettingError {}
 
 #[cfg(test)]
 mod tests {
@@ -428,7 +429,7 @@ mod tests {
     #[test]
     fn every_combination_is_distinct() {
         let all = Settings::all();
-        let keys: std::collections::BTreeSet<String> = all.iter().map(Settings::key).collect();
+        let keys: alloc::collections::BTreeSet<String> = all.iter().map(Settings::key).collect();
         assert_eq!(keys.len(), all.len());
     }
 

@@ -37,12 +37,13 @@
 //! );
 //! ```
 
-use std::fmt;
-use std::str::FromStr;
+use core::fmt;
+use core::str::FromStr;
 
 use super::settings::{setting, Setting, SettingError, Settings};
 use super::{resolve, NamedPolicy, PolicyInfo, PresetConflict, UnknownPolicy};
 use crate::policy::Policy;
+use crate::prelude::*;
 use crate::text::quote;
 
 /// A policy as a user names it for comparison (the module docs give the
@@ -252,7 +253,7 @@ pub enum SpecError {
     Preset(PresetConflict),
 }
 
-impl std::error::Error for SpecError {}
+impl core::error::Error for SpecError {}
 
 impl fmt::Display for SpecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -312,7 +313,7 @@ mod tests {
     #[test]
     fn no_policy_is_named_like_a_setting() {
         for info in POLICIES {
-            for name in std::iter::once(&info.name).chain(info.aliases) {
+            for name in core::iter::once(&info.name).chain(info.aliases) {
                 assert!(setting(name).is_err(), "{name}");
             }
         }

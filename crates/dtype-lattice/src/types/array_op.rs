@@ -23,9 +23,10 @@
 //! }
 //! ```
 
-use std::fmt;
-use std::str::FromStr;
+use core::fmt;
+use core::str::FromStr;
 
+use crate::prelude::*;
 use crate::text::{nearest, quote};
 use crate::types::{DType, Operand, OperandKind, Operation};
 
@@ -176,7 +177,7 @@ impl ArrayOp {
     /// two, `where` the condition and two values, `clip` the array and one
     /// or two bounds, `concatenate` and `stack` the sequence's arrays,
     /// `full_like` the array and the fill value.
-    pub const fn operands(self) -> std::ops::RangeInclusive<usize> {
+    pub const fn operands(self) -> core::ops::RangeInclusive<usize> {
         TABLE[self as usize].3..=TABLE[self as usize].4
     }
 
@@ -242,7 +243,7 @@ impl fmt::Display for ParseArrayOpError {
     }
 }
 
-impl std::error::Error for ParseArrayOpError {}
+impl core::error::Error for ParseArrayOpError {}
 
 /// An [`ArrayOp`] with its keywords: `dtype=`, JAX's
 /// `promote_integers=` and NumPy's `initial=`. Made with [`ArrayCall::new`]
@@ -436,7 +437,7 @@ impl ArrayCall {
     /// assert_eq!(ArrayCall::new(ArrayOp::Max).written("x"), "max(x)");
     /// ```
     pub fn written(self, arguments: &str) -> String {
-        let parts: Vec<String> = std::iter::once(arguments.to_owned())
+        let parts: Vec<String> = core::iter::once(arguments.to_owned())
             .filter(|a| !a.is_empty())
             .chain(self.keywords())
             .collect();
@@ -533,7 +534,7 @@ impl fmt::Display for KeywordError {
     }
 }
 
-impl std::error::Error for KeywordError {}
+impl core::error::Error for KeywordError {}
 
 #[cfg(test)]
 mod tests {

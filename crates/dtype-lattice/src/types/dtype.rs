@@ -1,8 +1,9 @@
 //! The 33 dtypes, their names and kinds (documented on [`DType`]).
 
-use std::fmt;
-use std::str::FromStr;
+use core::fmt;
+use core::str::FromStr;
 
+use crate::prelude::*;
 use crate::text::nearest;
 
 macro_rules! dtypes {
@@ -555,7 +556,7 @@ impl fmt::Display for ParseDTypeError {
     }
 }
 
-impl std::error::Error for ParseDTypeError {}
+impl core::error::Error for ParseDTypeError {}
 
 #[cfg(test)]
 mod tests {

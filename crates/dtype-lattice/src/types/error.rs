@@ -14,9 +14,10 @@
 //! assert!(err.to_string().starts_with("Input dtypes ('int4', 'int8') have no available implicit dtype promotion path."));
 //! ```
 
-use std::fmt;
-use std::ops::Deref;
+use core::fmt;
+use core::ops::Deref;
 
+use crate::prelude::*;
 use crate::types::DType;
 use crate::types::TypeSpec;
 
@@ -164,7 +165,7 @@ impl FromIterator<TypeSpec> for TypeList {
 
 impl<'a> IntoIterator for &'a TypeList {
     type Item = &'a TypeSpec;
-    type IntoIter = std::slice::Iter<'a, TypeSpec>;
+    type IntoIter = core::slice::Iter<'a, TypeSpec>;
 
     fn into_iter(self) -> Self::IntoIter {
         self.iter()
@@ -474,7 +475,7 @@ impl fmt::Display for PromotionError {
     }
 }
 
-impl std::error::Error for PromotionError {}
+impl core::error::Error for PromotionError {}
 
 #[cfg(test)]
 mod tests {

@@ -9,9 +9,10 @@
 //! (`--form`, the batch field `"form"`, Python's `form=`) refuses the same
 //! questions with the same words.
 
-use std::fmt;
-use std::str::FromStr;
+use core::fmt;
+use core::str::FromStr;
 
+use crate::prelude::*;
 use crate::text::{nearest, quote};
 use crate::types::Op;
 
@@ -103,7 +104,7 @@ impl fmt::Display for ParseOpFormError {
     }
 }
 
-impl std::error::Error for ParseOpFormError {}
+impl core::error::Error for ParseOpFormError {}
 
 /// Python's operator for an operation: how it is written and the special
 /// methods Python calls for it.
@@ -346,7 +347,7 @@ impl fmt::Display for CallError {
     }
 }
 
-impl std::error::Error for CallError {}
+impl core::error::Error for CallError {}
 
 #[cfg(test)]
 mod tests {

@@ -19,8 +19,9 @@
 //! assert!(!isdtype(DType::Complex64, &[ArrayApiKind::RealFloating]));
 //! ```
 
-use std::fmt;
+use core::fmt;
 
+use crate::prelude::*;
 use crate::types::{DType, Kind};
 
 /// One of NumPy's abstract scalar classes.
@@ -254,7 +255,7 @@ impl fmt::Display for UnknownKind {
     }
 }
 
-impl std::error::Error for UnknownKind {}
+impl core::error::Error for UnknownKind {}
 
 /// Writes a string as Python's `repr()` does: single quotes unless the
 /// text holds a single quote and no double quote, with backslash escapes

@@ -7,9 +7,10 @@
 //! functions mostly share; each policy says what its framework does with
 //! them ([`Policy::operation`](crate::Policy::operation)).
 
-use std::fmt;
-use std::str::FromStr;
+use core::fmt;
+use core::str::FromStr;
 
+use crate::prelude::*;
 use crate::text::{nearest, quote};
 use crate::types::{ArrayOp, Call, Elsewhere, Operand};
 
@@ -190,7 +191,7 @@ impl fmt::Display for ParseOpError {
     }
 }
 
-impl std::error::Error for ParseOpError {}
+impl core::error::Error for ParseOpError {}
 
 /// Why a policy gives no answer for an operation, in the words every front
 /// end gives (the command line's `--op`, the explorer's API).
@@ -275,7 +276,7 @@ impl fmt::Display for Unanswered {
     }
 }
 
-impl std::error::Error for Unanswered {}
+impl core::error::Error for Unanswered {}
 
 impl FromStr for Op {
     type Err = ParseOpError;

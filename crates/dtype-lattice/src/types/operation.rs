@@ -8,9 +8,10 @@
 //! one parser of that name, so every surface accepts and refuses the same
 //! names with the same words.
 
-use std::fmt;
-use std::str::FromStr;
+use core::fmt;
+use core::str::FromStr;
 
+use crate::prelude::*;
 use crate::text::{nearest, quote};
 use crate::types::{ArrayCall, ArrayOp, DType, KeywordError, Op, Operand};
 
@@ -41,7 +42,7 @@ impl Operation {
     }
 
     /// How many operands it takes.
-    pub fn operands(self) -> std::ops::RangeInclusive<usize> {
+    pub fn operands(self) -> core::ops::RangeInclusive<usize> {
         match self {
             Operation::Elementwise(op) => op.arity()..=op.arity(),
             Operation::Array(op) => op.operands(),
@@ -133,7 +134,7 @@ impl fmt::Display for ParseOperationError {
     }
 }
 
-impl std::error::Error for ParseOperationError {}
+impl core::error::Error for ParseOperationError {}
 
 /// An operation with its keywords, checked: what every surface asks a
 /// policy ([`dyn Policy::ask`](crate::Policy#method.ask)).

@@ -1,8 +1,8 @@
 //! [`Outcome`]: what an operation on whole arrays answers, the result's
 //! type and the type the framework computes in.
 
-use std::fmt;
-use std::num::NonZeroU32;
+use core::fmt;
+use core::num::NonZeroU32;
 
 use crate::types::{DType, Typed};
 
@@ -128,7 +128,7 @@ mod tests {
         for dtype in DType::ALL {
             for weak in [false, true] {
                 let result = Typed { dtype, weak };
-                for computes_in in std::iter::once(None).chain(DType::ALL.map(Some)) {
+                for computes_in in core::iter::once(None).chain(DType::ALL.map(Some)) {
                     let outcome = Outcome::new(result, computes_in);
                     assert_eq!(
                         (outcome.result(), outcome.computes_in()),

@@ -1,6 +1,6 @@
 //! [`Typed`]: what a promotion answers, a dtype and JAX's weak flag.
 
-use std::fmt;
+use core::fmt;
 
 use crate::types::DType;
 

@@ -22,7 +22,8 @@
 //!
 //! [`Policy::result_type_warnings`]: crate::Policy::result_type_warnings
 
-use std::fmt;
+use crate::prelude::*;
+use core::fmt;
 
 /// One warning a framework issues, as Python's `warnings.warn` would: its
 /// category and its exact text.

@@ -4,67 +4,17 @@
 //!
 //! The comparison, exact but for a few stated allowances and the
 //! deviations the files record, is `dtype_lattice_testkit::golden::judge`, shared with the test of
-//! the explorer's `POST /api/batch`.
+//! the explorer's `POST /api/batch` and, a whole file at a time
+//! (`dtype_lattice_testkit::golden_file`), with the no-std core's.
 
 use dtype_lattice::registry::Settings;
-use dtype_lattice_testkit::golden::{judge, load, Verdict};
+use dtype_lattice_testkit::golden_file;
 use serde_json::Value;
 
-/// Runs every case of a file; returns how many were checked and how many
-/// matched only as a documented deviation.
-fn check_file(name: &str) -> (usize, usize) {
-    let cases = load(name);
-    let mut failures = Vec::new();
-    let mut deviations = 0;
-    for case in &cases {
-        let ours = protocol_answer(&case.request);
-        let ok = match judge(case, &ours) {
-            Verdict::Same => true,
-            Verdict::Deviation => {
-                deviations += 1;
-                true
-            }
-            Verdict::Differs => false,
-        };
-        if !ok {
-            failures.push(format!(
-                "{name}:{}: {}\n    jax:  {}\n    ours: {}",
-                case.line, case.request, case.expected, ours
-            ));
-        }
-    }
-    assert!(
-        failures.is_empty(),
-        "{} of {} cases differ from JAX; the first ones:\n{}",
-        failures.len(),
-        cases.len(),
-        failures
-            .iter()
-            .take(20)
-            .cloned()
-            .collect::<Vec<_>>()
-            .join("\n")
-    );
-    assert!(!cases.is_empty(), "{name} has no cases");
-    (cases.len(), deviations)
-}
-
-/// Checks a file; its deviations must be exactly the cases the file
-/// records one on (`conformance/golden_io.py`, `with_deviations`: JAX's
-/// `KeyError`s, which we deliberately do not copy, and PaddlePaddle's calls
-/// that did not return): a deviation not recorded differs, and a recorded
-/// one that no longer deviates fails the count.
+/// Checks a file through the batch protocol
+/// ([`golden_file::check`](dtype_lattice_testkit::golden_file::check)).
 fn check(name: &str) {
-    let recorded = load(name)
-        .iter()
-        .filter(|case| case.deviation.is_some())
-        .count();
-    let (cases, deviations) = check_file(name);
-    assert_eq!(
-        deviations, recorded,
-        "{name}: every recorded deviation, and only those, deviates"
-    );
-    assert!(cases > deviations);
+    golden_file::check(name, protocol_answer);
 }
 
 macro_rules! golden {

@@ -38,6 +38,7 @@ use super::{form, known, ArrayApi, Form};
 use crate::frameworks::common::array_ops::counted;
 use crate::frameworks::numpy::Numpy;
 use crate::policy::Policy;
+use crate::prelude::*;
 use crate::types::{
     ArrayCall, ArrayOp, DType, ErrorKind, Kind, Operand, OperandKind, Outcome, PromotionError,
     PyScalar, Typed,

@@ -12,6 +12,7 @@ use crate::frameworks::common::operators::{
     mirror, python_operator, python_reflected, python_unary,
 };
 use crate::frameworks::numpy::ops::select_loop;
+use crate::prelude::*;
 use crate::types::{DType, ErrorKind, Op, OpForm, Operand, PromotionError, Typed};
 
 /// Whose special method runs.

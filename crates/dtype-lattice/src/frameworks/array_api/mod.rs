@@ -41,11 +41,12 @@
 //! assert_eq!(err.to_string(), "Only numeric dtypes are allowed in __add__");
 //! ```
 
-use std::sync::OnceLock;
+use crate::once::Once;
 
 use crate::frameworks::common::DTypeSet;
 use crate::policy::Policy;
 use crate::policy::TypedLattice;
+use crate::prelude::*;
 use crate::types::DType;
 use crate::types::ErrorKind;
 use crate::types::PromotionError;
@@ -458,7 +459,7 @@ impl Policy for ArrayApi {
 
 /// The promotion table's lattice, each node its dtype. Built once.
 fn lattice() -> &'static TypedLattice {
-    static LATTICE_ONCE: OnceLock<TypedLattice> = OnceLock::new();
+    static LATTICE_ONCE: Once<TypedLattice> = Once::new();
     LATTICE_ONCE.get_or_init(|| {
         TypedLattice::of_dtypes(LATTICE).expect("the Array API lattice is a lattice (tested)")
     })

@@ -12,6 +12,7 @@
 use super::{form, known, promote_scalar, ArrayApi, Form};
 use crate::frameworks::common::{OpTable, Output};
 use crate::frameworks::numpy::ops::select_loop;
+use crate::prelude::*;
 use crate::types::{DType, ErrorKind, Kind, Op, Operand, PromotionError, PyScalar, Typed};
 
 /// A dtype category of the standard, as array-api-strict's messages name

@@ -51,8 +51,8 @@ impl DTypeSet {
     }
 }
 
-impl std::fmt::Debug for DTypeSet {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl core::fmt::Debug for DTypeSet {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_set().entries(self.iter()).finish()
     }
 }

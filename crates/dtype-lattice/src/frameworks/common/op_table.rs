@@ -7,7 +7,7 @@
 //! row names its operation, and [`OpTable::new`] refuses, at compile time,
 //! a table that skips, repeats or reorders one.
 
-use std::ops::Index;
+use core::ops::Index;
 
 use crate::types::Op;
 

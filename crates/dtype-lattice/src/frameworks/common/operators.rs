@@ -15,6 +15,7 @@
 //!   framework's own (NumPy's ufunc with `out=a`, JAX rebinding `a`).
 
 use crate::frameworks::python::{self, Number};
+use crate::prelude::*;
 use crate::types::{ErrorKind, Op, OpForm, Operand, PromotionError, PyScalar, Typed};
 
 /// What a framework's operators do beyond calling its functions.

@@ -18,6 +18,7 @@ use super::array_ops;
 use super::op_tables::{OpTables, NOT_READ, PYTHON, SIDE};
 use super::tables::{jax_typed_indices, typed_value};
 use super::Jax;
+use crate::prelude::*;
 use crate::types::{ArrayCall, ArrayOp, Family, Operand, Outcome};
 
 /// The operations of two arrays the tables hold, in slot order.

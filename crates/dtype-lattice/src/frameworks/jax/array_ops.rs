@@ -30,6 +30,7 @@ use super::ops::{argument_of, lacked_dtype, to_inexact};
 use super::promotion::lacks;
 use super::Jax;
 use crate::frameworks::common::array_ops::counted;
+use crate::prelude::*;
 use crate::types::{
     ArrayCall, ArrayOp, DType, ErrorKind, Kind, Op, Operand, OperandKind, Outcome, PromotionError,
     PyScalar, Typed, MAX_SEQUENCE,
@@ -301,10 +302,10 @@ pub(super) fn dot_general(
     preferred: Option<DType>,
 ) -> Result<DType, PromotionError> {
     let winner = match properties(lhs).cmp(&properties(rhs)) {
-        std::cmp::Ordering::Greater => lhs,
-        std::cmp::Ordering::Less => rhs,
-        std::cmp::Ordering::Equal if lhs == rhs => lhs,
-        std::cmp::Ordering::Equal => {
+        core::cmp::Ordering::Greater => lhs,
+        core::cmp::Ordering::Less => rhs,
+        core::cmp::Ordering::Equal if lhs == rhs => lhs,
+        core::cmp::Ordering::Equal => {
             return Err(PromotionError::framework(
                 ErrorKind::Type,
                 format!("lax.dot_general argument type error: {lhs}, {rhs}"),

@@ -2,8 +2,9 @@
 //! by name while x64 is off, a setting of its own so that its name, its
 //! modes and its parse error live in one place.
 
-use std::fmt;
-use std::str::FromStr;
+use crate::prelude::*;
+use core::fmt;
+use core::str::FromStr;
 
 /// What JAX does with a 64-bit dtype requested explicitly while x64 is off
 /// (`jax_explicit_x64_dtypes`): a dtype given as a specifier (`'int64'`,
@@ -100,4 +101,4 @@ impl fmt::Display for ParseExplicitX64Error {
     }
 }
 
-impl std::error::Error for ParseExplicitX64Error {}
+impl core::error::Error for ParseExplicitX64Error {}

@@ -3,6 +3,7 @@
 //! then the weak types `i*`, `f*`, `c*`).
 
 use crate::engine::Node;
+use crate::prelude::*;
 use crate::types::{DType, Kind, PyScalar, TypeSpec};
 
 /// The standard lattice with x64 enabled, as "node -> nodes it may promote

@@ -74,8 +74,9 @@
 //! `array_ops.rs` the reductions, contractions and combinations;
 //! `explicit_x64.rs` the `jax_explicit_x64_dtypes` setting.
 
-use std::fmt;
-use std::hash::{Hash, Hasher};
+use crate::prelude::*;
+use core::fmt;
+use core::hash::{Hash, Hasher};
 
 mod array_op_tables;
 mod array_ops;

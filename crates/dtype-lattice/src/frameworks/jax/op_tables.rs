@@ -17,6 +17,7 @@
 use super::ops;
 use super::tables::{jax_typed_indices, typed_index, typed_value, TYPED_VALUES};
 use super::{Config, Jax};
+use crate::prelude::*;
 use crate::types::{DType, Op, Operand, OperandKind, Typed};
 
 /// A (dtype, weak) index of no value (above every strong dtype, below the

@@ -15,6 +15,7 @@ use super::lax::{self, Class};
 use super::Jax;
 use crate::frameworks::common::OpTable;
 use crate::frameworks::common::Output;
+use crate::prelude::*;
 use crate::types::{
     Arguments, DType, ErrorKind, Kind, Op, Operand, OperandKind, PromotionError, Typed,
 };

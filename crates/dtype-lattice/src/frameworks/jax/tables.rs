@@ -3,7 +3,7 @@
 //! ([`super::promotion`]) when a process first asks, so it holds nothing they do
 //! not say. BENCHMARKS.md has what each table buys.
 
-use std::sync::OnceLock;
+use crate::once::Once;
 
 use super::array_op_tables::ArrayOpTables;
 use super::op_tables::OpTables;
@@ -14,6 +14,7 @@ use super::lattice::{
 use super::{Config, ExplicitX64, Promotion};
 use crate::engine::Lattice;
 use crate::policy::TypedLattice;
+use crate::prelude::*;
 use crate::types::{DType, Kind, Operand, OperandKind, PyScalar, TypeSpec, Typed};
 
 /// The node that stands for "no common upper bound" in the tables below.
@@ -324,10 +325,10 @@ pub(super) struct Tables {
     pub(super) lattice_short: ShortLists,
     /// The operations' answers, built by the first operation asked
     /// (`op_tables.rs`).
-    pub(super) ops: OnceLock<OpTables>,
+    pub(super) ops: Once<OpTables>,
     /// The operations on whole arrays' answers, built by the first asked
     /// (`array_op_tables.rs`).
-    pub(super) array_ops: OnceLock<ArrayOpTables>,
+    pub(super) array_ops: Once<ArrayOpTables>,
 }
 
 /// How many sets of tables there are: [`Config::index`].
@@ -347,7 +348,7 @@ pub(super) struct Compiled {
 /// needs them (about half a millisecond), then shared by every `Jax` value and
 /// thread.
 pub(super) fn compiled() -> &'static Compiled {
-    static COMPILED: OnceLock<Compiled> = OnceLock::new();
+    static COMPILED: Once<Compiled> = Once::new();
     COMPILED.get_or_init(|| {
         let labels = || (0..NODE_COUNT).map(node_label);
         // Three lattices: standard without and with x64, strict.
@@ -363,8 +364,8 @@ pub(super) fn compiled() -> &'static Compiled {
                 short: ShortLists::new(config, &automaton, true, false),
                 lattice_short: ShortLists::new(config, &automaton, false, true),
                 automaton,
-                ops: OnceLock::new(),
-                array_ops: OnceLock::new(),
+                ops: Once::new(),
+                array_ops: Once::new(),
             }
         });
         let tables = tables.collect();

@@ -31,6 +31,7 @@ use crate::frameworks::jax::Jax;
 use crate::frameworks::numpy::Numpy;
 use crate::frameworks::tensorflow::{cast_kernel, Mode, TensorFlow};
 use crate::policy::Policy;
+use crate::prelude::*;
 use crate::types::{
     ArrayCall, ArrayOp, DType, ErrorKind, Kind, Operand, OperandKind, Outcome, PromotionError,
     PyScalar, TypeSpec, Typed,

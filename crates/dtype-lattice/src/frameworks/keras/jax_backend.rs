@@ -5,6 +5,7 @@
 use super::ops::{self, Model, Value};
 use super::{Floatx, Keras};
 use crate::frameworks::jax::Jax;
+use crate::prelude::*;
 use crate::types::{DType, ErrorKind, Op, Operand, PromotionError};
 
 /// The backend's model.

@@ -77,6 +77,8 @@
 //!
 //! The PyTorch backend is not measured.
 
+use crate::prelude::*;
+
 mod array_ops;
 mod jax_backend;
 mod numpy_backend;
@@ -84,7 +86,7 @@ mod ops;
 mod promotion;
 mod tensorflow_backend;
 
-use std::fmt;
+use core::fmt;
 
 use crate::policy::{Policy, TypedLattice, WrittenGraph};
 use crate::types::{

@@ -6,6 +6,7 @@
 use super::ops::{self, Model, Value};
 use super::Keras;
 use crate::frameworks::numpy::{check_python_int, ops as ufuncs};
+use crate::prelude::*;
 use crate::types::{DType, ErrorKind, Op, Operand, OperandKind, PromotionError, TypeSpec};
 
 /// The backend's model.

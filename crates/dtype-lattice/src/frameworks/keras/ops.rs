@@ -18,6 +18,7 @@ use super::promotion::{invalid_dtype, keras_dtype};
 use super::Keras;
 use crate::frameworks::common::OpTable;
 
+use crate::prelude::*;
 use crate::types::{Arguments, DType, ErrorKind, Op, Operand, OperandKind, PromotionError};
 use crate::types::{PyScalar, TypeSpec};
 

@@ -2,11 +2,12 @@
 //! twice (weak results take floatx's precision, 64-bit results are cut to
 //! 32 bits), as `keras/src/backend/common/dtypes.py` writes it.
 
-use std::sync::OnceLock;
+use crate::once::Once;
 
 use super::Keras;
 use crate::engine::Lattice;
 use crate::frameworks::common::DTypeSet;
+use crate::prelude::*;
 use crate::types::{DType, ErrorKind, PromotionError, PyScalar, TypeSpec};
 use crate::types::{Operand, OperandKind};
 
@@ -248,7 +249,7 @@ pub(super) fn python_tuple(items: Vec<String>) -> String {
 
 /// Keras's lattice. Built once.
 fn lattice() -> &'static Lattice {
-    static LATTICE_ONCE: OnceLock<Lattice> = OnceLock::new();
+    static LATTICE_ONCE: Once<Lattice> = Once::new();
     LATTICE_ONCE.get_or_init(|| Lattice::from_dict(LATTICE).expect("Keras's graph is a lattice"))
 }
 

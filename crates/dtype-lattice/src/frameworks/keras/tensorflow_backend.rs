@@ -7,6 +7,7 @@
 use super::ops::{Model, Value};
 use super::Keras;
 use crate::frameworks::tensorflow::{self as tf, call_plain, function_name, to_tensor};
+use crate::prelude::*;
 use crate::types::{DType, ErrorKind, Op, Operand, PromotionError};
 
 /// The backend's model.

@@ -25,6 +25,7 @@
 use super::ops::beside;
 use super::{array_dtype, promote, scalar_array, value_error, Mlx};
 use crate::frameworks::common::array_ops::counted;
+use crate::prelude::*;
 use crate::types::{
     ArrayCall, ArrayOp, DType, ErrorKind, Kind, Operand, OperandKind, Outcome, PromotionError,
 };

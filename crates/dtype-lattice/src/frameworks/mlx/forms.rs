@@ -17,6 +17,7 @@ use crate::frameworks::common::operators::{
     mirror, python_operator, python_reflected, python_unary,
 };
 use crate::frameworks::python::{self, Number};
+use crate::prelude::*;
 use crate::types::{DType, ErrorKind, Kind, Op, OpForm, Operand, PromotionError, Typed};
 
 /// `op` in `form`: the operator, reflected or in-place one.

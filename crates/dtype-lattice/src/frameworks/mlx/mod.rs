@@ -49,6 +49,7 @@ mod forms;
 mod ops;
 
 use crate::policy::{Policy, TypedLattice};
+use crate::prelude::*;
 use crate::types::{ArrayCall, ArrayOp, Outcome};
 use crate::types::{DType, ErrorKind, Kind, Op, OpForm, PromotionError, Typed};
 use crate::types::{Operand, OperandKind, PyScalar, TypeSpec};

@@ -36,6 +36,7 @@
 //! ```
 
 use super::{array_dtype, is_floating, promote, python_class, scalar_array, value_error};
+use crate::prelude::*;
 use crate::types::{Arguments, DType, ErrorKind, Kind, Op, Operand, PromotionError, Typed};
 
 /// How a function's Python binding takes its operands (its one nanobind

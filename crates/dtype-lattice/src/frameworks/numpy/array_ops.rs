@@ -55,6 +55,7 @@ use super::promotion::{common_pair, Class};
 use super::value_based::numpy1_dtype;
 use super::{alone, casts, check_known, check_python_int, ops, read_as_c_long, Numpy, Numpy1};
 use crate::frameworks::common::array_ops::counted;
+use crate::prelude::*;
 use crate::types::{
     ArrayCall, ArrayOp, DType, ErrorKind, Kind, Op, Operand, OperandKind, Outcome, PromotionError,
     Typed,
@@ -287,7 +288,7 @@ pub(super) fn int_of_float(f: f64) -> Result<i128, PromotionError> {
         ));
     }
     // Saturating: past i128 it is past every bound all the same.
-    Ok(f.trunc() as i128)
+    Ok(crate::float::trunc(f) as i128)
 }
 
 /// A contraction of arrays of `a` and `b`.

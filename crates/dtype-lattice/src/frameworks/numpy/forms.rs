@@ -8,6 +8,7 @@ use super::array_ops::int_of_float;
 use super::{array_dtype, casts, check_python_int, ops, read_as_c_long, user_loops};
 use crate::frameworks::common::Arrays;
 use crate::frameworks::python::{self, Number};
+use crate::prelude::*;
 use crate::types::{
     DType, ErrorKind, Kind, Op, OpForm, Operand, OperandKind, PromotionError, Typed,
 };

@@ -9,6 +9,7 @@ use super::weak_array;
 use crate::frameworks::python;
 use crate::policy::Policy;
 use crate::policy::TypedLattice;
+use crate::prelude::*;
 use crate::types::ErrorKind;
 use crate::types::PromotionError;
 use crate::types::Typed;

@@ -66,6 +66,7 @@ use crate::frameworks::common::DTypeSet;
 use crate::frameworks::python;
 use crate::policy::Policy;
 use crate::policy::TypedLattice;
+use crate::prelude::*;
 use crate::types::DType;
 use crate::types::ErrorKind;
 use crate::types::PromotionError;

@@ -14,6 +14,7 @@
 
 use super::{array_dtype, casts, check_python_int, user_loops, Numpy};
 use crate::frameworks::common::{OpTable, Output};
+use crate::prelude::*;
 use crate::types::{Arguments, DType, ErrorKind, Op, Operand, OperandKind, PromotionError, Typed};
 
 /// One ufunc.

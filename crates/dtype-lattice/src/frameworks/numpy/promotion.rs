@@ -5,9 +5,10 @@
 //! associative), so this follows NumPy's reduction step by step, including
 //! which class an error message names.
 
-use std::fmt;
+use core::fmt;
 
 use super::casts::{builtin_promote, can_cast_safely, is_builtin, search_common, type_num};
+use crate::prelude::*;
 use crate::types::ErrorKind;
 use crate::types::PromotionError;
 use crate::types::{DType, Kind};

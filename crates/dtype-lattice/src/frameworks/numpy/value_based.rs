@@ -23,6 +23,7 @@ use super::{array_dtype, ops, weak_array, Numpy};
 use crate::frameworks::python;
 use crate::policy::Policy;
 use crate::policy::TypedLattice;
+use crate::prelude::*;
 use crate::types::{ArrayCall, ArrayOp, DType, ErrorKind, Kind, Outcome, PromotionError, Typed};
 use crate::types::{Op, OpForm, Operand, OperandKind, TypeSpec};
 

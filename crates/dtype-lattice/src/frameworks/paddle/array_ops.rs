@@ -36,6 +36,7 @@ use crate::frameworks::common::array_ops::counted;
 use crate::types::Typed;
 use crate::types::{ArrayCall, ArrayOp, DType, ErrorKind, Op, Operand, Outcome, PromotionError};
 
+use crate::prelude::*;
 use DType::{
     BFloat16 as BF16, Bool, Complex128 as C128, Complex64 as C64, Float16 as F16, Float32 as F32,
     Float64 as F64, Int16 as I16, Int32 as I32, Int64 as I64, Int8 as I8, UInt8 as U8,

@@ -38,12 +38,14 @@ use super::kernels::{CLIP, CONCAT, DOT, EINSUM, FULL_LIKE, MATMUL, STACK, WHERE}
 use super::methods::not_a_tensor;
 use super::promotion::{common, Tensor, ZeroDim};
 use super::{form, known, Form};
+use crate::float;
 use crate::frameworks::common::array_ops::counted;
 use crate::frameworks::python::{class_name, Number};
 use crate::types::{
     ArrayCall, ArrayOp, DType, ErrorKind, Family, Kind, Operand, Outcome, PromotionError, Typed,
 };
 
+use crate::prelude::*;
 use DType::{Float32 as F32, Int32 as I32, Int64 as I64};
 
 /// `paddle.<function>` of `operands` on the CPU, for an operation other
@@ -290,14 +292,17 @@ fn clip(x: Form, bounds: &[Form]) -> Result<DType, Stop> {
     let x = if integer && float { F32 } else { x };
     CLIP.run(x)?;
     let (low, high) = match x {
-        I32 => (-(2f64.powi(31)), 2f64.powi(31) - 1.0 - 128.0),
-        I64 => (-(2f64.powi(63)), 2f64.powi(63) - 1.0 - 2f64.powi(39)),
+        I32 => (-(float::powi(2.0, 31)), float::powi(2.0, 31) - 1.0 - 128.0),
+        I64 => (
+            -(float::powi(2.0, 63)),
+            float::powi(2.0, 63) - 1.0 - float::powi(2.0, 39),
+        ),
         DType::Float64 => (f64::MIN, f64::MAX),
         _ => (f64::from(f32::MIN), f64::from(f32::MAX)),
     };
     let as_kernel = |value: f64| {
         if matches!(x, I32 | I64) {
-            value.trunc()
+            float::trunc(value)
         } else {
             value
         }
@@ -373,7 +378,7 @@ fn full_range(dtype: DType) -> Option<(&'static str, f64, f64)> {
         DType::Int8 => ("a", -128.0, 127.0),
         DType::Int16 => ("s", -32768.0, 32767.0),
         I32 => ("i", f64::from(i32::MIN), f64::from(i32::MAX)),
-        I64 => ("l", -(2f64.powi(63)), 2f64.powi(63)),
+        I64 => ("l", -(float::powi(2.0, 63)), float::powi(2.0, 63)),
         DType::Float16 => ("N3phi5dtype7float16E", -65504.0, 65504.0),
         DType::BFloat16 => ("N3phi5dtype8bfloat16E", -BF16_MAX, BF16_MAX),
         F32 => ("f", f64::from(f32::MIN), f64::from(f32::MAX)),

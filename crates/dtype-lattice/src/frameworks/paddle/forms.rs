@@ -21,6 +21,7 @@ use super::{form, Form, Paddle};
 use crate::frameworks::common::operators::{mirror, python_reflected};
 use crate::frameworks::python::{self, Number};
 use crate::policy::Policy;
+use crate::prelude::*;
 use crate::types::{DType, ErrorKind, Kind, Op, OpForm, Operand, PromotionError, Typed};
 
 /// `op` in `form`, a form other than the operator.

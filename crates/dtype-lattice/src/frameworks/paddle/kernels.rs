@@ -11,6 +11,7 @@
 
 use crate::types::{DType, ErrorKind, Kind, PromotionError};
 
+use crate::prelude::*;
 use DType::{
     BFloat16 as BF16, Bool, Complex128 as C128, Complex64 as C64, Float16 as F16, Float32 as F32,
     Float64 as F64, Float8E4M3Fn as E4M3, Float8E5M2 as E5M2, Int16 as I16, Int32 as I32,

@@ -16,6 +16,7 @@ use super::kernels::{self, Stop};
 use super::promotion::{is_complex, is_int, promote, Tensor};
 use super::Form;
 use crate::frameworks::python::Number;
+use crate::prelude::*;
 use crate::types::{DType, ErrorKind, Kind, PromotionError};
 
 /// What a method does with a Python `int` or `float`, once it has cast
@@ -195,7 +196,7 @@ pub(super) fn pow_never_returns(dtype: DType, exponent: i128) -> bool {
         _ => return false,
     };
     let exponent = exponent as f64;
-    exponent < 0.0 || exponent >= 2f64.powi(bits)
+    exponent < 0.0 || exponent >= crate::float::powi(2.0, bits)
 }
 
 /// The answer for a call that does not return.

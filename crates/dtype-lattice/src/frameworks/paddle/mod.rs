@@ -68,6 +68,7 @@ use self::promotion::{common, Tensor, ZeroDim};
 use crate::frameworks::common::DTypeSet;
 use crate::frameworks::python::{self, Number};
 use crate::policy::{Policy, TypedLattice};
+use crate::prelude::*;
 use crate::types::{ArrayCall, ArrayOp, Outcome};
 use crate::types::{DType, Op, OpForm, Operand, OperandKind, PromotionError, TypeSpec, Typed};
 

@@ -22,6 +22,7 @@ use super::methods::{self, ComplexFull, Method, OnNumber, Other};
 use super::promotion::{common, is_int, Tensor, ZeroDim};
 use super::Form;
 use crate::frameworks::python;
+use crate::prelude::*;
 use crate::types::{DType, ErrorKind, Op, PromotionError, PyScalar};
 
 /// How Python reaches the operation.

@@ -38,6 +38,7 @@ use crate::types::{
     ArrayCall, ArrayOp, DType, ErrorKind, Kind, Operand, Outcome, PromotionError, Typed,
 };
 
+use crate::prelude::*;
 use DType::{BFloat16 as BF16, Float16 as F16, Float32 as F32};
 
 /// The types the reductions `Sum`, `Prod`, `Mean`, `Cumsum` and `Cumprod`

@@ -3,10 +3,11 @@
 //! fifteen dtypes and five weak types, joined from left to right, mode
 //! safe refusing a join that loses values.
 
-use std::sync::OnceLock;
+use crate::once::Once;
 
 use super::{python_bool, Mode, TensorFlow, Value};
 use crate::policy::TypedLattice;
+use crate::prelude::*;
 use crate::types::{DType, ErrorKind, Kind, PromotionError, Typed};
 
 /// The auto dtype conversion lattice, as "type -> types it promotes to".
@@ -88,7 +89,7 @@ impl TensorFlow {
 /// The auto dtype conversion lattice (both NumPy modes join on it), its
 /// `weak:` nodes standing for weak values of their dtypes. Built once.
 pub(super) fn lattice() -> &'static TypedLattice {
-    static LATTICE_ONCE: OnceLock<TypedLattice> = OnceLock::new();
+    static LATTICE_ONCE: Once<TypedLattice> = Once::new();
     LATTICE_ONCE.get_or_init(|| {
         TypedLattice::from_dict(LATTICE, |label| {
             Some(match label.strip_prefix("weak:") {

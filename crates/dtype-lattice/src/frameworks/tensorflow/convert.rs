@@ -14,6 +14,7 @@
 
 use super::kernels::cpp_name;
 use super::Value;
+use crate::prelude::*;
 use crate::types::{DType, ErrorKind, Kind, PromotionError};
 
 /// The dtype of the tensor `value` becomes, `requested` or its default.

@@ -12,6 +12,7 @@
 //! registry's listing, kept here as TensorFlow prints it.
 
 use super::Value;
+use crate::prelude::*;
 use crate::types::{DType, ErrorKind, Kind, PromotionError};
 
 /// The types a kernel's inputs take.

@@ -49,6 +49,8 @@
 //! assert_eq!(safe.result_type(&[i32, f32]).unwrap_err().python_type(), "TypeError");
 //! ```
 
+use crate::prelude::*;
+
 mod array_ops;
 mod auto;
 mod convert;

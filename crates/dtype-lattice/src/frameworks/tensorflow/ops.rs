@@ -21,6 +21,7 @@ use super::convert::{self, negative_to_uint64, requested_dtype};
 use super::kernels::{self, Inputs, Kernel};
 use super::{auto_typed, Mode, TensorFlow, Value};
 use crate::frameworks::common::OpTable;
+use crate::prelude::*;
 use crate::types::{DType, ErrorKind, Kind, Op, Operand, PromotionError, Typed};
 
 /// How `tf.<function>` reaches its kernel without NumPy behaviour.

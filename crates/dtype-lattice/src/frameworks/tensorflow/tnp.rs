@@ -34,6 +34,7 @@ use super::{auto_typed, known, Mode, TensorFlow, Value};
 use crate::frameworks::common::OpTable;
 use crate::frameworks::numpy::Numpy;
 use crate::policy::Policy;
+use crate::prelude::*;
 use crate::types::{
     DType, ErrorKind, Kind, Op, Operand, PromotionError, PyScalar, TypeSpec, Typed,
 };

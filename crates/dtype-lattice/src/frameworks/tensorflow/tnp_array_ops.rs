@@ -38,6 +38,7 @@ use super::{known, Mode, TensorFlow, Value};
 use crate::frameworks::common::array_ops::counted;
 use crate::frameworks::numpy::Numpy;
 use crate::policy::Policy;
+use crate::prelude::*;
 use crate::types::{
     ArrayCall, ArrayOp, DType, ErrorKind, Kind, Operand, Outcome, PromotionError, TypeSpec, Typed,
 };

@@ -28,6 +28,7 @@
 
 use super::{dtype_node, least_upper, node_of_label, scalar_type, Tinygrad, Value};
 use crate::frameworks::common::array_ops::counted;
+use crate::prelude::*;
 use crate::types::{
     ArrayCall, ArrayOp, DType, ErrorKind, Family, Kind, Operand, Outcome, PromotionError, PyScalar,
     Typed,

@@ -14,6 +14,7 @@
 use super::{graph, least_upper, node_of_label, ops, Tinygrad, Value, WEAK_FLOAT, WEAK_INT};
 use crate::frameworks::common::Arrays;
 use crate::frameworks::python::{self, Number};
+use crate::prelude::*;
 use crate::types::{DType, ErrorKind, Op, OpForm, Operand, OperandKind, PromotionError, Typed};
 
 /// `op` in `form`, a form other than its batch default.

@@ -75,11 +75,13 @@
 //! The device changes no answer (measured on `PYTHON` and `CPU`: no kernel
 //! runs, and tinygrad checks no dtype support when it builds a tensor).
 
+use crate::prelude::*;
+
 mod array_ops;
 mod forms;
 mod ops;
 
-use std::sync::OnceLock;
+use crate::once::Once;
 
 use crate::engine::Poset;
 use crate::frameworks::common::DTypeSet;
@@ -252,7 +254,7 @@ struct Graph {
 }
 
 fn graph() -> &'static Graph {
-    static GRAPH: OnceLock<Graph> = OnceLock::new();
+    static GRAPH: Once<Graph> = Once::new();
     GRAPH.get_or_init(|| {
         let poset = Poset::from_dict(PROMO_LATTICE).expect("tinygrad's graph is acyclic (tested)");
         let by_order: Vec<usize> = ORDER

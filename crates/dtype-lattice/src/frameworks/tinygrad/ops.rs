@@ -37,6 +37,7 @@ use super::{
 };
 use crate::frameworks::common::OpTable;
 use crate::frameworks::python::{self, Number};
+use crate::prelude::*;
 use crate::types::{DType, ErrorKind, Op, Operand, OperandKind, PromotionError, Typed};
 
 /// How Python writes the operation.

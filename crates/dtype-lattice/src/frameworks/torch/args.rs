@@ -10,6 +10,7 @@
 //! and how many of them could take that many arguments: [`parse`] reproduces
 //! it (messages measured on PyTorch 2.15).
 
+use crate::prelude::*;
 use crate::types::{ErrorKind, Operand, OperandKind, PromotionError};
 
 /// What a positional parameter takes.

@@ -58,6 +58,7 @@ use super::{
 };
 use crate::frameworks::common::array_ops::counted;
 use crate::frameworks::common::Output;
+use crate::prelude::*;
 use crate::types::{ArrayCall, ArrayOp, DType, ErrorKind, Kind, Op, Operand, OperandKind};
 use crate::types::{Outcome, PromotionError, Typed};
 

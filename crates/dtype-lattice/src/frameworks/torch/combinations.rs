@@ -23,6 +23,7 @@ use super::array_ops::tensor;
 use super::kernels::{Types, BAREBONES, ORDERED, REAL};
 use super::ops::{cast, copy, fill, run};
 use super::{is_floating, scalar_type_name, tier, ScalarType, Tiered, Torch};
+use crate::prelude::*;
 use crate::types::{ArrayOp, DType, ErrorKind, Kind, Operand, OperandKind};
 use crate::types::{PromotionError, Typed};
 
@@ -352,7 +353,7 @@ pub(super) fn clamp(torch: &Torch, arguments: &[Operand]) -> Result<Typed, Promo
 
 /// A double as C++'s `ostream` prints it: six significant digits.
 fn cpp_double(v: f64) -> String {
-    if v.fract() == 0.0 && v.abs() < 1e6 {
+    if crate::float::fract(v) == 0.0 && v.abs() < 1e6 {
         return format!("{v:.0}");
     }
     let text = format!("{v:.5e}");

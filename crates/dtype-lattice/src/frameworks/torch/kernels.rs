@@ -3,6 +3,7 @@
 
 use super::ScalarType;
 use crate::frameworks::common::DTypeSet;
+use crate::prelude::*;
 use crate::types::DType;
 
 /// A set of the types PyTorch computes in, as its dispatch macros list

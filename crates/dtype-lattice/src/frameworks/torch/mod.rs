@@ -60,6 +60,8 @@
 //! assert_eq!(Torch.operation(Op::Multiply, &[x, x]), Some(Ok(Typed::strong(DType::UInt16))));
 //! ```
 
+use crate::prelude::*;
+
 mod args;
 mod array_ops;
 mod combinations;
@@ -67,8 +69,8 @@ mod forms;
 mod kernels;
 mod ops;
 
+use crate::once::Once;
 use args::Type;
-use std::sync::OnceLock;
 
 use crate::frameworks::python;
 use crate::policy::Policy;
@@ -671,7 +673,7 @@ impl Policy for Torch {
 
 /// The promotion table's lattice, each node its dtype. Built once.
 fn lattice() -> &'static TypedLattice {
-    static LATTICE_ONCE: OnceLock<TypedLattice> = OnceLock::new();
+    static LATTICE_ONCE: Once<TypedLattice> = Once::new();
     LATTICE_ONCE.get_or_init(|| {
         TypedLattice::of_dtypes(LATTICE).expect("PyTorch's table is a lattice (tested)")
     })

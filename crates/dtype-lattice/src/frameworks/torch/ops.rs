@@ -22,6 +22,7 @@ use super::{
     check_tensors, not_implemented, read, tier, wrapped_storage, ScalarType, Slot, Tiered, Torch,
 };
 use crate::frameworks::common::{OpTable, Output};
+use crate::prelude::*;
 use crate::types::{DType, ErrorKind, Kind, Op, Operand, OperandKind, PromotionError, Typed};
 
 /// What an operation checks of its inputs' dtypes before it promotes.

@@ -9,7 +9,7 @@
 //! words, the operations as an [`OpTable`](crate::frameworks::common::OpTable)
 //! in `ops.rs`, and one registry entry ([`ENTRY`]).
 
-use std::sync::OnceLock;
+use crate::once::Once;
 
 use crate::frameworks::common::DTypeSet;
 use crate::policy::{Policy, TypedLattice};
@@ -74,7 +74,7 @@ impl Policy for Toy {
             ));
         };
         // toy checks every operand before it promotes.
-        let dtypes: Vec<DType> = std::iter::once(first)
+        let dtypes: Vec<DType> = core::iter::once(first)
             .chain(dtypes)
             .collect::<Result<_, _>>()?;
         let first = known(dtypes[0])?;
@@ -117,7 +117,7 @@ fn not_a_dtype(what: String) -> PromotionError {
 }
 
 fn lattice() -> &'static TypedLattice {
-    static LATTICE_ONCE: OnceLock<TypedLattice> = OnceLock::new();
+    static LATTICE_ONCE: Once<TypedLattice> = Once::new();
     LATTICE_ONCE.get_or_init(|| TypedLattice::of_dtypes(LATTICE).expect("toy's chain is a lattice"))
 }
 

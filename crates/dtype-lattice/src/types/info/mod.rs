@@ -1,6 +1,6 @@
 //! Numeric facts about each dtype (documented on [`FInfo`]).
 
-use std::fmt;
+use core::fmt;
 
 use crate::types::{DType, ErrorKind, Kind};
 
@@ -324,7 +324,7 @@ impl fmt::Display for InfoError {
     }
 }
 
-impl std::error::Error for InfoError {}
+impl core::error::Error for InfoError {}
 
 impl DType {
     /// Floating-point facts for a real or complex float dtype; an error for
@@ -609,9 +609,9 @@ impl Encoding {
         let scaled = 1_u128 << (-quantum);
         let (quotient, remainder) = (scaled / denominator, scaled % denominator);
         let round_up = match (2 * remainder).cmp(&denominator) {
-            std::cmp::Ordering::Greater => true,
-            std::cmp::Ordering::Equal => quotient % 2 == 1,
-            std::cmp::Ordering::Less => false,
+            core::cmp::Ordering::Greater => true,
+            core::cmp::Ordering::Equal => quotient % 2 == 1,
+            core::cmp::Ordering::Less => false,
         };
         let significand = quotient + u128::from(round_up);
         exact(u64::try_from(significand).unwrap_or(u64::MAX), quantum)

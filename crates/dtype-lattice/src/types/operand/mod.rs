@@ -1,8 +1,9 @@
 //! What promotion functions take (documented on [`Operand`]).
 
-use std::fmt;
-use std::str::FromStr;
+use core::fmt;
+use core::str::FromStr;
 
+use crate::prelude::*;
 use crate::types::{DType, ParseDTypeError};
 
 /// Python's built-in scalar types, which array libraries treat specially.
@@ -751,8 +752,8 @@ impl fmt::Display for ParseOperandError {
     }
 }
 
-impl std::error::Error for ParseOperandError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+impl core::error::Error for ParseOperandError {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
         match self {
             ParseOperandError::DType { source, .. } => Some(source),
             ParseOperandError::Number { .. } | ParseOperandError::PyType { .. } => None,

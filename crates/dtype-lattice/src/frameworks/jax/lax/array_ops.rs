@@ -27,6 +27,7 @@
 use super::super::array_ops::{argmax_compares, dot_general, full_like, user_dtype};
 use super::{primitives, JaxLax};
 use crate::frameworks::common::array_ops::counted;
+use crate::prelude::*;
 use crate::types::{
     ArrayCall, ArrayOp, DType, ErrorKind, Operand, OperandKind, Outcome, PromotionError, PyScalar,
     Typed,

@@ -26,6 +26,8 @@
 //! );
 //! ```
 
+use crate::prelude::*;
+
 mod array_ops;
 mod primitives;
 

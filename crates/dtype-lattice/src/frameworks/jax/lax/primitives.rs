@@ -4,6 +4,7 @@
 //! (which do not, [`JaxLax`](super::JaxLax)).
 
 use crate::frameworks::common::{OpTable, Output};
+use crate::prelude::*;
 use crate::types::{DType, ErrorKind, Kind, Op, PromotionError};
 
 /// A class of dtypes a primitive accepts, as its messages name them.
