@@ -262,6 +262,10 @@ impl core::error::Error for ParseArrayOpError {}
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ArrayCall {
     op: ArrayOp,
+    /// No keyword given ([`is_plain`](ArrayCall::is_plain)), kept as it is
+    /// set: the tables ask it of every call, and one byte reads faster
+    /// than three fields.
+    plain: bool,
     dtype: Option<DType>,
     promote_integers: Option<bool>,
     initial: Option<Initial>,
@@ -282,9 +286,20 @@ impl ArrayCall {
     pub const fn new(op: ArrayOp) -> ArrayCall {
         ArrayCall {
             op,
+            plain: true,
             dtype: None,
             promote_integers: None,
             initial: None,
+        }
+    }
+
+    /// `self` with [`plain`](ArrayCall::plain) matching its keywords.
+    const fn settled(self) -> ArrayCall {
+        ArrayCall {
+            plain: self.dtype.is_none()
+                && self.promote_integers.is_none()
+                && self.initial.is_none(),
+            ..self
         }
     }
 
@@ -299,7 +314,8 @@ impl ArrayCall {
         Ok(ArrayCall {
             dtype: Some(dtype),
             ..self
-        })
+        }
+        .settled())
     }
 
     /// With JAX's `promote_integers=` (whether `sum` and `prod` of small
@@ -318,7 +334,8 @@ impl ArrayCall {
         Ok(ArrayCall {
             promote_integers: Some(on),
             ..self
-        })
+        }
+        .settled())
     }
 
     /// The same call without JAX's `promote_integers=`: as another
@@ -328,6 +345,7 @@ impl ArrayCall {
             promote_integers: None,
             ..self
         }
+        .settled()
     }
 
     /// The same call without `dtype=`: the framework's own choice, a
@@ -337,6 +355,7 @@ impl ArrayCall {
             dtype: None,
             ..self
         }
+        .settled()
     }
 
     /// With `initial=` (NumPy's and JAX's first value of a `sum`, `prod`,
@@ -374,7 +393,7 @@ impl ArrayCall {
             }
             _ => return Err(refused),
         };
-        Ok(ArrayCall { initial, ..self })
+        Ok(ArrayCall { initial, ..self }.settled())
     }
 
     /// The operation.
@@ -402,7 +421,7 @@ impl ArrayCall {
     /// ```
     #[inline]
     pub const fn is_plain(self) -> bool {
-        self.dtype.is_none() && self.promote_integers.is_none() && self.initial.is_none()
+        self.plain
     }
 
     /// `initial=`, if given: a Python number.
