@@ -8,11 +8,12 @@ use std::path::Path;
 use std::process::Command;
 
 use crate::support::{code, run, stderr, succeeds};
-use dtype_lattice::design::codegen::{all_binary, Codegen, Dtypes, Options, Target};
+use dtype_lattice::design::codegen::{all_ops, Codegen, Dtypes, Options, Target};
 use dtype_lattice::design::lattice_file;
+use dtype_lattice::design::table::Question;
 use dtype_lattice::engine::Bound;
 use dtype_lattice::registry::{by_name, Settings};
-use dtype_lattice::Op;
+use dtype_lattice::{ArrayCall, ArrayOp, Op};
 
 fn lattice(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -36,7 +37,7 @@ fn the_command_writes_the_librarys_file_with_the_command_in_its_header() {
         },
     )
     .unwrap();
-    let questions = [Op::Add, Op::Less].map(dtype_lattice::design::table::Question::Op);
+    let questions = [Op::Add, Op::Less].map(Question::Op);
     let command =
         "dtype-lattice codegen --lang c --policy jax --x64 --op add --op less --prefix jx";
     let options = Options {
@@ -70,7 +71,11 @@ fn all_ops_and_an_output_file() {
     assert_eq!(written, "");
     assert_eq!(std::fs::read_to_string(&file).unwrap(), printed);
     let torch = by_name("torch", Settings::default()).unwrap();
-    for question in all_binary(torch.as_ref()) {
+    let questions = all_ops(torch.as_ref());
+    // Of two operands, of one, and reductions.
+    assert!(questions.contains(&Question::Op(Op::Sqrt)));
+    assert!(questions.contains(&Question::Array(ArrayCall::new(ArrayOp::Mean))));
+    for question in questions {
         let op = question.op().unwrap().to_string();
         assert!(printed.contains(&format!("    // {op}\n")), "{op} missing");
     }
@@ -127,8 +132,14 @@ fn a_lattice_files_module_joins_as_the_engine() {
 fn what_has_no_table_is_refused() {
     let file = lattice("jax.toml");
     for (args, says) in [
-        (vec!["--op", "sum"], "a reduction takes one array"),
-        (vec!["--op", "sqrt"], "sqrt takes one operand"),
+        (
+            vec!["--op", "sqrt", "--form", "function"],
+            "in each policy's default form, without --form",
+        ),
+        (
+            vec!["--policy", "jax-lax", "--op", "mean"],
+            "jax-lax (x64 off) does not model mean",
+        ),
         (vec!["--prefix", "9x"], "cannot begin a C name"),
         (
             vec!["--lattice", &file, "--op", "add"],
@@ -169,7 +180,7 @@ fn dtypes_lists_an_adopters_dtypes_in_its_order() {
         "float64,int8,uint8",
     ]);
     let numpy = by_name("numpy", Settings::default()).unwrap();
-    let questions = [dtype_lattice::design::table::Question::Op(Op::Add)];
+    let questions = [Question::Op(Op::Add)];
     let dtypes = ["float64", "int8", "uint8"]
         .map(|d| d.parse().unwrap())
         .to_vec();
@@ -191,4 +202,46 @@ fn dtypes_lists_an_adopters_dtypes_in_its_order() {
         printed.contains("the result int16 is not one of the generated dtypes; add it to --dtypes"),
         "{printed}"
     );
+}
+
+#[test]
+fn one_operand_operations_and_reductions_are_the_librarys() {
+    let printed = succeeds(&[
+        "codegen", "--lang", "python", "--policy", "torch", "--op", "sqrt", "--op", "sum",
+    ]);
+    let torch = by_name("torch", Settings::default()).unwrap();
+    let questions = [
+        Question::Op(Op::Sqrt),
+        Question::Array(ArrayCall::new(ArrayOp::Sum)),
+    ];
+    let options = Options {
+        command: "dtype-lattice codegen --lang python --policy torch --op sqrt --op sum".to_owned(),
+        prefix: "dl".to_owned(),
+    };
+    let want = Codegen::of_policy(torch.as_ref(), &questions, &Dtypes::Framework)
+        .unwrap()
+        .render(Target::Python, &options);
+    assert_eq!(printed, want);
+    assert!(
+        printed.contains("class UnaryOp(enum.IntEnum):"),
+        "{printed}"
+    );
+    assert!(printed.contains("    sqrt = 0\n"), "{printed}");
+    assert!(
+        printed.contains("def reduce(op, a, dtype=None):"),
+        "{printed}"
+    );
+    assert!(
+        printed.contains("def computes_in(op, a, dtype=None):"),
+        "{printed}"
+    );
+    // The jax-lax refusal above is the library's own sentence.
+    let lax = by_name("jax-lax", Settings::default()).unwrap();
+    let mean = Question::Array(ArrayCall::new(ArrayOp::Mean));
+    let why = mean.unanswered(lax.as_ref()).unwrap().to_string();
+    let output = run(&[
+        "codegen", "--lang", "rust", "--policy", "jax-lax", "--op", "mean",
+    ]);
+    assert_eq!(code(&output), 2);
+    assert!(stderr(&output).contains(&why), "{}", stderr(&output));
 }
