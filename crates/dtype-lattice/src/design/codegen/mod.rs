@@ -6,24 +6,38 @@
 //! The cells are the design tables' ([`Table`] over [`Question`]s): this
 //! module only gathers them into one [`Codegen`] (the types, every
 //! distinct error as data, one table per question) and each target's
-//! file (`rust.rs`, `c.rs`, `python.rs`) writes that out. A lattice file's
-//! cells are its joins (`lattice.rs`); identifiers and literals are made
-//! in `names.rs`.
+//! file (`rust.rs`, `c.rs`, `python.rs`) writes that out. Operations of
+//! one operand (`sqrt` of each operand) and reductions (`sum` of an array
+//! of each dtype with each `dtype=`, and the type it computes in) are
+//! gathered in `one.rs` and written by `rust_one.rs`, `c_one.rs` and
+//! `python_one.rs`. A lattice file's cells are its joins (`lattice.rs`);
+//! identifiers and literals are made in `names.rs`.
+//!
+//! Every file has the same readers: `promote(a, b)`, `operation(op, a,
+//! b)`, `unary(op, a)`, `reduce(op, a, dtype)` and `computes_in(op, a,
+//! dtype)` (in C with the prefix, `dl_reduce`); each file's header comment
+//! says how to call them.
 //!
 //! ```
 //! use dtype_lattice::design::codegen::{Codegen, Dtypes, Options, Target};
 //! use dtype_lattice::design::table::Question;
 //! use dtype_lattice::frameworks::jax::Jax;
-//! use dtype_lattice::Op;
+//! use dtype_lattice::{ArrayCall, ArrayOp, Op};
 //!
-//! let questions = [Question::Op(Op::TrueDivide)];
+//! let questions = [
+//!     Question::Op(Op::TrueDivide),
+//!     Question::Op(Op::Sqrt),
+//!     Question::Array(ArrayCall::new(ArrayOp::Sum)),
+//! ];
 //! let tables = Codegen::of_policy(&Jax::default(), &questions, &Dtypes::Framework).unwrap();
 //! let options = Options { command: "dtype-lattice codegen --lang rust".into(), prefix: "dl".into() };
 //! let rust = tables.render(Target::Rust, &options);
 //! assert!(rust.contains("pub fn promote(a: Operand, b: Operand) -> Result<Typed, Error>"));
 //! assert!(rust.contains("Float8E4M3Fn"));
+//! assert!(rust.contains("pub fn unary(op: UnaryOp, a: Operand) -> Option<Result<Typed, Error>>"));
 //! let python = tables.render(Target::Python, &options);
 //! assert!(python.contains("def promote(a, b):"));
+//! assert!(python.contains("def reduce(op, a, dtype=None):"));
 //! ```
 
 use std::collections::HashMap;
@@ -212,8 +226,8 @@ pub enum Dtypes {
 /// Why no tables could be made.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CodegenError {
-    /// The policy has no table of this question (one operand, not
-    /// modelled, a reduction), in the library's words.
+    /// The policy has no table of this question (not modelled, or a
+    /// one-operand operation asked in a form), in the library's words.
     Unanswered {
         /// The question's operation.
         what: String,

@@ -196,6 +196,8 @@ mod tests {
             "op_add",
             "",
             "error_count",
+            "unary_count",
+            "reduce_sum",
         ]);
         let snakes: Vec<&str> = names.iter().map(|n| n.snake.as_str()).collect();
         assert_eq!(
@@ -208,7 +210,9 @@ mod tests {
                 "t_class",
                 "t_op_add",
                 "t",
-                "t_error_count"
+                "t_error_count",
+                "t_unary_count",
+                "t_reduce_sum"
             ]
         );
         assert_eq!(names[0].camel, "IStar");

@@ -14,6 +14,20 @@ use crate::policy::Policy;
 use crate::types::{ArrayCall, DType, Op, TypeSpec, Unanswered};
 
 /// The table of an elementwise operation of one operand.
+///
+/// ```
+/// use dtype_lattice::design::codegen::{Cell, Codegen, Dtypes};
+/// use dtype_lattice::design::table::Question;
+/// use dtype_lattice::frameworks::numpy::Numpy;
+/// use dtype_lattice::{DType, Op};
+///
+/// let only = Dtypes::Only(vec![DType::Int8, DType::Float16]);
+/// let tables = Codegen::of_policy(&Numpy, &[Question::Op(Op::Sqrt)], &only).unwrap();
+/// let sqrt = &tables.unary[0];
+/// // sqrt of an int8 array is float16 (dtype 1) in NumPy.
+/// assert_eq!(sqrt.cells[0], Some(Cell::Ok { dtype: 1, weak: false }));
+/// assert_eq!(sqrt.codes()[0], Codegen::code(Cell::Ok { dtype: 1, weak: false }));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnaryTable {
     /// The operation's name (`sqrt`).
@@ -38,6 +52,26 @@ impl UnaryTable {
 
 /// The table of a reduction: an array of each dtype reduced without
 /// `dtype=` and with each.
+///
+/// ```
+/// use dtype_lattice::design::codegen::{Cell, Codegen, Dtypes, ABSENT};
+/// use dtype_lattice::design::table::Question;
+/// use dtype_lattice::frameworks::numpy::Numpy;
+/// use dtype_lattice::{ArrayCall, ArrayOp, DType};
+///
+/// let only = Dtypes::Only(vec![DType::Int8, DType::Int64]);
+/// let sum = Question::Array(ArrayCall::new(ArrayOp::Sum));
+/// let tables = Codegen::of_policy(&Numpy, &[sum], &only).unwrap();
+/// let grid = tables.reductions[0].grid(2);
+/// // NumPy sums int8 (row 0) in int64 (dtype 1) without dtype= (column 0),
+/// // and in int8 with dtype=int8 (column 1).
+/// assert_eq!(grid[0][0], Codegen::code(Cell::Ok { dtype: 1, weak: false }));
+/// assert_eq!(grid[0][1], Codegen::code(Cell::Ok { dtype: 0, weak: false }));
+/// // argmax takes no dtype=: only its first column has cells.
+/// let argmax = Question::Array(ArrayCall::new(ArrayOp::ArgMax));
+/// let tables = Codegen::of_policy(&Numpy, &[argmax], &only).unwrap();
+/// assert_eq!(tables.reductions[0].grid(2)[0][1], ABSENT);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReductionTable {
     /// The reduction's name (`sum`).
