@@ -557,10 +557,14 @@ fn generated_c_answers_every_cell_as_the_library() {
 }
 
 const PYTHON_MAIN: &str = r#"
+import functools
 import importlib.util
 import sys
 
 
+# A message is hashed once: hashing JAX's paragraph per cell was most of
+# the run.
+@functools.cache
 def fnv(text):
     h = 0xCBF29CE484222325
     for byte in text.encode():
