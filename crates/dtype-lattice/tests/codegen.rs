@@ -27,7 +27,7 @@ use dtype_lattice::design::table::{value, Column, Question, Table};
 use dtype_lattice::design::Definition;
 use dtype_lattice::engine::Bound;
 use dtype_lattice::registry::{self, Settings};
-use dtype_lattice::{DType, Policy, PromotionError, PyScalar, TypeSpec, Typed};
+use dtype_lattice::{DType, Op, Policy, PromotionError, PyScalar, TypeSpec, Typed};
 
 /// One generated module: its name, the policy and whether it has every
 /// dtype, or a lattice file's graph.
@@ -517,6 +517,16 @@ static void cell(const char *module, const char *table, const char *a, int a_py,
 }
 "#;
 
+/// How every C program here is compiled: warnings are errors.
+const C_FLAGS: [&str; 6] = [
+    "-std=c99",
+    "-Wall",
+    "-Wextra",
+    "-pedantic",
+    "-Werror",
+    "-O0",
+];
+
 #[test]
 fn generated_c_answers_every_cell_as_the_library() {
     let modules = modules();
@@ -543,14 +553,7 @@ fn generated_c_answers_every_cell_as_the_library() {
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_owned());
     run(Command::new(cc)
         .current_dir(&dir)
-        .args([
-            "-std=c99",
-            "-Wall",
-            "-Wextra",
-            "-pedantic",
-            "-Werror",
-            "-O0",
-        ])
+        .args(C_FLAGS)
         .args(["main.c", "-o", "main"]));
     let printed = run(&mut Command::new(dir.join("main")));
     compare("c", &printed, &modules);
@@ -638,11 +641,9 @@ fn generated_python_answers_every_cell_as_the_library() {
 #[test]
 fn readers_refuse_what_is_out_of_range() {
     let numpy = registry::by_name("numpy", Settings::default()).unwrap();
-    let questions = [
-        Question::Op(dtype_lattice::Op::Add),
-        Question::Op(dtype_lattice::Op::Sqrt),
-        Question::Array(dtype_lattice::ArrayCall::new(dtype_lattice::ArrayOp::Sum)),
-    ];
+    let sum = Question::Array(dtype_lattice::ArrayCall::new(dtype_lattice::ArrayOp::Sum));
+    let questions = [Op::Add, Op::Sqrt].map(Question::Op);
+    let questions = [&questions[..], &[sum]].concat();
     let dtypes = Dtypes::Only(vec![DType::Int8, DType::Float32]);
     let tables = Codegen::of_policy(numpy.as_ref(), &questions, &dtypes).unwrap();
     let options = Options {
@@ -687,14 +688,7 @@ int main(void) {
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_owned());
     run(Command::new(cc)
         .current_dir(&dir)
-        .args([
-            "-std=c99",
-            "-Wall",
-            "-Wextra",
-            "-pedantic",
-            "-Werror",
-            "-O0",
-        ])
+        .args(C_FLAGS)
         .args(["main.c", "-o", "main"]));
     assert_eq!(run(&mut Command::new(dir.join("main"))), "0\n");
     let python = r#"

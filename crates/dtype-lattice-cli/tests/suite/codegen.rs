@@ -245,3 +245,27 @@ fn one_operand_operations_and_reductions_are_the_librarys() {
     assert_eq!(code(&output), 2);
     assert!(stderr(&output).contains(&why), "{}", stderr(&output));
 }
+
+/// `--all-ops` leaves out no operation of one operand nor reduction a
+/// policy answers for an int8 array, and takes none it does not.
+#[test]
+fn all_ops_has_every_one_operand_operation_each_policy_answers() {
+    use dtype_lattice::{DType, Operand};
+    let int8 = [Operand::array(DType::Int8, false)];
+    for named in dtype_lattice::registry::listing() {
+        let policy = named.build(Settings::default()).unwrap();
+        let ops = all_ops(policy.as_ref());
+        for op in Op::ALL.into_iter().filter(|op| op.arity() == 1) {
+            let answered = policy.operation(op, &int8).is_some();
+            assert_eq!(ops.contains(&Question::Op(op)), answered, "{op}");
+        }
+        let reductions = ArrayOp::ALL
+            .into_iter()
+            .filter(|op| op.family() == dtype_lattice::Family::Reduction);
+        for op in reductions {
+            let call = ArrayCall::new(op);
+            let answered = policy.array_op(&call, &int8).is_some();
+            assert_eq!(ops.contains(&Question::Array(call)), answered, "{op}");
+        }
+    }
+}
