@@ -133,8 +133,9 @@ pub(super) fn reductions(out: &mut String, tables: &Codegen, lower: &str, upper:
     ] {
         let _ = writeln!(
             out,
-            "\n/* Each reduction's {what}, [op][a][d]: d 0 without dtype=, else one more than\n \
-             * its dtype; {ABSENT} where there is none. */\n\
+            "\n/* Each reduction's {what},\n \
+             * [op][a][d]: d 0 without dtype=, else one more than its dtype;\n \
+             * {ABSENT} where there is none. */\n\
              static const uint16_t {lower}_{name}[{r}][{n}][{}] = {{",
             n + 1
         );

@@ -60,8 +60,9 @@ pub(super) fn reductions(out: &mut String, tables: &Codegen) {
     ] {
         let _ = writeln!(
             out,
-            "# Each reduction's {what}, [op][a][d]: d 0 without dtype=, else one more\n\
-             # than the dtype's value; _ABSENT where there is none.\n{name} = ("
+            "# Each reduction's {what},\n\
+             # [op][a][d]: d 0 without dtype=, else one more than the dtype's value;\n\
+             # _ABSENT where there is none.\n{name} = ("
         );
         for table in &tables.reductions {
             let rows = if cells {
