@@ -269,3 +269,16 @@ fn all_ops_has_every_one_operand_operation_each_policy_answers() {
         }
     }
 }
+
+/// An operation asked twice is one table (two would be two enum members
+/// of one name, which no language takes).
+#[test]
+fn an_operation_asked_twice_is_one_table() {
+    let printed = succeeds(&[
+        "codegen", "--lang", "rust", "--policy", "numpy", "--op", "add", "--op", "add", "--op",
+        "sqrt", "--op", "sqrt", "--op", "sum", "--op", "sum",
+    ]);
+    for member in ["    Add,\n", "    Sqrt,\n", "    Sum,\n"] {
+        assert_eq!(printed.matches(member).count(), 1, "{member}");
+    }
+}

@@ -43,7 +43,7 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use crate::design::table::{Question, Table};
+use crate::design::table::{value, Question, Table};
 use crate::policy::Policy;
 use crate::types::{
     ArrayCall, ArrayOp, DType, Family, Op, Operand, PromotionError, PyScalar, TypeSpec, Typed,
@@ -304,7 +304,7 @@ pub fn all_ops(policy: &dyn Policy) -> Vec<Question> {
         .into_iter()
         .filter(|&op| op.arity() == 1)
         .filter(|&op| {
-            let probe = crate::design::table::value(TypeSpec::DType(DType::Int8));
+            let probe = value(TypeSpec::DType(DType::Int8));
             policy.operation(op, &[probe]).is_some()
         })
         .map(Question::Op);
@@ -320,7 +320,7 @@ pub fn all_ops(policy: &dyn Policy) -> Vec<Question> {
         .collect()
 }
 
-/// The questions of two operands among [`all_ops`]': every binary
+/// The questions of two operands among [`all_ops`]: every binary
 /// elementwise operation and every operation on two whole arrays that
 /// `policy` models, in the library's order.
 pub fn all_binary(policy: &dyn Policy) -> Vec<Question> {
@@ -363,27 +363,29 @@ impl Codegen {
             .chain(PyScalar::ALL.into_iter().map(TypeSpec::Python))
             .collect();
         let mut builder = Builder::default();
-        let all = std::iter::once(Question::ResultType).chain(questions.iter().copied());
+        // A question asked twice (`--op add --op add`) is one table: two
+        // would be two enum members of one name.
+        let mut asked = Vec::new();
+        let all = std::iter::once(Question::ResultType)
+            .chain(questions.iter().copied())
+            .filter(|q| {
+                let first = !asked.contains(q);
+                asked.push(*q);
+                first
+            });
         let (mut tables, mut unary, mut reductions) = (Vec::new(), Vec::new(), Vec::new());
         for question in all {
             let what = name_of(question);
             match question {
                 Question::Op(op) if op.arity() == 1 => {
-                    unary.push(one::unary(
-                        &mut builder,
-                        policy,
-                        op,
-                        &types,
-                        &dtypes,
-                        only,
-                    )?);
+                    unary.push(one::unary(&mut builder, policy, op, &types, &dtypes, only)?);
                     continue;
                 }
                 Question::Call(call) if call.arity() == 1 => {
                     return Err(CodegenError::Unanswered {
                         what,
-                        why: "codegen asks an operation of one operand in each policy's default form, \
-                              without --form"
+                        why: "codegen asks an operation of one operand in each policy's \
+                              default form, without --form"
                             .to_owned(),
                     })
                 }
