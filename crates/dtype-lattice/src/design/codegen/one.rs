@@ -95,7 +95,8 @@ impl ReductionTable {
     /// reduction takes no such `dtype=`. `n` is the number of dtypes.
     pub fn grid(&self, n: usize) -> Vec<Vec<u16>> {
         self.spread(n, |row, column| {
-            Some(super::Codegen::code(self.cells[row][column]))
+            let cell = self.cells.get(row)?.get(column)?;
+            Some(super::Codegen::code(*cell))
         })
     }
 
@@ -104,19 +105,21 @@ impl ReductionTable {
     pub fn computes_grid(&self, n: usize) -> Vec<Vec<u16>> {
         self.spread(n, |row, column| {
             // A dtype index fits: `Builder` refuses more than 15 bits of them.
-            self.computes
-                .get(row)
-                .and_then(|r| r[column])
-                .map(|d| d as u16)
+            let dtype = (*self.computes.get(row)?.get(column)?)?;
+            Some(dtype as u16)
         })
     }
 
+    /// An `n` by `n + 1` grid of `code(row, column)` for each of the
+    /// table's columns, put in its `dtype=`'s slot. Out of the grid, a
+    /// cell has nowhere to go.
     fn spread(&self, n: usize, code: impl Fn(usize, usize) -> Option<u16>) -> Vec<Vec<u16>> {
-        let mut grid = vec![vec![ABSENT; n + 1]; n];
+        let mut grid = vec![vec![ABSENT; n.saturating_add(1)]; n];
         for (row, slots) in grid.iter_mut().enumerate().take(self.cells.len()) {
             for (column, dtype) in self.columns.iter().enumerate() {
-                let slot = dtype.map_or(0, |d| d + 1);
-                if let (Some(value), Some(cell)) = (code(row, column), slots.get_mut(slot)) {
+                let slot = dtype.map_or(Some(0), |d| d.checked_add(1));
+                let cell = slot.and_then(|slot| slots.get_mut(slot));
+                if let (Some(value), Some(cell)) = (code(row, column), cell) {
                     *cell = value;
                 }
             }
