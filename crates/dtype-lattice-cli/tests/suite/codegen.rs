@@ -1,7 +1,8 @@
 //! `codegen`: the command writes the library's file (its header naming the
 //! command that writes it again), to standard output or `-o FILE`; a
 //! lattice file's module, run in Python, joins every pair as the engine
-//! does; what has no table is refused with exit 2. (The generated code of
+//! does; what has no table is refused with exit 2; the generated C and
+//! Python readers refuse what is out of range. (The generated code of
 //! every policy is compiled and run in the library's tests/codegen.rs.)
 
 use std::path::Path;
@@ -281,4 +282,102 @@ fn an_operation_asked_twice_is_one_table() {
     for member in ["    Add,\n", "    Sqrt,\n", "    Sum,\n"] {
         assert_eq!(printed.matches(member).count(), 1, "{member}");
     }
+}
+
+/// The readers of a C header and a Python module given what is out of
+/// range: the C ones return -1, the Python ones raise ValueError; none
+/// reads past a table.
+#[test]
+fn readers_refuse_what_is_out_of_range() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("codegen-range");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (lang, file) in [("c", "oor.h"), ("python", "oor.py")] {
+        let path = dir.join(file).display().to_string();
+        let mut args: Vec<&str> = "codegen --policy numpy --op add --op sqrt --op sum \
+                                   --dtypes int8,float32 --prefix oor"
+            .split_whitespace()
+            .collect();
+        args.extend(["--lang", lang, "-o", &path]);
+        succeeds(&args);
+    }
+    // Two dtypes and four scalars: operands 0..6, dtypes 0..2, one of each
+    // kind of operation.
+    std::fs::write(
+        dir.join("main.c"),
+        r#"#include <stdio.h>
+#include "oor.h"
+int main(void) {
+    oor_typed t;
+    int bad = 0, i;
+    int operands[] = {-1, 6, 1000000};
+    for (i = 0; i < 3; i++) {
+        int x = operands[i];
+        bad += oor_promote(x, 0, &t) != -1 || oor_promote(0, x, &t) != -1;
+        bad += oor_operation(0, x, 0, &t) != -1 || oor_operation(0, 0, x, &t) != -1;
+        bad += oor_unary(0, x, &t) != -1;
+    }
+    bad += oor_operation(-1, 0, 0, &t) != -1 || oor_operation(1, 0, 0, &t) != -1;
+    bad += oor_unary(-1, 0, &t) != -1 || oor_unary(1, 0, &t) != -1;
+    bad += oor_reduce(-1, 0, -1, &t) != -1 || oor_reduce(1, 0, -1, &t) != -1;
+    bad += oor_reduce(0, -1, -1, &t) != -1 || oor_reduce(0, 2, -1, &t) != -1;
+    bad += oor_reduce(0, 0, -2, &t) != -1 || oor_reduce(0, 0, 2, &t) != -1;
+    bad += oor_computes_in(-1, 0, -1) != -1 || oor_computes_in(1, 0, -1) != -1;
+    bad += oor_computes_in(0, 2, -1) != -1 || oor_computes_in(0, 0, 2) != -1;
+    bad += oor_computes_in(0, 0, -2) != -1;
+    /* In range, each reader answers. */
+    bad += oor_unary(0, 0, &t) < 0 || oor_reduce(0, 1, -1, &t) < 0 || oor_reduce(0, 1, 1, &t) < 0;
+    printf("%d\n", bad);
+    return 0;
+}
+"#,
+    )
+    .unwrap();
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_owned());
+    let flags = [
+        "-std=c99",
+        "-Wall",
+        "-Wextra",
+        "-pedantic",
+        "-Werror",
+        "-O0",
+    ];
+    let compiled = Command::new(cc)
+        .current_dir(&dir)
+        .args(flags)
+        .args(["main.c", "-o", "main"])
+        .output()
+        .expect("cc runs");
+    assert!(compiled.status.success(), "{}", stderr(&compiled));
+    assert_eq!(stdout_of(&mut Command::new(dir.join("main"))), "0\n");
+    let python = r#"
+import sys
+sys.path.insert(0, ".")
+import oor
+refused = 0
+calls = [
+    lambda: oor.promote(6, 0), lambda: oor.promote(0, -1),
+    lambda: oor.operation(oor.Op.add, 0, 6), lambda: oor.operation(1, 0, 0),
+    lambda: oor.unary(oor.UnaryOp.sqrt, 6), lambda: oor.unary(1, 0),
+    lambda: oor.reduce(oor.Reduction.sum, oor.Scalar.int),
+    lambda: oor.reduce(oor.Reduction.sum, 0, -1), lambda: oor.reduce(1, 0),
+    lambda: oor.computes_in(oor.Reduction.sum, 2), lambda: oor.computes_in(0, 0, 2),
+]
+for call in calls:
+    try:
+        call()
+    except ValueError:
+        refused += 1
+assert oor.reduce(oor.Reduction.sum, oor.DType.float32, None) is not None
+print(refused, len(calls))
+"#;
+    let mut python3 = Command::new("python3");
+    python3.current_dir(&dir).args(["-I", "-c", python]);
+    assert_eq!(stdout_of(&mut python3), "11 11\n");
+}
+
+/// What a program printed, once it succeeded.
+fn stdout_of(command: &mut Command) -> String {
+    let output = command.output().expect("the program runs");
+    assert!(output.status.success(), "{}", stderr(&output));
+    String::from_utf8(output.stdout).unwrap()
 }
