@@ -47,11 +47,13 @@ pub(crate) struct CodegenArgs {
     /// its nodes are the types, its joins the cells.
     #[arg(long, value_name = "FILE", conflicts_with = "policy")]
     lattice: Option<PathBuf>,
-    /// Add this operation's table (as `table --op` computes it); repeat
-    /// for several.
+    /// Add this operation's table (as `table --op` computes it; one of one
+    /// operand over each operand, a reduction over each dtype and
+    /// `dtype=`); repeat for several.
     #[arg(long = "op", value_name = "OP")]
     ops: Vec<Operation>,
-    /// Add the table of every operation of two operands the policy models.
+    /// Add the table of every operation the policy models: of two
+    /// operands, of one, and each reduction.
     #[arg(long, conflicts_with = "ops")]
     all_ops: bool,
     /// The form the operations are asked in, as `table --form` takes it.
@@ -95,7 +97,7 @@ pub(crate) fn run(args: &CodegenArgs, out: &mut dyn Write) -> Result<(), Failure
         None => {
             let policy = args.rules.policy()?;
             let questions = if args.all_ops {
-                codegen::all_binary(policy.as_ref())
+                codegen::all_ops(policy.as_ref())
             } else if args.ops.is_empty() {
                 // `--form setitem` alone: the assignment's table.
                 let assignment = args

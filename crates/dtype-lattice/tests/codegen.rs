@@ -2,8 +2,9 @@
 //! program (cc) and one Python program (python3), each looping over the
 //! modules of every built-in policy (every entry and preset, and JAX's
 //! settings that change its tables) and of every example lattice file,
-//! prints every cell of promotion and of each operation of two operands
-//! the policy models, and every error of its table; the cells must be the
+//! prints every cell of promotion and of each operation the policy models
+//! (of two operands, of one, each reduction with each `dtype=` and the
+//! type it computes in), and every error of its table; the cells must be the
 //! library's, computed here straight from the design tables (a lattice
 //! file's from the engine's joins), the errors' exceptions and messages
 //! exact.
@@ -19,14 +20,14 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use dtype_lattice::design::codegen::{all_binary, Codegen, Dtypes, Options, Target};
+use dtype_lattice::design::codegen::{all_ops, Codegen, Dtypes, Options, Target};
 use dtype_lattice::design::explain::Report;
 use dtype_lattice::design::lattice_file;
-use dtype_lattice::design::table::{Column, Question, Table};
+use dtype_lattice::design::table::{value, Column, Question, Table};
 use dtype_lattice::design::Definition;
 use dtype_lattice::engine::Bound;
 use dtype_lattice::registry::{self, Settings};
-use dtype_lattice::{DType, Policy, PyScalar, TypeSpec};
+use dtype_lattice::{DType, Policy, PromotionError, PyScalar, TypeSpec, Typed};
 
 /// One generated module: its name, the policy and whether it has every
 /// dtype, or a lattice file's graph.
@@ -189,52 +190,64 @@ fn expected(module: &Module, lines: &mut Vec<String>) {
         .map(TypeSpec::DType)
         .chain(PyScalar::ALL.into_iter().map(TypeSpec::Python))
         .collect();
-    let questions = std::iter::once(Question::ResultType).chain(all_binary(policy));
+    let questions = std::iter::once(Question::ResultType).chain(all_ops(policy));
     let mut errors = BTreeSet::new();
+    // A result outside the generated dtypes is the error cell the codegen
+    // documents (`Dtypes::Only`).
+    let fix = match module.dtypes {
+        Dtypes::Only(_) => "add it to --dtypes",
+        _ => "generate with --all-dtypes",
+    };
+    let mut shown = |cell: &Result<Typed, PromotionError>| {
+        let error = match cell {
+            Ok(t) if dtypes.contains(&t.dtype) => {
+                return format!("{}{}", t.dtype.name(), if t.weak { " weak" } else { "" })
+            }
+            Ok(t) => (
+                "NotGenerated".to_owned(),
+                format!(
+                    "the result {} is not one of the generated dtypes; {fix}",
+                    t.dtype
+                ),
+            ),
+            Err(err) => (err.python_type().to_owned(), err.to_string()),
+        };
+        let shown = format!("!{} #{:016x}", error.0, fnv(&error.1));
+        errors.insert(error);
+        shown
+    };
     for question in questions {
-        let table = Table::of(policy, &types, question).unwrap();
         let name = question
             .op()
             .map_or("promote".to_owned(), |op| op.to_string());
-        for (a, row) in table.types.iter().zip(&table.cells) {
-            for (column, cell) in table.columns.iter().zip(row) {
-                let Column::Type(b) = column else {
-                    panic!("a reduction among the binary operations")
-                };
-                // A result outside the generated dtypes is the error cell
-                // the codegen documents (`Dtypes::Only`).
-                let fix = match module.dtypes {
-                    Dtypes::Only(_) => "add it to --dtypes",
-                    _ => "generate with --all-dtypes",
-                };
-                let error = match cell {
-                    Ok(t) if dtypes.contains(&t.dtype) => None,
-                    Ok(t) => Some((
-                        "NotGenerated".to_owned(),
-                        format!(
-                            "the result {} is not one of the generated dtypes; {fix}",
-                            t.dtype
-                        ),
-                    )),
-                    Err(err) => Some((err.python_type().to_owned(), err.to_string())),
-                };
-                let shown = match (cell, error) {
-                    (_, Some((exception, message))) => {
-                        let shown = format!("!{exception} #{:016x}", fnv(&message));
-                        errors.insert((exception, message));
-                        shown
+        if let Question::Op(op) = question {
+            if op.arity() == 1 {
+                // Asked as `table --op` asks a pair: an array of each dtype,
+                // a Python scalar of each type.
+                for &a in &types {
+                    if let Some(cell) = policy.operation(op, &[value(a)]) {
+                        let cell = shown(&cell);
+                        lines.push(format!("{}|{name}|{}|{cell}", module.name, label(a)));
                     }
-                    (Ok(t), None) => {
-                        format!("{}{}", t.dtype.name(), if t.weak { " weak" } else { "" })
-                    }
-                    (Err(_), None) => unreachable!("an error has its entry"),
+                }
+                continue;
+            }
+        }
+        let table = Table::of(policy, &types, question).unwrap();
+        for (i, (a, row)) in table.types.iter().zip(&table.cells).enumerate() {
+            for (j, (column, cell)) in table.columns.iter().zip(row).enumerate() {
+                let b = match column {
+                    Column::Type(b) => label(*b),
+                    Column::Dtype(d) => format!("dtype={}", d.map_or("None", DType::name)),
                 };
-                lines.push(format!(
-                    "{}|{name}|{}|{}|{shown}",
-                    module.name,
-                    label(*a),
-                    label(*b)
-                ));
+                let cell = shown(cell);
+                lines.push(format!("{}|{name}|{}|{b}|{cell}", module.name, label(*a)));
+                // The generated computes_in is a reduction's only.
+                let computes = table.computes.get(i).and_then(|r| r[j]);
+                let reduction = matches!(column, Column::Dtype(_));
+                if let Some(c) = computes.filter(|c| reduction && dtypes.contains(c)) {
+                    lines.push(format!("{}|{name}|{}|{b}|in {c}", module.name, label(*a)));
+                }
             }
         }
     }
@@ -250,7 +263,7 @@ fn expected(module: &Module, lines: &mut Vec<String>) {
 /// Writes each module's file for `target` into `dir`.
 fn generate(modules: &[Module], target: Target, dir: &Path, extension: &str) {
     for module in modules {
-        let questions = all_binary(module.policy.as_ref());
+        let questions = all_ops(module.policy.as_ref());
         let tables = match &module.lattice {
             Some(definition) => Codegen::of_definition(definition),
             None => Codegen::of_policy(module.policy.as_ref(), &questions, &module.dtypes),
@@ -347,6 +360,27 @@ macro_rules! dump {
                 }
             }
         }
+        for &a in &operands {
+            for op in UnaryOp::ALL {
+                if let Some(cell) = unary(op, a) {
+                    out.push_str(&format!("{name}|{}|{}|{}\n", op.name(), label(a), shown(cell)));
+                }
+            }
+        }
+        let columns: Vec<Option<DType>> = std::iter::once(None).chain(DType::ALL.iter().map(|&d| Some(d))).collect();
+        for a in DType::ALL {
+            for &d in &columns {
+                let b = format!("dtype={}", d.map_or("None", |d| d.name()));
+                for op in Reduction::ALL {
+                    if let Some(cell) = reduce(op, a, d) {
+                        out.push_str(&format!("{name}|{}|{}|{b}|{}\n", op.name(), a.name(), shown(cell)));
+                    }
+                    if let Some(c) = computes_in(op, a, d) {
+                        out.push_str(&format!("{name}|{}|{}|{b}|in {}\n", op.name(), a.name(), c.name()));
+                    }
+                }
+            }
+        }
         for code in 0..ERRORS.len() {
             let (exception, message) = ERRORS[code];
             let message = message.replace('\\', "\\\\").replace('\n', "\\n");
@@ -394,7 +428,7 @@ fn generated_rust_answers_every_cell_as_the_library() {
 /// One module's loop in C, `pfx`/`PFX` its prefix.
 const C_DUMP: &str = r#"
 static void dump_pfx(void) {
-    int a, b, op, e;
+    int a, b, op, e, d, c;
     for (a = 0; a < PFX_OPERAND_COUNT; a++) {
         for (b = 0; b < PFX_OPERAND_COUNT; b++) {
             pfx_typed t;
@@ -410,6 +444,37 @@ static void dump_pfx(void) {
                      pfx_operand_names[b], b >= PFX_DTYPE_COUNT, rc,
                      rc > 0 ? pfx_errors[rc - 1].exception : "", rc > 0 ? pfx_errors[rc - 1].message : "",
                      rc == 0 ? pfx_operand_names[t.dtype] : "", t.weak);
+            }
+        }
+    }
+    for (a = 0; a < PFX_OPERAND_COUNT; a++) {
+        for (op = 0; op < PFX_UNARY_COUNT; op++) {
+            pfx_typed t;
+            int rc = pfx_unary(op, a, &t);
+            if (rc < 0) continue;
+            printf("pfx|%s|%s%s|", pfx_unary_names[op], a >= PFX_DTYPE_COUNT ? "py:" : "",
+                   pfx_operand_names[a]);
+            result(rc, rc > 0 ? pfx_errors[rc - 1].exception : "", rc > 0 ? pfx_errors[rc - 1].message : "",
+                   rc == 0 ? pfx_operand_names[t.dtype] : "", t.weak);
+        }
+    }
+    for (a = 0; a < PFX_DTYPE_COUNT; a++) {
+        for (d = -1; d < PFX_DTYPE_COUNT; d++) {
+            const char *dtype = d < 0 ? "None" : pfx_operand_names[d];
+            for (op = 0; op < PFX_REDUCTION_COUNT; op++) {
+                pfx_typed t;
+                int rc = pfx_reduce(op, a, d, &t);
+                if (rc >= 0) {
+                    printf("pfx|%s|%s|dtype=%s|", pfx_reduction_names[op], pfx_operand_names[a], dtype);
+                    result(rc, rc > 0 ? pfx_errors[rc - 1].exception : "",
+                           rc > 0 ? pfx_errors[rc - 1].message : "",
+                           rc == 0 ? pfx_operand_names[t.dtype] : "", t.weak);
+                }
+                c = pfx_computes_in(op, a, d);
+                if (c >= 0) {
+                    printf("pfx|%s|%s|dtype=%s|in %s\n", pfx_reduction_names[op], pfx_operand_names[a],
+                           dtype, pfx_operand_names[c]);
+                }
             }
         }
     }
@@ -439,12 +504,16 @@ static void escaped(const char *s) {
     }
 }
 
+static void result(int rc, const char *exception, const char *message, const char *dtype, int weak) {
+    if (rc == 0) printf("%s%s\n", dtype, weak ? " weak" : "");
+    else printf("!%s #%016llx\n", exception, fnv(message));
+}
+
 static void cell(const char *module, const char *table, const char *a, int a_py, const char *b,
                  int b_py, int rc, const char *exception, const char *message, const char *dtype,
                  int weak) {
     printf("%s|%s|%s%s|%s%s|", module, table, a_py ? "py:" : "", a, b_py ? "py:" : "", b);
-    if (rc == 0) printf("%s%s\n", dtype, weak ? " weak" : "");
-    else printf("!%s #%016llx\n", exception, fnv(message));
+    result(rc, exception, message, dtype, weak);
 }
 "#;
 
@@ -488,10 +557,14 @@ fn generated_c_answers_every_cell_as_the_library() {
 }
 
 const PYTHON_MAIN: &str = r#"
+import functools
 import importlib.util
 import sys
 
 
+# A message is hashed once: hashing JAX's paragraph per cell was most of
+# the run.
+@functools.cache
 def fnv(text):
     h = 0xCBF29CE484222325
     for byte in text.encode():
@@ -523,6 +596,21 @@ for name in sys.argv[1:]:
                 cell = shown(m, lambda: m.operation(op, a, b))
                 if cell is not None:
                     out.append(f"{name}|{op.name}|{label(a)}|{label(b)}|{cell}")
+    for a in operands:
+        for op in m.UnaryOp:
+            cell = shown(m, lambda: m.unary(op, a))
+            if cell is not None:
+                out.append(f"{name}|{op.name}|{label(a)}|{cell}")
+    for a in m.DType:
+        for d in [None] + list(m.DType):
+            b = "dtype=" + ("None" if d is None else m.NAMES[d])
+            for op in m.Reduction:
+                cell = shown(m, lambda: m.reduce(op, a, d))
+                if cell is not None:
+                    out.append(f"{name}|{op.name}|{m.NAMES[a]}|{b}|{cell}")
+                c = m.computes_in(op, a, d)
+                if c is not None:
+                    out.append(f"{name}|{op.name}|{m.NAMES[a]}|{b}|in {m.NAMES[c]}")
     for exception, message in m.ERRORS:
         message = message.replace("\\", "\\\\").replace("\n", "\\n")
         out.append(f"E|{name}|{exception}|{message}")

@@ -1,7 +1,8 @@
 //! The tables as a C99 header: an enum of the operands (the dtypes, then
 //! Python's scalar types) and of the operations, `static const` tables,
 //! the errors as (exception, message) pairs, and `static inline` readers
-//! that check their arguments, so that no input reads out of bounds.
+//! that check their arguments, so that no input reads out of bounds
+//! (those of one operand: `c_one.rs`).
 
 use std::fmt::Write as _;
 
@@ -21,7 +22,11 @@ pub(super) fn render(tables: &Codegen, options: &Options) -> String {
         out,
         " *\n * Operands are ints: the dtypes 0..{upper}_DTYPE_COUNT - 1, then Python's scalar\n \
          * types. A cell is a uint16_t: with the top bit set, the index of its error in\n \
-         * {lower}_errors; else the result's dtype times two, plus one if it is weak.\n */\n\
+         * {lower}_errors; else the result's dtype times two, plus one if it is weak.\n \
+         * Read them with {lower}_promote(a, b, &t), {lower}_operation(op, a, b, &t),\n \
+         * {lower}_unary(op, a, &t), {lower}_reduce(op, a, dtype, &t) (dtype -1 without\n \
+         * dtype=) and {lower}_computes_in(op, a, dtype): each checks its arguments and\n \
+         * returns -1 for one out of range or a cell its table has not.\n */\n\
          #ifndef {upper}_PROMOTION_H\n#define {upper}_PROMOTION_H\n\n\
          #include <stdbool.h>\n#include <stdint.h>\n\n\
          /* The operands: the dtypes as the framework names them, then Python's scalars. */\n\
@@ -129,6 +134,8 @@ pub(super) fn render(tables: &Codegen, options: &Options) -> String {
     } else {
         operations(&mut out, tables, &lower, &upper);
     }
+    super::c_one::unary(&mut out, tables, &lower, &upper);
+    super::c_one::reductions(&mut out, tables, &lower, &upper);
     let _ = writeln!(out, "\n#endif /* {upper}_PROMOTION_H */");
     out
 }

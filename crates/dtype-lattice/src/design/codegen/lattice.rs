@@ -115,6 +115,8 @@ impl Codegen {
                 columns: (0..n).collect(),
                 cells,
             }],
+            unary: Vec::new(),
+            reductions: Vec::new(),
         })
     }
 }

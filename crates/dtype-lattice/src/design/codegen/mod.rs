@@ -6,42 +6,61 @@
 //! The cells are the design tables' ([`Table`] over [`Question`]s): this
 //! module only gathers them into one [`Codegen`] (the types, every
 //! distinct error as data, one table per question) and each target's
-//! file (`rust.rs`, `c.rs`, `python.rs`) writes that out. A lattice file's
-//! cells are its joins (`lattice.rs`); identifiers and literals are made
-//! in `names.rs`.
+//! file (`rust.rs`, `c.rs`, `python.rs`) writes that out. Operations of
+//! one operand (`sqrt` of each operand) and reductions (`sum` of an array
+//! of each dtype with each `dtype=`, and the type it computes in) are
+//! gathered in `one.rs` and written by `rust_one.rs`, `c_one.rs` and
+//! `python_one.rs`. A lattice file's cells are its joins (`lattice.rs`);
+//! identifiers and literals are made in `names.rs`.
+//!
+//! Every file has the same readers: `promote(a, b)`, `operation(op, a,
+//! b)`, `unary(op, a)`, `reduce(op, a, dtype)` and `computes_in(op, a,
+//! dtype)` (in C with the prefix, `dl_reduce`); each file's header comment
+//! says how to call them.
 //!
 //! ```
 //! use dtype_lattice::design::codegen::{Codegen, Dtypes, Options, Target};
 //! use dtype_lattice::design::table::Question;
 //! use dtype_lattice::frameworks::jax::Jax;
-//! use dtype_lattice::Op;
+//! use dtype_lattice::{ArrayCall, ArrayOp, Op};
 //!
-//! let questions = [Question::Op(Op::TrueDivide)];
+//! let questions = [
+//!     Question::Op(Op::TrueDivide),
+//!     Question::Op(Op::Sqrt),
+//!     Question::Array(ArrayCall::new(ArrayOp::Sum)),
+//! ];
 //! let tables = Codegen::of_policy(&Jax::default(), &questions, &Dtypes::Framework).unwrap();
 //! let options = Options { command: "dtype-lattice codegen --lang rust".into(), prefix: "dl".into() };
 //! let rust = tables.render(Target::Rust, &options);
 //! assert!(rust.contains("pub fn promote(a: Operand, b: Operand) -> Result<Typed, Error>"));
 //! assert!(rust.contains("Float8E4M3Fn"));
+//! assert!(rust.contains("pub fn unary(op: UnaryOp, a: Operand) -> Option<Result<Typed, Error>>"));
 //! let python = tables.render(Target::Python, &options);
 //! assert!(python.contains("def promote(a, b):"));
+//! assert!(python.contains("def reduce(op, a, dtype=None):"));
 //! ```
 
 use std::collections::HashMap;
 use std::fmt;
 
-use crate::design::table::{Question, Table};
+use crate::design::table::{value, Question, Table};
 use crate::policy::Policy;
 use crate::types::{
     ArrayCall, ArrayOp, DType, Family, Op, Operand, PromotionError, PyScalar, TypeSpec, Typed,
 };
 
 mod c;
+mod c_one;
 mod lattice;
 mod names;
+mod one;
 mod python;
+mod python_one;
 mod rust;
+mod rust_one;
 
 pub use lattice::{LatticeCodegenError, MAX_NODES};
+pub use one::{ReductionTable, UnaryTable};
 
 /// The languages tables are written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -179,8 +198,12 @@ pub struct Codegen {
     pub scalars: Vec<TypeName>,
     /// Every distinct error of the cells, in order of first appearance.
     pub errors: Vec<ErrorEntry>,
-    /// Promotion first, then each operation.
+    /// Promotion first, then each operation of two operands.
     pub tables: Vec<CodeTable>,
+    /// Each elementwise operation of one operand.
+    pub unary: Vec<UnaryTable>,
+    /// Each reduction.
+    pub reductions: Vec<ReductionTable>,
 }
 
 /// Which dtypes the tables cover, in the order of their enum.
@@ -203,8 +226,8 @@ pub enum Dtypes {
 /// Why no tables could be made.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CodegenError {
-    /// The policy has no table of this question (one operand, not
-    /// modelled, a reduction), in the library's words.
+    /// The policy has no table of this question (not modelled, or a
+    /// one-operand operation asked in a form), in the library's words.
     Unanswered {
         /// The question's operation.
         what: String,
@@ -261,7 +284,43 @@ pub fn valid_prefix(prefix: &str) -> bool {
 /// index, or the result's dtype index times two plus its weak bit.
 const MAX_ENTRIES: usize = 0x3fff;
 
-/// The questions whose tables `--all-ops` writes: every binary
+/// The questions whose tables `--all-ops` writes: every elementwise
+/// operation (of two operands, then of one), every operation on two whole
+/// arrays and every reduction that `policy` models, in the library's order.
+///
+/// ```
+/// use dtype_lattice::design::codegen::all_ops;
+/// use dtype_lattice::design::table::Question;
+/// use dtype_lattice::frameworks::numpy::Numpy;
+/// use dtype_lattice::{ArrayCall, ArrayOp, Op};
+///
+/// let ops = all_ops(&Numpy);
+/// assert!(ops.contains(&Question::Op(Op::Add)));
+/// assert!(ops.contains(&Question::Op(Op::Sqrt)));
+/// assert!(ops.contains(&Question::Array(ArrayCall::new(ArrayOp::Sum))));
+/// ```
+pub fn all_ops(policy: &dyn Policy) -> Vec<Question> {
+    let unary = Op::ALL
+        .into_iter()
+        .filter(|&op| op.arity() == 1)
+        .filter(|&op| {
+            let probe = value(TypeSpec::DType(DType::Int8));
+            policy.operation(op, &[probe]).is_some()
+        })
+        .map(Question::Op);
+    let reductions = ArrayOp::ALL
+        .into_iter()
+        .filter(|op| op.family() == Family::Reduction)
+        .map(|op| Question::Array(ArrayCall::new(op)))
+        .filter(|q| q.unanswered(policy).is_none());
+    all_binary(policy)
+        .into_iter()
+        .chain(unary)
+        .chain(reductions)
+        .collect()
+}
+
+/// The questions of two operands among [`all_ops`]: every binary
 /// elementwise operation and every operation on two whole arrays that
 /// `policy` models, in the library's order.
 pub fn all_binary(policy: &dyn Policy) -> Vec<Question> {
@@ -304,19 +363,44 @@ impl Codegen {
             .chain(PyScalar::ALL.into_iter().map(TypeSpec::Python))
             .collect();
         let mut builder = Builder::default();
-        let all = std::iter::once(Question::ResultType).chain(questions.iter().copied());
-        let mut tables = Vec::new();
+        // A question asked twice (`--op add --op add`) is one table: two
+        // would be two enum members of one name.
+        let mut asked = Vec::new();
+        let all = std::iter::once(Question::ResultType)
+            .chain(questions.iter().copied())
+            .filter(|q| {
+                let first = !asked.contains(q);
+                asked.push(*q);
+                first
+            });
+        let (mut tables, mut unary, mut reductions) = (Vec::new(), Vec::new(), Vec::new());
         for question in all {
             let what = name_of(question);
-            if let Question::Array(call) = question {
-                if call.op().family() == Family::Reduction {
+            match question {
+                Question::Op(op) if op.arity() == 1 => {
+                    unary.push(one::unary(&mut builder, policy, op, &types, &dtypes, only)?);
+                    continue;
+                }
+                Question::Call(call) if call.arity() == 1 => {
                     return Err(CodegenError::Unanswered {
                         what,
-                        why: "a reduction takes one array, and codegen writes tables of two \
-                              operands"
+                        why: "codegen asks an operation of one operand in each policy's \
+                              default form, without --form"
                             .to_owned(),
-                    });
+                    })
                 }
+                Question::Array(call) if call.op().family() == Family::Reduction => {
+                    reductions.push(one::reduction(
+                        &mut builder,
+                        policy,
+                        call,
+                        &types,
+                        &dtypes,
+                        only,
+                    )?);
+                    continue;
+                }
+                _ => {}
             }
             if let Some(why) = question.unanswered(policy) {
                 return Err(CodegenError::Unanswered {
@@ -338,6 +422,8 @@ impl Codegen {
             scalars: names::scalar_names(&PyScalar::ALL),
             errors: builder.errors,
             tables,
+            unary,
+            reductions,
         })
     }
 
@@ -366,14 +452,18 @@ impl Codegen {
 
     /// The operations' names, as the enums of the targets name them.
     fn op_names(&self) -> Vec<TypeName> {
-        self.tables[1..]
-            .iter()
-            .map(|t| TypeName {
-                name: t.name.clone(),
-                camel: t.camel.clone(),
-                snake: t.name.clone(),
-            })
-            .collect()
+        let names = self.tables[1..].iter().map(|t| (&t.name, &t.camel));
+        op_names(names)
+    }
+
+    /// The one-operand operations' names likewise.
+    fn unary_names(&self) -> Vec<TypeName> {
+        op_names(self.unary.iter().map(|t| (&t.name, &t.camel)))
+    }
+
+    /// The reductions' names likewise.
+    fn reduction_names(&self) -> Vec<TypeName> {
+        op_names(self.reductions.iter().map(|t| (&t.name, &t.camel)))
     }
 
     /// The file for `target`.
@@ -388,7 +478,14 @@ impl Codegen {
     /// The header's lines, for every target's comment: what generated the
     /// file and from what.
     fn header(&self, options: &Options) -> Vec<String> {
-        let ops: Vec<&str> = self.tables[1..].iter().map(|t| t.name.as_str()).collect();
+        let list = |names: Vec<TypeName>| {
+            let names: Vec<String> = names.into_iter().map(|t| t.name).collect();
+            if names.is_empty() {
+                "none".to_owned()
+            } else {
+                names.join(", ")
+            }
+        };
         vec![
             format!(
                 "Generated by dtype-lattice {} ({}); do not edit, regenerate instead.",
@@ -396,19 +493,28 @@ impl Codegen {
                 options.command
             ),
             format!("Promotion of: {}.", self.subject),
+            format!("Operations: {}.", list(self.op_names())),
             format!(
-                "Operations: {}.",
-                if ops.is_empty() {
-                    "none".to_owned()
-                } else {
-                    ops.join(", ")
-                }
+                "Operations of one operand: {}; reductions: {}.",
+                list(self.unary_names()),
+                list(self.reduction_names())
             ),
             "Cells and error messages are the library's; the errors carry the framework's \
              exception name and exact message."
                 .to_owned(),
         ]
     }
+}
+
+/// Operations' names and Rust identifiers as [`TypeName`]s.
+fn op_names<'a>(names: impl Iterator<Item = (&'a String, &'a String)>) -> Vec<TypeName> {
+    names
+        .map(|(name, camel)| TypeName {
+            name: name.clone(),
+            camel: camel.clone(),
+            snake: name.clone(),
+        })
+        .collect()
 }
 
 /// A question's table's name: `promote`, the operation's, or `setitem`.
@@ -473,6 +579,36 @@ impl Builder {
         })
     }
 
+    /// An answer as a cell: its result over `dtypes`, or its error. `only`:
+    /// `dtypes` is the caller's list (which a result outside it has to
+    /// join).
+    fn cell(
+        &mut self,
+        answer: &Result<Typed, PromotionError>,
+        dtypes: &[DType],
+        only: bool,
+    ) -> Result<Cell, CodegenError> {
+        let fix = if only {
+            "add it to --dtypes"
+        } else {
+            "generate with --all-dtypes"
+        };
+        Ok(match answer {
+            Ok(Typed { dtype, weak }) => match dtypes.iter().position(|d| d == dtype) {
+                Some(dtype) => Cell::Ok { dtype, weak: *weak },
+                // A result the framework refuses alone cannot be named by
+                // the enum: say so in the cell.
+                None => Cell::Err(self.error(ErrorEntry {
+                    exception: "NotGenerated".to_owned(),
+                    message: format!(
+                        "the result {dtype} is not one of the generated dtypes; {fix}"
+                    ),
+                })?),
+            },
+            Err(err) => Cell::Err(self.promotion_error(err)?),
+        })
+    }
+
     /// A design table as a code table: its types as operand indices, its
     /// cells as results over `dtypes` or errors. `only`: `dtypes` is the
     /// caller's list (which a result outside it has to join).
@@ -498,28 +634,10 @@ impl Builder {
             })
             .collect();
         let mut cells = Vec::with_capacity(table.cells.len());
-        let fix = if only {
-            "add it to --dtypes"
-        } else {
-            "generate with --all-dtypes"
-        };
         for row in &table.cells {
             let mut out = Vec::with_capacity(row.len());
             for cell in row {
-                out.push(match cell {
-                    Ok(Typed { dtype, weak }) => match dtypes.iter().position(|d| d == dtype) {
-                        Some(dtype) => Cell::Ok { dtype, weak: *weak },
-                        // A result the framework refuses alone cannot be
-                        // named by the enum: say so in the cell.
-                        None => Cell::Err(self.error(ErrorEntry {
-                            exception: "NotGenerated".to_owned(),
-                            message: format!(
-                                "the result {dtype} is not one of the generated dtypes; {fix}"
-                            ),
-                        })?),
-                    },
-                    Err(err) => Cell::Err(self.promotion_error(err)?),
-                });
+                out.push(self.cell(cell, dtypes, only)?);
             }
             cells.push(out);
         }

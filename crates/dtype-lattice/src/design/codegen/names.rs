@@ -43,12 +43,19 @@ const PYTHON_KEYWORDS: &[&str] = &[
 
 /// The C header's own upper-case names after its prefix, which no
 /// label's may be.
-const C_NAMES: &[&str] = &["dtype_count", "operand_count", "error_count", "promotion_h"];
+const C_NAMES: &[&str] = &[
+    "dtype_count",
+    "operand_count",
+    "error_count",
+    "promotion_h",
+    "unary_count",
+    "reduction_count",
+];
 
 /// A lattice file's labels as names: each made an identifier
 /// (`[a-z][a-z0-9_]*`, `*` read as `star`: `i*` is `i_star`, Rust
 /// `IStar`), kept apart from the C header's own names (`op_...`,
-/// `py_...`) and from each other (a second `a-b` and `a_b` is `a_b_2`).
+/// `py_...`, `unary_...`, `reduce_...`) and from each other (a second `a-b` and `a_b` is `a_b_2`).
 pub(super) fn label_names<'a>(labels: impl IntoIterator<Item = &'a str>) -> Vec<TypeName> {
     let mut taken = HashSet::new();
     labels
@@ -92,8 +99,9 @@ fn snake(label: &str) -> String {
     if out.is_empty() {
         return "t".to_owned();
     }
-    let reserved = out.starts_with("op_")
-        || out.starts_with("py_")
+    let reserved = ["op_", "py_", "unary_", "reduce_"]
+        .iter()
+        .any(|p| out.starts_with(p))
         || C_NAMES.contains(&out.as_str())
         || PYTHON_KEYWORDS.contains(&out.as_str());
     if out.starts_with(|c: char| c.is_ascii_digit()) || reserved {
@@ -188,6 +196,8 @@ mod tests {
             "op_add",
             "",
             "error_count",
+            "unary_count",
+            "reduce_sum",
         ]);
         let snakes: Vec<&str> = names.iter().map(|n| n.snake.as_str()).collect();
         assert_eq!(
@@ -200,7 +210,9 @@ mod tests {
                 "t_class",
                 "t_op_add",
                 "t",
-                "t_error_count"
+                "t_error_count",
+                "t_unary_count",
+                "t_reduce_sum"
             ]
         );
         assert_eq!(names[0].camel, "IStar");

@@ -1,7 +1,7 @@
 //! The tables as a Python module: `IntEnum`s of the dtypes, Python's
 //! scalar types and the operations, tuples of cells, the errors as
 //! (exception, message) pairs raised as `PromotionError`; the standard
-//! library only.
+//! library only (the tables of one operand: `python_one.rs`).
 
 use std::fmt::Write as _;
 
@@ -18,7 +18,10 @@ pub(super) fn render(tables: &Codegen, options: &Options) -> String {
     out.push_str(
         "\nOperands are DType or Scalar members (an operand's value is its row and column).\n\
          A cell is an int: with bit 15 set, the index of its error in ERRORS; else the\n\
-         result's DType value times two, plus one if it is weak.\n\"\"\"\n\n\
+         result's DType value times two, plus one if it is weak. Read them with\n\
+         promote(a, b), operation(op, a, b), unary(op, a), reduce(op, a, dtype=None) and\n\
+         computes_in(op, a, dtype=None); an operation's reader returns None where its\n\
+         table has no such cell, and raises ValueError for what is no operand.\n\"\"\"\n\n\
          import enum\nimport typing\n\n",
     );
     int_enum(
@@ -99,11 +102,13 @@ pub(super) fn render(tables: &Codegen, options: &Options) -> String {
          return _decode(_PROMOTE[_check(a)][_check(b)])\n"
     );
     operations(&mut out, tables, k);
+    super::python_one::unary(&mut out, tables);
+    super::python_one::reductions(&mut out, tables);
     out
 }
 
 /// An `IntEnum` of `names`, numbered from `start`.
-fn int_enum(out: &mut String, name: &str, doc: &str, names: &[TypeName], start: usize) {
+pub(super) fn int_enum(out: &mut String, name: &str, doc: &str, names: &[TypeName], start: usize) {
     let _ = writeln!(out, "class {name}(enum.IntEnum):\n    \"\"\"{doc}\"\"\"\n");
     for (i, t) in names.iter().enumerate() {
         let _ = writeln!(out, "    {} = {}", t.snake, start + i);

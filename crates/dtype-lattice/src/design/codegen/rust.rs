@@ -1,6 +1,7 @@
 //! The tables as a Rust module: enums of the dtypes, Python's scalar types
 //! and the operations, `const` tables of `u16` cells, the errors as a table
-//! of (exception, message), and `promote`/`operation` to read them. It
+//! of (exception, message), and `promote`/`operation` to read them
+//! (`unary`, `reduce`, `computes_in` for one operand: `rust_one.rs`). It
 //! uses `core` only, so that a `#![no_std]` crate can include it.
 
 use std::fmt::Write as _;
@@ -18,6 +19,10 @@ pub(super) fn render(tables: &Codegen, options: &Options) -> String {
         "//\n",
         "// A cell is a u16: with the top bit set, the index of its error in ERRORS;\n",
         "// else the result's index in DType::ALL times two, plus one if it is weak.\n",
+        "// Read them with promote(a, b), operation(op, a, b), unary(op, a),\n",
+        "// reduce(op, a, dtype) and computes_in(op, a, dtype) (a reduction's dtype=,\n",
+        "// None without it); an operation's reader answers None where its table has\n",
+        "// no such cell.\n",
         "// Nothing here depends on dtype-lattice, nor on std.\n\n",
     ));
     let n = tables.dtypes.len();
@@ -75,6 +80,8 @@ pub(super) fn render(tables: &Codegen, options: &Options) -> String {
     );
     out.push_str(PROMOTE_FN);
     operations(&mut out, tables, k);
+    super::rust_one::unary(&mut out, tables);
+    super::rust_one::reductions(&mut out, tables);
     out
 }
 
@@ -104,7 +111,7 @@ fn from_index(out: &mut String, tables: &Codegen) {
 /// A fieldless enum of `names` with `ALL` and `name()`; without names, an
 /// empty enum (a lattice file has no scalars), so that every module has
 /// the same items.
-fn type_enum(out: &mut String, name: &str, doc: &str, names: &[TypeName]) {
+pub(super) fn type_enum(out: &mut String, name: &str, doc: &str, names: &[TypeName]) {
     let repr = if names.is_empty() {
         ""
     } else {
