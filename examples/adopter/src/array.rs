@@ -6,43 +6,15 @@ use std::ops::{Add, Div};
 use crate::kernels;
 use crate::rules::{BinOp, Error, Operand, Rules};
 
-/// The adopter's own dtypes: the storage it has.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum DType {
-    /// `bool`
-    Bool,
-    /// `uint8`
-    U8,
-    /// `int8`
-    I8,
-    /// `int16`
-    I16,
-    /// `int32`
-    I32,
-    /// `int64`
-    I64,
-    /// `float32`
-    F32,
-    /// `float64`
-    F64,
-}
+/// The adopter's dtypes, the storage it has: the generated tables' enum
+/// (`codegen --dtypes`, in the order chosen for it), taken as its own, so
+/// that the tables answer in it with no conversion.
+pub use crate::numpy_tables::DType;
 
 impl DType {
-    /// Every dtype.
-    pub const ALL: [DType; 8] = [
-        DType::Bool,
-        DType::U8,
-        DType::I8,
-        DType::I16,
-        DType::I32,
-        DType::I64,
-        DType::F32,
-        DType::F64,
-    ];
-
     /// Whether it is a floating-point type.
     pub fn is_float(self) -> bool {
-        matches!(self, DType::F32 | DType::F64)
+        matches!(self, DType::Float32 | DType::Float64)
     }
 }
 
@@ -94,13 +66,13 @@ impl Array {
     pub fn dtype(&self) -> DType {
         match self.storage {
             Storage::Bool(_) => DType::Bool,
-            Storage::U8(_) => DType::U8,
-            Storage::I8(_) => DType::I8,
-            Storage::I16(_) => DType::I16,
-            Storage::I32(_) => DType::I32,
-            Storage::I64(_) => DType::I64,
-            Storage::F32(_) => DType::F32,
-            Storage::F64(_) => DType::F64,
+            Storage::U8(_) => DType::UInt8,
+            Storage::I8(_) => DType::Int8,
+            Storage::I16(_) => DType::Int16,
+            Storage::I32(_) => DType::Int32,
+            Storage::I64(_) => DType::Int64,
+            Storage::F32(_) => DType::Float32,
+            Storage::F64(_) => DType::Float64,
         }
     }
 

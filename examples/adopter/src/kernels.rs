@@ -32,13 +32,13 @@ impl Num {
     fn cast(self, dtype: DType) -> Num {
         match dtype {
             DType::Bool => Num::Int(i128::from(self.float() != 0.0)),
-            DType::U8 => Num::Int(i128::from(self.int() as u8)),
-            DType::I8 => Num::Int(i128::from(self.int() as i8)),
-            DType::I16 => Num::Int(i128::from(self.int() as i16)),
-            DType::I32 => Num::Int(i128::from(self.int() as i32)),
-            DType::I64 => Num::Int(i128::from(self.int() as i64)),
-            DType::F32 => Num::Float(f64::from(self.float() as f32)),
-            DType::F64 => Num::Float(self.float()),
+            DType::UInt8 => Num::Int(i128::from(self.int() as u8)),
+            DType::Int8 => Num::Int(i128::from(self.int() as i8)),
+            DType::Int16 => Num::Int(i128::from(self.int() as i16)),
+            DType::Int32 => Num::Int(i128::from(self.int() as i32)),
+            DType::Int64 => Num::Int(i128::from(self.int() as i64)),
+            DType::Float32 => Num::Float(f64::from(self.float() as f32)),
+            DType::Float64 => Num::Float(self.float()),
         }
     }
 }
@@ -104,13 +104,13 @@ fn store(values: &[Num], dtype: DType) -> Array {
     let ints = || values.iter().map(|n| n.int());
     let storage = match dtype {
         DType::Bool => Storage::Bool(ints().map(|i| i != 0).collect()),
-        DType::U8 => Storage::U8(ints().map(|i| i as u8).collect()),
-        DType::I8 => Storage::I8(ints().map(|i| i as i8).collect()),
-        DType::I16 => Storage::I16(ints().map(|i| i as i16).collect()),
-        DType::I32 => Storage::I32(ints().map(|i| i as i32).collect()),
-        DType::I64 => Storage::I64(ints().map(|i| i as i64).collect()),
-        DType::F32 => Storage::F32(values.iter().map(|n| n.float() as f32).collect()),
-        DType::F64 => Storage::F64(values.iter().map(|n| n.float()).collect()),
+        DType::UInt8 => Storage::U8(ints().map(|i| i as u8).collect()),
+        DType::Int8 => Storage::I8(ints().map(|i| i as i8).collect()),
+        DType::Int16 => Storage::I16(ints().map(|i| i as i16).collect()),
+        DType::Int32 => Storage::I32(ints().map(|i| i as i32).collect()),
+        DType::Int64 => Storage::I64(ints().map(|i| i as i64).collect()),
+        DType::Float32 => Storage::F32(values.iter().map(|n| n.float() as f32).collect()),
+        DType::Float64 => Storage::F64(values.iter().map(|n| n.float()).collect()),
     };
     Array { storage }
 }

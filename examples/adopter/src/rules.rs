@@ -1,8 +1,9 @@
 //! Where the result type comes from: the library under a policy chosen at
 //! run time ([`Library`]), NumPy's generated tables chosen at compile time
 //! ([`Tables`]), or, for the benchmark's baseline, a hand-written `match`
-//! ([`hand_add`]). Each maps the adopter's dtypes to its source's and its
-//! source's errors to the adopter's.
+//! ([`hand_add`]). The library's path maps the adopter's dtypes to the
+//! library's and back; the tables' enum is the adopter's own (`array.rs`).
+//! Both turn the source's errors into the adopter's.
 
 use std::fmt;
 
@@ -126,13 +127,13 @@ fn to_library(dtype: DType) -> dtype_lattice::DType {
     use dtype_lattice::DType as L;
     match dtype {
         DType::Bool => L::Bool,
-        DType::U8 => L::UInt8,
-        DType::I8 => L::Int8,
-        DType::I16 => L::Int16,
-        DType::I32 => L::Int32,
-        DType::I64 => L::Int64,
-        DType::F32 => L::Float32,
-        DType::F64 => L::Float64,
+        DType::UInt8 => L::UInt8,
+        DType::Int8 => L::Int8,
+        DType::Int16 => L::Int16,
+        DType::Int32 => L::Int32,
+        DType::Int64 => L::Int64,
+        DType::Float32 => L::Float32,
+        DType::Float64 => L::Float64,
     }
 }
 
@@ -141,13 +142,13 @@ fn from_library(dtype: dtype_lattice::DType) -> Result<DType, Error> {
     use dtype_lattice::DType as L;
     Ok(match dtype {
         L::Bool => DType::Bool,
-        L::UInt8 => DType::U8,
-        L::Int8 => DType::I8,
-        L::Int16 => DType::I16,
-        L::Int32 => DType::I32,
-        L::Int64 => DType::I64,
-        L::Float32 => DType::F32,
-        L::Float64 => DType::F64,
+        L::UInt8 => DType::UInt8,
+        L::Int8 => DType::Int8,
+        L::Int16 => DType::Int16,
+        L::Int32 => DType::Int32,
+        L::Int64 => DType::Int64,
+        L::Float32 => DType::Float32,
+        L::Float64 => DType::Float64,
         other => return Err(no_storage(other.name())),
     })
 }
@@ -185,44 +186,14 @@ impl Rules for Library {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Tables;
 
-/// Ours to the tables': the same dtype by name. The tables were generated
-/// for our dtypes in our order (`--dtypes`), so both conversions are the
-/// identity to the compiler.
-#[inline]
-fn to_tables(dtype: DType) -> tables::DType {
-    use tables::DType as T;
-    match dtype {
-        DType::Bool => T::Bool,
-        DType::U8 => T::UInt8,
-        DType::I8 => T::Int8,
-        DType::I16 => T::Int16,
-        DType::I32 => T::Int32,
-        DType::I64 => T::Int64,
-        DType::F32 => T::Float32,
-        DType::F64 => T::Float64,
-    }
-}
-
-/// The tables' dtype as ours: they have only ours (a result outside them
-/// is an error cell, `NotGenerated`), in our order, so a table of ours by
-/// theirs answers with one load; a `match` here became a jump table
-/// shared with the error's arm.
-#[inline]
-fn from_tables(dtype: tables::DType) -> DType {
-    // A static, not the const itself: a const indexed at run time may be
-    // copied whole on every call.
-    static OURS: [DType; DType::ALL.len()] = DType::ALL;
-    OURS[dtype as usize]
-}
-
 impl Rules for Tables {
     // Inlined into the caller's crate, as the generated module's readers are
     // into this one: the step is a few loads.
     #[inline]
     fn result(&self, op: BinOp, a: DType, b: Operand) -> Result<DType, Error> {
-        let a = tables::Operand::Array(to_tables(a));
+        let a = tables::Operand::Array(a);
         let b = match b {
-            Operand::Array(d) => tables::Operand::Array(to_tables(d)),
+            Operand::Array(d) => tables::Operand::Array(d),
             Operand::Scalar(Scalar::Bool(_)) => tables::Operand::Scalar(tables::Scalar::Bool),
             Operand::Scalar(Scalar::Int(_)) => tables::Operand::Scalar(tables::Scalar::Int),
             Operand::Scalar(Scalar::Float(_)) => tables::Operand::Scalar(tables::Scalar::Float),
@@ -233,14 +204,26 @@ impl Rules for Tables {
             BinOp::Less => tables::Op::Less,
         };
         match tables::operation(op, a, b) {
-            Some(Ok(typed)) => Ok(from_tables(typed.dtype)),
-            Some(Err(err)) => Err(Error::framework(err.exception(), err.message().to_owned())),
-            None => Err(Error::unsupported(format!(
-                "no table of {} for these",
-                op.name()
-            ))),
+            Some(Ok(typed)) => Ok(typed.dtype),
+            Some(Err(err)) => Err(tables_error(err)),
+            None => Err(no_table(op)),
         }
     }
+}
+
+/// The tables' error as ours: out of line, so that the inlined step keeps
+/// no registers for building a message it rarely builds.
+#[cold]
+#[inline(never)]
+fn tables_error(err: tables::Error) -> Error {
+    Error::framework(err.exception(), err.message().to_owned())
+}
+
+/// What the tables have no cell for, out of line as the error.
+#[cold]
+#[inline(never)]
+fn no_table(op: tables::Op) -> Error {
+    Error::unsupported(format!("no table of {} for these", op.name()))
 }
 
 /// NumPy's `a + b` for two arrays of the adopter's dtypes, written by hand
@@ -252,14 +235,14 @@ pub fn hand_add(a: DType, b: DType) -> DType {
     match (a, b) {
         (x, y) if x == y => x,
         (Bool, x) | (x, Bool) => x,
-        (F64, _) | (_, F64) => F64,
-        (I32 | I64, F32) | (F32, I32 | I64) => F64,
-        (F32, _) | (_, F32) => F32,
-        (U8, I8) | (I8, U8) => I16,
-        (U8, x) | (x, U8) => x,
-        (I8, x) | (x, I8) => x,
-        (I16, x) | (x, I16) => x,
-        (I32, I64) | (I64, I32) => I64,
+        (Float64, _) | (_, Float64) => Float64,
+        (Int32 | Int64, Float32) | (Float32, Int32 | Int64) => Float64,
+        (Float32, _) | (_, Float32) => Float32,
+        (UInt8, Int8) | (Int8, UInt8) => Int16,
+        (UInt8, x) | (x, UInt8) => x,
+        (Int8, x) | (x, Int8) => x,
+        (Int16, x) | (x, Int16) => x,
+        (Int32, Int64) | (Int64, Int32) => Int64,
         (x, _) => x,
     }
 }

@@ -149,5 +149,5 @@ fn errors_become_the_adopters() {
     assert_eq!(err.kind, ErrorKind::Shape);
     let err = (Array::from(vec![1u8]).with(&Library::new("torch").unwrap()) / Scalar::Int(2))
         .map(|a| a.dtype());
-    assert_eq!(err, Ok(DType::F32));
+    assert_eq!(err, Ok(DType::Float32));
 }
