@@ -36,7 +36,6 @@ import functools
 import importlib
 import sys
 import threading
-import warnings
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any, cast
@@ -44,6 +43,7 @@ from typing import Any, cast
 import numpy as np
 
 from . import Lattice, Operand, Policy, TypePromotionError, _native, policy
+from ._bindings import Binding, mark, restore, swap, unwrap, warn_left
 from ._types import ExplicitX64Dtypes
 
 #: The JAX releases the patch was checked against, and for each the modules
@@ -76,7 +76,7 @@ class JaxPatch:
 
     def __init__(self) -> None:
         # (module, name, JAX's object, ours), set once installed.
-        self._bindings: list[tuple[ModuleType, str, Any, Any]] = []
+        self._bindings: list[Binding] = []
         self.answered = 0
         self.delegated = 0
 
@@ -108,7 +108,7 @@ class JaxPatch:
             finally:
                 _active = None
                 clear_jax_caches()
-        warn_left(left, "dtype_lattice.patch_jax()", _stacklevel)
+        warn_left(left, "dtype_lattice.patch_jax()", "JAX", _stacklevel)
 
     def __enter__(self) -> JaxPatch:
         return self
@@ -152,11 +152,8 @@ def patch_jax() -> JaxPatch:
 
 
 # The machinery shared with dtype_lattice.record(): a table of the names to
-# replace per checked JAX release, the check that each still holds JAX's
-# own object, the swap and the restore.
-
-#: (module, name, JAX's object, ours): one name replaced.
-Binding = tuple[ModuleType, str, Any, Any]
+# replace per checked JAX release and the check that each still holds JAX's
+# own object (the swap and the restore are ``_bindings``').
 
 
 def checked_names(table: dict[str, Any], what: str) -> Any:
@@ -171,25 +168,6 @@ def checked_names(table: dict[str, Any], what: str) -> Any:
             f"{jax.__version__}: install one of those, or check the patched names for "
             "this release first")
     return names
-
-
-def mark(ours: Any, original: Any, live: Callable[[], bool]) -> Any:
-    """Marks ``ours`` as our replacement of ``original``, in force while
-    ``live()``: a later patch or recording takes a name that still holds it
-    once it is not (put back by whatever replaced it meanwhile) as holding
-    ``original``."""
-    ours.__dict__["__dtype_lattice__"] = (original, live)
-    return ours
-
-
-def unwrap(obj: Any) -> Any:
-    """``obj``, or the JAX object it replaced if it is one of our
-    replacements no longer in force."""
-    while True:
-        marked = getattr(obj, "__dict__", {}).get("__dtype_lattice__")
-        if marked is None or marked[1]():
-            return obj
-        obj = marked[0]
 
 
 def _is_jax_own(obj: Any, home: ModuleType) -> bool:
@@ -222,36 +200,6 @@ def find_bindings(home: str, function: str, modules: tuple[str, ...],
                 "replaced it: undo that replacement (or restart Python) first")
         bindings.append((module, function, original, replacement))
     return bindings
-
-
-def swap(bindings: list[Binding]) -> None:
-    """Puts our objects under the names."""
-    for module, name, _, replacement in bindings:
-        setattr(module, name, replacement)
-
-
-def restore(bindings: list[Binding]) -> list[str]:
-    """Puts JAX's objects back under every name that still holds ours, and
-    returns the names that something else replaced meanwhile, left as they
-    are: overwriting them would undo someone else's replacement, and
-    stopping at them would leave JAX patched for good."""
-    left = []
-    for module, name, original, ours in bindings:
-        if getattr(module, name, None) is ours:
-            setattr(module, name, original)
-        else:
-            left.append(f"{module.__name__}.{name}")
-    return left
-
-
-def warn_left(left: list[str], what: str, stacklevel: int) -> None:
-    """A ``RuntimeWarning`` naming the names :func:`restore` left."""
-    if left:
-        warnings.warn(
-            f"{what} restored JAX's own functions except under {', '.join(left)}, which "
-            "something else replaced while it was active and still holds; that was left as "
-            "it is (where it calls ours, ours now hands the call to JAX's). Undo that "
-            "replacement to put JAX's function back", RuntimeWarning, stacklevel=stacklevel + 1)
 
 
 def active() -> JaxPatch | None:

@@ -366,8 +366,7 @@ class Recording:
         if report is None or report._recorder is None:
             return
         try:
-            # The last started first: PyTorch's mode stack is last in,
-            # first out.
+            # The last started first: each puts back what it found.
             errors = []
             for recorder in reversed(report._recorder):
                 try:

@@ -52,7 +52,7 @@ every thread's calls go through them while a recording is active, and are
 recorded at their own lines. When it ends, each name still holding the
 recorder's function gets JAX's back; one that something else replaced
 meanwhile is left as it is and named in a ``RuntimeWarning``
-(``_jax.restore``), and the recorder's functions, if still called from
+(``_bindings.restore``), and the recorder's functions, if still called from
 there, hand each call to JAX's.
 """
 
@@ -67,7 +67,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import _jax
-from ._jax import Binding
+from ._bindings import Binding, mark, restore, swap, warn_left
 from ._sites import Site, Sites, package_dirs
 
 _DTYPES = "jax._src.dtypes"
@@ -499,26 +499,26 @@ class Recorder:
         def live() -> bool:
             return _active is self
 
-        return {key: _jax.mark(function, originals[key], live)
+        return {key: mark(function, originals[key], live)
                 for key, function in ours.items()}
 
     def stop(self) -> None:
         """Puts JAX's objects back and clears its caches (see the module
         docstring); doing it again does nothing. A name that something else
         replaced while recording is left as it is, every other name
-        restored, and a ``RuntimeWarning`` names it (``_jax.restore``)."""
+        restored, and a ``RuntimeWarning`` names it (``_bindings.restore``)."""
         global _active
         with _jax.LOCK:
             if _active is not self:
                 return
             try:
-                left = _jax.restore(self._bindings)
+                left = restore(self._bindings)
             finally:
                 _active = None
                 self._memo.clear()
                 _jax.clear_jax_caches()
         # Blames the with statement, past Recording.__exit__.
-        _jax.warn_left(left, "dtype_lattice.record()", 3)
+        warn_left(left, "dtype_lattice.record()", "JAX", 3)
 
 
 class _Cached:
@@ -580,7 +580,7 @@ def start() -> Recorder:
                     for binding in _jax.find_bindings(home, function, modules,
                                                       ours[(home, function)])]
         _jax.clear_jax_caches()
-        _jax.swap(bindings)
+        swap(bindings)
         recorder._bindings = bindings
         _active = recorder
     return recorder

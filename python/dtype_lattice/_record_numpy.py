@@ -44,6 +44,7 @@ recording ends (as pytest's do); their helpers then only evaluate.
 from __future__ import annotations
 
 import ast
+import functools
 import importlib.abc
 import importlib.machinery
 import operator
@@ -54,6 +55,8 @@ import threading
 from collections.abc import Callable, Sequence
 from types import CodeType, ModuleType
 from typing import Any
+
+from ._sites import Sites
 
 #: Python's binary operators, by syntax node, with NumPy's name for each
 #: and the function applying it.
@@ -125,9 +128,7 @@ class Seen:
     def __init__(self, key: tuple, values: list[Any], objects: tuple) -> None:
         (_, instruction), operation, form, operands, keywords, _, error = key
         code, dtypes, result = objects
-        self.site: tuple[str, int, str] = (
-            code.co_filename, _line(code, instruction),
-            getattr(code, "co_qualname", code.co_name))
+        self.site: tuple[str, int, str] = Sites.site_at(code, instruction)
         self.operation: str = operation
         self.form: str = form
         scalars = iter(values)
@@ -143,14 +144,6 @@ class Seen:
         outcome = self.result if self.error is None else f"{self.error[0]}: {self.error[1]}"
         return (f"Seen({self.site[0]}:{self.site[1]} {self.operation}[{self.form}] "
                 f"{self.operands} {self.keywords} -> {outcome})")
-
-
-def _line(code: CodeType, instruction: int) -> int:
-    """The line of the instruction at offset ``instruction`` of ``code``."""
-    for start, end, line in code.co_lines():
-        if start <= instruction < end and line is not None:
-            return line
-    return code.co_firstlineno
 
 
 class _State:
@@ -447,9 +440,11 @@ def rewrite(source: str | bytes, filename: str) -> CodeType:
     return compile(tree, filename, "exec", dont_inherit=True)
 
 
+@functools.cache
 def _excluded() -> tuple[str, ...]:
     """The directories never rewritten: the standard library, the
-    installed packages, dtype-lattice itself."""
+    installed packages, dtype-lattice itself (asked once: reading them
+    costs half a millisecond, each recording's start)."""
     paths = sysconfig.get_paths()
     places = {paths.get(key) for key in ("stdlib", "platstdlib", "purelib", "platlib")}
     places.add(os.path.dirname(os.path.abspath(__file__)))

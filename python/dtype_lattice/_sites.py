@@ -22,7 +22,10 @@ class Sites:
 
     def __init__(self, internal_dirs: tuple[str, ...]) -> None:
         self._dirs = internal_dirs
-        self._internal: dict[Any, bool] = {}
+        # id(code) -> (whether internal, the code): by id, since hashing a
+        # code object hashes its contents (constants included) on every
+        # lookup; the code is kept so that its id stays its own.
+        self._internal: dict[int, tuple[bool, Any]] = {}
 
     def user_frame(self, frame: Any) -> Any:
         """The first frame at or above ``frame`` outside the internal
@@ -30,13 +33,33 @@ class Sites:
         internal = self._internal
         while frame is not None:
             code = frame.f_code
-            inside = internal.get(code)
-            if inside is None:
-                inside = internal[code] = code.co_filename.startswith(self._dirs)
-            if not inside:
+            known = internal.get(id(code))
+            if known is None:
+                known = internal[id(code)] = (code.co_filename.startswith(self._dirs), code)
+            if not known[0]:
                 return frame
             frame = frame.f_back
         return None
+
+    @staticmethod
+    def where(frame: Any) -> tuple[int, int] | None:
+        """A frame :meth:`user_frame` returned (or None) as a recorder keeps
+        it, cheap to hash: ``(id of its code, instruction offset)``."""
+        return None if frame is None else (id(frame.f_code), frame.f_lasti)
+
+    def site_of(self, where: tuple[int, int] | None) -> Site:
+        """The site of what :meth:`where` gave."""
+        return UNKNOWN if where is None else self.site_at(self._internal[where[0]][1], where[1])
+
+    @staticmethod
+    def site_at(code: Any, instruction: int) -> Site:
+        """The site of the instruction at byte offset ``instruction`` of
+        ``code``: what a recorder that kept ``(frame.f_code,
+        frame.f_lasti)`` finds once the recording is read, since a frame's
+        line number is decoded from the line table on each read and the
+        offset is a field."""
+        return (code.co_filename, line_at(code, instruction),
+                getattr(code, "co_qualname", code.co_name))
 
     @staticmethod
     def site(frame: Any) -> Site:
@@ -46,6 +69,15 @@ class Sites:
             return UNKNOWN
         code = frame.f_code
         return (code.co_filename, frame.f_lineno, getattr(code, "co_qualname", code.co_name))
+
+
+def line_at(code: Any, instruction: int) -> int:
+    """The line of the instruction at byte offset ``instruction`` of
+    ``code``."""
+    for start, end, line in code.co_lines():
+        if start <= instruction < end and line is not None:
+            return int(line)
+    return int(code.co_firstlineno)
 
 
 def package_dirs(*modules: Any) -> tuple[str, ...]:

@@ -8,8 +8,10 @@
   as a port hands them over (a 0-d tensor as a 0-d array, a Python scalar
   as a Python scalar), and, for NumPy and JAX, what they compute on the
   same values.
-* Recording changes no result, and leaves PyTorch's mode stack as it found
-  it, whatever ended the block.
+* Recording changes no result (PyTorch's fused fast paths included), and
+  leaves every name of ``torch`` and ``torch.Tensor`` holding what it held,
+  whatever ended the block; a name something else replaced meanwhile is
+  left to it and named.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ import json
 import operator
 import subprocess
 import sys
+import threading
+import types
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -27,6 +31,7 @@ import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch", reason="PyTorch is not installed; its recording needs it")
+import torch._dynamo  # noqa: E402  (replaces torch.manual_seed when first imported)
 import dtype_lattice as dl  # noqa: E402
 from dtype_lattice import _record_torch  # noqa: E402
 
@@ -42,21 +47,37 @@ def line_of(marker: str) -> int:
     return found[0]
 
 
-def stack_depth() -> int:
-    return int(torch._C._len_torch_function_stack())
+def names() -> dict[str, dict[str, Any]]:
+    """Every name of ``torch`` and ``torch.Tensor`` with what it holds
+    (``Tensor``'s own, not what it inherits from PyTorch's C base class),
+    but submodules, which appear as a test imports them (``torch._dynamo``)."""
+    return {"torch": {name: value for name, value in vars(torch).items()
+                      if not isinstance(value, types.ModuleType)},
+            "Tensor": dict(vars(torch.Tensor))}
+
+
+NONE = object()
+
+
+def changed(before: dict[str, dict[str, Any]]) -> list[str]:
+    """The names that no longer hold the object they held (or appeared)."""
+    now = names()
+    return sorted(f"{owner}.{name}" for owner in before
+                  for name in before[owner].keys() | now[owner].keys()
+                  if before[owner].get(name, NONE) is not now[owner].get(name, NONE))
 
 
 @pytest.fixture(autouse=True)
 def no_recording_left() -> Iterator[None]:
-    """Each test starts and ends with no PyTorch recording and PyTorch's
-    torch function mode stack as found."""
-    depth = stack_depth()
+    """Each test starts and ends with no PyTorch recording and every name
+    of PyTorch's as found."""
+    before = names()
     yield
     left = _record_torch.active()
     if left is not None:
         left.stop()
         pytest.fail("the test left a PyTorch recording active")
-    assert stack_depth() == depth
+    assert changed(before) == []
 
 
 def program() -> dict[str, Any]:
@@ -75,6 +96,7 @@ def program() -> dict[str, Any]:
     out["zero_dim_float"] = f16 + one  # zero-dim float
     out["scalar"] = x8 + 2.5  # python float
     out["reflected"] = 2 - x8  # reflected
+    out["reflected_divide"] = 2 / i32  # reflected divide
     y = i32.clone()
     y += 1  # in place
     out["in_place"] = y
@@ -95,6 +117,7 @@ def program() -> dict[str, Any]:
 
 
 MARKERS = ("mixed signs", "zero-dim int", "zero-dim float", "python float", "reflected",
+           "reflected divide",
            "in place", "true divide", "floor divide", "comparison", "maximum", "sum of bools",
            "sum with dtype", "mean", "matmul", "where", "where method", "clamp", "cat")
 
@@ -308,15 +331,94 @@ class Stop(BaseException):
 
 @pytest.mark.parametrize("error", [ValueError, KeyboardInterrupt, Stop])
 def test_restored_after_an_exception(error: type[BaseException]) -> None:
-    depth = stack_depth()
+    before = names()
     with pytest.raises(error):
         with dl.record() as report:
+            assert "Tensor.__add__" in changed(before)  # recording is on
             torch.ones(2, dtype=torch.int8) + torch.ones(2, dtype=torch.uint8)
             raise error("left by an exception")
-    assert stack_depth() == depth and _record_torch.active() is None
+    assert changed(before) == [] and _record_torch.active() is None
     assert len(report) == 1  # what was recorded before the exception
     torch.ones(2, dtype=torch.int8) * 2.5  # not recorded any more
     assert report.calls == 1
+
+
+def test_what_recording_replaces_is_only_modelled_names() -> None:
+    before = names()
+    with dl.record():
+        replaced = changed(before)
+    # Operators inherited from PyTorch's C base class are shadowed while
+    # recording (and deleted again after: the fixture checks).
+    assert {"torch.add", "torch.matmul", "Tensor.__add__", "Tensor.__radd__",
+            "Tensor.__iadd__", "Tensor.__rsub__", "Tensor.sum"} <= set(replaced)
+    assert "torch.relu" not in replaced and "Tensor.to" not in replaced
+    assert len(replaced) == len(_record_torch.operations(torch))
+
+
+def test_a_name_replaced_meanwhile_is_left_and_named() -> None:
+    original = torch.add
+    message = (r"dtype_lattice\.record\(\) restored PyTorch's own functions except under "
+               r"torch\.add, which something else replaced while it was active and still "
+               r"holds; .* Undo that replacement to put PyTorch's function back")
+    with pytest.warns(RuntimeWarning, match=message):
+        with dl.record() as report:
+            ours = torch.add
+            # A replacement that calls what it replaced, as a wrapper would.
+            torch.add = lambda *args, **kwargs: ours(*args, **kwargs)  # the replacement
+            torch.add(torch.ones(2, dtype=torch.int8), 2.5)
+    try:
+        # Called by the replacement: its line is the first outside PyTorch.
+        assert [e["site"]["line"] for e in report] == [line_of("the replacement")]
+        assert torch.add is not ours and torch.Tensor.__add__ is torch._C.TensorBase.__add__
+        # Ours, still called by the replacement, hands each call to PyTorch's.
+        assert torch.add(torch.ones(2, dtype=torch.int8), 2.5).dtype == torch.float32
+    finally:
+        # What monkeypatch's undo does: puts back what it found, ours.
+        torch.add = ours
+    # A later recording takes ours, no longer in force, as PyTorch's own,
+    # and puts PyTorch's back when it ends.
+    with dl.record() as later:
+        torch.add(torch.ones(2, dtype=torch.int8), 2.5)
+    assert [e["operation"] for e in later] == ["add"]
+    assert torch.add is original
+
+
+def test_recording_is_process_wide() -> None:
+    def other_thread() -> None:
+        torch.ones(2, dtype=torch.int8) * 2.5  # other thread
+
+    with dl.record() as report:
+        thread = threading.Thread(target=other_thread)
+        thread.start()
+        thread.join()
+    assert [(e["operation"], e["site"]["line"]) for e in report] == \
+        [("multiply", line_of("other thread"))]
+
+
+class PassThrough(torch.overrides.TorchFunctionMode):
+    """A torch function mode that only passes each call on."""
+
+    def __torch_function__(self, func: Any, types: Any, args: tuple = (),
+                           kwargs: dict | None = None) -> Any:
+        return func(*args, **(kwargs or {}))
+
+
+def test_pytorchs_fused_paths_are_kept() -> None:
+    """A transformer layer in eval mode runs PyTorch's fused kernel whether
+    or not the block records (a torch function mode would make it leave
+    that path), so its output is the same to the bit."""
+    torch.manual_seed(0)
+    layer = torch.nn.TransformerEncoderLayer(d_model=16, nhead=2, dim_feedforward=32,
+                                             batch_first=True, dropout=0.0).eval()
+    x = torch.randn(2, 5, 16)
+    with torch.no_grad():
+        plain = layer(x)
+        with dl.record() as report:
+            during = layer(x)
+        with PassThrough():  # the unfused path
+            unfused = layer(x)
+    assert torch.equal(plain, during) and not torch.equal(plain, unfused)
+    assert report.calls == 0  # the fused kernel is one call the library does not model
 
 
 def test_a_refusal_is_recorded_with_pytorchs_error() -> None:
