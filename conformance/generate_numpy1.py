@@ -42,7 +42,8 @@ Operands, in ``golden_io``'s notation: ``"int8"`` an array with one
 dimension (``np.zeros(2)``; in the op table ``np.ones(2)``, so that no
 answer depends on an array's values), ``"0d:int8"`` a zero-dimensional
 array (holding 0, in the op table 1: NumPy 1 reads a 0-d array's value, and
-both give the smallest type of the array's kind), ``"py:int"`` etc. Python
+both give the smallest type of the array's kind), ``"0d:int64=300"`` one
+holding a value of ``HELD_VALUES`` (in ``result_type`` and the op table), ``"py:int"`` etc. Python
 scalars of ``golden_io.PY_SCALARS``, JSON numbers and ``{"complex": [RE,
 IM]}`` Python scalars of those values (their value decides, through
 ``np.min_scalar_type``), ``null`` for ``None``.
@@ -92,6 +93,12 @@ INT_VALUES = [0, 1, -1, 127, 128, 255, 256, 300, -129, 2**15, 65536,
 FLOAT_VALUES = [1.5, 1e300, 1e-300, 65000.0, -70000.0, 3e38]
 COMPLEX_VALUES = PY_COMPLEX_VALUES + [1e300j, complex(3.5e38, 0.0)]
 OBJECT_VALUES = [2**64, -2**63 - 1]
+# 0-d arrays holding values NumPy 1 reads as it reads a Python scalar's
+# (np.min_scalar_type), each side of its bounds, in a dtype of their own.
+HELD_VALUES = [("int64", 300), ("int64", -129), ("int16", 128), ("uint16", 300),
+               ("uint64", 2**64 - 1), ("int32", 70000), ("float64", 70000.0),
+               ("float64", 1e300), ("float32", 1e5), ("float16", 2.5),
+               ("complex128", complex(1e300, 0.0)), ("complex64", 2j)]
 TRIPLE_OPERANDS = ["bool", "uint8", "int8", "int16", "uint64", "float16",
                    "0d:int8", "0d:float64", 127, 128, -1, 300, 1e300,
                    {"complex": [0.0, 2.0]}]
@@ -109,12 +116,18 @@ def zero_dim(name: str, fill: Any = np.zeros) -> Operand:
     return Operand(fill((), np.dtype(name)), f"0d:{name}")
 
 
+def held(name: str, value: Any) -> Operand:
+    """A 0-d array of ``name`` holding ``value``: ``"0d:int64=300"``."""
+    return Operand(np.array(value, dtype=name), f"0d:{name}={value!r}")
+
+
 def values() -> list[Operand]:
     return [py_value(v) for v in INT_VALUES + FLOAT_VALUES + COMPLEX_VALUES]
 
 
 def operands() -> list[Operand]:
     return ([array(n) for n in NUMPY_NAMES] + [zero_dim(n) for n in NUMPY_NAMES]
+            + [held(n, v) for n, v in HELD_VALUES]
             + [py_scalar(s) for s in PY_SCALARS] + values()
             + [py_value(v) for v in OBJECT_VALUES] + [Operand(None, None)])
 
@@ -171,11 +184,14 @@ UFUNCS = {op: getattr(np, "absolute" if op == "abs" else op)
 FORMS_INT_BOUND = 2**16
 
 
-def op_operands(int_bound: int | None = None) -> list[tuple[Any, Any]]:
+def op_operands(int_bound: int | None = None, *, held_values: bool = True
+                ) -> list[tuple[Any, Any]]:
     """``(make, form)`` pairs for ``golden_ops.Table.record``: Python ints
-    within ``int_bound`` only, where given."""
+    within ``int_bound`` only, where given; 0-d arrays holding
+    ``HELD_VALUES`` where ``held_values``."""
     made = ([array(n, np.ones) for n in NUMPY_NAMES]
-            + [zero_dim(n, np.ones) for n in NUMPY_NAMES])
+            + [zero_dim(n, np.ones) for n in NUMPY_NAMES]
+            + ([held(n, v) for n, v in HELD_VALUES] if held_values else []))
     scalars = [(lambda v=v: v, form) for v, form in golden_ops.PY_SCALARS]
     def kept(o: Operand) -> bool:
         return (o.encoded not in [f for _, f in golden_ops.PY_SCALARS]
@@ -239,7 +255,10 @@ def main(argv: list[str] | None = None) -> None:
     table.record("numpy1", ops_operands, op_call)
     golden_ops.write_op_table(out / "ops_numpy1.jsonl", header(),
                               [f for _, f in ops_operands], table)
-    forms, forms_operands = golden_ops.Table(), op_operands(FORMS_INT_BOUND)
+    # (The operators as written read values as the ufuncs do: no 0-d
+    # arrays holding values there, which would add a third to the file.)
+    forms, forms_operands = golden_ops.Table(), op_operands(FORMS_INT_BOUND,
+                                                            held_values=False)
     targets = forms_operands[:len(NUMPY_NAMES)]
     assert [form for _, form in targets] == NUMPY_NAMES
     forms.record_forms("numpy1", forms_operands, targets, forms_call)

@@ -134,7 +134,7 @@ class Seen:
         scalars = iter(values)
         self.operands: list[tuple[str, str, Any]] = [
             (kind, dtype if isinstance(dtype, str) else dtype.name,
-             next(scalars) if kind in ("scalar", "python") else None)
+             next(scalars) if kind in ("0d", "scalar", "python") else None)
             for (kind, _, _), dtype in zip(operands, dtypes)]
         self.keywords: dict[str, Any] = dict(keywords)
         self.result: str | None = None if result is None else result.name
@@ -215,7 +215,13 @@ def _note(operation: str, form: str, args: Sequence[Any], keywords: dict[str, An
     for value in args:
         if isinstance(value, ndarray):
             dtype = value.dtype
-            operands.append(("0d" if value.ndim == 0 else "array", id(dtype), None))
+            if value.ndim == 0:
+                # Its value, which NumPy 1 promoted by, as a NumPy scalar's.
+                item = value.item() if dtype.kind in "biufc" else None
+                operands.append(("0d", id(dtype), _size(item)))
+                values.append(item)
+            else:
+                operands.append(("array", id(dtype), None))
             numpy_seen = True
         elif isinstance(value, generic):
             dtype = value.dtype
@@ -524,12 +530,12 @@ class NumpyRecorder:
         """The calls as the report reads every recorder's: ``(site,
         payload)`` to a count, the payload ``(operation, operands, result,
         refusal, settings, keywords, zero_dim, values)``
-        (``_promotions._calls``), the values a Python scalar operand's (the
-        first seen of its size: :func:`_size`).
-        A Python scalar is a weak operand of its kind, with its value; a
-        NumPy scalar or 0-d array is a 0-d operand: NumPy 2 promotes it as
-        any array, NumPy 1 by its value (which the library takes as small:
-        ``numpy1``), PyTorch as a 0-d tensor, as a port would hand it."""
+        (``_promotions._calls``), the values those of the Python scalar,
+        NumPy scalar and 0-d array operands (the first seen of its size:
+        :func:`_size`). A Python scalar is a weak operand of its kind, with
+        its value; a NumPy scalar or 0-d array is a 0-d operand holding its
+        value: NumPy 2 promotes it as any array, NumPy 1 by its value
+        (``numpy1``), PyTorch as a 0-d tensor, as a port would hand it."""
         calls: dict[tuple, int] = {}
         for seen, count in self.seen().values():
             operands = tuple(
@@ -537,8 +543,7 @@ class NumpyRecorder:
                 for kind, dtype, _ in seen.operands)
             result = None if seen.result is None else (seen.result, False)
             keywords = (seen.keywords.get("dtype"), None)
-            values = tuple(value if kind == "python" else None
-                           for kind, _, value in seen.operands)
+            values = tuple(value for _, _, value in seen.operands)
             zero_dim = tuple(i for i, (kind, _, _) in enumerate(seen.operands)
                              if kind in ("0d", "scalar"))
             payload = (seen.operation, operands, result, seen.error, (), keywords, zero_dim,

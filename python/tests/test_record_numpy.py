@@ -274,11 +274,14 @@ results["huge_float"] = f32 * 1e300
 results["numpy_scalar"] = x8 + np.int64(5)
 results["scalars"] = np.float32(3) + 3.0
 results["float_int"] = x8 * 2.5
+f16 = np.ones(3, dtype=np.float16)
+results["big_numpy_scalar"] = x8 + np.int64(300)
+results["zero_dim"] = f16 * np.array(1e5)
 """
 
 #: The line of each result in MIGRATED.
 MIGRATED_LINES = {"overflow": 7, "small": 10, "huge_float": 11, "numpy_scalar": 12,
-                  "scalars": 13, "float_int": 14}
+                  "scalars": 13, "float_int": 14, "big_numpy_scalar": 16, "zero_dim": 17}
 
 RUN_AND_TELL = """
 import json, sys, warnings

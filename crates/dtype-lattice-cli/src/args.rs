@@ -129,7 +129,8 @@ pub(crate) enum Command {
     /// Operands: a dtype name (a dtype specifier); int, float, complex
     /// (Python scalar types; i*, f*, c*, py:int, py:bool ... too); weak:DTYPE (a
     /// weakly-typed array); array:DTYPE (a strongly-typed array); 0d:DTYPE (a
-    /// zero-dimensional array); a number literal, True,
+    /// zero-dimensional array; 0d:DTYPE=VALUE holding a value, which numpy1
+    /// reads); a number literal, True,
     /// False or None (Python values). Prints the dtype, with "(weak)" when
     /// the result is weakly typed.
     #[command(name = "result-type")]

@@ -42,16 +42,15 @@ fn python_scalar(dtype: DType) -> PyScalar {
 }
 
 /// An operand as a framework takes it in a port: an array of its dtype,
-/// a 0-d array (`zero_dim`), or, weak, a Python scalar of its kind.
+/// a 0-d array (`zero_dim`, holding its `value` where read), or, weak, a
+/// Python scalar (its `value` where read, else one of its kind).
 fn argument(operand: Typed, zero_dim: bool, value: Option<Operand>) -> Operand {
-    if let Some(value) = value.filter(|_| operand.weak) {
-        value
-    } else if operand.weak {
-        Operand::py_type(python_scalar(operand.dtype)).as_argument()
-    } else if zero_dim {
-        Operand::zero_dim(operand.dtype)
-    } else {
-        Operand::array(operand.dtype, false)
+    match (operand.weak, value) {
+        (true, Some(value)) => value,
+        (true, None) => Operand::py_type(python_scalar(operand.dtype)).as_argument(),
+        (false, Some(value)) if zero_dim => Operand::zero_dim_holding(operand.dtype, value),
+        (false, _) if zero_dim => Operand::zero_dim(operand.dtype),
+        (false, _) => Operand::array(operand.dtype, false),
     }
 }
 

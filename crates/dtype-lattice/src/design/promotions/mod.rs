@@ -160,11 +160,13 @@ pub struct Call {
     pub dtype: Option<DType>,
     /// A reduction's `promote_integers=`, where given.
     pub promote_integers: Option<bool>,
-    /// The values of the operands that were Python scalars, where the
-    /// recorder read them (a position each, `None` elsewhere; empty when
-    /// none was read): NumPy 1 decided a type by a Python scalar's value
-    /// (`int8 + 300` is `int16` there, an `OverflowError` in NumPy 2), so
-    /// every policy is asked with the value itself.
+    /// The values of the operands that were Python scalars or 0-d arrays
+    /// (NumPy's scalars among them), where the recorder read them (a
+    /// position each, `None` elsewhere; empty when none was read): NumPy 1
+    /// decided a type by such a value (`int8 + 300` and `int8 +
+    /// np.int64(300)` are `int16` there; NumPy 2 refuses the first and
+    /// makes the second `int64`), so every policy is asked with the value
+    /// itself (a 0-d array as [`Operand::zero_dim_holding`]).
     pub values: Vec<Option<Operand>>,
 }
 
@@ -248,7 +250,7 @@ impl Call {
     }
 
     /// The value of the operand at `index`, where it was a Python scalar
-    /// whose value the recorder read.
+    /// or a 0-d array whose value the recorder read.
     pub fn value(&self, index: usize) -> Option<Operand> {
         self.values.get(index).copied().flatten()
     }

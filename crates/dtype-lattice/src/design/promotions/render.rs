@@ -5,7 +5,7 @@
 use std::fmt;
 
 use super::{Answer, Call, Entry, Promotions};
-use crate::types::{Kind, PromotionError, Typed};
+use crate::types::{Kind, Operand, PromotionError, Typed};
 
 /// An operand or result as the command line's notation writes it:
 /// `float32`, or `weak:float32` for a weakly-typed one.
@@ -21,9 +21,15 @@ fn operand(t: &Typed) -> String {
 /// it: JAX's as [`operand`]; elsewhere a weak operand is a Python scalar
 /// (`py:float`) and a 0-d tensor `0d:int64`.
 fn held(call: &Call, index: usize, t: &Typed) -> String {
+    let zero_dim = !t.weak && call.is_zero_dim(index);
     if let Some(value) = call.value(index) {
-        // A Python scalar's value, as the command line writes one.
-        value.to_string()
+        // A value as the command line writes one: a Python scalar's, or
+        // that a 0-d array holds (`0d:int64=300`).
+        if zero_dim {
+            Operand::zero_dim_holding(t.dtype, value).to_string()
+        } else {
+            value.to_string()
+        }
     } else if call.framework.name == "jax" {
         operand(t)
     } else if t.weak {
@@ -34,7 +40,7 @@ fn held(call: &Call, index: usize, t: &Typed) -> String {
             Kind::Complex => "complex",
         };
         format!("py:{kind}")
-    } else if call.is_zero_dim(index) {
+    } else if zero_dim {
         format!("0d:{}", t.dtype)
     } else {
         t.dtype.to_string()

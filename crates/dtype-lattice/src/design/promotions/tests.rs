@@ -508,3 +508,29 @@ fn a_dtype_the_ported_to_framework_lacks_is_its_refusal() {
     assert_eq!(answer.reference, Ok(c128));
     assert!(report.entries[0].differs());
 }
+
+#[test]
+fn a_numpy_scalar_keeps_its_value_for_numpy_1() {
+    // np.ones(2, np.int8) + np.int64(300): NumPy 2.4.6 answers int64 (a
+    // NumPy scalar promotes as an array); NumPy 1.26.4 answered int16, by
+    // the value (golden: numpy1_result_type.jsonl, ["int8","0d:int64=300"]).
+    let site = Site::new("old.py", 7, "<module>", "y = x + np.int64(300)");
+    let numpy = registry::policy_info("numpy").unwrap();
+    let call = Call::new(
+        site,
+        "add",
+        vec![strong(Int8), strong(Int64)],
+        Ok(strong(Int64)),
+        Settings::default(),
+    )
+    .recorded_by(numpy, vec![1])
+    .with_values(vec![None, Some(Operand::py_int(300))]);
+    let report = Promotions::new([call], &PolicySpec::parse_list("numpy1").unwrap());
+    let answer = &report.entries[0].compared[0];
+    assert_eq!(answer.answer, Ok(strong(Int16)));
+    assert!(answer.differs);
+    assert!(
+        report.to_string().contains("add(int8, 0d:int64=300)"),
+        "{report}"
+    );
+}

@@ -201,11 +201,18 @@ fn read_as_long(op: Op, operands: &[Operand]) -> Result<(), PromotionError> {
     Ok(())
 }
 
-/// The Python int `power` raises to, where that is its exponent.
+/// The integer `power` raises to, where its exponent is a Python int or a
+/// 0-d integer array holding one ([`Operand::held`]): the integer loops
+/// check the values they get.
 pub(super) fn power_exponent(op: Op, operands: &[Operand]) -> Option<i128> {
     match (op, operands) {
-        (Op::Power, [_, exponent]) => match exponent.kind() {
-            OperandKind::PyInt(value) => Some(value),
+        (Op::Power, [_, exponent]) => match (exponent.kind(), exponent.held()) {
+            (OperandKind::PyInt(value), _) => Some(value),
+            (OperandKind::ZeroDim(dtype), Some(OperandKind::PyInt(value)))
+                if dtype.is_integer() =>
+            {
+                Some(value)
+            }
             _ => None,
         },
         _ => None,

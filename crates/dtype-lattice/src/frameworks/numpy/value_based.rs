@@ -30,13 +30,12 @@ use crate::types::{Op, OpForm, Operand, OperandKind, TypeSpec};
 /// NumPy 1.26.4's promotion, value-based: `np.promote_types`,
 /// `np.result_type`, `np.can_cast(casting="safe")` and the ufuncs.
 ///
-/// Python scalars are read by their value. A zero-dimensional array
-/// (`0d:int8`) carries no value in dtype-lattice: it is taken to hold 0 or
-/// 1 (what `np.zeros(())` and `np.ones(())` hold), the smallest type of its
-/// kind (`uint8` usable as `int8`, `float16`, `complex64`, `bool`), so
-/// `0d:int64 + uint8_array` is `uint8`; a 0-d array holding a larger value
-/// promotes as NumPy 1 would that value, which this cannot know. Only
-/// NumPy's own 14 numeric dtypes exist (no ml_dtypes).
+/// Python scalars are read by their value, and so are zero-dimensional
+/// arrays ([`Operand::zero_dim_holding`], `0d:int64=300`); one given no
+/// value (`0d:int8`) holds 0, the smallest type of its kind (`uint8`
+/// usable as `int8`, `float16`, `complex64`, `bool`), so `0d:int64 +
+/// uint8_array` is `uint8`. Only NumPy's own 14 numeric dtypes exist (no
+/// ml_dtypes).
 ///
 /// ```
 /// use dtype_lattice::frameworks::numpy::Numpy1;
@@ -49,6 +48,8 @@ use crate::types::{Op, OpForm, Operand, OperandKind, TypeSpec};
 /// assert_eq!(result(&[x(DType::Float32), Operand::py_float(1e300)]), Ok(DType::Float64));
 /// assert_eq!(result(&[x(DType::Int8), Operand::py_float(2.5)]), Ok(DType::Float64));
 /// assert_eq!(result(&[Operand::zero_dim(DType::Int64), x(DType::UInt8)]), Ok(DType::UInt8));
+/// let holding = |value| Operand::zero_dim_holding(DType::Int64, Operand::py_int(value));
+/// assert_eq!(result(&[holding(300), x(DType::UInt8)]), Ok(DType::UInt16));
 /// // Where NumPy 2 raises OverflowError, NumPy 1 widens.
 /// let add = Numpy1.operation(Op::Add, &[x(DType::Int8), Operand::py_int(300)]);
 /// assert_eq!(add, Some(Ok(Typed::strong(DType::Int16))));
@@ -177,16 +178,17 @@ fn fast_power(a: Operand, b: Operand) -> Option<DType> {
             exponent == 2.0
         }
     };
-    let taken = match b.as_argument().kind() {
-        OperandKind::PyBool(value) => fast(f64::from(u8::from(value))),
-        OperandKind::PyInt(value) => i64::try_from(value).is_ok_and(|v| fast(v as f64)),
-        OperandKind::PyFloat(value) => fast(value),
-        // A 0-d array holds 0 or 1 here, which the fast path takes alike.
-        OperandKind::ZeroDim(exponent)
-            if exponent.is_integer() || exponent.kind() == Kind::Float =>
-        {
-            fast(1.0)
+    // A Python scalar's value, or that of an integer or float 0-d array.
+    let exponent = match b.as_argument().kind() {
+        OperandKind::ZeroDim(dtype) if dtype.is_integer() || dtype.kind() == Kind::Float => {
+            b.held()
         }
+        kind => Some(kind),
+    };
+    let taken = match exponent {
+        Some(OperandKind::PyBool(value)) => fast(f64::from(u8::from(value))),
+        Some(OperandKind::PyInt(value)) => i64::try_from(value).is_ok_and(|v| fast(v as f64)),
+        Some(OperandKind::PyFloat(value)) => fast(value),
         _ => false,
     };
     let square = |dtype| {
@@ -336,20 +338,45 @@ fn seen(operand: &Operand) -> Result<Seen, PromotionError> {
         // `py:int` stands for a Python scalar of that type (`2`).
         OperandKind::PyType(_) => return seen(&operand.as_argument()),
         OperandKind::None => array(DType::Float64),
-        OperandKind::ZeroDim(dtype) => scalar(numpy1_dtype(dtype)?, smallest_of_kind(dtype)),
+        // Its own dtype, promoted by the value it holds (0 where none
+        // was given: the smallest type of its kind).
+        OperandKind::ZeroDim(dtype) => scalar(
+            numpy1_dtype(dtype)?,
+            operand
+                .held()
+                .and_then(needs)
+                .unwrap_or((DType::Bool, false)),
+        ),
         OperandKind::PyBool(_) => scalar(DType::Bool, (DType::Bool, false)),
         OperandKind::PyInt(value) => scalar(int_dtype(value)?, int_needs(value)),
         OperandKind::PyFloat(value) => scalar(DType::Float64, (float_needs(value), false)),
         OperandKind::PyComplex { real, imag } => {
-            let holds = |part: f64| part.abs() < FLOAT32_BOUND;
-            let needs = if holds(real) && holds(imag) {
-                DType::Complex64
-            } else {
-                DType::Complex128
-            };
-            scalar(DType::Complex128, (needs, false))
+            scalar(DType::Complex128, (complex_needs(real, imag), false))
         }
     })
+}
+
+/// `np.min_scalar_type` of a value (a Python scalar's, or one a 0-d array
+/// holds), with whether it is "small unsigned"; `None` for no value.
+fn needs(value: OperandKind) -> Option<(DType, bool)> {
+    Some(match value {
+        OperandKind::PyBool(_) => (DType::Bool, false),
+        OperandKind::PyInt(value) => int_needs(value),
+        OperandKind::PyFloat(value) => (float_needs(value), false),
+        OperandKind::PyComplex { real, imag } => (complex_needs(real, imag), false),
+        _ => return None,
+    })
+}
+
+/// `np.min_scalar_type` of a Python complex: `complex64` where both parts
+/// are within +-3.4e38.
+fn complex_needs(real: f64, imag: f64) -> DType {
+    let holds = |part: f64| part.abs() < FLOAT32_BOUND;
+    if holds(real) && holds(imag) {
+        DType::Complex64
+    } else {
+        DType::Complex128
+    }
 }
 
 /// NumPy's `np.min_scalar_type` bounds for floats (`65000`, `3.4e38`: a
@@ -402,16 +429,6 @@ fn float_needs(value: f64) -> DType {
         DType::Float32
     } else {
         DType::Float64
-    }
-}
-
-/// What a 0-d array holding 0 or 1 needs: the smallest type of its kind.
-fn smallest_of_kind(dtype: DType) -> (DType, bool) {
-    match dtype.kind() {
-        Kind::Bool => (DType::Bool, false),
-        Kind::Unsigned | Kind::Signed => (DType::UInt8, true),
-        Kind::Float => (DType::Float16, false),
-        Kind::Complex => (DType::Complex64, false),
     }
 }
 

@@ -69,3 +69,49 @@ fn complex_values_display_as_python_writes_them_and_read_back() {
         assert_eq!(shown.parse(), Ok(operand));
     }
 }
+
+#[test]
+fn a_zero_dim_value_round_trips_through_the_notation() {
+    for text in [
+        "0d:int64=300",
+        "0d:uint64=18446744073709551615",
+        "0d:float64=1e300",
+        "0d:complex128=(2+3j)",
+        "0d:bool=True",
+    ] {
+        let operand: Operand = text.parse().unwrap();
+        assert!(matches!(operand.kind(), OperandKind::ZeroDim(_)), "{text}");
+        assert_eq!(
+            operand.to_string().parse::<Operand>(),
+            Ok(operand),
+            "{text}"
+        );
+    }
+    // Held as the dtype's kind: an int in a float array, a float's integer
+    // part in an integer one; 0 is what a 0-d array given no value holds.
+    let holding = |dtype, value| Operand::zero_dim_holding(dtype, value).held();
+    assert_eq!(
+        holding(DType::Float32, Operand::py_int(3)),
+        Some(OperandKind::PyFloat(3.0))
+    );
+    assert_eq!(
+        holding(DType::Int16, Operand::py_float(2.7)),
+        Some(OperandKind::PyInt(2))
+    );
+    assert_eq!(
+        holding(DType::Int16, Operand::py_float(f64::NAN)),
+        Some(OperandKind::PyInt(0))
+    );
+    assert_eq!("0d:int8=0".parse(), Ok(Operand::zero_dim(DType::Int8)));
+    assert_eq!(Operand::zero_dim(DType::Int8).to_string(), "0d:int8");
+    assert_ne!(
+        "0d:int8=1".parse::<Operand>(),
+        Ok(Operand::zero_dim(DType::Int8))
+    );
+    let err = "0d:int8=abc".parse::<Operand>().unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("bad operand '0d:int8=abc': not an integer"),
+        "{err}"
+    );
+}
