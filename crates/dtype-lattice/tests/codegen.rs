@@ -540,18 +540,12 @@ fn generated_c_answers_every_cell_as_the_library() {
     }
     main.push_str("    return 0;\n}\n");
     std::fs::write(dir.join("main.c"), main).unwrap();
-    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_owned());
-    run(Command::new(cc)
-        .current_dir(&dir)
-        .args([
-            "-std=c99",
-            "-Wall",
-            "-Wextra",
-            "-pedantic",
-            "-Werror",
-            "-O0",
-        ])
-        .args(["main.c", "-o", "main"]));
+    let compiled = dtype_lattice_testkit::c_compiler::compile(&dir, "main.c", "main");
+    assert!(
+        compiled.status.success(),
+        "{}",
+        String::from_utf8_lossy(&compiled.stderr)
+    );
     let printed = run(&mut Command::new(dir.join("main")));
     compare("c", &printed, &modules);
 }

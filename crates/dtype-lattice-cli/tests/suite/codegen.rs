@@ -332,21 +332,7 @@ int main(void) {
 "#,
     )
     .unwrap();
-    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_owned());
-    let flags = [
-        "-std=c99",
-        "-Wall",
-        "-Wextra",
-        "-pedantic",
-        "-Werror",
-        "-O0",
-    ];
-    let compiled = Command::new(cc)
-        .current_dir(&dir)
-        .args(flags)
-        .args(["main.c", "-o", "main"])
-        .output()
-        .expect("cc runs");
+    let compiled = dtype_lattice_testkit::c_compiler::compile(&dir, "main.c", "main");
     assert!(compiled.status.success(), "{}", stderr(&compiled));
     assert_eq!(stdout_of(&mut Command::new(dir.join("main"))), "0\n");
     let python = r#"
