@@ -7,6 +7,14 @@ use std::fmt::Write as _;
 use super::names::{c_str, numbers};
 use super::{Codegen, TypeName, ABSENT};
 
+/// How this language writes the reductions' nested tables.
+const C_NESTING: super::one::Nesting = super::one::Nesting {
+    comment: ("/* ", " */"),
+    open: "{",
+    close: "}",
+    row_end: "",
+};
+
 /// The names one kind of operation has in the header, after its prefix.
 struct Kind {
     doc: &'static str,
@@ -139,18 +147,7 @@ pub(super) fn reductions(out: &mut String, tables: &Codegen, lower: &str, upper:
              static const uint16_t {lower}_{name}[{r}][{n}][{}] = {{",
             n + 1
         );
-        for table in &tables.reductions {
-            let rows = if cells {
-                table.grid(n)
-            } else {
-                table.computes_grid(n)
-            };
-            let _ = writeln!(out, "    /* {} */\n    {{", table.name);
-            for row in rows {
-                let _ = writeln!(out, "        {{{}}},", numbers(&row));
-            }
-            out.push_str("    },\n");
-        }
+        super::one::reduction_grids(out, tables, n, cells, &C_NESTING);
         out.push_str("};\n");
     }
     let check = format!(

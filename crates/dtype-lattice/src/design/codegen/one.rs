@@ -8,6 +8,8 @@
 //! dtypes, columns `dtype=` absent then each dtype (only absent where the
 //! operation takes no `dtype=`).
 
+use std::fmt::Write as _;
+
 use super::{names, Builder, Cell, CodegenError, ABSENT};
 use crate::design::table::{value, Column, Question, Table};
 use crate::policy::Policy;
@@ -216,4 +218,47 @@ pub(super) fn reduction(
         cells,
         computes,
     })
+}
+
+/// How a language writes a nested table: a comment naming a block, and
+/// the brackets of a block and of a row (Python ends a row with a comma,
+/// so that a row of one number is still a tuple).
+pub(super) struct Nesting {
+    pub(super) comment: (&'static str, &'static str),
+    pub(super) open: &'static str,
+    pub(super) close: &'static str,
+    pub(super) row_end: &'static str,
+}
+
+/// Writes each reduction's block of rows, `[a][d]`: its cells, or the
+/// dtypes it computes in (`cells` false), as `nesting` writes tables.
+pub(super) fn reduction_grids(
+    out: &mut String,
+    tables: &super::Codegen,
+    n: usize,
+    cells: bool,
+    nesting: &Nesting,
+) {
+    let Nesting {
+        comment: (before, after),
+        open,
+        close,
+        row_end,
+    } = nesting;
+    for table in &tables.reductions {
+        let rows = if cells {
+            table.grid(n)
+        } else {
+            table.computes_grid(n)
+        };
+        let _ = writeln!(out, "    {before}{}{after}\n    {open}", table.name);
+        for row in rows {
+            let _ = writeln!(
+                out,
+                "        {open}{}{row_end}{close},",
+                names::numbers(&row)
+            );
+        }
+        let _ = writeln!(out, "    {close},");
+    }
 }

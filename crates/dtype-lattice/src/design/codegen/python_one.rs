@@ -8,6 +8,14 @@ use super::names::numbers;
 use super::python::int_enum;
 use super::Codegen;
 
+/// How this language writes the reductions' nested tables.
+const PYTHON_NESTING: super::one::Nesting = super::one::Nesting {
+    comment: ("# ", ""),
+    open: "(",
+    close: ")",
+    row_end: ",",
+};
+
 /// `UnaryOp`, its cells and `unary`.
 pub(super) fn unary(out: &mut String, tables: &Codegen) {
     out.push_str("\n\n");
@@ -64,18 +72,7 @@ pub(super) fn reductions(out: &mut String, tables: &Codegen) {
              # [op][a][d]: d 0 without dtype=, else one more than the dtype's value;\n\
              # _ABSENT where there is none.\n{name} = ("
         );
-        for table in &tables.reductions {
-            let rows = if cells {
-                table.grid(n)
-            } else {
-                table.computes_grid(n)
-            };
-            let _ = writeln!(out, "    # {}\n    (", table.name);
-            for row in rows {
-                let _ = writeln!(out, "        ({},),", numbers(&row));
-            }
-            out.push_str("    ),\n");
-        }
+        super::one::reduction_grids(out, tables, n, cells, &PYTHON_NESTING);
         out.push_str(")\n\n");
     }
     let _ = write!(

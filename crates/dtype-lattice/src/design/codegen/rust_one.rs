@@ -7,6 +7,14 @@ use super::names::numbers;
 use super::rust::type_enum;
 use super::{Codegen, ABSENT};
 
+/// How this language writes the reductions' nested tables.
+const RUST_NESTING: super::one::Nesting = super::one::Nesting {
+    comment: ("// ", ""),
+    open: "[",
+    close: "]",
+    row_end: "",
+};
+
 /// `UnaryOp`, its table and `unary`.
 pub(super) fn unary(out: &mut String, tables: &Codegen) {
     let k = tables.operands();
@@ -85,18 +93,7 @@ pub(super) fn reductions(out: &mut String, tables: &Codegen) {
              static {name}: [[[u16; {}]; {n}]; {r}] = [",
             n + 1
         );
-        for table in &tables.reductions {
-            let rows = if grid {
-                table.grid(n)
-            } else {
-                table.computes_grid(n)
-            };
-            let _ = writeln!(out, "    // {}\n    [", table.name);
-            for row in rows {
-                let _ = writeln!(out, "        [{}],", numbers(&row));
-            }
-            out.push_str("    ],\n");
-        }
+        super::one::reduction_grids(out, tables, n, grid, &RUST_NESTING);
         out.push_str("];\n\n");
     }
     let _ = writeln!(
