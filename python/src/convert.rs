@@ -160,8 +160,9 @@ impl Known {
     }
 
     /// One operand of `result_type`: a dtype-like object (a specifier), a
-    /// Python scalar type or value, `None`, a NumPy array or scalar (a
-    /// strongly-typed array), any object with a `dtype` (an array: JAX's
+    /// Python scalar type or value, `None`, a NumPy array (a
+    /// strongly-typed array; with no dimensions, or a NumPy scalar, a 0-d
+    /// array holding its value), any object with a `dtype` (an array: JAX's
     /// `weak_type` flag is read where it has one), or a string in the
     /// command line's notation (`"weak:int32"`, `"2+3j"`).
     ///
@@ -184,8 +185,8 @@ impl Known {
         // Arrays first, by their type's address: the commonest operand
         // after dtypes, and `isinstance` costs more than the rest of a call.
         if object.get_type().as_ptr() as usize == self.ndarray_address {
-            let dtype = object.getattr(intern!(py, "dtype"))?;
-            return Ok(foreign(self.dtype(&dtype)?));
+            let dtype = self.dtype(&object.getattr(intern!(py, "dtype"))?)?;
+            return numpy_array(object, stored(dtype));
         }
         if let Some(value) = python_value(object)? {
             return Ok(value);
@@ -196,7 +197,8 @@ impl Known {
         if object.is_instance(self.ndarray.bind(py))?
             || object.is_instance(self.generic.bind(py))?
         {
-            return Ok(foreign(self.dtype(&object.getattr("dtype")?)?));
+            let dtype = self.dtype(&object.getattr("dtype")?)?;
+            return numpy_array(object, stored(dtype));
         }
         if let Some(scalar) = python_type(object) {
             return Ok(Operand::py_type(scalar));
@@ -229,6 +231,29 @@ impl Known {
         }
         self.dtype(object).map(Operand::dtype)
     }
+}
+
+/// A NumPy array or scalar of `dtype`: a strongly-typed array, or, with no
+/// dimensions (a NumPy scalar, `np.array(300)`), a 0-d array holding its
+/// value, which NumPy 1 promoted by (every other policy reads it as its
+/// framework's own 0-d array of the dtype: NumPy 2 and JAX as any array,
+/// PyTorch below the tensors with dimensions).
+fn numpy_array(object: &Bound<'_, PyAny>, dtype: DType) -> PyResult<Operand> {
+    let py = object.py();
+    // `len()` is one slot call, where `ndim` is an attribute lookup that
+    // cost a tenth of `result_type` on arrays; only an array without
+    // dimensions refuses it (and `ndim` then says so).
+    if object.len().is_ok() || object.getattr(intern!(py, "ndim"))?.extract::<usize>()? != 0 {
+        return Ok(Operand::array(dtype, false));
+    }
+    let value = object
+        .call_method0(intern!(py, "item"))
+        .ok()
+        .and_then(|item| python_value(&item).ok().flatten());
+    Ok(match value {
+        Some(value) => Operand::zero_dim_holding(dtype, value),
+        None => Operand::zero_dim(dtype),
+    })
 }
 
 /// Whether `object` says it has no dimensions (`ndim` 0), as the tensors

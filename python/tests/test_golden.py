@@ -12,6 +12,7 @@ class name and message, compared.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import warnings
@@ -97,6 +98,11 @@ def value(arg, jax_arrays: bool = False):
         return PYTHON_TYPES[arg]
     if arg in ABSTRACT:
         return getattr(np, arg)
+    if arg.startswith("0d:") and "=" in arg:
+        # A 0-d array holding a value (NumPy 1's files): the NumPy array
+        # itself, which the API reads holding its value.
+        name, held = arg[3:].split("=", 1)
+        return np.array(ast.literal_eval(held), dtype=dtype(name))
     if ":" in arg:
         # `0d:int8` and `weak:...`: the command line's notation, which the
         # API reads from strings too.
