@@ -445,8 +445,29 @@ def _replacement(owner: Any, name: str, original: Callable[..., Any],
     recorded.__qualname__ = f"{getattr(owner, '__name__', '')}.{name}"
     recorded.__doc__ = original.__doc__
     recorded.__wrapped__ = original  # type: ignore[attr-defined]
+    _script_as(original, recorded)
     _REPLACEMENTS[(owner, name)] = recorded
     return recorded
+
+
+def _script_as(original: Callable[..., Any], recorded: Callable[..., Any]) -> None:
+    """Tells TorchScript that ``recorded`` is ``original``'s operator
+    (``aten::add`` for ``torch.add``), so that ``torch.jit.script`` of code
+    calling ``torch.add`` while recording compiles it as PyTorch's, not as
+    Python source it cannot read. Its table is by id: the replacement,
+    kept in ``_REPLACEMENTS``, keeps its id. Where PyTorch lacks the table
+    (a release without TorchScript), nothing is told."""
+    try:
+        from torch.jit import _builtins
+    except ImportError:
+        return
+    find = getattr(_builtins, "_find_builtin", None)
+    register = getattr(_builtins, "_register_builtin", None)
+    if find is None or register is None:
+        return
+    op = find(original)
+    if op is not None:
+        register(recorded, op)
 
 
 def start() -> Recorder:

@@ -395,6 +395,22 @@ def test_recording_is_process_wide() -> None:
         [("multiply", line_of("other thread"))]
 
 
+def scaled_sum(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    return torch.add(x, y) * 2 + torch.sum(x)
+
+
+def test_torchscript_compiles_while_recording() -> None:
+    """TorchScript reads ``torch.add`` as PyTorch's operator, replaced or
+    not: a function scripted inside the block gives what it gives outside."""
+    x, y = torch.arange(3.0), torch.ones(3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)  # torch.jit.script is deprecated
+        plain = torch.jit.script(scaled_sum)(x, y)
+        with dl.record():
+            during = torch.jit.script(scaled_sum)(x, y)
+    assert torch.equal(plain, during)
+
+
 class PassThrough(torch.overrides.TorchFunctionMode):
     """A torch function mode that only passes each call on."""
 
